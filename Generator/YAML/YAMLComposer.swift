@@ -1,0 +1,337 @@
+import CLibYAML
+
+/// Turns libyaml's event stream into a ``YAMLTree``: one pass, flat tables,
+/// no per-node allocation.
+struct YAMLComposer {
+    /// Aliases may expand a document to at most this many nodes beyond 16
+    /// times its real size, which stops "billion laughs" documents.
+    static let expansionAllowance = 1_000_000
+
+    private struct Frame {
+        var node: Int32
+        var pendingStart: Int
+        var anchor: String?
+    }
+
+    let fileName: String
+    let input: [UInt8]
+
+    private var records: [YAMLTree.Record] = []
+    private var childTable: [Int32] = []
+    private var text: [UInt8] = []
+    private var tags: [String] = [""]
+    private var tagIndex: [String: UInt32] = [:]
+    private var expandedSize: [Int] = []
+    private var pending: [Int32] = []
+    private var frames: [Frame] = []
+    private var anchors: [String: Int32] = [:]
+    private var documents: [YAMLNodeID] = []
+    private var issues: [YAMLIssue] = []
+
+    init(fileName: String, input: [UInt8]) {
+        self.fileName = fileName
+        self.input = input
+        let estimate = input.count / 12
+        records.reserveCapacity(estimate)
+        expandedSize.reserveCapacity(estimate)
+        childTable.reserveCapacity(estimate)
+        text.reserveCapacity(input.count / 2)
+    }
+
+    mutating func compose() throws(YAMLError) -> YAMLTree {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw .unreadable(file: fileName, reason: "libyaml could not allocate a parser")
+        }
+        defer { yaml_parser_delete(&parser) }
+        let failure: YAMLError? = input.withUnsafeBufferPointer { buffer -> YAMLError? in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var event = yaml_event_t()
+            while true {
+                guard yaml_parser_parse(&parser, &event) == 1 else { return parserError(parser) }
+                defer { yaml_event_delete(&event) }
+                if event.type == YAML_STREAM_END_EVENT { return nil }
+                if let error = handle(event) { return error }
+            }
+        }
+        if let failure { throw failure }
+        if documents.count > 1 {
+            issues.append(YAMLIssue(kind: .extraDocuments(count: documents.count), mark: mark(of: documents[1]), node: documents[1]))
+        }
+        return YAMLTree(
+            fileName: fileName, documents: documents, issues: issues, records: records, childTable: childTable,
+            text: text, tags: tags)
+    }
+
+    // MARK: - Events
+
+    private mutating func handle(_ event: yaml_event_t) -> YAMLError? {
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            let start = UInt32(text.count)
+            if let value = scalar.value, scalar.length > 0 {
+                text.append(contentsOf: UnsafeBufferPointer(start: value, count: scalar.length))
+            }
+            let node = addRecord(
+                kind: .scalar, style: Self.style(scalar.style), tag: scalar.tag, mark: event.start_mark,
+                start: start, count: UInt32(scalar.length))
+            expandedSize.append(1)
+            if let anchor = scalar.anchor { anchors[String(cString: anchor)] = node }
+            return attach(node, mark: event.start_mark)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
+            let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+            let node = addRecord(
+                kind: isMapping ? .mapping : .sequence, style: .plain, tag: tag, mark: event.start_mark, start: 0, count: 0)
+            expandedSize.append(1)
+            frames.append(Frame(node: node, pendingStart: pending.count, anchor: anchor.map { String(cString: $0) }))
+            return nil
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            let frame = frames.removeLast()
+            let node = Int(frame.node)
+            let start = childTable.count
+            if records[node].kind == .mapping {
+                finishMapping(pending[frame.pendingStart...])
+            } else {
+                childTable.append(contentsOf: pending[frame.pendingStart...])
+            }
+            pending.removeSubrange(frame.pendingStart...)
+            records[node].start = UInt32(start)
+            records[node].count = UInt32(childTable.count - start)
+            var size = 1
+            for child in childTable[start...] { size += expandedSize[Int(child)] }
+            expandedSize[node] = size
+            let limit = Self.expansionAllowance + 16 * records.count
+            if size > limit {
+                return .aliasExpansionTooLarge(file: fileName, mark: mark(of: YAMLNodeID(index: frame.node)), expandedNodes: size, limit: limit)
+            }
+            if let anchor = frame.anchor { anchors[anchor] = frame.node }
+            return attach(frame.node, mark: event.start_mark)
+        case YAML_ALIAS_EVENT:
+            let name = String(cString: event.data.alias.anchor)
+            guard let node = anchors[name] else {
+                return .undefinedAlias(file: fileName, mark: Self.mark(event.start_mark), anchor: name)
+            }
+            return attach(node, mark: event.start_mark)
+        case YAML_DOCUMENT_START_EVENT:
+            anchors.removeAll(keepingCapacity: true)
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private mutating func attach(_ node: Int32, mark: yaml_mark_t) -> YAMLError? {
+        if frames.isEmpty {
+            documents.append(YAMLNodeID(index: node))
+        } else {
+            pending.append(node)
+        }
+        return nil
+    }
+
+    private mutating func addRecord(
+        kind: YAMLNodeKind, style: YAMLScalarStyle, tag: UnsafeMutablePointer<yaml_char_t>?, mark: yaml_mark_t,
+        start: UInt32, count: UInt32
+    ) -> Int32 {
+        var tagSlot: UInt32 = 0
+        if let tag {
+            let name = String(cString: tag)
+            if let known = tagIndex[name] {
+                tagSlot = known
+            } else {
+                tagSlot = UInt32(tags.count)
+                tags.append(name)
+                tagIndex[name] = tagSlot
+            }
+        }
+        records.append(
+            YAMLTree.Record(
+                kind: kind, style: style, tag: tagSlot, line: UInt32(mark.line + 1), column: UInt32(mark.column + 1),
+                start: start, count: count))
+        return Int32(records.count - 1)
+    }
+
+    // MARK: - Mappings: merge keys and duplicate keys
+
+    /// Appends a mapping's pairs to the child table, applying `<<` merge keys
+    /// (explicit keys win, earlier merged maps win over later ones) and
+    /// recording duplicate explicit keys.
+    private mutating func finishMapping(_ slots: ArraySlice<Int32>) {
+        let pairCount = slots.count / 2
+        var hasMerge = false
+        var index = slots.startIndex
+        while index < slots.endIndex {
+            if isMergeKey(slots[index]) { hasMerge = true }
+            index += 2
+        }
+        reportDuplicates(slots, pairCount: pairCount)
+        guard hasMerge else {
+            childTable.append(contentsOf: slots)
+            return
+        }
+        var explicitKeys: [Int32] = []
+        index = slots.startIndex
+        while index < slots.endIndex {
+            if !isMergeKey(slots[index]) { explicitKeys.append(slots[index]) }
+            index += 2
+        }
+        var taken = explicitKeys
+        index = slots.startIndex
+        while index < slots.endIndex {
+            let key = slots[index]
+            let value = slots[index + 1]
+            index += 2
+            guard isMergeKey(key) else {
+                childTable.append(key)
+                childTable.append(value)
+                continue
+            }
+            let sources: [Int32]
+            switch records[Int(value)].kind {
+            case .mapping: sources = [value]
+            case .sequence:
+                let record = records[Int(value)]
+                sources = Array(childTable[Int(record.start)..<Int(record.start + record.count)])
+            case .scalar: sources = []
+            }
+            for source in sources where records[Int(source)].kind == .mapping {
+                let record = records[Int(source)]
+                var slot = Int(record.start)
+                while slot < Int(record.start + record.count) {
+                    let mergedKey = childTable[slot]
+                    let mergedValue = childTable[slot + 1]
+                    slot += 2
+                    if taken.contains(where: { sameKey($0, mergedKey) }) { continue }
+                    taken.append(mergedKey)
+                    childTable.append(mergedKey)
+                    childTable.append(mergedValue)
+                }
+            }
+        }
+    }
+
+    private func isMergeKey(_ node: Int32) -> Bool {
+        let record = records[Int(node)]
+        guard record.kind == .scalar else { return false }
+        if record.tag != 0 { return tags[Int(record.tag)] == "tag:yaml.org,2002:merge" }
+        return record.style == .plain && record.count == 2 && text[Int(record.start)] == UInt8(ascii: "<")
+            && text[Int(record.start) + 1] == UInt8(ascii: "<")
+    }
+
+    private func sameKey(_ a: Int32, _ b: Int32) -> Bool {
+        let left = records[Int(a)]
+        let right = records[Int(b)]
+        guard left.kind == .scalar, right.kind == .scalar, left.count == right.count else { return a == b }
+        return text.withUnsafeBufferPointer { buffer in
+            buffer[Int(left.start)..<Int(left.start + left.count)].elementsEqual(buffer[Int(right.start)..<Int(right.start + right.count)])
+        }
+    }
+
+    private mutating func reportDuplicates(_ slots: ArraySlice<Int32>, pairCount: Int) {
+        guard pairCount > 1 else { return }
+        let keys = stride(from: slots.startIndex, to: slots.endIndex, by: 2).map { slots[$0] }.filter { !isMergeKey($0) }
+        if keys.count <= 12 {
+            for i in keys.indices {
+                for j in keys.indices where j > i && sameKey(keys[i], keys[j]) {
+                    recordDuplicate(first: keys[i], repeated: keys[j])
+                    break
+                }
+            }
+            return
+        }
+        var firstByHash: [Int: [Int32]] = [:]
+        for key in keys where records[Int(key)].kind == .scalar {
+            let record = records[Int(key)]
+            let hash = text.withUnsafeBufferPointer { buffer in
+                var hasher = Hasher()
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[Int(record.start)..<Int(record.start + record.count)])))
+                return hasher.finalize()
+            }
+            if let earlier = firstByHash[hash]?.first(where: { sameKey($0, key) }) {
+                recordDuplicate(first: earlier, repeated: key)
+            } else {
+                firstByHash[hash, default: []].append(key)
+            }
+        }
+    }
+
+    private mutating func recordDuplicate(first: Int32, repeated: Int32) {
+        let record = records[Int(repeated)]
+        let key = text.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(record.start)..<Int(record.start + record.count)]), as: UTF8.self)
+        }
+        let node = YAMLNodeID(index: repeated)
+        issues.append(YAMLIssue(kind: .duplicateKey(key: key, firstMark: mark(of: YAMLNodeID(index: first))), mark: mark(of: node), node: node))
+    }
+
+    // MARK: - Helpers
+
+    private func mark(of node: YAMLNodeID) -> SourceMark {
+        let record = records[Int(node.index)]
+        return SourceMark(line: Int(record.line), column: Int(record.column))
+    }
+
+    private static func mark(_ mark: yaml_mark_t) -> SourceMark {
+        SourceMark(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    private static func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: return .literal
+        case YAML_FOLDED_SCALAR_STYLE: return .folded
+        default: return .plain
+        }
+    }
+
+    // MARK: - Errors
+
+    private func parserError(_ parser: yaml_parser_t) -> YAMLError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+        let source = SourceText(bytes: input)
+        if parser.error == YAML_READER_ERROR {
+            let mark = source.mark(atByteOffset: parser.problem_offset)
+            return .binaryContent(file: fileName, mark: mark, reason: "\(problem) at byte offset \(parser.problem_offset)")
+        }
+        if parser.error == YAML_MEMORY_ERROR {
+            return .unreadable(file: fileName, reason: "libyaml ran out of memory")
+        }
+        let problemMark = Self.mark(parser.problem_mark)
+        let context = parser.context.map { String(cString: $0) }
+        let contextMark = context == nil ? nil : Self.mark(parser.context_mark)
+        if context == "while scanning a quoted scalar", let contextMark {
+            return .syntax(
+                file: fileName, mark: contextMark, problem: "unterminated quoted string (\(problem) at \(problemMark))",
+                context: nil, contextMark: nil, hint: "close the string with the same quote character that opens it here")
+        }
+        return .syntax(
+            file: fileName, mark: problemMark, problem: problem, context: context, contextMark: contextMark,
+            hint: Self.hint(problem: problem, context: context, character: source.byte(at: problemMark)))
+    }
+
+    private static func hint(problem: String, context: String?, character: UInt8?) -> String? {
+        if character == UInt8(ascii: "\t") {
+            return "YAML does not allow tabs for indentation; indent with spaces"
+        }
+        if problem.hasPrefix("mapping values are not allowed") {
+            return "quote a value that contains ': ', or check this line's indentation"
+        }
+        if problem.hasPrefix("did not find expected key") || problem.hasPrefix("did not find expected '-'") {
+            return "this line's indentation does not match the block it belongs to; align it with its sibling keys"
+        }
+        if problem.hasPrefix("found character that cannot start any token") {
+            return "a value starting with this character (such as '@' or '`') must be quoted"
+        }
+        if problem.hasPrefix("found undefined tag handle") {
+            return "declare the tag handle with %TAG, or quote the value"
+        }
+        if problem.hasPrefix("did not find expected ',' or") || problem.hasPrefix("did not find expected node content") {
+            return "check the brackets and commas of this flow collection"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,88 @@
+import CLibYAML
+import Foundation
+
+/// Reads YAML (and JSON, which is YAML) into a ``YAMLTree`` through the
+/// system libyaml's event API.
+///
+/// ```swift
+/// let tree = try YAMLReader.read(contentsOfFile: "specs/soul.yaml")
+/// if let root = tree.root, let info = tree.value(forKey: "info", in: root) {
+///     print(tree.mark(info)) // 4:1
+/// }
+/// ```
+///
+/// Syntax errors throw ``YAMLError`` with the position libyaml reports;
+/// problems that leave the tree usable (duplicate keys, extra documents) are
+/// listed in ``YAMLTree/issues``.
+public enum YAMLReader {
+    /// Reads the file at `path`; `displayName` (default: `path`) is the name
+    /// used in marks and errors.
+    public static func read(contentsOfFile path: String, displayName: String? = nil) throws(YAMLError) -> YAMLTree {
+        let name = displayName ?? path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            throw .unreadable(file: name, reason: !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied")
+        }
+        return try read(bytes: [UInt8](data), fileName: name)
+    }
+
+    /// Reads YAML text.
+    public static func read(string: String, fileName: String) throws(YAMLError) -> YAMLTree {
+        try read(bytes: Array(string.utf8), fileName: fileName)
+    }
+
+    /// Reads YAML from raw bytes (UTF-8, or UTF-16 with a byte order mark).
+    public static func read(bytes: [UInt8], fileName: String) throws(YAMLError) -> YAMLTree {
+        let isUTF16 = bytes.count >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE))
+        if !isUTF16, let nul = bytes.firstIndex(of: 0) {
+            throw .binaryContent(
+                file: fileName, mark: SourceText(bytes: bytes).mark(atByteOffset: nul),
+                reason: "found a NUL byte at offset \(nul)")
+        }
+        var composer = YAMLComposer(fileName: fileName, input: bytes)
+        return try composer.compose()
+    }
+}
+
+/// Line and column arithmetic over the raw input, for errors that libyaml
+/// reports as byte offsets or whose offending character we want to inspect.
+struct SourceText {
+    let bytes: [UInt8]
+
+    /// The mark of a byte offset (columns count characters).
+    func mark(atByteOffset offset: Int) -> SourceMark {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, bytes.count)
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourceMark(line: line, column: column)
+    }
+
+    /// The first byte of the character at a mark, if there is one.
+    func byte(at mark: SourceMark) -> UInt8? {
+        var line = 1
+        var index = 0
+        while line < mark.line, index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+            index += 1
+        }
+        var column = 1
+        while column < mark.column, index < bytes.count, bytes[index] != UInt8(ascii: "\n") {
+            index += 1
+            while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+            column += 1
+        }
+        return index < bytes.count ? bytes[index] : nil
+    }
+}
