@@ -1,0 +1,331 @@
+import YAMLReader
+
+/// The document root: version, info, servers, tags, security, components, paths, webhooks.
+extension LoadSession {
+    static let rootFields = [
+        "openapi", "info", "jsonSchemaDialect", "servers", "paths", "webhooks", "components", "security", "tags",
+        "externalDocs",
+    ]
+
+    func document(_ root: Node) -> OpenAPIDocument? {
+        guard root.isMapping else {
+            error(
+                "not-an-openapi-document", "the document is \(describe(root)), not an OpenAPI object", at: root,
+                hint: "an OpenAPI document is a mapping that starts with 'openapi: 3.1.0' (or 3.0.x)")
+            return nil
+        }
+        guard let versionNode = root.child("openapi") else {
+            if let swagger = root.child("swagger") {
+                error(
+                    "unsupported-version", "this is a Swagger \(swagger.text ?? "2.0") document; only OpenAPI 3.0 and 3.1 are supported",
+                    at: root.keyNode("swagger") ?? swagger, hint: "convert it to OpenAPI 3 (for example with swagger2openapi) first")
+            } else {
+                error(
+                    "missing-openapi-version", "the document has no 'openapi' field, so its OpenAPI version is unknown", at: root,
+                    hint: "add 'openapi: 3.1.0' (or the 3.0.x version it follows) as the first line")
+            }
+            return nil
+        }
+        guard let versionText = versionNode.text, let version = OpenAPIVersion(versionText), version.major == 3 else {
+            error(
+                "unsupported-version", "'openapi: \(versionNode.text ?? describe(versionNode))' is not a supported OpenAPI version",
+                at: versionNode, hint: "use 3.0.x or 3.1.x, written as a string such as '3.1.0'")
+            return nil
+        }
+        if version.minor > 1 {
+            warning("newer-version", "OpenAPI \(versionText) is newer than 3.1; it is read with 3.1 rules", at: versionNode)
+        }
+        self.version = version
+        if versionNode.tree.style(versionNode.id) == .plain, case .double? = versionNode.tree.scalar(versionNode.id) {
+            warning("unquoted-version", "the version \(versionText) is written as a number", at: versionNode, hint: "quote it: '\(versionText)'")
+        }
+
+        var document = OpenAPIDocument(version: version, info: Info(location: root.location), file: root.file.name)
+        // Components first: references from paths then find their targets already parsed.
+        if let components = root.child("components") {
+            document.components = self.components(components)
+        }
+        var sawInfo = false
+        fields(of: root, "an OpenAPI document", known: Self.rootFields, extensions: &document.extensions) { key, value in
+            switch key {
+            case "openapi", "components": break
+            case "info":
+                sawInfo = true
+                if let info = info(value) { document.info = info }
+            case "jsonSchemaDialect": document.jsonSchemaDialect = string(value)
+            case "servers": document.servers = list(value, "servers") { server($0) }
+            case "paths":
+                document.paths = map(value, "a Paths object") { path, item in
+                    if path.hasPrefix("x-") { return nil }
+                    if !path.hasPrefix("/") {
+                        warning("path-without-slash", "path '\(path)' does not start with '/'", at: value.keyNode(path) ?? item, hint: "write '/\(path)'")
+                    }
+                    return pathItemOrRef(item)
+                }
+            case "webhooks": document.webhooks = map(value, "a map of webhooks") { _, item in pathItemOrRef(item) }
+            case "security": document.security = securityRequirements(value)
+            case "tags": document.tags = list(value, "tags") { tag($0) }
+            case "externalDocs": document.externalDocs = externalDocs(value)
+            default: return false
+            }
+            return true
+        }
+        if !sawInfo {
+            missing("info", in: root, "the OpenAPI document", hint: "add 'info:' with 'title:' and 'version:'")
+        }
+        if !root.has("paths"), !version.usesJSONSchema2020 {
+            missing("paths", in: root, "an OpenAPI 3.0 document", hint: "add 'paths: {}' if the API has no operations")
+        }
+        if document.servers.isEmpty {
+            var server = Server(location: root.location)
+            server.url = "/"
+            document.servers = [server]
+        }
+        return document
+    }
+
+    private func info(_ node: Node) -> Info? {
+        guard expectObject(node, "an Info object") else { return nil }
+        var info = Info(location: node.location)
+        let known = ["title", "summary", "description", "termsOfService", "contact", "license", "version"]
+        fields(of: node, "an Info object", known: known, extensions: &info.extensions) { key, value in
+            switch key {
+            case "title": info.title = string(value) ?? ""
+            case "summary": info.summary = string(value)
+            case "description": info.description = string(value)
+            case "termsOfService": info.termsOfService = string(value)
+            case "contact":
+                var contact = Contact()
+                var extensions = OrderedMap<JSONValue>()
+                fields(of: value, "a Contact object", known: ["name", "url", "email"], extensions: &extensions) { key, value in
+                    switch key {
+                    case "name": contact.name = string(value)
+                    case "url": contact.url = string(value)
+                    case "email": contact.email = string(value)
+                    default: return false
+                    }
+                    return true
+                }
+                info.contact = contact
+            case "license":
+                var license = License()
+                var extensions = OrderedMap<JSONValue>()
+                fields(of: value, "a License object", known: ["name", "identifier", "url"], extensions: &extensions) { key, value in
+                    switch key {
+                    case "name": license.name = string(value) ?? ""
+                    case "identifier": license.identifier = string(value)
+                    case "url": license.url = string(value)
+                    default: return false
+                    }
+                    return true
+                }
+                info.license = license
+            case "version": info.version = string(value) ?? ""
+            default: return false
+            }
+            return true
+        }
+        if !node.has("title") { missing("title", in: node, "the Info object") }
+        if !node.has("version") { missing("version", in: node, "the Info object", hint: "add 'version:' with the API's own version, such as '1.0.0'") }
+        return info
+    }
+
+    func server(_ node: Node) -> Server? {
+        guard expectObject(node, "a Server object") else { return nil }
+        var server = Server(location: node.location)
+        fields(of: node, "a Server object", known: ["url", "description", "variables"], extensions: &server.extensions) { key, value in
+            switch key {
+            case "url": server.url = string(value) ?? ""
+            case "description": server.description = string(value)
+            case "variables": server.variables = map(value, "a map of server variables") { _, variable in serverVariable(variable) }
+            default: return false
+            }
+            return true
+        }
+        if !node.has("url") { missing("url", in: node, "a Server object") }
+        for name in templateVariables(in: server.url) where server.variables[name] == nil {
+            warning(
+                "undefined-server-variable", "server URL uses '{\(name)}' but defines no variable '\(name)'", at: node.child("url") ?? node,
+                hint: "add 'variables: {\(name): {default: ...}}'")
+        }
+        return server
+    }
+
+    private func serverVariable(_ node: Node) -> ServerVariable? {
+        guard expectObject(node, "a Server Variable object") else { return nil }
+        var variable = ServerVariable()
+        var extensions = OrderedMap<JSONValue>()
+        fields(of: node, "a Server Variable object", known: ["enum", "default", "description"], extensions: &extensions) { key, value in
+            switch key {
+            case "enum":
+                guard value.kind == .sequence else {
+                    warning("wrong-kind", "'enum' must be a list of strings, found \(describe(value))", at: value)
+                    return true
+                }
+                variable.enumValues = value.items.compactMap { item in
+                    guard item.kind == .scalar, let text = item.text else {
+                        warning("wrong-kind", "server variable enum values must be strings, found \(describe(item))", at: item)
+                        return nil
+                    }
+                    if item.tree.style(item.id) == .plain, let scalar = item.tree.scalar(item.id), scalar != .string(text) {
+                        warning(
+                            "server-enum-not-string", "server variable enum value \(text) is \(describe(item)), but server variable values are strings; it is read as \"\(text)\"",
+                            at: item, hint: "quote it: '\(text)'")
+                    }
+                    return text
+                }
+            case "default": variable.defaultValue = string(value) ?? ""
+            case "description": variable.description = string(value)
+            default: return false
+            }
+            return true
+        }
+        if !node.has("default") { missing("default", in: node, "a Server Variable object") }
+        if let values = variable.enumValues, !values.isEmpty, node.has("default"), !values.contains(variable.defaultValue) {
+            warning(
+                "server-default-not-in-enum", "default '\(variable.defaultValue)' is not one of the variable's enum values",
+                at: node.child("default") ?? node, hint: "use one of: \(values.joined(separator: ", "))")
+        }
+        return variable
+    }
+
+    private func tag(_ node: Node) -> Tag? {
+        guard expectObject(node, "a Tag object") else { return nil }
+        var tag = Tag(location: node.location)
+        fields(of: node, "a Tag object", known: ["name", "description", "externalDocs"], extensions: &tag.extensions) { key, value in
+            switch key {
+            case "name": tag.name = string(value) ?? ""
+            case "description": tag.description = string(value)
+            case "externalDocs": tag.externalDocs = externalDocs(value)
+            default: return false
+            }
+            return true
+        }
+        if tag.name.isEmpty { missing("name", in: node, "a Tag object") }
+        return tag
+    }
+
+    func securityRequirements(_ node: Node) -> [SecurityRequirement] {
+        list(node, "security requirements") { item in
+            guard expectObject(item, "a Security Requirement object") else { return nil }
+            var requirement = SecurityRequirement(location: item.location)
+            item.forEachPair { name, scopes in
+                requirement.schemes[name] = scopes.kind == .sequence ? stringList(scopes) : {
+                    warning("wrong-kind", "the scopes of '\(name)' must be a list (use [] for none)", at: scopes, hint: "write '\(name): []'")
+                    return []
+                }()
+            }
+            return requirement
+        }
+    }
+
+    private func components(_ node: Node) -> Components {
+        var components = Components()
+        let known = [
+            "schemas", "responses", "parameters", "examples", "requestBodies", "headers", "securitySchemes", "links",
+            "callbacks", "pathItems",
+        ]
+        fields(of: node, "a Components object", known: known, extensions: &components.extensions) { key, value in
+            switch key {
+            case "schemas": components.schemas = componentMap(value, schemaOrRef)
+            case "responses": components.responses = componentMap(value) { refOr($0, "a Response") { [unowned self] in self.response($0) } }
+            case "parameters": components.parameters = componentMap(value, parameterOrRef)
+            case "examples": components.examples = componentMap(value) { refOr($0, "an Example") { [unowned self] in self.example($0) } }
+            case "requestBodies":
+                components.requestBodies = componentMap(value) { refOr($0, "a Request Body") { [unowned self] in self.requestBody($0) } }
+            case "headers": components.headers = componentMap(value) { refOr($0, "a Header") { [unowned self] in self.header($0) } }
+            case "securitySchemes":
+                components.securitySchemes = componentMap(value) { refOr($0, "a Security Scheme") { [unowned self] in self.securityScheme($0) } }
+            case "links": components.links = componentMap(value) { refOr($0, "a Link") { [unowned self] in self.link($0) } }
+            case "callbacks": components.callbacks = componentMap(value) { refOr($0, "a Callback") { [unowned self] in self.callback($0) } }
+            case "pathItems": components.pathItems = componentMap(value, pathItemOrRef)
+            default: return false
+            }
+            return true
+        }
+        return components
+    }
+
+    /// A components map whose inline entries are also registered as `$ref` targets.
+    private func componentMap<T: Referenceable>(_ node: Node, _ read: (Node) -> RefOr<T>?) -> OrderedMap<RefOr<T>> {
+        map(node, "a map of \(T.componentsKey)") { name, value in
+            if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }) || !name.unicodeScalars.allSatisfy(\.isASCII) {
+                warning(
+                    "component-name", "component name '\(name)' has characters outside A-Z a-z 0-9 . - _", at: node.keyNode(name) ?? value,
+                    hint: "rename it; references to it must escape those characters")
+            }
+            let target = ReferenceTarget(file: value.file.name, pointer: value.pointer)
+            markQueued(T.self, target)
+            let entry = read(value)
+            if case .value(let component)? = entry { store(component, at: target) }
+            return entry
+        }
+    }
+
+    func securityScheme(_ node: Node) -> SecurityScheme {
+        var scheme = SecurityScheme(location: node.location)
+        let known = ["type", "description", "name", "in", "scheme", "bearerFormat", "flows", "openIdConnectUrl"]
+        fields(of: node, "a Security Scheme", known: known, extensions: &scheme.extensions) { key, value in
+            switch key {
+            case "type":
+                guard let text = string(value) else { return true }
+                if let kind = SecurityScheme.Kind(rawValue: text) {
+                    scheme.kind = kind
+                } else {
+                    error(
+                        "unknown-security-type", "unknown security scheme type '\(text)'", at: value,
+                        hint: "use one of: apiKey, http, mutualTLS, oauth2, openIdConnect")
+                }
+            case "description": scheme.description = string(value)
+            case "name": scheme.name = string(value)
+            case "in": scheme.keyLocation = string(value)
+            case "scheme": scheme.scheme = string(value)
+            case "bearerFormat": scheme.bearerFormat = string(value)
+            case "flows":
+                scheme.flows = map(value, "an OAuth Flows object") { _, flow in oauthFlow(flow) }
+            case "openIdConnectUrl": scheme.openIdConnectURL = string(value)
+            default: return false
+            }
+            return true
+        }
+        guard node.isMapping else { return scheme }
+        if !node.has("type") { missing("type", in: node, "a Security Scheme", severity: .error) }
+        if scheme.kind == .apiKey {
+            if scheme.name == nil { missing("name", in: node, "an apiKey Security Scheme", hint: "add 'name:' with the header, query or cookie name") }
+            if scheme.keyLocation == nil { missing("in", in: node, "an apiKey Security Scheme", hint: "add 'in: header' (or query, cookie)") }
+        }
+        if scheme.kind == .http, scheme.scheme == nil { missing("scheme", in: node, "an http Security Scheme", hint: "add 'scheme: bearer' (or basic)") }
+        return scheme
+    }
+
+    private func oauthFlow(_ node: Node) -> OAuthFlow? {
+        guard expectObject(node, "an OAuth Flow object") else { return nil }
+        var flow = OAuthFlow()
+        var extensions = OrderedMap<JSONValue>()
+        let known = ["authorizationUrl", "tokenUrl", "refreshUrl", "scopes"]
+        fields(of: node, "an OAuth Flow object", known: known, extensions: &extensions) { key, value in
+            switch key {
+            case "authorizationUrl": flow.authorizationURL = string(value)
+            case "tokenUrl": flow.tokenURL = string(value)
+            case "refreshUrl": flow.refreshURL = string(value)
+            case "scopes": flow.scopes = map(value, "a map of scopes") { _, description in string(description) ?? "" }
+            default: return false
+            }
+            return true
+        }
+        return flow
+    }
+}
+
+/// The `{names}` in a URL or path template, in order.
+func templateVariables(in template: String) -> [String] {
+    var names: [String] = []
+    var rest = Substring(template)
+    while let open = rest.firstIndex(of: "{") {
+        let afterOpen = rest.index(after: open)
+        guard let close = rest[afterOpen...].firstIndex(of: "}") else { break }
+        names.append(String(rest[afterOpen..<close]))
+        rest = rest[rest.index(after: close)...]
+    }
+    return names
+}

@@ -1,0 +1,311 @@
+import YAMLReader
+
+/// Path items, operations, parameters, request bodies, responses, headers,
+/// media types, examples, links and callbacks.
+extension LoadSession {
+    func pathItemOrRef(_ node: Node) -> RefOr<PathItem>? {
+        guard expectObject(node, "a Path Item") else { return nil }
+        // A path item's `$ref` may have siblings that add to it; the model keeps the reference.
+        if let refNode = node.child("$ref") {
+            guard let reference = reference(refNode, of: node, expecting: PathItem.self, parse: { [unowned self] in self.pathItem($0) }) else {
+                return nil
+            }
+            return .reference(reference)
+        }
+        return .value(pathItem(node))
+    }
+
+    func pathItem(_ node: Node) -> PathItem {
+        var item = PathItem(location: node.location)
+        let methods = HTTPMethod.allCases.map(\.rawValue)
+        var operations: [HTTPMethod: Operation] = [:]
+        fields(of: node, "a Path Item", known: methods + ["summary", "description", "servers", "parameters", "$ref"], extensions: &item.extensions) { key, value in
+            if let method = HTTPMethod(rawValue: key) {
+                if let operation = operation(value) { operations[method] = operation }
+                return true
+            }
+            switch key {
+            case "$ref": break
+            case "summary": item.summary = string(value)
+            case "description": item.description = string(value)
+            case "servers": item.servers = list(value, "servers") { server($0) }
+            case "parameters": item.parameters = list(value, "parameters") { parameterOrRef($0) }
+            default:
+                if HTTPMethod(rawValue: key.lowercased()) != nil {
+                    warning("method-case", "'\(key)' is not an operation: methods are lower case", at: node.keyNode(key) ?? value, hint: "write '\(key.lowercased()):'")
+                    return true
+                }
+                return false
+            }
+            return true
+        }
+        item.operations = HTTPMethod.allCases.compactMap { method in operations[method].map { (method, $0) } }
+        return item
+    }
+
+    func operation(_ node: Node) -> Operation? {
+        guard expectObject(node, "an Operation") else { return nil }
+        var operation = Operation(location: node.location)
+        let known = [
+            "tags", "summary", "description", "externalDocs", "operationId", "parameters", "requestBody", "responses",
+            "callbacks", "deprecated", "security", "servers",
+        ]
+        fields(of: node, "an Operation", known: known, extensions: &operation.extensions) { key, value in
+            switch key {
+            case "tags": operation.tags = stringList(value)
+            case "summary": operation.summary = string(value)
+            case "description": operation.description = string(value)
+            case "externalDocs": operation.externalDocs = externalDocs(value)
+            case "operationId": operation.operationId = string(value)
+            case "parameters": operation.parameters = list(value, "parameters") { parameterOrRef($0) }
+            case "requestBody": operation.requestBody = refOr(value, "a Request Body") { [unowned self] in self.requestBody($0) }
+            case "responses":
+                operation.responses = map(value, "a Responses object") { code, response in
+                    checkStatusCode(code, at: value.keyNode(code) ?? response)
+                    return refOr(response, "a Response") { [unowned self] in self.response($0) }
+                }
+            case "callbacks":
+                operation.callbacks = map(value, "a map of callbacks") { _, callback in
+                    refOr(callback, "a Callback") { [unowned self] in self.callback($0) }
+                }
+            case "deprecated": operation.deprecated = bool(value) ?? false
+            case "security": operation.security = securityRequirements(value)
+            case "servers": operation.servers = list(value, "servers") { server($0) }
+            default: return false
+            }
+            return true
+        }
+        if operation.responses.isEmpty {
+            warning(
+                "no-responses", "operation has no responses; a client cannot know what it returns", at: node,
+                hint: "add a 'responses:' map with at least a '200' (or 'default') response")
+        }
+        return operation
+    }
+
+    private func checkStatusCode(_ code: String, at node: Node) {
+        if code == "default" { return }
+        let bytes = Array(code.utf8)
+        let isRange = bytes.count == 3 && (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(bytes[0])
+            && (bytes[1] == UInt8(ascii: "X") || bytes[1] == UInt8(ascii: "x")) && (bytes[2] == UInt8(ascii: "X") || bytes[2] == UInt8(ascii: "x"))
+        if isRange { return }
+        if let status = Int(code), (100...599).contains(status), bytes.count == 3 { return }
+        warning(
+            "invalid-status-code", "'\(code)' is not an HTTP status code", at: node,
+            hint: "use a three-digit status such as 200, a range such as 4XX, or 'default'")
+    }
+
+    func parameterOrRef(_ node: Node) -> RefOr<Parameter>? {
+        refOr(node, "a Parameter") { [unowned self] in self.parameter($0) }
+    }
+
+    func parameter(_ node: Node) -> Parameter {
+        var parameter = Parameter(sourceLocation: node.location)
+        var hasLocation = false
+        let known = [
+            "name", "in", "description", "required", "deprecated", "allowEmptyValue", "style", "explode", "allowReserved",
+            "schema", "content", "example", "examples",
+        ]
+        fields(of: node, "a Parameter", known: known, extensions: &parameter.extensions) { key, value in
+            switch key {
+            case "name": parameter.name = string(value) ?? ""
+            case "in":
+                guard let text = string(value) else { return true }
+                if let location = ParameterLocation(rawValue: text) {
+                    parameter.location = location
+                    hasLocation = true
+                } else {
+                    error(
+                        "invalid-parameter-location", "'in: \(text)' is not a parameter location", at: value,
+                        hint: text == "body" || text == "formData"
+                            ? "OpenAPI 3 puts bodies and form fields in the operation's 'requestBody'"
+                            : "use one of: path, query, header, cookie")
+                }
+            case "description": parameter.description = string(value)
+            case "required": parameter.required = bool(value) ?? false
+            case "deprecated": parameter.deprecated = bool(value) ?? false
+            case "allowEmptyValue": parameter.allowEmptyValue = bool(value) ?? false
+            case "style": parameter.style = string(value)
+            case "explode": parameter.explode = bool(value)
+            case "allowReserved": parameter.allowReserved = bool(value) ?? false
+            case "schema": parameter.schema = schemaOrRef(value)
+            case "content": parameter.content = mediaTypes(value)
+            case "example": parameter.example = json(value)
+            case "examples": parameter.examples = examples(value)
+            default: return false
+            }
+            return true
+        }
+        guard node.isMapping else { return parameter }
+        if parameter.name.isEmpty {
+            missing("name", in: node, "a Parameter", severity: .error)
+        }
+        if !hasLocation, !node.has("in") {
+            missing("in", in: node, "a Parameter", severity: .error, hint: "add 'in:' with one of path, query, header, cookie")
+        }
+        if parameter.location == .path, !parameter.required {
+            warning(
+                "path-parameter-optional", "path parameter '\(parameter.name)' must be required; it is read as required",
+                at: node.keyNode("required") ?? node, hint: "write 'required: true'")
+            parameter.required = true
+        }
+        if parameter.schema == nil, parameter.content.isEmpty {
+            warning(
+                "parameter-without-schema", "parameter '\(parameter.name)' has neither 'schema' nor 'content'; it is read as a string",
+                at: node, hint: "add 'schema: {type: string}' or the right type")
+        }
+        return parameter
+    }
+
+    func requestBody(_ node: Node) -> RequestBody {
+        var body = RequestBody(location: node.location)
+        fields(of: node, "a Request Body", known: ["description", "content", "required"], extensions: &body.extensions) { key, value in
+            switch key {
+            case "description": body.description = string(value)
+            case "content": body.content = mediaTypes(value)
+            case "required": body.required = bool(value) ?? false
+            default: return false
+            }
+            return true
+        }
+        if node.isMapping, !node.has("content") { missing("content", in: node, "a Request Body") }
+        return body
+    }
+
+    func response(_ node: Node) -> Response {
+        var response = Response(location: node.location)
+        var hasDescription = false
+        fields(of: node, "a Response", known: ["description", "headers", "content", "links"], extensions: &response.extensions) { key, value in
+            switch key {
+            case "description":
+                hasDescription = true
+                response.description = string(value) ?? ""
+            case "headers":
+                response.headers = map(value, "a map of headers") { _, header in
+                    refOr(header, "a Header") { [unowned self] in self.header($0) }
+                }
+            case "content": response.content = mediaTypes(value)
+            case "links":
+                response.links = map(value, "a map of links") { _, link in refOr(link, "a Link") { [unowned self] in self.link($0) } }
+            default: return false
+            }
+            return true
+        }
+        if node.isMapping, !hasDescription {
+            missing("description", in: node, "a Response", hint: "add 'description:' saying what the response means")
+        }
+        return response
+    }
+
+    func header(_ node: Node) -> Header {
+        var header = Header(location: node.location)
+        let known = ["description", "required", "deprecated", "style", "explode", "schema", "content", "example", "examples"]
+        fields(of: node, "a Header", known: known, extensions: &header.extensions) { key, value in
+            switch key {
+            case "description": header.description = string(value)
+            case "required": header.required = bool(value) ?? false
+            case "deprecated": header.deprecated = bool(value) ?? false
+            case "style": header.style = string(value)
+            case "explode": header.explode = bool(value)
+            case "schema": header.schema = schemaOrRef(value)
+            case "content": header.content = mediaTypes(value)
+            case "example": header.example = json(value)
+            case "examples": header.examples = examples(value)
+            case "name", "in":
+                warning("header-name", "a Header object takes its name from its key; '\(key)' is ignored", at: node.keyNode(key) ?? value, hint: "remove '\(key):'")
+            default: return false
+            }
+            return true
+        }
+        return header
+    }
+
+    func mediaTypes(_ node: Node) -> OrderedMap<MediaType> {
+        map(node, "a map of media types") { _, value in mediaType(value) }
+    }
+
+    private func mediaType(_ node: Node) -> MediaType? {
+        guard expectObject(node, "a Media Type object") else { return nil }
+        var media = MediaType(location: node.location)
+        fields(of: node, "a Media Type object", known: ["schema", "example", "examples", "encoding"], extensions: &media.extensions) { key, value in
+            switch key {
+            case "schema": media.schema = schemaOrRef(value)
+            case "example": media.example = json(value)
+            case "examples": media.examples = examples(value)
+            case "encoding": media.encoding = map(value, "a map of encodings") { _, encoding in self.encoding(encoding) }
+            default: return false
+            }
+            return true
+        }
+        return media
+    }
+
+    private func encoding(_ node: Node) -> Encoding? {
+        guard expectObject(node, "an Encoding object") else { return nil }
+        var encoding = Encoding()
+        var extensions = OrderedMap<JSONValue>()
+        let known = ["contentType", "headers", "style", "explode", "allowReserved"]
+        fields(of: node, "an Encoding object", known: known, extensions: &extensions) { key, value in
+            switch key {
+            case "contentType": encoding.contentType = string(value)
+            case "headers":
+                encoding.headers = map(value, "a map of headers") { _, header in refOr(header, "a Header") { [unowned self] in self.header($0) } }
+            case "style": encoding.style = string(value)
+            case "explode": encoding.explode = bool(value)
+            case "allowReserved": encoding.allowReserved = bool(value) ?? false
+            default: return false
+            }
+            return true
+        }
+        return encoding
+    }
+
+    func examples(_ node: Node) -> OrderedMap<RefOr<Example>> {
+        map(node, "a map of examples") { _, value in refOr(value, "an Example") { [unowned self] in self.example($0) } }
+    }
+
+    func example(_ node: Node) -> Example {
+        var example = Example(location: node.location)
+        var extensions = OrderedMap<JSONValue>()
+        fields(of: node, "an Example", known: ["summary", "description", "value", "externalValue"], extensions: &extensions) { key, value in
+            switch key {
+            case "summary": example.summary = string(value)
+            case "description": example.description = string(value)
+            case "value": example.value = json(value)
+            case "externalValue": example.externalValue = string(value)
+            default: return false
+            }
+            return true
+        }
+        return example
+    }
+
+    func link(_ node: Node) -> Link {
+        var link = Link(location: node.location)
+        var extensions = OrderedMap<JSONValue>()
+        let known = ["operationRef", "operationId", "parameters", "requestBody", "description", "server"]
+        fields(of: node, "a Link", known: known, extensions: &extensions) { key, value in
+            switch key {
+            case "operationRef": link.operationRef = string(value)
+            case "operationId": link.operationId = string(value)
+            case "parameters": link.parameters = map(value, "a map of link parameters") { _, parameter in json(parameter) }
+            case "requestBody": link.requestBody = json(value)
+            case "description": link.description = string(value)
+            case "server": link.server = server(value)
+            default: return false
+            }
+            return true
+        }
+        return link
+    }
+
+    func callback(_ node: Node) -> Callback {
+        var callback = Callback(location: node.location)
+        guard expectObject(node, "a Callback") else { return callback }
+        node.forEachPair { expression, value in
+            if expression.hasPrefix("x-") { return }
+            if let item = pathItemOrRef(value) { callback.expressions[expression] = item }
+        }
+        return callback
+    }
+}

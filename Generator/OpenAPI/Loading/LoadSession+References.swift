@@ -1,0 +1,219 @@
+import YAMLReader
+
+/// `$ref` resolution: inside a file, into other files relative to the
+/// referencing file, following chains of references, detecting cycles that
+/// never reach a definition. Targets are parsed once each, after the
+/// document itself, so recursive schemas simply stay references.
+extension LoadSession {
+    /// Reads either a `$ref` or an inline value of type `T`.
+    func refOr<T: Referenceable>(_ node: Node, _ objectName: String, _ parse: @escaping (Node) -> T) -> RefOr<T>? {
+        guard expectObject(node, objectName) else { return nil }
+        guard let refNode = node.child("$ref") else { return .value(parse(node)) }
+        for key in node.keys where key != "$ref" && key != "summary" && key != "description" && !key.hasPrefix("x-") {
+            warning(
+                "ref-sibling-ignored", "'\(key)' next to '$ref' is ignored: a reference replaces the whole object",
+                at: node.keyNode(key) ?? node, hint: "move '\(key)' into the referenced \(T.kindName)")
+        }
+        guard let reference = reference(refNode, of: node, expecting: T.self, parse: parse) else { return nil }
+        return .reference(reference)
+    }
+
+    /// Builds the ``Reference`` for the `$ref` value `refNode` inside `holder`,
+    /// resolves it and queues its target for parsing with `parse`.
+    func reference<T: Referenceable>(_ refNode: Node, of holder: Node, expecting type: T.Type, parse: @escaping (Node) -> T) -> Reference? {
+        guard refNode.kind == .scalar, let ref = refNode.text else {
+            error("wrong-kind", "'$ref' must be a string, found \(describe(refNode))", at: refNode)
+            return nil
+        }
+        let target = resolve(ref, at: refNode, expecting: type, parse: parse)
+        return Reference(
+            ref: ref, target: target, location: refNode.location,
+            summary: holder.child("summary").flatMap { string($0) },
+            description: holder.child("description").flatMap { string($0) })
+    }
+
+    /// Resolves `ref` written at `refNode` to its final target and queues it.
+    func resolve<T: Referenceable>(_ ref: String, at refNode: Node, expecting type: T.Type, parse: @escaping (Node) -> T) -> ReferenceTarget? {
+        var chain: [ReferenceTarget] = []
+        var currentRef = ref
+        var base = refNode.file
+        while true {
+            guard let (file, node, target) = locate(currentRef, from: base, at: refNode) else { return nil }
+            if chain.contains(target) {
+                let path = (chain + [target]).map { $0.description }.joined(separator: " -> ")
+                error(
+                    "ref-cycle", "$ref cycle never reaches a definition: \(path)", at: refNode,
+                    hint: "make one of these a real \(T.kindName) instead of another $ref")
+                return nil
+            }
+            chain.append(target)
+            if node.kind == .mapping, let next = node.child("$ref"), isPureReference(node), let nextRef = next.text {
+                currentRef = nextRef
+                base = file
+                continue
+            }
+            checkKind(of: target, at: refNode, expecting: type)
+            enqueue(target, node: node, parse: parse)
+            return target
+        }
+    }
+
+    /// A mapping that is nothing but a `$ref` (plus annotations), which a
+    /// reference to it can look through.
+    private func isPureReference(_ node: Node) -> Bool {
+        node.keys.allSatisfy { $0 == "$ref" || $0 == "summary" || $0 == "description" || $0.hasPrefix("x-") }
+    }
+
+    /// Finds the node a reference names: the file (relative to `base`), then the JSON pointer.
+    private func locate(_ ref: String, from base: SourceFile, at refNode: Node) -> (SourceFile, Node, ReferenceTarget)? {
+        let (filePart, fragment) = split(ref)
+        if filePart.contains("://") {
+            error(
+                "unsupported-ref", "remote reference '\(ref)' is not fetched", at: refNode,
+                hint: "download the document next to this one and reference it by relative path")
+            return nil
+        }
+        let file: SourceFile
+        if filePart.isEmpty {
+            file = base
+        } else {
+            guard let loaded = self.file(named: normalize(base.directory + filePart), referencedFrom: refNode) else { return nil }
+            file = loaded
+        }
+        guard fragment.isEmpty || fragment.hasPrefix("/") else {
+            error(
+                "unsupported-ref", "'\(ref)' names a plain-name fragment ('$anchor'), which is not supported", at: refNode,
+                hint: "use a JSON pointer such as '#/components/schemas/Name'")
+            return nil
+        }
+        guard let root = file.root else {
+            error("unresolved-ref", "'\(ref)' points into '\(file.name)', which is empty", at: refNode)
+            return nil
+        }
+        guard let id = file.tree.node(atPointer: fragment, from: root.id) else {
+            error("unresolved-ref", "'\(ref)' does not resolve: \(missingStep(fragment, in: root))", at: refNode,
+                  hint: suggestion(for: fragment, in: root, file: filePart))
+            return nil
+        }
+        let pointer = JSONPointer(encoded: fragment)
+        return (file, Node(file: file, id: id, pointer: pointer), ReferenceTarget(file: file.name, pointer: pointer))
+    }
+
+    private func split(_ ref: String) -> (file: String, fragment: String) {
+        guard let hash = ref.firstIndex(of: "#") else { return (ref, "") }
+        return (String(ref[..<hash]), percentDecoded(String(ref[ref.index(after: hash)...])))
+    }
+
+    /// The first step of the pointer that does not exist, in words.
+    private func missingStep(_ fragment: String, in root: Node) -> String {
+        var current = root
+        for token in JSONPointer(encoded: fragment).tokens {
+            let next: Node?
+            switch current.kind {
+            case .mapping: next = current.child(token)
+            case .sequence: next = Int(token).flatMap { $0 >= 0 && $0 < current.items.count ? current.items[$0] : nil }
+            case .scalar: next = nil
+            }
+            guard let next else {
+                let at = current.pointer.encoded.isEmpty ? "the document root" : "'\(current.pointer.fragment)'"
+                return "\(at) has no '\(token)'"
+            }
+            current = next
+        }
+        return "the pointer is invalid"
+    }
+
+    private func suggestion(for fragment: String, in root: Node, file: String) -> String? {
+        let tokens = JSONPointer(encoded: fragment).tokens
+        guard let last = tokens.last else { return nil }
+        let parentPointer = "/" + tokens.dropLast().map { JSONPointer.escape($0) }.joined(separator: "/")
+        guard let parentID = root.tree.node(atPointer: tokens.count == 1 ? "" : parentPointer, from: root.id),
+            root.tree.kind(parentID) == .mapping
+        else { return nil }
+        let parent = Node(file: root.file, id: parentID, pointer: JSONPointer(encoded: parentPointer))
+        guard let match = closest(to: last, in: parent.keys) else { return nil }
+        return "did you mean '\(file)#\(tokens.count == 1 ? "" : parentPointer)/\(JSONPointer.escape(match))'?"
+    }
+
+    /// Warns when a reference to `/components/<kind>/...` is used where another kind is expected.
+    private func checkKind<T: Referenceable>(of target: ReferenceTarget, at refNode: Node, expecting type: T.Type) {
+        guard let kind = target.componentKind, kind != T.componentsKey else { return }
+        warning(
+            "ref-kind-mismatch", "this $ref points into components/\(kind) but a \(T.kindName) is expected here", at: refNode,
+            hint: "reference '#/components/\(T.componentsKey)/...' instead")
+    }
+
+    private func enqueue<T: Referenceable>(_ target: ReferenceTarget, node: Node, parse: @escaping (Node) -> T) {
+        let key = PendingKey(kind: ObjectIdentifier(T.self), target: target)
+        guard queued.insert(key).inserted else { return }
+        pending.append(PendingTarget(target: target, node: node) { session in
+            guard T.resolved(target, in: session.references) == nil else { return }
+            session.store(parse(node), at: target)
+        })
+    }
+
+    /// Marks a target as parsed (components parse their entries directly).
+    func markQueued<T: Referenceable>(_ type: T.Type, _ target: ReferenceTarget) {
+        queued.insert(PendingKey(kind: ObjectIdentifier(T.self), target: target))
+    }
+
+    /// Parses every queued target; parsing may queue more.
+    func drainPending() {
+        while !pending.isEmpty {
+            let batch = pending
+            pending.removeAll()
+            for item in batch { item.parse(self) }
+        }
+    }
+
+    func store<T: Referenceable>(_ value: T, at target: ReferenceTarget) {
+        switch value {
+        case let value as Schema: references.schemas[target] = value
+        case let value as Parameter: references.parameters[target] = value
+        case let value as RequestBody: references.requestBodies[target] = value
+        case let value as Response: references.responses[target] = value
+        case let value as Header: references.headers[target] = value
+        case let value as Example: references.examples[target] = value
+        case let value as Link: references.links[target] = value
+        case let value as Callback: references.callbacks[target] = value
+        case let value as SecurityScheme: references.securitySchemes[target] = value
+        case let value as PathItem: references.pathItems[target] = value
+        default: break
+        }
+    }
+}
+
+/// Removes `.` and `..` segments from a relative or absolute path.
+func normalize(_ path: String) -> String {
+    var parts: [Substring] = []
+    let absolute = path.hasPrefix("/")
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        if part == "." { continue }
+        if part == "..", let last = parts.last, last != ".." {
+            parts.removeLast()
+            continue
+        }
+        if part == "..", absolute { continue }
+        parts.append(part)
+    }
+    return (absolute ? "/" : "") + parts.joined(separator: "/")
+}
+
+/// Decodes `%XX` escapes in a URI fragment.
+func percentDecoded(_ text: String) -> String {
+    guard text.contains("%") else { return text }
+    var bytes: [UInt8] = []
+    var utf8 = Array(text.utf8)[...]
+    while let byte = utf8.first {
+        utf8 = utf8.dropFirst()
+        if byte == UInt8(ascii: "%"), utf8.count >= 2,
+            let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+        {
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        } else {
+            bytes.append(byte)
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,69 @@
+import YAMLReader
+
+/// Checks across the whole document, once every reference is resolved.
+extension LoadSession {
+    func validate(_ document: OpenAPIDocument, root: Node) {
+        checkPathParameters(document, root: root)
+        checkOperationIds(document, root: root)
+        checkSecurityNames(document)
+    }
+
+    /// Every `{name}` in a path template needs a path parameter, and every
+    /// path parameter needs its `{name}`.
+    private func checkPathParameters(_ document: OpenAPIDocument, root: Node) {
+        for (path, itemOrRef) in document.paths {
+            guard let item = document.resolve(itemOrRef) else { continue }
+            let templateNames = templateVariables(in: path)
+            for (method, operation) in item.operations {
+                var declared: [String: SourceLocation] = [:]
+                for parameter in item.parameters + operation.parameters {
+                    guard let resolved = document.resolve(parameter), resolved.location == .path else { continue }
+                    declared[resolved.name] = parameter.reference?.location ?? resolved.sourceLocation
+                }
+                for name in templateNames where declared[name] == nil {
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "missing-path-parameter",
+                            "\(method.wireName) \(path) has no path parameter '\(name)'; it is read as a required string",
+                            at: operation.location, hint: "add '- {name: \(name), in: path, required: true, schema: {type: string}}' to its parameters"))
+                }
+                for (name, location) in declared.sorted(by: { $0.key < $1.key }) where !templateNames.contains(name) {
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "unused-path-parameter", "path parameter '\(name)' does not appear in the path '\(path)'",
+                            at: location, hint: "add '{\(name)}' to the path, or change 'in:'"))
+                }
+            }
+        }
+    }
+
+    private func checkOperationIds(_ document: OpenAPIDocument, root: Node) {
+        var seen: [String: SourceLocation] = [:]
+        for (_, _, operation, _) in document.operations {
+            guard let id = operation.operationId else { continue }
+            if let first = seen[id] {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, "duplicate-operation-id", "operationId '\(id)' is already used at line \(first.line); operationIds must be unique",
+                        at: operation.location, hint: "rename one of them"))
+            } else {
+                seen[id] = operation.location
+            }
+        }
+    }
+
+    private func checkSecurityNames(_ document: OpenAPIDocument) {
+        let defined = Set(document.components.securitySchemes.keys)
+        var requirements = document.security ?? []
+        for (_, _, operation, _) in document.operations { requirements += operation.security ?? [] }
+        for requirement in requirements {
+            for name in requirement.schemes.keys where !defined.contains(name) {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, "undefined-security-scheme", "security requirement names '\(name)', which is not in components/securitySchemes",
+                        at: requirement.location,
+                        hint: closest(to: name, in: Array(defined)).map { "did you mean '\($0)'?" } ?? "define it under components/securitySchemes"))
+            }
+        }
+    }
+}

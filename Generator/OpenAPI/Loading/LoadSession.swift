@@ -1,0 +1,103 @@
+import YAMLReader
+
+/// The state of one load: the files read so far, the diagnostics, the
+/// resolved references and the `$ref` targets still to parse.
+///
+/// Used by one thread during ``OpenAPILoader/load(path:displayName:)`` and
+/// never shared.
+final class LoadSession {
+    var files: [String: SourceFile] = [:]
+    var diagnostics: [Diagnostic] = []
+    var version = OpenAPIVersion("3.0.3")!
+    var references = ResolvedReferences()
+    var pending: [PendingTarget] = []
+    var queued: Set<PendingKey> = []
+    /// Files whose reading failed, so that each failure is reported once.
+    var unreadableFiles: Set<String> = []
+
+    struct PendingKey: Hashable {
+        let kind: ObjectIdentifier
+        let target: ReferenceTarget
+    }
+
+    struct PendingTarget {
+        let target: ReferenceTarget
+        let node: Node
+        let parse: (LoadSession) -> Void
+    }
+
+    // MARK: Diagnostics
+
+    func error(_ code: String, _ message: String, at node: Node, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.error, code, message, at: node.location, hint: hint))
+    }
+
+    func warning(_ code: String, _ message: String, at node: Node, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.warning, code, message, at: node.location, hint: hint))
+    }
+
+    // MARK: Files
+
+    /// Reads a file once; reports a failure at `referencedFrom` (or at 1:1 of
+    /// the file itself for the root).
+    func file(named name: String, referencedFrom: Node?) -> SourceFile? {
+        if let file = files[name] { return file }
+        if unreadableFiles.contains(name) { return nil }
+        do {
+            let tree = try YAMLReader.read(contentsOfFile: name)
+            let file = SourceFile(name: name, tree: tree)
+            files[name] = file
+            reportYAMLIssues(of: file)
+            return file
+        } catch {
+            unreadableFiles.insert(name)
+            let hint = error.hint
+            if let referencedFrom, case .unreadable(_, let reason) = error {
+                self.error("unresolved-ref", "cannot read '\(name)' referenced here: \(reason)", at: referencedFrom, hint: "check the path; it is relative to the folder of the file that holds the $ref")
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, code: Self.code(of: error), message: error.message, file: error.file,
+                        line: error.mark.line, column: error.mark.column, pointer: nil, hint: hint))
+            }
+            return nil
+        }
+    }
+
+    /// Registers an already read tree (the root document read from memory).
+    func register(_ tree: YAMLTree) -> SourceFile {
+        let file = SourceFile(name: tree.fileName, tree: tree)
+        files[tree.fileName] = file
+        reportYAMLIssues(of: file)
+        return file
+    }
+
+    static func code(of error: YAMLError) -> String {
+        switch error {
+        case .unreadable: return "unreadable-file"
+        case .binaryContent: return "binary-file"
+        case .syntax: return "yaml-syntax"
+        case .undefinedAlias: return "yaml-undefined-alias"
+        case .aliasExpansionTooLarge: return "yaml-alias-expansion"
+        }
+    }
+
+    private func reportYAMLIssues(of file: SourceFile) {
+        for issue in file.tree.issues {
+            let node = Node(file: file, id: issue.node, pointer: .root)
+            switch issue.kind {
+            case .duplicateKey(let key, let first):
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, code: "yaml-duplicate-key",
+                        message: "key '\(key)' appears twice in this mapping (first at line \(first.line), column \(first.column))",
+                        file: file.name, line: issue.mark.line, column: issue.mark.column, pointer: nil,
+                        hint: "remove or rename one of them; YAML keys must be unique"))
+            case .extraDocuments(let count):
+                warning(
+                    "yaml-extra-documents", "the file holds \(count) YAML documents; only the first is read", at: node,
+                    hint: "remove the '---' separators or split the file")
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import YAMLReader
+
+/// One YAML file read during a load: the root document or a file that a
+/// `$ref` points into.
+final class SourceFile {
+    /// The name used in diagnostics and ``ReferenceTarget/file``.
+    let name: String
+    /// The folder that relative `$ref`s in this file start from ("" for the working folder).
+    let directory: String
+    let tree: YAMLTree
+
+    init(name: String, tree: YAMLTree) {
+        self.name = name
+        self.tree = tree
+        if let slash = name.lastIndex(of: "/") {
+            directory = String(name[...slash])
+        } else {
+            directory = ""
+        }
+    }
+
+    /// The root node of the first document, or `nil` when the file is empty.
+    var root: Node? { tree.root.map { Node(file: self, id: $0, pointer: .root) } }
+}
+
+/// A node of a ``SourceFile`` together with the JSON pointer that reached it.
+struct Node {
+    let file: SourceFile
+    let id: YAMLNodeID
+    let pointer: JSONPointer
+
+    var tree: YAMLTree { file.tree }
+    var kind: YAMLNodeKind { file.tree.kind(id) }
+    var location: SourceLocation { SourceLocation(file: file.name, mark: file.tree.mark(id), pointer: pointer) }
+    var isMapping: Bool { kind == .mapping }
+
+    /// A scalar's text.
+    var text: String? { file.tree.text(id) }
+
+    /// The value of `key` in this mapping.
+    func child(_ key: String) -> Node? {
+        file.tree.value(forKey: key, in: id).map { Node(file: file, id: $0, pointer: pointer.appending(key)) }
+    }
+
+    /// Whether this mapping has the key.
+    func has(_ key: String) -> Bool { file.tree.value(forKey: key, in: id) != nil }
+
+    /// The mapping's keys (scalar text), in order.
+    var keys: [String] { file.tree.pairs(id).compactMap { file.tree.text($0.key) } }
+
+    /// The items of a sequence, each with its pointer.
+    var items: [Node] {
+        file.tree.items(id).enumerated().map { Node(file: file, id: $1, pointer: pointer.appending($0)) }
+    }
+
+    /// Calls `body` with each scalar key and its value, in document order.
+    /// Non-scalar keys are passed to `complexKey`.
+    func forEachPair(complexKey: (Node) -> Void = { _ in }, _ body: (String, Node) -> Void) {
+        let tree = file.tree
+        for pair in tree.pairs(id) {
+            guard let key = tree.text(pair.key) else {
+                complexKey(Node(file: file, id: pair.key, pointer: pointer))
+                continue
+            }
+            body(key, Node(file: file, id: pair.value, pointer: pointer.appending(key)))
+        }
+    }
+
+    /// The node at the position of the key of `key` (for diagnostics about keys).
+    func keyNode(_ key: String) -> Node? {
+        for pair in file.tree.pairs(id) where file.tree.isScalar(pair.key, equalTo: key) {
+            return Node(file: file, id: pair.key, pointer: pointer.appending(key))
+        }
+        return nil
+    }
+}

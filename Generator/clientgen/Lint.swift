@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import OpenAPIModel
+
+/// `clientgen lint FILE...`: loads each spec and reports its diagnostics.
+struct Lint: ParsableCommand {
+    /// How diagnostics are printed.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        /// `file:line:column: severity: message` lines on stderr.
+        case text
+        /// One JSON array of diagnostics on stdout.
+        case json
+    }
+
+    static let configuration = CommandConfiguration(
+        abstract: "Check OpenAPI specs and print their diagnostics.",
+        discussion: """
+            Exits 0 when no file has errors (warnings allowed), 1 when any has.
+            Text diagnostics go to stderr as 'file:line:column: severity: message';
+            --format json prints one JSON array on stdout instead.
+            """)
+
+    @Argument(help: "The spec files (YAML or JSON).")
+    var files: [String]
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    @Flag(help: "Also fail (exit 1) when there are warnings.")
+    var strict = false
+
+    func run() throws {
+        var all: [Diagnostic] = []
+        for file in files {
+            let result = OpenAPILoader.load(path: file)
+            all += result.diagnostics
+            if format == .text {
+                for diagnostic in result.diagnostics { printToStandardError(diagnostic.description) }
+                let errors = result.errors.count
+                let warnings = result.warnings.count
+                printToStandardError("\(file): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+            }
+        }
+        if format == .json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(all)
+            print(String(decoding: data, as: UTF8.self))
+        }
+        let failed = all.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+func printToStandardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
