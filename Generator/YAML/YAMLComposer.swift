@@ -1,4 +1,5 @@
 import CLibYAML
+import Foundation
 
 /// Turns libyaml's event stream into a ``YAMLTree``: one pass, flat tables,
 /// no per-node allocation.
@@ -225,23 +226,34 @@ struct YAMLComposer {
         let left = records[Int(a)]
         let right = records[Int(b)]
         guard left.kind == .scalar, right.kind == .scalar, left.count == right.count else { return a == b }
+        if left.count == 0 { return true }
         return text.withUnsafeBufferPointer { buffer in
-            buffer[Int(left.start)..<Int(left.start + left.count)].elementsEqual(buffer[Int(right.start)..<Int(right.start + right.count)])
+            memcmp(buffer.baseAddress! + Int(left.start), buffer.baseAddress! + Int(right.start), Int(left.count)) == 0
         }
     }
 
     private mutating func reportDuplicates(_ slots: ArraySlice<Int32>, pairCount: Int) {
         guard pairCount > 1 else { return }
-        let keys = stride(from: slots.startIndex, to: slots.endIndex, by: 2).map { slots[$0] }.filter { !isMergeKey($0) }
-        if keys.count <= 12 {
-            for i in keys.indices {
-                for j in keys.indices where j > i && sameKey(keys[i], keys[j]) {
-                    recordDuplicate(first: keys[i], repeated: keys[j])
-                    break
+        if pairCount <= 12 {
+            // Small mappings (most of them): compare pairwise, allocating nothing.
+            var i = slots.startIndex
+            while i < slots.endIndex {
+                let key = slots[i]
+                if !isMergeKey(key) {
+                    var j = i + 2
+                    while j < slots.endIndex {
+                        if sameKey(key, slots[j]) && !isMergeKey(slots[j]) {
+                            recordDuplicate(first: key, repeated: slots[j])
+                            break
+                        }
+                        j += 2
+                    }
                 }
+                i += 2
             }
             return
         }
+        let keys = stride(from: slots.startIndex, to: slots.endIndex, by: 2).map { slots[$0] }.filter { !isMergeKey($0) }
         var firstByHash: [Int: [Int32]] = [:]
         for key in keys where records[Int(key)].kind == .scalar {
             let record = records[Int(key)]

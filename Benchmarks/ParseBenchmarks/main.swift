@@ -1,0 +1,93 @@
+import CLibYAML
+import Foundation
+import OpenAPIModel
+import YAMLReader
+
+// Parse benchmarks: for one spec, the median time of
+//   raw-libyaml  libyaml's event loop alone (the floor any reader pays),
+//   yaml-read    YAMLReader: events -> node tree with marks,
+//   parse-model  OpenAPILoader: file -> node tree -> typed, $ref-resolved model.
+// Every figure is printed as `BENCH <name> <value> <unit>`.
+//
+// Usage: clientgen-bench SPEC [--runs N] [--name NAME]
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let path = arguments.first(where: { !$0.hasPrefix("--") && !(Int($0) != nil) }) else {
+    FileHandle.standardError.write(Data("usage: clientgen-bench SPEC [--runs N] [--name NAME]\n".utf8))
+    exit(2)
+}
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
+    return arguments[arguments.index(after: index)]
+}
+let runs = option("--runs").flatMap(Int.init) ?? 15
+let name = option("--name") ?? "github"
+guard let data = FileManager.default.contents(atPath: path) else {
+    FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+    exit(2)
+}
+let bytes = [UInt8](data)
+
+/// Runs `body` once to warm up, then `runs` times; returns the median in milliseconds.
+func medianMilliseconds(_ body: () -> Void) -> Double {
+    body()
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        body()
+        let elapsed = ContinuousClock.now - start
+        samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    samples.sort()
+    return samples.count % 2 == 1 ? samples[samples.count / 2] : (samples[samples.count / 2 - 1] + samples[samples.count / 2]) / 2
+}
+
+var sink = 0
+
+let raw = medianMilliseconds {
+    var parser = yaml_parser_t()
+    yaml_parser_initialize(&parser)
+    defer { yaml_parser_delete(&parser) }
+    bytes.withUnsafeBufferPointer { buffer in
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        var event = yaml_event_t()
+        var count = 0
+        while yaml_parser_parse(&parser, &event) == 1 {
+            let done = event.type == YAML_STREAM_END_EVENT
+            yaml_event_delete(&event)
+            count += 1
+            if done { break }
+        }
+        sink &+= count
+    }
+}
+
+var nodeCount = 0
+let read = medianMilliseconds {
+    let tree = try! YAMLReader.read(bytes: bytes, fileName: path)
+    nodeCount = tree.nodeCount
+    sink &+= tree.nodeCount
+}
+
+var operationCount = 0
+var schemaCount = 0
+var diagnosticCount = 0
+let model = medianMilliseconds {
+    let result = OpenAPILoader.load(path: path)
+    operationCount = result.document?.operations.count ?? 0
+    schemaCount = result.document?.components.schemas.count ?? 0
+    diagnosticCount = result.diagnostics.count
+    sink &+= operationCount
+}
+
+func format(_ value: Double) -> String { String(format: "%.2f", value) }
+print("spec: \(path) (\(bytes.count) bytes, \(nodeCount) nodes, \(operationCount) operations, \(schemaCount) component schemas, \(diagnosticCount) diagnostics)")
+print("median of \(runs) runs after one warm-up")
+print("  raw libyaml event loop   \(format(raw)) ms")
+print("  YAML -> node tree        \(format(read)) ms  (\(format(read / raw))x the raw event loop; target <= 1.5x)")
+print("  file -> OpenAPI model    \(format(model)) ms  (target < 500 ms)")
+print("BENCH raw-libyaml-\(name) \(format(raw)) ms")
+print("BENCH yaml-read-\(name) \(format(read)) ms")
+print("BENCH parse-model-\(name) \(format(model)) ms")
+print("BENCH yaml-read-vs-raw-libyaml-\(name) \(format(read / raw)) ratio")
+if sink == 42 { print("") }
