@@ -7,6 +7,8 @@ struct YAMLComposer {
     /// Aliases may expand a document to at most this many nodes beyond 16
     /// times its real size, which stops "billion laughs" documents.
     static let expansionAllowance = 1_000_000
+    /// The deepest nesting of collections accepted (JSON parsers commonly stop at 512 or 1000).
+    static let maximumDepth = 1000
 
     private struct Frame {
         var node: Int32
@@ -82,6 +84,9 @@ struct YAMLComposer {
             return attach(node, mark: event.start_mark)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
+            if frames.count >= Self.maximumDepth {
+                return .nestingTooDeep(file: fileName, mark: Self.mark(event.start_mark), limit: Self.maximumDepth)
+            }
             let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
             let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
             let node = addRecord(

@@ -18,12 +18,15 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Aliases expand the document past the size limit (an "entity
     /// expansion" attack such as a billion laughs).
     case aliasExpansionTooLarge(file: String, mark: SourceMark, expandedNodes: Int, limit: Int)
+    /// Collections nest deeper than the limit, which no real document needs
+    /// and which would exhaust the stack of any recursive reader.
+    case nestingTooDeep(file: String, mark: SourceMark, limit: Int)
 
     /// The file the error was found in.
     public var file: String {
         switch self {
         case .unreadable(let file, _), .binaryContent(let file, _, _), .syntax(let file, _, _, _, _, _),
-            .undefinedAlias(let file, _, _), .aliasExpansionTooLarge(let file, _, _, _):
+            .undefinedAlias(let file, _, _), .aliasExpansionTooLarge(let file, _, _, _), .nestingTooDeep(let file, _, _):
             return file
         }
     }
@@ -33,7 +36,7 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable: return .start
         case .binaryContent(_, let mark, _), .syntax(_, let mark, _, _, _, _), .undefinedAlias(_, let mark, _),
-            .aliasExpansionTooLarge(_, let mark, _, _):
+            .aliasExpansionTooLarge(_, let mark, _, _), .nestingTooDeep(_, let mark, _):
             return mark
         }
     }
@@ -53,6 +56,8 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
             return "alias '*\(anchor)' refers to no anchor '&\(anchor)' defined before it (or to the node that contains it)"
         case .aliasExpansionTooLarge(_, _, let expanded, let limit):
             return "aliases expand this document to \(expanded) nodes, more than the limit of \(limit)"
+        case .nestingTooDeep(_, _, let limit):
+            return "lists and mappings nest more than \(limit) levels deep here"
         }
     }
 
@@ -64,6 +69,7 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .syntax(_, _, _, _, _, let hint): return hint
         case .undefinedAlias(_, _, let anchor): return "define '&\(anchor)' on a node before this alias, outside the node that uses it"
         case .aliasExpansionTooLarge: return "use $ref instead of deeply nested YAML aliases"
+        case .nestingTooDeep: return "flatten the structure; use $ref to components for deep schemas"
         }
     }
 

@@ -175,4 +175,18 @@ import Testing
         #expect(error.severity == .error)
         #expect((error.line, error.column) == (4, 3))
     }
+
+    @Test func hostileNestingIsAnErrorNotACrash() throws {
+        let lists = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\nx-deep: " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        let yamlError = try only("yaml-nesting-too-deep", in: load(lists))
+        #expect((yamlError.line, yamlError.column) == (3, 1008), "the 1001st collection, counting the root mapping")
+
+        let depth = 400
+        let schemas = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\ncomponents:\n  schemas:\n    A: "
+            + String(repeating: "{type: array, items: ", count: depth) + "{type: string}" + String(repeating: "}", count: depth)
+        let result = load(schemas)
+        let modelError = try only("nesting-too-deep", in: result)
+        #expect(modelError.line == 5)
+        #expect(result.document?.schema("A")?.singleType == .array, "the levels above the limit are kept")
+    }
 }

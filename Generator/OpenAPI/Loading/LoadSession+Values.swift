@@ -3,6 +3,10 @@ import YAMLReader
 /// Typed readers for field values: each returns `nil` and reports a
 /// diagnostic when the node does not hold the expected kind of value.
 extension LoadSession {
+    /// The deepest object nesting read. Real specs stay far below it; the
+    /// limit keeps the recursive reader's stack bounded on hostile input.
+    static let maximumObjectDepth = 150
+
     func describe(_ node: Node) -> String {
         switch node.kind {
         case .mapping: return "a mapping"
@@ -20,6 +24,12 @@ extension LoadSession {
 
     /// Checks that a node is a mapping (an OpenAPI object); an error otherwise.
     func expectObject(_ node: Node, _ objectName: String) -> Bool {
+        if node.depth > Self.maximumObjectDepth {
+            error(
+                "nesting-too-deep", "objects nest more than \(Self.maximumObjectDepth) levels deep here; the rest is not read", at: node,
+                hint: "move nested schemas into components and reference them with $ref")
+            return false
+        }
         guard node.kind != .mapping else { return true }
         error("wrong-kind", "expected \(objectName) (a mapping), found \(describe(node))", at: node,
               hint: "write \(objectName) as 'key: value' lines indented under its key")

@@ -79,6 +79,7 @@ final class LoadSession {
         case .syntax: return "yaml-syntax"
         case .undefinedAlias: return "yaml-undefined-alias"
         case .aliasExpansionTooLarge: return "yaml-alias-expansion"
+        case .nestingTooDeep: return "yaml-nesting-too-deep"
         }
     }
 

@@ -28,6 +28,20 @@ struct Node {
     let file: SourceFile
     let id: YAMLNodeID
     let pointer: JSONPointer
+    /// How many steps below the file's root the node is (the pointer's token count).
+    let depth: Int
+
+    init(file: SourceFile, id: YAMLNodeID, pointer: JSONPointer, depth: Int) {
+        self.file = file
+        self.id = id
+        self.pointer = pointer
+        self.depth = depth
+    }
+
+    /// A node reached by a pointer; its depth is the pointer's token count.
+    init(file: SourceFile, id: YAMLNodeID, pointer: JSONPointer) {
+        self.init(file: file, id: id, pointer: pointer, depth: pointer.encoded.utf8.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
+    }
 
     var tree: YAMLTree { file.tree }
     var kind: YAMLNodeKind { file.tree.kind(id) }
@@ -39,7 +53,7 @@ struct Node {
 
     /// The value of `key` in this mapping.
     func child(_ key: String) -> Node? {
-        file.tree.value(forKey: key, in: id).map { Node(file: file, id: $0, pointer: pointer.appending(key)) }
+        file.tree.value(forKey: key, in: id).map { Node(file: file, id: $0, pointer: pointer.appending(key), depth: depth + 1) }
     }
 
     /// Whether this mapping has the key.
@@ -50,7 +64,7 @@ struct Node {
 
     /// The items of a sequence, each with its pointer.
     var items: [Node] {
-        file.tree.items(id).enumerated().map { Node(file: file, id: $1, pointer: pointer.appending($0)) }
+        file.tree.items(id).enumerated().map { Node(file: file, id: $1, pointer: pointer.appending($0), depth: depth + 1) }
     }
 
     /// Calls `body` with each scalar key and its value, in document order.
@@ -62,14 +76,14 @@ struct Node {
                 complexKey(Node(file: file, id: pair.key, pointer: pointer))
                 continue
             }
-            body(key, Node(file: file, id: pair.value, pointer: pointer.appending(key)))
+            body(key, Node(file: file, id: pair.value, pointer: pointer.appending(key), depth: depth + 1))
         }
     }
 
     /// The node at the position of the key of `key` (for diagnostics about keys).
     func keyNode(_ key: String) -> Node? {
         for pair in file.tree.pairs(id) where file.tree.isScalar(pair.key, equalTo: key) {
-            return Node(file: file, id: pair.key, pointer: pointer.appending(key))
+            return Node(file: file, id: pair.key, pointer: pointer.appending(key), depth: depth + 1)
         }
         return nil
     }
