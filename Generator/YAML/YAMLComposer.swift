@@ -240,21 +240,22 @@ struct YAMLComposer {
     private mutating func reportDuplicates(_ slots: ArraySlice<Int32>, pairCount: Int) {
         guard pairCount > 1 else { return }
         if pairCount <= 12 {
-            // Small mappings (most of them): compare pairwise, allocating nothing.
-            var i = slots.startIndex
-            while i < slots.endIndex {
-                let key = slots[i]
+            // Small mappings (most of them): compare pairwise, allocating
+            // nothing; each repeat is paired with the key's first appearance.
+            var j = slots.startIndex + 2
+            while j < slots.endIndex {
+                let key = slots[j]
                 if !isMergeKey(key) {
-                    var j = i + 2
-                    while j < slots.endIndex {
-                        if sameKey(key, slots[j]) && !isMergeKey(slots[j]) {
-                            recordDuplicate(first: key, repeated: slots[j])
+                    var i = slots.startIndex
+                    while i < j {
+                        if sameKey(slots[i], key) && !isMergeKey(slots[i]) {
+                            recordDuplicate(first: slots[i], repeated: key)
                             break
                         }
-                        j += 2
+                        i += 2
                     }
                 }
-                i += 2
+                j += 2
             }
             return
         }

@@ -47,42 +47,97 @@ public enum YAMLReader {
 
 /// Line and column arithmetic over the raw input, for errors that libyaml
 /// reports as byte offsets or whose offending character we want to inspect.
+/// Understands what libyaml reads: UTF-8 (with or without a byte order mark)
+/// and UTF-16 with a byte order mark; marks count characters after the BOM.
 struct SourceText {
-    let bytes: [UInt8]
+    private enum Encoding { case utf8, utf16LittleEndian, utf16BigEndian }
 
-    /// The mark of a byte offset (columns count characters).
+    let bytes: [UInt8]
+    private let encoding: Encoding
+    private let bodyStart: Int
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE {
+            (encoding, bodyStart) = (.utf16LittleEndian, 2)
+        } else if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF {
+            (encoding, bodyStart) = (.utf16BigEndian, 2)
+        } else if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            (encoding, bodyStart) = (.utf8, 3)
+        } else {
+            (encoding, bodyStart) = (.utf8, 0)
+        }
+    }
+
+    /// The mark of a byte offset into the raw input (columns count characters).
     func mark(atByteOffset offset: Int) -> SourceMark {
         var line = 1
         var column = 1
-        var index = 0
         let end = min(offset, bytes.count)
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        var index = bodyStart
+        switch encoding {
+        case .utf8:
+            while index < end {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+                index += 1
             }
-            index += 1
+        case .utf16LittleEndian, .utf16BigEndian:
+            while index < end, index + 1 < bytes.count {
+                let unit = encoding == .utf16LittleEndian
+                    ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
+                    : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+                if unit == 0x0A {
+                    line += 1
+                    column = 1
+                } else if !(0xDC00...0xDFFF).contains(unit) {
+                    column += 1
+                }
+                index += 2
+            }
         }
         return SourceMark(line: line, column: column)
     }
 
-    /// The first byte of the character at a mark, if there is one.
+    /// The text as UTF-8 without a byte order mark.
+    private var utf8Body: [UInt8] {
+        switch encoding {
+        case .utf8:
+            return Array(bytes[bodyStart...])
+        case .utf16LittleEndian, .utf16BigEndian:
+            var units: [UInt16] = []
+            var index = bodyStart
+            while index + 1 < bytes.count {
+                units.append(
+                    encoding == .utf16LittleEndian
+                        ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
+                        : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
+                index += 2
+            }
+            return Array(String(decoding: units, as: UTF16.self).utf8)
+        }
+    }
+
+    /// The first UTF-8 byte of the character at a mark, if there is one.
     func byte(at mark: SourceMark) -> UInt8? {
+        let text = utf8Body
         var line = 1
         var index = 0
-        while line < mark.line, index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+        while line < mark.line, index < text.count {
+            if text[index] == UInt8(ascii: "\n") { line += 1 }
             index += 1
         }
         var column = 1
-        while column < mark.column, index < bytes.count, bytes[index] != UInt8(ascii: "\n") {
+        while column < mark.column, index < text.count, text[index] != UInt8(ascii: "\n") {
             index += 1
-            while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+            while index < text.count, text[index] & 0xC0 == 0x80 { index += 1 }
             column += 1
         }
-        return index < bytes.count ? bytes[index] : nil
+        return index < text.count ? text[index] : nil
     }
 }

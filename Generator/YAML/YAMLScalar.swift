@@ -71,8 +71,14 @@ public enum YAMLScalar: Sendable, Hashable {
         }
         if text.first != "-", text.first != "+", body.count > 2 {
             let prefix = body.prefix(2)
-            if prefix == "0x", let value = Int(body.dropFirst(2), radix: 16) { return .int(value) }
-            if prefix == "0o", let value = Int(body.dropFirst(2), radix: 8) { return .int(value) }
+            if prefix == "0x" || prefix == "0o" {
+                let radix = prefix == "0x" ? 16 : 8
+                let digits = body.dropFirst(2)
+                if let value = Int(digits, radix: radix) { return .int(value) }
+                // Valid digits but too large for Int: a Double, like large decimals.
+                guard digits.allSatisfy({ $0.isHexDigit && Int(String($0), radix: radix) != nil }) else { return nil }
+                return .double(digits.reduce(0.0) { $0 * Double(radix) + Double(Int(String($1), radix: radix)!) })
+            }
         }
         guard !body.isEmpty, body.utf8.allSatisfy({ isNumberByte($0) }) else { return nil }
         if body.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
