@@ -9,10 +9,15 @@ import YAMLReader
 //   parse-model  OpenAPILoader: file -> node tree -> typed, $ref-resolved model.
 // Every figure is printed as `BENCH <name> <value> <unit>`.
 //
-// Usage: clientgen-bench SPEC [--runs N] [--name NAME]
+// Usage: clientgen-bench SPEC [--runs N] [--name NAME] [--only yaml-read|raw-libyaml|parse-model]
+// (`--only` runs one measurement, for profiling it under perf or callgrind).
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let path = arguments.first(where: { !$0.hasPrefix("--") && !(Int($0) != nil) }) else {
+let optionNames: Set<String> = ["--runs", "--name", "--only"]
+let positional = arguments.enumerated().filter { index, argument in
+    !argument.hasPrefix("--") && (index == 0 || !optionNames.contains(arguments[arguments.index(arguments.startIndex, offsetBy: index - 1)]))
+}
+guard let path = positional.first?.element else {
     FileHandle.standardError.write(Data("usage: clientgen-bench SPEC [--runs N] [--name NAME]\n".utf8))
     exit(2)
 }
@@ -22,6 +27,7 @@ func option(_ name: String) -> String? {
 }
 let runs = option("--runs").flatMap(Int.init) ?? 15
 let name = option("--name") ?? "github"
+let only = option("--only")
 guard let data = FileManager.default.contents(atPath: path) else {
     FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
     exit(2)
@@ -29,7 +35,8 @@ guard let data = FileManager.default.contents(atPath: path) else {
 let bytes = [UInt8](data)
 
 /// Runs `body` once to warm up, then `runs` times; returns the median in milliseconds.
-func medianMilliseconds(_ body: () -> Void) -> Double {
+func medianMilliseconds(_ measurement: String, _ body: () -> Void) -> Double {
+    if let only, only != measurement { return .nan }
     body()
     var samples: [Double] = []
     for _ in 0..<runs {
@@ -44,7 +51,7 @@ func medianMilliseconds(_ body: () -> Void) -> Double {
 
 var sink = 0
 
-let raw = medianMilliseconds {
+let raw = medianMilliseconds("raw-libyaml") {
     var parser = yaml_parser_t()
     yaml_parser_initialize(&parser)
     defer { yaml_parser_delete(&parser) }
@@ -63,7 +70,7 @@ let raw = medianMilliseconds {
 }
 
 var nodeCount = 0
-let read = medianMilliseconds {
+let read = medianMilliseconds("yaml-read") {
     let tree = try! YAMLReader.read(bytes: bytes, fileName: path)
     nodeCount = tree.nodeCount
     sink &+= tree.nodeCount
@@ -72,7 +79,7 @@ let read = medianMilliseconds {
 var operationCount = 0
 var schemaCount = 0
 var diagnosticCount = 0
-let model = medianMilliseconds {
+let model = medianMilliseconds("parse-model") {
     let result = OpenAPILoader.load(path: path)
     operationCount = result.document?.operations.count ?? 0
     schemaCount = result.document?.components.schemas.count ?? 0

@@ -14,6 +14,8 @@ struct YAMLComposer {
         var node: Int32
         var pendingStart: Int
         var anchor: String?
+        /// Nodes that aliases inside this collection add beyond its own records.
+        var aliasExtra = 0
     }
 
     let fileName: String
@@ -24,10 +26,10 @@ struct YAMLComposer {
     private var text: [UInt8] = []
     private var tags: [String] = [""]
     private var tagIndex: [String: UInt32] = [:]
-    private var expandedSize: [Int] = []
     private var pending: [Int32] = []
     private var frames: [Frame] = []
-    private var anchors: [String: Int32] = [:]
+    /// Anchor name -> the anchored node and its size with aliases expanded.
+    private var anchors: [String: (node: Int32, expandedSize: Int)] = [:]
     private var documents: [YAMLNodeID] = []
     private var issues: [YAMLIssue] = []
 
@@ -36,9 +38,9 @@ struct YAMLComposer {
         self.input = input
         let estimate = input.count / 12
         records.reserveCapacity(estimate)
-        expandedSize.reserveCapacity(estimate)
         childTable.reserveCapacity(estimate)
-        text.reserveCapacity(input.count / 2)
+        // Scalar text never outgrows the input (escapes and folding only shrink it).
+        text.reserveCapacity(input.count)
     }
 
     mutating func compose() throws(YAMLError) -> YAMLTree {
@@ -54,7 +56,7 @@ struct YAMLComposer {
                 guard yaml_parser_parse(&parser, &event) == 1 else { return parserError(parser) }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { return nil }
-                if let error = handle(event) { return error }
+                if let error = handle(&event) { return error }
             }
         }
         if let failure { throw failure }
@@ -68,7 +70,7 @@ struct YAMLComposer {
 
     // MARK: - Events
 
-    private mutating func handle(_ event: yaml_event_t) -> YAMLError? {
+    private mutating func handle(_ event: inout yaml_event_t) -> YAMLError? {
         switch event.type {
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
@@ -79,8 +81,7 @@ struct YAMLComposer {
             let node = addRecord(
                 kind: .scalar, style: Self.style(scalar.style), tag: scalar.tag, mark: event.start_mark,
                 start: start, count: UInt32(scalar.length))
-            expandedSize.append(1)
-            if let anchor = scalar.anchor { anchors[String(cString: anchor)] = node }
+            if let anchor = scalar.anchor { anchors[String(cString: anchor)] = (node, 1) }
             return attach(node, mark: event.start_mark)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
@@ -91,7 +92,6 @@ struct YAMLComposer {
             let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
             let node = addRecord(
                 kind: isMapping ? .mapping : .sequence, style: .plain, tag: tag, mark: event.start_mark, start: 0, count: 0)
-            expandedSize.append(1)
             frames.append(Frame(node: node, pendingStart: pending.count, anchor: anchor.map { String(cString: $0) }))
             return nil
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
@@ -106,20 +106,21 @@ struct YAMLComposer {
             pending.removeSubrange(frame.pendingStart...)
             records[node].start = UInt32(start)
             records[node].count = UInt32(childTable.count - start)
-            var size = 1
-            for child in childTable[start...] { size += expandedSize[Int(child)] }
-            expandedSize[node] = size
+            // Its records (all created since it opened) plus what aliases add.
+            let size = records.count - node + frame.aliasExtra
             let limit = Self.expansionAllowance + 16 * records.count
             if size > limit {
                 return .aliasExpansionTooLarge(file: fileName, mark: mark(of: YAMLNodeID(index: frame.node)), expandedNodes: size, limit: limit)
             }
-            if let anchor = frame.anchor { anchors[anchor] = frame.node }
+            if let anchor = frame.anchor { anchors[anchor] = (frame.node, size) }
+            if !frames.isEmpty { frames[frames.count - 1].aliasExtra += frame.aliasExtra }
             return attach(frame.node, mark: event.start_mark)
         case YAML_ALIAS_EVENT:
             let name = String(cString: event.data.alias.anchor)
-            guard let node = anchors[name] else {
+            guard let (node, size) = anchors[name] else {
                 return .undefinedAlias(file: fileName, mark: Self.mark(event.start_mark), anchor: name)
             }
+            if !frames.isEmpty { frames[frames.count - 1].aliasExtra += size }
             return attach(node, mark: event.start_mark)
         case YAML_DOCUMENT_START_EVENT:
             anchors.removeAll(keepingCapacity: true)
@@ -259,20 +260,37 @@ struct YAMLComposer {
             }
             return
         }
-        let keys = stride(from: slots.startIndex, to: slots.endIndex, by: 2).map { slots[$0] }.filter { !isMergeKey($0) }
-        var firstByHash: [Int: [Int32]] = [:]
-        for key in keys where records[Int(key)].kind == .scalar {
-            let record = records[Int(key)]
-            let hash = text.withUnsafeBufferPointer { buffer in
-                var hasher = Hasher()
-                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[Int(record.start)..<Int(record.start + record.count)])))
-                return hasher.finalize()
+        // Large mappings: sort (hash, position) pairs, then compare only keys
+        // whose hashes collide; one allocation per mapping.
+        var hashed: [(hash: UInt64, key: Int32)] = []
+        hashed.reserveCapacity(pairCount)
+        var slot = slots.startIndex
+        while slot < slots.endIndex {
+            let key = slots[slot]
+            slot += 2
+            guard !isMergeKey(key), records[Int(key)].kind == .scalar else { continue }
+            hashed.append((scalarHash(key), key))
+        }
+        hashed.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.key < $1.key }
+        var groupStart = 0
+        for index in hashed.indices {
+            if hashed[index].hash != hashed[groupStart].hash { groupStart = index }
+            for earlier in groupStart..<index where sameKey(hashed[earlier].key, hashed[index].key) {
+                recordDuplicate(first: hashed[earlier].key, repeated: hashed[index].key)
+                break
             }
-            if let earlier = firstByHash[hash]?.first(where: { sameKey($0, key) }) {
-                recordDuplicate(first: earlier, repeated: key)
-            } else {
-                firstByHash[hash, default: []].append(key)
+        }
+    }
+
+    /// FNV-1a over a scalar's bytes.
+    private func scalarHash(_ node: Int32) -> UInt64 {
+        let record = records[Int(node)]
+        return text.withUnsafeBufferPointer { buffer in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for index in Int(record.start)..<Int(record.start + record.count) {
+                hash = (hash ^ UInt64(buffer[index])) &* 0x0000_0100_0000_01B3
             }
+            return hash
         }
     }
 

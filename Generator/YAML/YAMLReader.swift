@@ -35,7 +35,11 @@ public enum YAMLReader {
     /// Reads YAML from raw bytes (UTF-8, or UTF-16 with a byte order mark).
     public static func read(bytes: [UInt8], fileName: String) throws(YAMLError) -> YAMLTree {
         let isUTF16 = bytes.count >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE))
-        if !isUTF16, let nul = bytes.firstIndex(of: 0) {
+        let nulOffset = bytes.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+        if !isUTF16, let nul = nulOffset {
             throw .binaryContent(
                 file: fileName, mark: SourceText(bytes: bytes).mark(atByteOffset: nul),
                 reason: "found a NUL byte at offset \(nul)")
