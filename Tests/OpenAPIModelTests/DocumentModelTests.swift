@@ -101,7 +101,9 @@ import Testing
         let document = try #require(load(Self.petstore).document)
         let server = try #require(document.servers.first)
         #expect(server.url == "https://{env}.example.com/v1" && server.description == "Production")
-        #expect(server.variables["env"] == ServerVariable(enumValues: ["api", "staging"], defaultValue: "api", description: nil))
+        let env = try #require(server.variables["env"])
+        #expect(env.enumValues == ["api", "staging"] && env.defaultValue == "api" && env.description == nil)
+        #expect((env.location.line, env.location.column) == (7, 12))
     }
 
     @Test func webhooksIn31() throws {

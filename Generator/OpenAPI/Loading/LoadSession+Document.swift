@@ -95,7 +95,7 @@ extension LoadSession {
             case "description": info.description = string(value)
             case "termsOfService": info.termsOfService = string(value)
             case "contact":
-                var contact = Contact()
+                var contact = Contact(location: value.location)
                 var extensions = OrderedMap<JSONValue>()
                 fields(of: value, "a Contact object", known: ["name", "url", "email"], extensions: &extensions) { key, value in
                     switch key {
@@ -108,7 +108,7 @@ extension LoadSession {
                 }
                 info.contact = contact
             case "license":
-                var license = License()
+                var license = License(location: value.location)
                 var extensions = OrderedMap<JSONValue>()
                 fields(of: value, "a License object", known: ["name", "identifier", "url"], extensions: &extensions) { key, value in
                     switch key {
@@ -153,7 +153,7 @@ extension LoadSession {
 
     private func serverVariable(_ node: Node) -> ServerVariable? {
         guard expectObject(node, "a Server Variable object") else { return nil }
-        var variable = ServerVariable()
+        var variable = ServerVariable(location: node.location)
         var extensions = OrderedMap<JSONValue>()
         fields(of: node, "a Server Variable object", known: ["enum", "default", "description"], extensions: &extensions) { key, value in
             switch key {
@@ -300,7 +300,7 @@ extension LoadSession {
 
     private func oauthFlow(_ node: Node) -> OAuthFlow? {
         guard expectObject(node, "an OAuth Flow object") else { return nil }
-        var flow = OAuthFlow()
+        var flow = OAuthFlow(location: node.location)
         var extensions = OrderedMap<JSONValue>()
         let known = ["authorizationUrl", "tokenUrl", "refreshUrl", "scopes"]
         fields(of: node, "an OAuth Flow object", known: known, extensions: &extensions) { key, value in

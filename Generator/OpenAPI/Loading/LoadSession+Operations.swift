@@ -242,7 +242,7 @@ extension LoadSession {
 
     private func encoding(_ node: Node) -> Encoding? {
         guard expectObject(node, "an Encoding object") else { return nil }
-        var encoding = Encoding()
+        var encoding = Encoding(location: node.location)
         var extensions = OrderedMap<JSONValue>()
         let known = ["contentType", "headers", "style", "explode", "allowReserved"]
         fields(of: node, "an Encoding object", known: known, extensions: &extensions) { key, value in

@@ -281,7 +281,7 @@ extension LoadSession {
     }
 
     func externalDocs(_ node: Node) -> ExternalDocumentation? {
-        var docs = ExternalDocumentation()
+        var docs = ExternalDocumentation(location: node.location)
         var extensions = OrderedMap<JSONValue>()
         fields(of: node, "an External Documentation object", known: ["description", "url"], extensions: &extensions) { key, value in
             switch key {

@@ -57,31 +57,37 @@ public struct Info: Sendable {
 }
 
 /// Contact information for the API.
-public struct Contact: Sendable, Hashable {
+public struct Contact: Sendable {
     /// The contact's name.
     public var name: String?
     /// A URL.
     public var url: String?
     /// An e-mail address.
     public var email: String?
+    /// Where it is written.
+    public var location: SourceLocation
 }
 
 /// The API's license.
-public struct License: Sendable, Hashable {
+public struct License: Sendable {
     /// The license name.
     public var name: String = ""
     /// An SPDX identifier (3.1).
     public var identifier: String?
     /// A URL.
     public var url: String?
+    /// Where it is written.
+    public var location: SourceLocation
 }
 
 /// A link to documentation elsewhere.
-public struct ExternalDocumentation: Sendable, Hashable {
+public struct ExternalDocumentation: Sendable {
     /// What it is.
     public var description: String?
     /// Where it is.
     public var url: String = ""
+    /// Where it is written.
+    public var location: SourceLocation
 }
 
 /// A server the API is served from.
@@ -99,13 +105,15 @@ public struct Server: Sendable {
 }
 
 /// A variable in a server URL.
-public struct ServerVariable: Sendable, Hashable {
+public struct ServerVariable: Sendable {
     /// The allowed values (always strings; numbers in the spec are converted with a warning).
     public var enumValues: [String]?
     /// The value used when none is chosen.
     public var defaultValue: String = ""
     /// What it means.
     public var description: String?
+    /// Where it is written.
+    public var location: SourceLocation
 }
 
 /// A tag that groups operations.

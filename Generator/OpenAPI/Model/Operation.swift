@@ -181,6 +181,8 @@ public struct Encoding: Sendable {
     public var explode: Bool?
     /// `allowReserved`.
     public var allowReserved: Bool = false
+    /// Where it is written.
+    public var location: SourceLocation
 }
 
 /// A Response Object.

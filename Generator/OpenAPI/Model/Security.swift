@@ -37,7 +37,7 @@ public struct SecurityScheme: Sendable {
 }
 
 /// One OAuth 2 flow (`authorizationCode`, `clientCredentials`, ...).
-public struct OAuthFlow: Sendable, Hashable {
+public struct OAuthFlow: Sendable {
     /// `authorizationUrl`.
     public var authorizationURL: String?
     /// `tokenUrl`.
@@ -46,6 +46,8 @@ public struct OAuthFlow: Sendable, Hashable {
     public var refreshURL: String?
     /// `scopes`: name -> description.
     public var scopes = OrderedMap<String>()
+    /// Where it is written.
+    public var location: SourceLocation
 }
 
 /// A Security Requirement Object: all of its schemes together satisfy it.
