@@ -10,9 +10,14 @@ let package = Package(
     products: [
         .executable(name: "clientgen", targets: ["clientgen"]),
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
+        .library(name: "Resilience", targets: ["Resilience"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
     ],
     targets: [
         // Stage 0: the system libyaml, through pkg-config.
@@ -48,6 +53,34 @@ let package = Package(
             name: "clientgen-bench",
             dependencies: ["OpenAPIModel", "YAMLReader", "CLibYAML"],
             path: "Benchmarks/ParseBenchmarks"
+        ),
+        // Runtime: swift-openapi-runtime middlewares that make any client
+        // retry-safe (see docs/Resilience.md).
+        .target(
+            name: "Resilience",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Resilience"
+        ),
+        // Test support: an in-process HTTP/1.1 server on a loopback socket
+        // with scripted, fault-injecting replies.
+        .target(
+            name: "LoopbackHTTPServer",
+            path: "Tests/Support/LoopbackHTTPServer"
+        ),
+        .testTarget(
+            name: "ResilienceTests",
+            dependencies: [
+                "Resilience", "LoopbackHTTPServer",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ResilienceTests"
         ),
         .testTarget(
             name: "YAMLReaderTests",

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The `Retry-After` response header (RFC 9110, section 10.2.3): either a
+/// number of seconds or an HTTP date.
+public enum RetryAfter {
+    /// The wait the header asks for, measured from `now`; `nil` when the
+    /// value is neither a non-negative integer nor an HTTP date. A date in
+    /// the past means no wait.
+    public static func parse(_ value: String, now: Date = Date()) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
+            guard let seconds = Int64(trimmed) else { return .seconds(Int64.max / 2) }
+            return .seconds(seconds)
+        }
+        for format in httpDateFormats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) {
+                return .seconds(max(0, date.timeIntervalSince(now).rounded(.up)))
+            }
+        }
+        return nil
+    }
+
+    /// IMF-fixdate (the preferred form), then the obsolete RFC 850 and asctime forms.
+    private static let httpDateFormats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz",
+        "EEEE, dd-MMM-yy HH:mm:ss zzz",
+        "EEE MMM d HH:mm:ss yyyy",
+    ]
+}

@@ -1,0 +1,144 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Retries failed idempotent requests with exponential backoff and full
+/// jitter, honouring `Retry-After`.
+///
+/// Place it below the idempotency and token-refresh layers and above
+/// credentials, so that each attempt gets fresh credentials and every attempt
+/// of one call shares one idempotency key:
+///
+/// ```swift
+/// let retry = RetryMiddleware(policy: RetryPolicy(nonRetryableOperations: ["requestOTP", "verifyOTP"]))
+/// ```
+///
+/// Rules (see ``RetryPolicy`` for the defaults):
+/// - Only requests the policy allows are retried; the others get one attempt.
+/// - Retried: transport failures (connection errors, timeouts) and the
+///   retryable statuses. Cancellation is never retried.
+/// - The wait before retry `n` is random in `[0, min(cap, base * 2^(n-1))]`,
+///   and never shorter than the `Retry-After` of a 429 or 503.
+/// - A `Retry-After` beyond the policy's maximum is not waited for: a 429 then
+///   throws ``RateLimitedError``; other statuses are returned as they are.
+/// - While ``Connectivity`` reports offline, a retry waits for it.
+/// - Request bodies are buffered (up to ``maximumBufferedBodyBytes``) so that
+///   every attempt sends the same bytes.
+///
+/// Sleeping goes through `clock`, so tests run on virtual time.
+public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Duration {
+    /// The rules.
+    public var policy: RetryPolicy
+    /// The clock retries sleep on.
+    public let clock: C
+    /// The device's connectivity, if the app reports it.
+    public var connectivity: Connectivity?
+    /// The largest request body kept for replay. Default 10 MiB.
+    public var maximumBufferedBodyBytes: Int
+    /// The wall-clock time, for HTTP-date `Retry-After` values.
+    public var now: @Sendable () -> Date
+    /// Called before each retry with the operation, the retry number (1 for
+    /// the first retry) and the wait; for metrics and tests.
+    public var onRetry: (@Sendable (_ operationID: String, _ retry: Int, _ wait: Duration) -> Void)?
+    private let random: @Sendable (ClosedRange<Double>) -> Double
+
+    /// Creates the middleware.
+    public init(
+        policy: RetryPolicy = RetryPolicy(),
+        clock: C,
+        connectivity: Connectivity? = nil,
+        maximumBufferedBodyBytes: Int = 10 * 1024 * 1024,
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) },
+        onRetry: (@Sendable (String, Int, Duration) -> Void)? = nil
+    ) {
+        self.policy = policy
+        self.clock = clock
+        self.connectivity = connectivity
+        self.maximumBufferedBodyBytes = maximumBufferedBodyBytes
+        self.now = now
+        self.random = random
+        self.onRetry = onRetry
+    }
+
+    /// Retries the request as the policy allows.
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard policy.allowsRetry(of: request, operationID: operationID), policy.maximumAttempts > 1 else {
+            return try await finish(next(request, body, baseURL), operationID: operationID)
+        }
+        let replayable = try await replayableBody(body)
+        var attempt = 1
+        while true {
+            let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
+            do {
+                outcome = .success(try await next(request, replayable?.copy(), baseURL))
+            } catch {
+                outcome = .failure(error)
+            }
+            let isLastAttempt = attempt >= policy.maximumAttempts
+            switch outcome {
+            case .failure(let error):
+                if error is CancellationError || Task.isCancelled || isLastAttempt { throw error }
+                try await wait(retry: attempt, atLeast: .zero, operationID: operationID)
+            case .success(let (response, responseBody)):
+                let status = response.status.code
+                guard policy.retryableStatuses.contains(status), !isLastAttempt else {
+                    return try finish((response, responseBody), operationID: operationID)
+                }
+                let requested = retryAfter(of: response) ?? .zero
+                if requested > policy.maximumRetryAfter {
+                    return try finish((response, responseBody), operationID: operationID)
+                }
+                try await wait(retry: attempt, atLeast: requested, operationID: operationID)
+            }
+            attempt += 1
+        }
+    }
+
+    /// Turns a final 429 whose `Retry-After` exceeds the maximum into ``RateLimitedError``.
+    private func finish(_ result: (HTTPResponse, HTTPBody?), operationID: String) throws -> (HTTPResponse, HTTPBody?) {
+        let response = result.0
+        if response.status.code == 429, let wait = retryAfter(of: response), wait > policy.maximumRetryAfter {
+            throw RateLimitedError(operationID: operationID, retryAfter: wait, response: response)
+        }
+        return result
+    }
+
+    private func retryAfter(of response: HTTPResponse) -> Duration? {
+        guard policy.retryAfterStatuses.contains(response.status.code), let value = response.headerFields[.retryAfter] else { return nil }
+        return RetryAfter.parse(value, now: now())
+    }
+
+    private func wait(retry: Int, atLeast minimum: Duration, operationID: String) async throws {
+        if let connectivity { await connectivity.waitUntilOnline() }
+        let ceiling = policy.backoff.ceiling(forRetry: retry).totalSeconds
+        let jittered = Duration.seconds(ceiling > 0 ? random(0...ceiling) : 0)
+        let delay = max(jittered, minimum)
+        onRetry?(operationID, retry, delay)
+        try await clock.sleep(for: delay)
+    }
+
+    private func replayableBody(_ body: HTTPBody?) async throws -> ReplayableBody? {
+        guard let body else { return nil }
+        let bytes = try await [UInt8](collecting: body, upTo: maximumBufferedBodyBytes)
+        return ReplayableBody(bytes: bytes, length: body.length)
+    }
+}
+
+extension RetryMiddleware where C == ContinuousClock {
+    /// Creates the middleware on the real clock.
+    public init(policy: RetryPolicy = RetryPolicy(), connectivity: Connectivity? = nil) {
+        self.init(policy: policy, clock: ContinuousClock(), connectivity: connectivity)
+    }
+}
+
+/// A request body read once and sent again on every attempt.
+private struct ReplayableBody: Sendable {
+    let bytes: [UInt8]
+    let length: HTTPBody.Length
+
+    func copy() -> HTTPBody { HTTPBody(bytes) }
+}
