@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import LoopbackHTTPServer
+import Testing
+
+@testable import Resilience
+
+@Suite struct RetryMiddlewareTests {
+    /// A server that answers each path from a script: the n-th request to a
+    /// path gets the n-th reply (the last one repeats).
+    static func scripted(_ script: [String: [LoopbackHTTPServer.Reply]]) throws -> LoopbackHTTPServer {
+        let counter = Counter()
+        return try LoopbackHTTPServer(keepAlive: false) { request in
+            let replies = script[request.path] ?? [.respond(status: 404)]
+            let index = counter.next(request.path)
+            return replies[min(index, replies.count - 1)]
+        }
+    }
+
+    @Test func retryAfterIsNeverUndercut() async throws {
+        let server = try Self.scripted(["/moods": [
+            .respond(status: 503, headers: [("Retry-After", "7")], body: ""),
+            .respond(status: 429, headers: [("Retry-After", "3")], body: ""),
+            .json(200, "[]"),
+        ]])
+        defer { server.shutdown() }
+        let clock = VirtualClock()
+        let retry = RetryMiddleware(policy: RetryPolicy(maximumAttempts: 5), clock: clock, random: { _ in 0 })
+        let result = try await TestClient(server: server, middlewares: [retry]).send(.get, "/moods", operationID: "listMoods")
+        #expect(result.status == 200)
+        #expect(clock.sleeps == [.seconds(7), .seconds(3)], "jitter drew 0, so the waits are exactly Retry-After")
+    }
+
+    @Test func longRetryAfterOn429IsATypedRateLimitError() async throws {
+        let server = try Self.scripted(["/api/auth/otp/request": [.respond(status: 429, headers: [("Retry-After", "120")], body: "{\"detail\":\"Too many requests\"}")]])
+        defer { server.shutdown() }
+        let clock = VirtualClock()
+        let policy = RetryPolicy(maximumRetryAfter: .seconds(60), nonRetryableOperations: ["requestOTP"])
+        let client = TestClient(server: server, middlewares: [RetryMiddleware(policy: policy, clock: clock)])
+        await #expect(throws: RateLimitedError.self) {
+            _ = try await client.send(.post, "/api/auth/otp/request", operationID: "requestOTP", body: "{}")
+        }
+        do {
+            _ = try await client.send(.post, "/api/auth/otp/request", operationID: "requestOTP", body: "{}")
+        } catch let error as RateLimitedError {
+            #expect(error.retryAfter == .seconds(120) && error.operationID == "requestOTP")
+            #expect(error.description.contains("wait 120 s"))
+        }
+        #expect(server.requests.count == 2, "one attempt per call: OTP requests are never retried")
+        #expect(clock.sleeps.isEmpty)
+    }
+
+    @Test func longRetryAfterOn503IsReturnedNotWaited() async throws {
+        let server = try Self.scripted(["/x": [.respond(status: 503, headers: [("Retry-After", "3600")], body: "down")]])
+        defer { server.shutdown() }
+        let clock = VirtualClock()
+        let result = try await TestClient(server: server, middlewares: [RetryMiddleware(clock: clock)]).send(.get, "/x", operationID: "x")
+        #expect(result.status == 503 && result.body == "down")
+        #expect(server.requests.count == 1 && clock.sleeps.isEmpty)
+    }
+
+    @Test func bodiesAreReplayedOnEveryAttempt() async throws {
+        let server = try Self.scripted(["/profile": [.respond(status: 502), .respond(status: 500), .json(200, "{}")]])
+        defer { server.shutdown() }
+        let retry = RetryMiddleware(clock: VirtualClock())
+        _ = try await TestClient(server: server, middlewares: [retry]).send(.put, "/profile", operationID: "setProfile", body: "{\"name\":\"Ada\"}")
+        #expect(server.requests.map(\.bodyText) == Array(repeating: "{\"name\":\"Ada\"}", count: 3))
+    }
+
+    @Test func offlineRetriesWaitForConnectivity() async throws {
+        let server = try Self.scripted(["/x": [.respond(status: 503), .json(200, "{}")]])
+        defer { server.shutdown() }
+        let connectivity = Connectivity(isOnline: false)
+        let retry = RetryMiddleware(clock: VirtualClock(), connectivity: connectivity)
+        let client = TestClient(server: server, middlewares: [retry])
+        let call = Task { try await client.send(.get, "/x", operationID: "x") }
+        // The first attempt fails; the retry must wait until the app reports online.
+        while server.requests.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(server.requests.count == 1, "no retry while offline")
+        await connectivity.update(isOnline: true)
+        #expect(try await call.value.status == 200)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func cancellationIsNotRetried() async throws {
+        let server = try Self.scripted(["/slow": [.delayed(.seconds(3), .respond(status: 200))]])
+        defer { server.shutdown() }
+        let client = TestClient(server: server, middlewares: [RetryMiddleware(clock: VirtualClock())])
+        let call = Task { try await client.send(.get, "/slow", operationID: "slow") }
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        call.cancel()
+        _ = try? await call.value
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(server.requests.count == 1)
+    }
+}
+
+/// Counts requests per key, thread-safely.
+///
+/// `@unchecked Sendable` is safe: `counts` is only touched while `lock` is held.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    /// Returns how many times `key` was seen before, and counts this one.
+    func next(_ key: String) -> Int {
+        lock.withLock {
+            let value = counts[key, default: 0]
+            counts[key] = value + 1
+            return value
+        }
+    }
+}
