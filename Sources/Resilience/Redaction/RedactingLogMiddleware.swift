@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Logs each request and response through swift-log with secrets masked by
+/// a ``Redactor``: credentials in headers, tokens and OTP codes in query
+/// strings and bodies, phone numbers everywhere but their last 4 digits.
+///
+/// Requests and responses are logged at `.debug` (method, URL, status,
+/// duration, headers); bodies at `.trace`, when their length is known and at
+/// most ``maximumLoggedBodyBytes``. Failures are logged at `.warning`.
+/// Place it just above the transport, so that each attempt is logged.
+public struct RedactingLogMiddleware: ClientMiddleware {
+    /// Where the lines go.
+    public var logger: Logger
+    /// What is masked.
+    public var redactor: Redactor
+    /// The largest body logged. Default 16 KiB.
+    public var maximumLoggedBodyBytes: Int
+
+    /// Creates the middleware.
+    public init(logger: Logger, redactor: Redactor = Redactor(), maximumLoggedBodyBytes: Int = 16 * 1024) {
+        self.logger = logger
+        self.redactor = redactor
+        self.maximumLoggedBodyBytes = maximumLoggedBodyBytes
+    }
+
+    /// Logs the request, passes it on, logs the response or the failure.
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (path, rawQuery) = split(request.path ?? "")
+        let target = baseURL.absoluteString + path + (rawQuery.map { "?" + redactor.query($0) } ?? "")
+        var metadata: Logger.Metadata = ["operation": "\(operationID)"]
+        logger.debug("\(request.method.rawValue) \(target) \(headers(request.headerFields))", metadata: metadata)
+        let (requestBody, loggedRequest) = try await buffered(body, contentType: request.headerFields[.contentType])
+        if let loggedRequest { logger.trace("request body: \(loggedRequest)", metadata: metadata) }
+        let start = ContinuousClock.now
+        do {
+            let (response, responseBody) = try await next(request, requestBody, baseURL)
+            let elapsed = ContinuousClock.now - start
+            metadata["status"] = "\(response.status.code)"
+            logger.debug(
+                "\(response.status.code) \(request.method.rawValue) \(target) in \(milliseconds(elapsed)) ms \(headers(response.headerFields))",
+                metadata: metadata)
+            let (body, loggedResponse) = try await buffered(responseBody, contentType: response.headerFields[.contentType])
+            if let loggedResponse { logger.trace("response body: \(loggedResponse)", metadata: metadata) }
+            return (response, body)
+        } catch {
+            logger.warning(
+                "\(request.method.rawValue) \(target) failed after \(milliseconds(ContinuousClock.now - start)) ms: \(redactor.text(String(describing: error)))",
+                metadata: metadata)
+            throw error
+        }
+    }
+
+    private func headers(_ fields: HTTPFields) -> String {
+        "[" + fields.map { "\($0.name.rawName): \(redactor.header(name: $0.name.rawName, value: $0.value))" }.joined(separator: ", ") + "]"
+    }
+
+    /// Reads a body of known, small length so it can be logged, and returns a
+    /// replacement that still yields the same bytes.
+    private func buffered(_ body: HTTPBody?, contentType: String?) async throws -> (HTTPBody?, String?) {
+        guard logger.logLevel <= .trace, let body, case .known(let length) = body.length, length <= maximumLoggedBodyBytes else {
+            return (body, nil)
+        }
+        let bytes = try await [UInt8](collecting: body, upTo: maximumLoggedBodyBytes)
+        return (HTTPBody(bytes), redactor.body(bytes, contentType: contentType))
+    }
+
+    private func split(_ path: String) -> (String, String?) {
+        guard let mark = path.firstIndex(of: "?") else { return (path, nil) }
+        return (String(path[..<mark]), String(path[path.index(after: mark)...]))
+    }
+
+    private func milliseconds(_ duration: Duration) -> String {
+        String(Int((Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15).rounded()))
+    }
+}

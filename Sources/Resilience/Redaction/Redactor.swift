@@ -1,0 +1,128 @@
+import Foundation
+
+/// Masks secrets in what is logged: API keys, bearer and refresh tokens, OTP
+/// codes, and all but the last 4 digits of phone numbers; in headers, query
+/// strings, JSON and form bodies, and free text.
+///
+/// Field names match after lower-casing and dropping `_` and `-`, so
+/// `refresh_token`, `refreshToken` and `Refresh-Token` are one name.
+public struct Redactor: Sendable {
+    /// What replaces a secret.
+    public static let mask = "***"
+
+    /// Header names (lower case) whose values are secret.
+    public var secretHeaders: Set<String>
+    /// Field and parameter names (normalised) whose values are secret.
+    public var secretFields: Set<String>
+    /// Field names (normalised) whose values are phone numbers.
+    public var phoneFields: Set<String>
+
+    /// The defaults cover the four backends' credentials and personal data.
+    public init(
+        secretHeaders: Set<String> = ["authorization", "proxy-authorization", "x-api-key", "cookie", "set-cookie", "x-auth-token"],
+        secretFields: Set<String> = [
+            "accesstoken", "refreshtoken", "oldrefreshtoken", "idtoken", "token", "apikey", "password", "secret",
+            "clientsecret", "code", "otp", "otpcode", "previewcode", "codeverifier", "publictoken", "authorization",
+        ],
+        phoneFields: Set<String> = ["phone", "phonenumber", "phonenumbere164", "e164", "msisdn", "mobile"]
+    ) {
+        self.secretHeaders = secretHeaders
+        self.secretFields = secretFields.map(Self.normalise).reduce(into: []) { $0.insert($1) }
+        self.phoneFields = phoneFields.map(Self.normalise).reduce(into: []) { $0.insert($1) }
+    }
+
+    /// A header value fit for a log. `Authorization: Bearer abc` keeps its scheme: `Bearer ***`.
+    public func header(name: String, value: String) -> String {
+        guard secretHeaders.contains(name.lowercased()) else { return text(value) }
+        if let space = value.firstIndex(of: " "), name.lowercased().hasSuffix("authorization") {
+            return value[..<space] + " " + Self.mask
+        }
+        return Self.mask
+    }
+
+    /// A query string (or form body) fit for a log.
+    public func query(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return text(String(pair)) }
+            let name = String(parts[0])
+            let key = Self.normalise(name.removingPercentEncoding ?? name)
+            let value = parts[1].removingPercentEncoding ?? String(parts[1])
+            if secretFields.contains(key) { return name + "=" + Self.mask }
+            if phoneFields.contains(key) { return name + "=" + Self.maskPhone(value) }
+            return name + "=" + text(String(parts[1]))
+        }.joined(separator: "&")
+    }
+
+    /// A body fit for a log: JSON and form bodies field by field, other text
+    /// with phone numbers masked, binary as its size.
+    public func body(_ bytes: [UInt8], contentType: String?) -> String {
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("json") || (type.isEmpty && (bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "["))) {
+            if let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+                let data = try? JSONSerialization.data(withJSONObject: redact(object, key: nil), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+            {
+                return String(decoding: data, as: UTF8.self)
+            }
+            return "<\(bytes.count) bytes of malformed JSON>"
+        }
+        if type.contains("x-www-form-urlencoded") { return query(String(decoding: bytes, as: UTF8.self)) }
+        if type.hasPrefix("text/") || type.isEmpty, let string = String(bytes: bytes, encoding: .utf8) {
+            return text(string)
+        }
+        return "<\(bytes.count) bytes>"
+    }
+
+    /// Free text with phone numbers and bearer tokens masked.
+    public func text(_ text: String) -> String {
+        var result = text
+        for (expression, replace) in Self.textPatterns {
+            let range = NSRange(result.startIndex..., in: result)
+            for match in expression.matches(in: result, range: range).reversed() {
+                guard let matched = Range(match.range, in: result) else { continue }
+                result.replaceSubrange(matched, with: replace(String(result[matched])))
+            }
+        }
+        return result
+    }
+
+    /// `+15551234567` -> `+*******4567`: every digit but the last 4 masked.
+    public static func maskPhone(_ value: String) -> String {
+        let digits = value.filter(\.isNumber).count
+        var seen = 0
+        return String(value.map { character -> Character in
+            guard character.isNumber else { return character }
+            seen += 1
+            return seen > digits - 4 ? character : "*"
+        })
+    }
+
+    static func normalise(_ name: String) -> String {
+        name.lowercased().filter { $0 != "_" && $0 != "-" }
+    }
+
+    private func redact(_ value: Any, key: String?) -> Any {
+        if let key {
+            let normalised = Self.normalise(key)
+            if secretFields.contains(normalised), !(value is [String: Any]), !(value is [Any]) { return Self.mask }
+            if phoneFields.contains(normalised), let string = value as? String { return Self.maskPhone(string) }
+        }
+        switch value {
+        case let object as [String: Any]:
+            return object.reduce(into: [String: Any]()) { $0[$1.key] = redact($1.value, key: $1.key) }
+        case let array as [Any]:
+            return array.map { redact($0, key: key) }
+        case let string as String:
+            return text(string)
+        default:
+            return value
+        }
+    }
+
+    /// Phone numbers (E.164 or 9+ digit runs), JWTs and `Bearer` tokens in free text.
+    private static let textPatterns: [(NSRegularExpression, @Sendable (String) -> String)] = [
+        (try! NSRegularExpression(pattern: #"(?i)bearer\s+[A-Za-z0-9._~+/=-]+"#), { _ in "Bearer " + mask }),
+        (try! NSRegularExpression(pattern: #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*"#), { _ in mask }),
+        (try! NSRegularExpression(pattern: #"\+?\d[\d ()-]{7,}\d"#), { maskPhone($0) }),
+    ]
+}

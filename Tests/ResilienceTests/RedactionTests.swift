@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import LoopbackHTTPServer
+import Logging
+import OpenAPIRuntime
+import Testing
+
+@testable import Resilience
+
+@Suite struct RedactionTests {
+    let redactor = Redactor()
+
+    @Test func headers() {
+        #expect(redactor.header(name: "Authorization", value: "Bearer eyJhbGciOi.abc.def") == "Bearer ***")
+        #expect(redactor.header(name: "X-API-Key", value: "sn_live_123456") == "***")
+        #expect(redactor.header(name: "Content-Type", value: "application/json") == "application/json")
+    }
+
+    @Test func queryAndFormBodies() {
+        #expect(redactor.query("e164=%2B15551234567&device_id=d1&api_key=k") == "e164=+*******4567&device_id=d1&api_key=***")
+        #expect(redactor.body(Array("code=123456&phone=+447700900123".utf8), contentType: "application/x-www-form-urlencoded")
+            == "code=***&phone=+********0123")
+    }
+
+    @Test func jsonBodiesFieldByField() throws {
+        let body = #"{"phone_number":"+15551234567","code":"123456","user":{"refreshToken":"r-1","name":"Ada"},"items":[{"access_token":"a-1"}],"note":"call +1 555 123 4567"}"#
+        let redacted = redactor.body(Array(body.utf8), contentType: "application/json")
+        #expect(redacted == #"{"code":"***","items":[{"access_token":"***"}],"note":"call +* *** *** 4567","phone_number":"+*******4567","user":{"name":"Ada","refreshToken":"***"}}"#)
+    }
+
+    @Test func phoneMaskingKeepsTheLastFourDigits() {
+        #expect(Redactor.maskPhone("+15551234567") == "+*******4567")
+        #expect(Redactor.maskPhone("123") == "123")
+    }
+
+    /// A whole run through the log middleware: none of the planted secrets
+    /// may appear in any log line.
+    @Test func aFullRunLogsNoSecret() async throws {
+        let apiKey = "sk_live_PLANTED_9f8e7d"
+        let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.PLANTEDsignature"
+        let refresh = "rt_PLANTED_abcdef"
+        let otp = "493817"
+        let phone = "+15551234567"
+        let server = try LoopbackHTTPServer { request in
+            .json(200, #"{"access_token":"\#(token)","refresh_token":"\#(refresh)","user":{"phone":"\#(phone)"}}"#, headers: [("Set-Cookie", "session=\(refresh)")])
+        }
+        defer { server.shutdown() }
+        let lines = LogCapture()
+        var logger = Logger(label: "test") { _ in lines.handler() }
+        logger.logLevel = .trace
+        let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: logger)])
+        let headers: HTTPFields = [.authorization: "Bearer \(token)", HTTPField.Name("X-API-Key")!: apiKey]
+        _ = try await client.send(
+            .post, "/api/auth/verify-otp?phone=\(phone.replacingOccurrences(of: "+", with: "%2B"))&api_key=\(apiKey)", operationID: "verifyOTP",
+            headers: headers + [.contentType: "application/json"],
+            body: #"{"phone":"\#(phone)","code":"\#(otp)","old_refresh_token":"\#(refresh)"}"#)
+        let log = lines.text
+        #expect(!log.isEmpty && log.contains("verify-otp") && log.contains("4567"))
+        for secret in [apiKey, token, refresh, otp, phone, "5551234567", "PLANTED"] {
+            #expect(!log.contains(secret), "the log holds '\(secret)':\n\(log)")
+        }
+        #expect(server.requests.first?.header("X-API-Key") == apiKey, "the request itself is untouched")
+    }
+}
+
+/// Collects log lines in memory.
+///
+/// `@unchecked Sendable` is safe: `lines` is only touched while `lock` is held.
+final class LogCapture: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    var text: String { lock.withLock { lines.joined(separator: "\n") } }
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+    func handler() -> some LogHandler { CapturingHandler(capture: self) }
+
+    struct CapturingHandler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            capture.append("\(level) \(message) \(metadata ?? [:])")
+        }
+    }
+}
