@@ -1,0 +1,186 @@
+import Foundation
+
+/// Exchanges a refresh token for new tokens: the one backend-specific piece
+/// of token refresh (SOUL: `POST /api/auth/refresh` with `old_refresh_token`;
+/// Safepocket: `POST /auth/token` with `grantType: refresh_token`).
+///
+/// Rules for implementers: throw ``TokenRefreshError/rejected`` when the
+/// server refuses the refresh token (the session then ends); throw anything
+/// else for a failure that may pass (network, 5xx), which keeps the session.
+public protocol TokenRefresher: Sendable {
+    /// Returns new tokens for `refreshToken`.
+    func refresh(using refreshToken: String) async throws -> TokenPair
+}
+
+/// A ``TokenRefresher`` from a closure.
+public struct ClosureTokenRefresher: TokenRefresher {
+    private let body: @Sendable (String) async throws -> TokenPair
+
+    /// Wraps `body`.
+    public init(_ body: @escaping @Sendable (String) async throws -> TokenPair) {
+        self.body = body
+    }
+
+    /// Calls the closure.
+    public func refresh(using refreshToken: String) async throws -> TokenPair { try await body(refreshToken) }
+}
+
+/// Why a request that needed a fresh token failed.
+public enum TokenRefreshError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Thrown by a ``TokenRefresher`` when the server refuses the refresh token.
+    case rejected
+    /// The session has ended (its refresh token was refused); the user must sign in again.
+    case sessionExpired
+    /// There is no refresh token: the user never signed in, or signed out.
+    case notSignedIn
+    /// More refreshes than `limit` within `window`: the server keeps refusing
+    /// fresh tokens, so refreshing stopped instead of looping.
+    case refreshLimitExceeded(limit: Int, window: Duration)
+
+    /// A readable summary.
+    public var description: String {
+        switch self {
+        case .rejected: return "the server rejected the refresh token"
+        case .sessionExpired: return "the session expired; sign in again"
+        case .notSignedIn: return "not signed in"
+        case .refreshLimitExceeded(let limit, let window): return "more than \(limit) token refreshes within \(window); stopped to avoid a loop"
+        }
+    }
+}
+
+/// What happened to a session, for the app to observe.
+public enum SessionEvent: Sendable, Equatable {
+    /// Tokens were set by a sign-in.
+    case signedIn
+    /// A refresh obtained a new access token.
+    case refreshed
+    /// The refresh token was refused: tokens are cleared and the user must sign in again.
+    case sessionExpired
+    /// The app signed out.
+    case signedOut
+}
+
+/// The token lifecycle of one signed-in user: the current access token (in
+/// memory only), the refresh token (in a ``TokenStore``), and refreshes that
+/// happen once however many requests need them.
+///
+/// Guarantees:
+/// 1. Single flight: while a refresh runs, every other request that needs one
+///    waits for it instead of starting its own.
+/// 2. A request that failed with an older token than the current one is
+///    retried with the current token, without another refresh.
+/// 3. A refused refresh token ends the session: tokens are cleared,
+///    ``SessionEvent/sessionExpired`` is sent once, and every waiting request
+///    fails with ``TokenRefreshError/sessionExpired``.
+/// 4. At most ``refreshLimit`` refreshes per ``refreshWindow`` (default 5 per
+///    30 s), so a server that refuses every token cannot cause a refresh loop.
+public actor TokenSession {
+    /// The most refreshes within ``refreshWindow``.
+    public let refreshLimit: Int
+    /// The window ``refreshLimit`` applies to.
+    public let refreshWindow: Duration
+    /// The session's events, in order.
+    public nonisolated let events: AsyncStream<SessionEvent>
+
+    private let store: any TokenStore
+    private let refresher: any TokenRefresher
+    private let eventSink: AsyncStream<SessionEvent>.Continuation
+    private var currentAccessToken: String?
+    private var currentGeneration = 0
+    private var inFlight: Task<Void, any Error>?
+    private var recentRefreshes: [ContinuousClock.Instant] = []
+    private var isActive: Bool
+
+    /// Creates a session. `accessToken` may be nil after an app launch: the
+    /// first protected request then gets a 401 and refreshes.
+    public init(
+        store: any TokenStore, refresher: any TokenRefresher, accessToken: String? = nil, refreshLimit: Int = 5,
+        refreshWindow: Duration = .seconds(30)
+    ) {
+        self.store = store
+        self.refresher = refresher
+        self.currentAccessToken = accessToken
+        self.refreshLimit = refreshLimit
+        self.refreshWindow = refreshWindow
+        self.isActive = true
+        (events, eventSink) = AsyncStream.makeStream(of: SessionEvent.self)
+    }
+
+    /// The access token to send, if any.
+    public var accessToken: String? { currentAccessToken }
+
+    /// Increases with every new access token; requests remember the value
+    /// they were sent with (guarantee 2).
+    public var generation: Int { currentGeneration }
+
+    /// Stores the tokens of a sign-in (OTP verify, PKCE exchange).
+    public func signIn(_ tokens: TokenPair) async throws {
+        if let refreshToken = tokens.refreshToken { try await store.save(refreshToken: refreshToken) }
+        currentAccessToken = tokens.accessToken
+        currentGeneration += 1
+        isActive = true
+        eventSink.yield(.signedIn)
+    }
+
+    /// Forgets both tokens.
+    public func signOut() async throws {
+        currentAccessToken = nil
+        currentGeneration += 1
+        isActive = false
+        try await store.clear()
+        eventSink.yield(.signedOut)
+    }
+
+    /// Makes sure the access token is newer than the one of `generation`:
+    /// returns at once if it already is, joins a refresh in flight, or starts
+    /// one (guarantees 1, 2 and 4).
+    public func refresh(after generation: Int) async throws {
+        if currentGeneration > generation { return }
+        if let inFlight {
+            try await inFlight.value
+            return
+        }
+        guard isActive else { throw TokenRefreshError.sessionExpired }
+        let now = ContinuousClock.now
+        recentRefreshes.removeAll { now - $0 > refreshWindow }
+        guard recentRefreshes.count < refreshLimit else {
+            throw TokenRefreshError.refreshLimitExceeded(limit: refreshLimit, window: refreshWindow)
+        }
+        recentRefreshes.append(now)
+        let task = Task { try await self.performRefresh() }
+        inFlight = task
+        defer { inFlight = nil }
+        try await task.value
+    }
+
+    private func performRefresh() async throws {
+        guard let refreshToken = try await store.loadRefreshToken() else {
+            expire()
+            throw TokenRefreshError.notSignedIn
+        }
+        let tokens: TokenPair
+        do {
+            tokens = try await refresher.refresh(using: refreshToken)
+        } catch TokenRefreshError.rejected {
+            expire()
+            try? await store.clear()
+            throw TokenRefreshError.sessionExpired
+        }
+        if let newRefreshToken = tokens.refreshToken { try await store.save(refreshToken: newRefreshToken) }
+        currentAccessToken = tokens.accessToken
+        currentGeneration += 1
+        eventSink.yield(.refreshed)
+    }
+
+    /// Ends ``events`` (no more events are sent after this).
+    public func finishEvents() {
+        eventSink.finish()
+    }
+
+    private func expire() {
+        currentAccessToken = nil
+        currentGeneration += 1
+        if isActive { eventSink.yield(.sessionExpired) }
+        isActive = false
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// The tokens a session keeps: the refresh token is persisted, the access
+/// token may live in memory only.
+public struct TokenPair: Sendable, Hashable, Codable {
+    /// The short-lived access token sent as `Bearer`.
+    public var accessToken: String
+    /// The long-lived token that obtains new access tokens (nil: keep the old one).
+    public var refreshToken: String?
+
+    /// Creates a pair.
+    public init(accessToken: String, refreshToken: String?) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+    }
+}
+
+/// Where a session persists its refresh token between app launches.
+///
+/// Rules for implementers: `save` replaces the stored token atomically (a
+/// reader sees the old token or the new one, never a mix or nothing);
+/// `clear` removes it; all three may be called from any task.
+public protocol TokenStore: Sendable {
+    /// The stored refresh token, if any.
+    func loadRefreshToken() async throws -> String?
+    /// Stores `refreshToken`, replacing any previous one.
+    func save(refreshToken: String) async throws
+    /// Removes the stored token (logout).
+    func clear() async throws
+}
+
+/// A store that forgets on exit: tests, and apps that sign in every launch.
+public actor InMemoryTokenStore: TokenStore {
+    private var refreshToken: String?
+
+    /// Creates a store, optionally holding a token.
+    public init(refreshToken: String? = nil) {
+        self.refreshToken = refreshToken
+    }
+
+    /// The held token.
+    public func loadRefreshToken() -> String? { refreshToken }
+    /// Replaces the held token.
+    public func save(refreshToken: String) { self.refreshToken = refreshToken }
+    /// Forgets the token.
+    public func clear() { refreshToken = nil }
+}
+
+/// A store in one file, readable and writable by the owner only (0600),
+/// replaced atomically: the new token is written to a temporary file in the
+/// same folder, flushed to disk, and renamed over the old one.
+///
+/// For Linux and tests; on Apple platforms prefer ``KeychainTokenStore``.
+public struct FileTokenStore: TokenStore {
+    /// The file.
+    public let url: URL
+
+    /// Creates a store at `url` (its folder must exist).
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// The stored token, or nil when there is no file.
+    public func loadRefreshToken() throws -> String? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data = try Data(contentsOf: url)
+        return try JSONDecoder().decode(Stored.self, from: data).refreshToken
+    }
+
+    /// Writes the token to a 0600 temporary file, fsyncs it, and renames it over the old file.
+    public func save(refreshToken: String) throws {
+        let data = try JSONEncoder().encode(Stored(refreshToken: refreshToken))
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw TokenStoreError.cannotWrite(path: url.path, errno: errno) }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw TokenStoreError.cannotWrite(path: url.path, errno: code)
+        }
+    }
+
+    /// Deletes the file.
+    public func clear() throws {
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+
+    private struct Stored: Codable {
+        var refreshToken: String
+    }
+}
+
+/// A token store could not write its file.
+public enum TokenStoreError: Error, Sendable, Equatable {
+    /// Creating, writing, syncing or renaming the file failed with `errno`.
+    case cannotWrite(path: String, errno: Int32)
+}
+
+#if canImport(Security)
+import Security
+
+/// A store in the Keychain (a generic password item), available where the
+/// `Security` framework exists.
+public struct KeychainTokenStore: TokenStore {
+    /// The item's service name.
+    public let service: String
+    /// The item's account name.
+    public let account: String
+
+    /// Creates a store for one Keychain item.
+    public init(service: String, account: String = "refresh-token") {
+        self.service = service
+        self.account = account
+    }
+
+    private var query: [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account]
+    }
+
+    /// Reads the item.
+    public func loadRefreshToken() throws -> String? {
+        var query = self.query
+        query[kSecReturnData as String] = true
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        guard status == errSecSuccess, let data = result as? Data else { throw KeychainError(status: status) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Adds or updates the item (the update is atomic in the Keychain).
+    public func save(refreshToken: String) throws {
+        let data = Data(refreshToken.utf8)
+        let status = SecItemUpdate(query as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+        if status == errSecItemNotFound {
+            var item = query
+            item[kSecValueData as String] = data
+            item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            let added = SecItemAdd(item as CFDictionary, nil)
+            guard added == errSecSuccess else { throw KeychainError(status: added) }
+        } else if status != errSecSuccess {
+            throw KeychainError(status: status)
+        }
+    }
+
+    /// Deletes the item.
+    public func clear() throws {
+        let status = SecItemDelete(query as CFDictionary)
+        guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status: status) }
+    }
+
+    /// A Keychain call failed with `status`.
+    public struct KeychainError: Error, Sendable {
+        /// The `OSStatus`.
+        public let status: OSStatus
+    }
+}
+#endif
