@@ -45,9 +45,11 @@ test: deps ## Run the test suites
 
 check: lint test ## Everything CI checks
 
-bench: deps ## Parse benchmarks in a release build; prints BENCH lines
+bench: deps ## Parse and middleware benchmarks in a release build; prints BENCH lines
 	$(SWIFT) build -c release --product clientgen-bench
+	$(SWIFT) build -c release --product resilience-bench
 	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
+	.build/release/resilience-bench --requests 2000
 
 clean: ## Remove build products
 	rm -rf .build

@@ -82,6 +82,18 @@ let package = Package(
             ],
             path: "Tests/ResilienceTests"
         ),
+        // `make bench`: the resilience stack's per-request overhead.
+        .executableTarget(
+            name: "resilience-bench",
+            dependencies: [
+                "Resilience", "LoopbackHTTPServer",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ResilienceBenchmarks"
+        ),
         .testTarget(
             name: "YAMLReaderTests",
             dependencies: ["YAMLReader"],

@@ -85,7 +85,7 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        if operations.contains(operationID), let token = await session.accessToken {
+        if operations.contains(operationID), let token = session.accessToken {
             request.headerFields[.authorization] = "Bearer \(token)"
         }
         return try await next(request, body, baseURL)

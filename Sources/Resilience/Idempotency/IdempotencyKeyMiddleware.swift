@@ -27,7 +27,7 @@ public struct IdempotencyKeyMiddleware: ClientMiddleware {
         headerName: HTTPField.Name = .idempotencyKey,
         methods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete],
         operations: Set<String>? = nil,
-        makeKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+        makeKey: @escaping @Sendable () -> String = IdempotencyKeyMiddleware.randomUUIDv4
     ) {
         self.headerName = headerName
         self.methods = methods
@@ -46,5 +46,28 @@ public struct IdempotencyKeyMiddleware: ClientMiddleware {
             request.headerFields[headerName] = makeKey()
         }
         return try await next(request, body, baseURL)
+    }
+}
+
+extension IdempotencyKeyMiddleware {
+    /// A random (version 4) UUID in lower case, from the system's secure
+    /// random source: several times faster than `UUID().uuidString` on Linux.
+    public static func randomUUIDv4() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var high = generator.next() as UInt64
+        var low = generator.next() as UInt64
+        high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        var position = 0
+        for (index, nibbleIndex) in (0..<32).enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { position += 1 }
+            let word = nibbleIndex < 16 ? high : low
+            let shift = UInt64(60 - (nibbleIndex % 16) * 4)
+            bytes[position] = digits[Int((word >> shift) & 0xF)]
+            position += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

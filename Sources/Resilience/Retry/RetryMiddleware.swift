@@ -123,8 +123,9 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
 
     private func replayableBody(_ body: HTTPBody?) async throws -> ReplayableBody? {
         guard let body else { return nil }
-        let bytes = try await [UInt8](collecting: body, upTo: maximumBufferedBodyBytes)
-        return ReplayableBody(bytes: bytes, length: body.length)
+        // A body that can be iterated again (bytes in memory) is reused as it is.
+        if body.iterationBehavior == .multiple { return .reusable(body) }
+        return .buffered(try await [UInt8](collecting: body, upTo: maximumBufferedBodyBytes))
     }
 }
 
@@ -135,10 +136,18 @@ extension RetryMiddleware where C == ContinuousClock {
     }
 }
 
-/// A request body read once and sent again on every attempt.
-private struct ReplayableBody: Sendable {
-    let bytes: [UInt8]
-    let length: HTTPBody.Length
+/// A request body that every attempt can send again.
+enum ReplayableBody: Sendable {
+    /// A body whose iteration behavior is `.multiple`.
+    case reusable(HTTPBody)
+    /// A single-pass body, read into memory once.
+    case buffered([UInt8])
 
-    func copy() -> HTTPBody { HTTPBody(bytes) }
+    /// The body for one attempt.
+    func copy() -> HTTPBody {
+        switch self {
+        case .reusable(let body): return body
+        case .buffered(let bytes): return HTTPBody(bytes)
+        }
+    }
 }

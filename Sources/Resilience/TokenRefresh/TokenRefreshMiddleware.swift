@@ -32,12 +32,15 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard operations.contains(operationID) else { return try await next(request, body, baseURL) }
-        var bytes: [UInt8]?
-        if let body { bytes = try await [UInt8](collecting: body, upTo: maximumBufferedBodyBytes) }
-        let generation = await session.generation
-        let first = try await next(request, bytes.map { HTTPBody($0) }, baseURL)
+        var replayable: ReplayableBody?
+        if let body {
+            replayable = body.iterationBehavior == .multiple
+                ? .reusable(body) : .buffered(try await [UInt8](collecting: body, upTo: maximumBufferedBodyBytes))
+        }
+        let generation = session.generation
+        let first = try await next(request, replayable?.copy(), baseURL)
         guard first.0.status == .unauthorized else { return first }
         try await session.refresh(after: generation)
-        return try await next(request, bytes.map { HTTPBody($0) }, baseURL)
+        return try await next(request, replayable?.copy(), baseURL)
     }
 }

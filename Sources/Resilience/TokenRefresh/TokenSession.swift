@@ -85,8 +85,15 @@ public actor TokenSession {
     private let store: any TokenStore
     private let refresher: any TokenRefresher
     private let eventSink: AsyncStream<SessionEvent>.Continuation
-    private var currentAccessToken: String?
-    private var currentGeneration = 0
+    /// The access token and generation, readable without a hop onto the
+    /// actor (every request reads them; only the actor writes them).
+    private nonisolated let snapshot: TokenSnapshot
+    private var currentAccessToken: String? {
+        didSet { snapshot.set(accessToken: currentAccessToken, generation: currentGeneration) }
+    }
+    private var currentGeneration = 0 {
+        didSet { snapshot.set(accessToken: currentAccessToken, generation: currentGeneration) }
+    }
     private var inFlight: Task<Void, any Error>?
     private var recentRefreshes: [ContinuousClock.Instant] = []
     private var isActive: Bool
@@ -99,6 +106,7 @@ public actor TokenSession {
     ) {
         self.store = store
         self.refresher = refresher
+        self.snapshot = TokenSnapshot(accessToken: accessToken)
         self.currentAccessToken = accessToken
         self.refreshLimit = refreshLimit
         self.refreshWindow = refreshWindow
@@ -107,11 +115,11 @@ public actor TokenSession {
     }
 
     /// The access token to send, if any.
-    public var accessToken: String? { currentAccessToken }
+    public nonisolated var accessToken: String? { snapshot.read().accessToken }
 
     /// Increases with every new access token; requests remember the value
     /// they were sent with (guarantee 2).
-    public var generation: Int { currentGeneration }
+    public nonisolated var generation: Int { snapshot.read().generation }
 
     /// Stores the tokens of a sign-in (OTP verify, PKCE exchange).
     public func signIn(_ tokens: TokenPair) async throws {
@@ -182,5 +190,32 @@ public actor TokenSession {
         currentGeneration += 1
         if isActive { eventSink.yield(.sessionExpired) }
         isActive = false
+    }
+}
+
+/// The session's access token and generation behind a lock.
+///
+/// `@unchecked Sendable` is safe: both fields are read and written only while
+/// `lock` is held, and only ``TokenSession`` (on its actor) writes them.
+private final class TokenSnapshot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var accessToken: String?
+    private var generation = 0
+
+    init(accessToken: String?) {
+        self.accessToken = accessToken
+    }
+
+    func set(accessToken: String?, generation: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.accessToken = accessToken
+        self.generation = generation
+    }
+
+    func read() -> (accessToken: String?, generation: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (accessToken, generation)
     }
 }
