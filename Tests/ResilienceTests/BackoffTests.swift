@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 @testable import Resilience
@@ -39,5 +41,62 @@ import Testing
         #expect(RetryAfter.parse("-5", now: now) == nil)
         #expect(RetryAfter.parse("soon", now: now) == nil)
         #expect(RetryAfter.parse("1.5", now: now) == nil)
+    }
+}
+
+/// The retry middleware itself, 10,000 retries on virtual time against a
+/// scripted in-memory transport that answers 503 or 429 with random
+/// `Retry-After` values.
+@Suite struct RetryWaitsOnVirtualTimeTests {
+    @Test func tenThousandRetriesRespectBackoffAndRetryAfter() async throws {
+        let clock = VirtualClock()
+        let backoff = BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .seconds(5))
+        let waits = WaitLog()
+        let middleware = RetryMiddleware(
+            policy: RetryPolicy(maximumAttempts: 11, backoff: backoff, maximumRetryAfter: .seconds(60)), clock: clock,
+            onRetry: { _, retry, wait in waits.append(retry: retry, wait: wait) })
+        let retryAfters = RetryAfterScript()
+        for _ in 0..<1_000 {
+            _ = try await middleware.intercept(
+                HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil, baseURL: URL(string: "https://a.example")!,
+                operationID: "x"
+            ) { _, _, _ in
+                var response = HTTPResponse(status: Bool.random() ? .serviceUnavailable : .tooManyRequests)
+                if let seconds = retryAfters.next() { response.headerFields[.retryAfter] = String(seconds) }
+                return (response, nil)
+            }
+        }
+        let log = waits.entries
+        #expect(log.count == 10_000, "1,000 calls x 10 retries")
+        let requested = retryAfters.issued
+        #expect(requested.count == 11_000, "11 responses per call; the last is returned, not retried")
+        for (index, entry) in log.enumerated() {
+            // Wait i follows response i % 10 of call i / 10.
+            let floor = requested[index / 10 * 11 + index % 10].map { Duration.seconds($0) } ?? .zero
+            let ceiling = max(backoff.ceiling(forRetry: entry.retry), floor)
+            #expect(entry.wait >= floor && entry.wait <= ceiling, "retry \(entry.retry): \(entry.wait) not in [\(floor), \(ceiling)]")
+        }
+        #expect(clock.sleeps == log.map(\.wait), "every wait went through the injected clock")
+    }
+
+    /// `@unchecked Sendable` is safe: `log` is only touched under `lock`.
+    final class WaitLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var log: [(retry: Int, wait: Duration)] = []
+        var entries: [(retry: Int, wait: Duration)] { lock.withLock { log } }
+        func append(retry: Int, wait: Duration) { lock.withLock { log.append((retry, wait)) } }
+    }
+
+    /// Random `Retry-After` seconds (or none), remembered in order.
+    /// `@unchecked Sendable` is safe: `values` is only touched under `lock`.
+    final class RetryAfterScript: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Int?] = []
+        var issued: [Int?] { lock.withLock { values } }
+        func next() -> Int? {
+            let value: Int? = Int.random(in: 0..<3) == 0 ? nil : Int.random(in: 0...4)
+            lock.withLock { values.append(value) }
+            return value
+        }
     }
 }

@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Connect and read timeouts for a transport (SOUL's client rules: 5 s to
+/// connect, 10 s to read).
+///
+/// URLSession has no separate connect timeout: its
+/// `timeoutIntervalForRequest` is an idle timeout that covers connecting and
+/// every wait for bytes. ``urlSessionConfiguration(_:)`` therefore sets it to
+/// ``read``, and bounds the whole exchange with `timeoutIntervalForResource`
+/// = ``connect`` + ``read`` + ``transfer``; put a ``TimeoutMiddleware`` with
+/// ``connect`` + ``read`` below the retry layer for a hard per-attempt
+/// deadline. Transports that do separate them (AsyncHTTPClient's
+/// `Timeout(connect:read:)`) take the two values directly.
+public struct TransportTimeouts: Sendable, Hashable {
+    /// The longest wait to establish a connection. Default 5 s.
+    public var connect: Duration
+    /// The longest wait for the next bytes of a response. Default 10 s.
+    public var read: Duration
+    /// Extra time allowed for transferring a large body. Default 50 s.
+    public var transfer: Duration
+
+    /// Creates timeouts; the defaults are SOUL's.
+    public init(connect: Duration = .seconds(5), read: Duration = .seconds(10), transfer: Duration = .seconds(50)) {
+        self.connect = connect
+        self.read = read
+        self.transfer = transfer
+    }
+
+    /// A copy of `base` (default: ephemeral) with these timeouts applied.
+    public func urlSessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        let configuration = base
+        configuration.timeoutIntervalForRequest = read.seconds
+        configuration.timeoutIntervalForResource = (connect + read + transfer).seconds
+        return configuration
+    }
+
+    /// The per-attempt deadline for ``TimeoutMiddleware``: connect plus read.
+    public var attemptDeadline: Duration { connect + read }
+}
+
+extension Duration {
+    fileprivate var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
