@@ -4,6 +4,16 @@ import PackageDescription
 /// The generator (YAML reading -> OpenAPI model -> diagnostics -> CLI) lives in
 /// `Generator/`, one folder per pipeline stage; runtime modules that apps link
 /// live in `Sources/`.
+/// What resilience tests and benchmarks build on: the layers, a loopback
+/// server, and a real URLSession transport.
+let resilienceOverLoopback: [Target.Dependency] = [
+    "Resilience", "LoopbackHTTPServer",
+    .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+    .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    .product(name: "Logging", package: "swift-log"),
+]
+
 let package = Package(
     name: "OpenAPIMobileClients",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -73,25 +83,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ResilienceTests",
-            dependencies: [
-                "Resilience", "LoopbackHTTPServer",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: resilienceOverLoopback,
             path: "Tests/ResilienceTests"
         ),
         // `make bench`: the resilience stack's per-request overhead.
         .executableTarget(
             name: "resilience-bench",
-            dependencies: [
-                "Resilience", "LoopbackHTTPServer",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: resilienceOverLoopback,
             path: "Benchmarks/ResilienceBenchmarks"
         ),
         .testTarget(
