@@ -112,13 +112,16 @@ package final class LoopbackHTTPServer: Sendable {
 
     /// Stops accepting and closes every open connection.
     package func shutdown() {
-        let connections = state.withLock { state -> [Int32] in
+        // Idempotent, and done under the lock: a descriptor closed twice, or
+        // shut down after its connection thread closed it, could belong to
+        // another socket by then (descriptor numbers are reused at once).
+        state.withLock { state in
+            guard !state.isShutDown else { return }
             state.isShutDown = true
-            return Array(state.connections)
+            // Wakes the accept thread, which closes the listener itself.
+            shutdownSocket(listener)
+            for connection in state.connections { shutdownSocket(connection) }
         }
-        shutdownSocket(listener)
-        close(listener)
-        for connection in connections { shutdownSocket(connection) }
     }
 
     deinit { shutdown() }
@@ -132,11 +135,18 @@ package final class LoopbackHTTPServer: Sendable {
     // MARK: - Connections
 
     private static func acceptLoop(listener: Int32, state: LockedState) {
+        // Only this thread closes the listener, so its descriptor cannot be
+        // reused by another socket while this loop may still call accept.
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if state.withLock({ $0.isShutDown }) { return }
                 if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            if state.withLock({ $0.isShutDown }) {
+                close(connection)
                 return
             }
             var yes: Int32 = 1
@@ -150,8 +160,10 @@ package final class LoopbackHTTPServer: Sendable {
 
     private static func serve(_ connection: Int32, state: LockedState) {
         defer {
-            state.withLock { _ = $0.connections.remove(connection) }
-            close(connection)
+            state.withLock { state in
+                state.connections.remove(connection)
+                close(connection)
+            }
         }
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer, state: state) {
