@@ -8,8 +8,9 @@ import OpenAPIURLSession
 import FoundationNetworking
 #endif
 
-/// A clock whose `sleep` returns at once and advances virtual time, recording
-/// every wait: retries run in microseconds and their waits can be checked.
+/// A clock whose `sleep` returns at once, recording every wait: retries run
+/// in microseconds and their waits can be checked. Its `now` stays at zero,
+/// so concurrent sleepers each record exactly the wait they asked for.
 ///
 /// `@unchecked Sendable` is safe: `state` is only touched while `lock` is held.
 final class VirtualClock: Clock, @unchecked Sendable {
@@ -21,20 +22,17 @@ final class VirtualClock: Clock, @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var current = Instant(offset: .zero)
+    private let current = Instant(offset: .zero)
     private var recorded: [Duration] = []
 
-    var now: Instant { lock.withLock { current } }
+    var now: Instant { current }
     var minimumResolution: Duration { .zero }
     /// Every wait asked for, in order.
     var sleeps: [Duration] { lock.withLock { recorded } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
-        lock.withLock {
-            recorded.append(current.duration(to: deadline))
-            if deadline > current { current = deadline }
-        }
+        lock.withLock { recorded.append(current.duration(to: deadline)) }
     }
 }
 

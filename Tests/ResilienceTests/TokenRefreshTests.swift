@@ -87,7 +87,7 @@ import Testing
         #expect(errors.count == Self.requestCount)
         #expect(errors.allSatisfy { ($0 as? TokenRefreshError) == .sessionExpired })
         #expect(await store.loadRefreshToken() == nil, "tokens cleared")
-        #expect(await session.accessToken == nil)
+        #expect(session.accessToken == nil)
         await session.finishEventsForTesting()
         let events = await session.events.reduce(into: [SessionEvent]()) { $0.append($1) }
         #expect(events == [.sessionExpired], "one logout event")
@@ -116,9 +116,9 @@ import Testing
     @Test func aRequestWithAnOlderTokenIsRetriedWithoutAnotherRefresh() async throws {
         let refresher = CountingRefresher { call in TokenPair(accessToken: "token-\(call)", refreshToken: nil) }
         let session = TokenSession(store: InMemoryTokenStore(refreshToken: "r"), refresher: refresher, accessToken: "t0")
-        let before = await session.generation
+        let before = session.generation
         try await session.refresh(after: before)
-        let token = await session.accessToken
+        let token = session.accessToken
         #expect(refresher.calls == 1 && token == "token-1")
         try await session.refresh(after: before)
         #expect(refresher.calls == 1, "the token is already newer than the one that failed")
