@@ -31,26 +31,29 @@ public struct RedactingLogMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let (path, rawQuery) = split(request.path ?? "")
-        let target = baseURL.absoluteString + path + (rawQuery.map { "?" + redactor.query($0) } ?? "")
-        var metadata: Logger.Metadata = ["operation": "\(operationID)"]
-        logger.debug("\(request.method.rawValue) \(target) \(headers(request.headerFields))", metadata: metadata)
+        // Formatted only when a line is written (log messages are autoclosures).
+        let target = { [redactor] () -> String in
+            let (path, rawQuery) = Self.split(request.path ?? "")
+            return baseURL.absoluteString + path + (rawQuery.map { "?" + redactor.query($0) } ?? "")
+        }
+        var metadata: Logger.Metadata = ["operation": .string(operationID)]
+        logger.debug("\(request.method.rawValue) \(target()) \(headers(request.headerFields))", metadata: metadata)
         let (requestBody, loggedRequest) = try await buffered(body, contentType: request.headerFields[.contentType])
         if let loggedRequest { logger.trace("request body: \(loggedRequest)", metadata: metadata) }
         let start = ContinuousClock.now
         do {
             let (response, responseBody) = try await next(request, requestBody, baseURL)
             let elapsed = ContinuousClock.now - start
-            metadata["status"] = "\(response.status.code)"
+            if logger.logLevel <= .debug { metadata["status"] = "\(response.status.code)" }
             logger.debug(
-                "\(response.status.code) \(request.method.rawValue) \(target) in \(milliseconds(elapsed)) ms \(headers(response.headerFields))",
+                "\(response.status.code) \(request.method.rawValue) \(target()) in \(milliseconds(elapsed)) ms \(headers(response.headerFields))",
                 metadata: metadata)
             let (body, loggedResponse) = try await buffered(responseBody, contentType: response.headerFields[.contentType])
             if let loggedResponse { logger.trace("response body: \(loggedResponse)", metadata: metadata) }
             return (response, body)
         } catch {
             logger.warning(
-                "\(request.method.rawValue) \(target) failed after \(milliseconds(ContinuousClock.now - start)) ms: \(redactor.text(String(describing: error)))",
+                "\(request.method.rawValue) \(target()) failed after \(milliseconds(ContinuousClock.now - start)) ms: \(redactor.text(String(describing: error)))",
                 metadata: metadata)
             throw error
         }
@@ -70,7 +73,7 @@ public struct RedactingLogMiddleware: ClientMiddleware {
         return (HTTPBody(bytes), redactor.body(bytes, contentType: contentType))
     }
 
-    private func split(_ path: String) -> (String, String?) {
+    private static func split(_ path: String) -> (String, String?) {
         guard let mark = path.firstIndex(of: "?") else { return (path, nil) }
         return (String(path[..<mark]), String(path[path.index(after: mark)...]))
     }
