@@ -49,6 +49,12 @@ let package = Package(
             dependencies: ["YAMLReader"],
             path: "Generator/OpenAPI"
         ),
+        // Stage 3: OpenAPI model -> Swift declarations -> text.
+        .target(
+            name: "Codegen",
+            dependencies: ["OpenAPIModel"],
+            path: "Generator/Codegen"
+        ),
         // The command-line tool.
         .executableTarget(
             name: "clientgen",
@@ -101,6 +107,11 @@ let package = Package(
             name: "OpenAPIModelTests",
             dependencies: ["OpenAPIModel"],
             path: "Tests/OpenAPIModelTests"
+        ),
+        .testTarget(
+            name: "CodegenTests",
+            dependencies: ["Codegen"],
+            path: "Tests/CodegenTests"
         ),
         .testTarget(
             name: "ClientgenTests",

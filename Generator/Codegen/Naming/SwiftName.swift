@@ -1,0 +1,108 @@
+/// Turns names from a spec (`phone_number_e164`, `logo_url`, `brand-id`,
+/// `INVALID_REQUEST`, `repos/get-content`) into Swift identifiers that read
+/// like hand-written code (`phoneNumberE164`, `logoURL`, `brandID`,
+/// `invalidRequest`, `reposGetContent`), safe to declare.
+///
+/// Rules:
+/// 1. Words split at `_`, `-`, `.`, `/`, spaces and other punctuation, at
+///    lower-to-upper case changes (`userId`), and before the last capital of
+///    an upper-case run followed by lower case (`HTTPMethod` -> HTTP, Method).
+///    Digits stay with the word they follow (`e164`, `v2`).
+/// 2. Known acronyms (``acronyms``) are written in capitals (`URL`, `ID`,
+///    `OTP`), also in plural (`IDs`); other words are capitalised. The first
+///    word of a member name is all lower case (`url`, `idToken`).
+/// 3. A name starting with a digit gets a leading `_`; an empty one becomes `_`.
+/// 4. Swift keywords are escaped with backticks where a declaration allows it
+///    (`` `default` ``); `self`, `Type`, `Protocol`, `init` and similar, which
+///    cannot be used as plain member names even escaped, get a trailing `_`.
+public enum SwiftName {
+    /// Words written in capitals.
+    public static let acronyms: Set<String> = [
+        "id", "url", "uri", "api", "http", "https", "json", "xml", "html", "uuid", "otp", "sms", "ip", "os", "ui",
+        "ai", "rag", "pkce", "jwt", "sdk", "css", "tls", "ssl", "dns", "tcp", "udp", "sha", "md5", "utc", "iso", "gps",
+        "voip", "pdf", "csv", "rss", "ssh", "gpg", "ttl", "eta", "faq", "cpu", "gpu", "ram", "vpn", "pin", "ssn",
+    ]
+
+    /// Keywords that must be escaped with backticks in declarations.
+    public static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "inout", "internal",
+        "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct",
+        "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "false",
+        "is", "nil", "super", "throws", "true", "try", "await", "async", "consume", "copy", "discard", "each", "any",
+        "some", "borrowing", "consuming",
+    ]
+
+    /// Names that no escaping makes usable as a member: they get a trailing `_`.
+    public static let reservedMembers: Set<String> = ["self", "Self", "Type", "Protocol", "init", "subscript", "deinit"]
+
+    /// `UpperCamelCase`, for types: `branding_record` -> `BrandingRecord`.
+    public static func typeName(_ raw: String) -> String {
+        let words = self.words(raw)
+        let name = fixLeadingDigit(words.map(capitalised).joined())
+        if reservedMembers.contains(name) || name == "Any" || name == "Self" { return name + "_" }
+        return keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// `lowerCamelCase`, for properties, methods and parameters: `logo_url` -> `logoURL`.
+    public static func memberName(_ raw: String) -> String {
+        let words = self.words(raw)
+        guard let first = words.first else { return "_" }
+        let name = fixLeadingDigit(first.lowercased() + words.dropFirst().map(capitalised).joined())
+        if reservedMembers.contains(name) { return name + "_" }
+        return keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// The name without backticks, for use after a `.` or inside a longer name.
+    public static func unescaped(_ name: String) -> String {
+        name.hasPrefix("`") && name.hasSuffix("`") && name.count > 2 ? String(name.dropFirst().dropLast()) : name
+    }
+
+    /// The words of a raw name (rule 1).
+    public static func words(_ raw: String) -> [String] {
+        var words: [String] = []
+        var current: [Character] = []
+        let characters = Array(raw)
+        func flush() {
+            if !current.isEmpty { words.append(String(current)) }
+            current.removeAll()
+        }
+        for (index, character) in characters.enumerated() {
+            guard character.isLetter || character.isNumber, character.isASCII else {
+                flush()
+                continue
+            }
+            if let previous = current.last {
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let startsWord =
+                    (previous.isLowercase && character.isUppercase)
+                    || (previous.isUppercase && character.isUppercase && next.map { $0.isLowercase } == true
+                        && !isPluralAcronym(current + [character], next: next, after: index + 2 < characters.count ? characters[index + 2] : nil))
+                    || (previous.isNumber && character.isUppercase)
+                if startsWord { flush() }
+            }
+            current.append(character)
+        }
+        flush()
+        return words
+    }
+
+    /// `IDs`, `URLs`: an upper-case run that is a known acronym, followed by
+    /// an `s` that ends the word, stays one word.
+    private static func isPluralAcronym(_ run: [Character], next: Character?, after: Character?) -> Bool {
+        guard next == "s", after.map({ !$0.isLowercase }) ?? true else { return false }
+        return acronyms.contains(String(run).lowercased())
+    }
+
+    private static func capitalised(_ word: String) -> String {
+        let lower = word.lowercased()
+        if acronyms.contains(lower) { return lower.uppercased() }
+        if lower.hasSuffix("s"), acronyms.contains(String(lower.dropLast())) { return lower.dropLast().uppercased() + "s" }
+        return lower.prefix(1).uppercased() + lower.dropFirst()
+    }
+
+    private static func fixLeadingDigit(_ name: String) -> String {
+        guard let first = name.first else { return "_" }
+        return first.isNumber ? "_" + name : name
+    }
+}
