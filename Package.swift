@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "clientgen", targets: ["clientgen"]),
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
         .library(name: "Resilience", targets: ["Resilience"]),
+        .library(name: "ClientRuntime", targets: ["ClientRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -80,6 +81,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Resilience"
+        ),
+        // Runtime: what generated clients call (coding, parameters, errors).
+        .target(
+            name: "ClientRuntime",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/ClientRuntime"
+        ),
+        .testTarget(
+            name: "ClientRuntimeTests",
+            dependencies: ["ClientRuntime", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/ClientRuntimeTests"
         ),
         // Test support: an in-process HTTP/1.1 server on a loopback socket
         // with scripted, fault-injecting replies.

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The JSON encoders and decoders generated clients use.
+///
+/// Dates (`format: date-time`) decode from RFC 3339 with or without
+/// fractional seconds and with any offset (`2024-05-01T10:00:00Z`,
+/// `2024-05-01T10:00:00.123+02:00`), and encode as UTC with milliseconds when
+/// the date has them. Keys are written sorted, so request bodies are stable.
+public enum JSONCoding {
+    /// A decoder with the date rules above.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parseDateTime(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an RFC 3339 date-time")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// An encoder with the date rules above and sorted keys.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(formatDateTime(date))
+        }
+        return encoder
+    }
+
+    /// Parses an RFC 3339 date-time, with or without fractional seconds.
+    public static func parseDateTime(_ text: String) -> Date? {
+        let withFraction = ISO8601DateFormatter()
+        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = withFraction.date(from: text) { return date }
+        let plain = ISO8601DateFormatter()
+        plain.formatOptions = [.withInternetDateTime]
+        if let date = plain.date(from: text) { return date }
+        // More than 3 fractional digits (`.123456Z`): keep milliseconds.
+        if let dot = text.firstIndex(of: "."), let end = text[dot...].firstIndex(where: { !$0.isNumber && $0 != "." }) {
+            let digits = text[text.index(after: dot)..<end]
+            if digits.count > 3 { return withFraction.date(from: String(text[..<dot]) + "." + digits.prefix(3) + text[end...]) }
+        }
+        return nil
+    }
+
+    /// Formats a date as RFC 3339 in UTC, with milliseconds when it has any.
+    public static func formatDateTime(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        let hasFraction = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) != 0
+        formatter.formatOptions = hasFraction ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+
+/// The server answered with a status the spec does not document for the
+/// operation. Carries everything the response had.
+public struct UndocumentedResponseError: Error, Sendable, CustomStringConvertible {
+    /// The operation.
+    public let operationID: String
+    /// The response status and headers.
+    public let response: HTTPResponse
+    /// The raw body (at most the first MiB).
+    public let body: [UInt8]
+
+    /// Creates the error.
+    public init(operationID: String, response: HTTPResponse, body: [UInt8]) {
+        self.operationID = operationID
+        self.response = response
+        self.body = body
+    }
+
+    /// `operationID: undocumented status 418 (body: ...)`, with the body cut to 200 characters.
+    public var description: String {
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        return "\(operationID): undocumented response status \(response.status.code)" + (body.isEmpty ? "" : " (body: \(text)\(body.count > 200 ? "..." : ""))")
+    }
+}
+
+/// A response body that does not match the spec, with the field at fault.
+public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
+    /// The operation.
+    public let operationID: String
+    /// The response status.
+    public let status: Int
+    /// The path of the field at fault, as JSON names: `branding[3].logo_url`;
+    /// empty for the body itself.
+    public let field: String
+    /// What is wrong with it.
+    public let reason: String
+
+    /// Creates the error.
+    public init(operationID: String, status: Int, field: String, reason: String) {
+        self.operationID = operationID
+        self.status = status
+        self.field = field
+        self.reason = reason
+    }
+
+    /// Describes a `DecodingError` (or another error thrown while decoding) in these terms.
+    public init(operationID: String, status: Int, decoding error: any Error) {
+        var path: [any CodingKey] = []
+        let reason: String
+        switch error as? DecodingError {
+        case .typeMismatch(let type, let context)?:
+            path = context.codingPath
+            reason = "expected \(type): \(context.debugDescription)"
+        case .valueNotFound(let type, let context)?:
+            path = context.codingPath
+            reason = "a \(type) value is required but was null or missing"
+        case .keyNotFound(let key, let context)?:
+            path = context.codingPath + [key]
+            reason = "the required field is missing"
+        case .dataCorrupted(let context)?:
+            path = context.codingPath
+            reason = context.debugDescription
+        default:
+            reason = String(describing: error)
+        }
+        self.init(operationID: operationID, status: status, field: Self.render(path), reason: reason)
+    }
+
+    /// `operationID: response 200 does not match the spec at branding[3].logo_url: ...`.
+    public var description: String {
+        "\(operationID): response \(status) does not match the spec" + (field.isEmpty ? "" : " at \(field)") + ": \(reason)"
+    }
+
+    private static func render(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import ClientRuntime
+
+/// A generated-style open enum, as the code generator will emit it.
+enum ErrorCode: OpenEnum {
+    case invalidRequest
+    case rateLimited
+    case unknown(String)
+
+    init(rawValue: String) {
+        switch rawValue {
+        case "INVALID_REQUEST": self = .invalidRequest
+        case "RATE_LIMITED": self = .rateLimited
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    var rawValue: String {
+        switch self {
+        case .invalidRequest: return "INVALID_REQUEST"
+        case .rateLimited: return "RATE_LIMITED"
+        case .unknown(let value): return value
+        }
+    }
+}
+
+/// A PATCH body whose `notes` may be absent, null or a value.
+struct TransactionUpdate: Codable, Equatable {
+    var category: String?
+    var notes: Nullable<String>?
+}
+
+@Suite struct CodingTests {
+    let decoder = JSONCoding.makeDecoder()
+    let encoder = JSONCoding.makeEncoder()
+
+    @Test func openEnumsKeepUnknownValues() throws {
+        let codes = try decoder.decode([ErrorCode].self, from: Data(#"["RATE_LIMITED","QUOTA_EXCEEDED"]"#.utf8))
+        #expect(codes == [.rateLimited, .unknown("QUOTA_EXCEEDED")])
+        #expect(String(decoding: try encoder.encode(codes), as: UTF8.self) == #"["RATE_LIMITED","QUOTA_EXCEEDED"]"#, "encoded back unchanged")
+    }
+
+    @Test func absentNullAndValueStayDistinct() throws {
+        let absent = try decoder.decode(TransactionUpdate.self, from: Data(#"{"category":"food"}"#.utf8))
+        let null = try decoder.decode(TransactionUpdate.self, from: Data(#"{"notes":null}"#.utf8))
+        let value = try decoder.decode(TransactionUpdate.self, from: Data(#"{"notes":"lunch"}"#.utf8))
+        #expect(absent.notes == nil && null.notes == .null && value.notes == .value("lunch"))
+        #expect(String(decoding: try encoder.encode(TransactionUpdate(category: nil, notes: .null)), as: UTF8.self) == #"{"notes":null}"#)
+        #expect(String(decoding: try encoder.encode(TransactionUpdate(category: "food", notes: nil)), as: UTF8.self) == #"{"category":"food"}"#)
+    }
+
+    @Test func dateTimesWithAndWithoutFractions() throws {
+        let dates = try decoder.decode([Date].self, from: Data(#"["2024-05-01T10:00:00Z","2024-05-01T10:00:00.250Z","2024-05-01T12:00:00+02:00","2024-05-01T10:00:00.123456Z"]"#.utf8))
+        #expect(dates[0].timeIntervalSince1970 == 1_714_557_600)
+        #expect(dates[1].timeIntervalSince1970 == 1_714_557_600.25)
+        #expect(dates[2] == dates[0], "offsets are honoured")
+        #expect(abs(dates[3].timeIntervalSince1970 - 1_714_557_600.123) < 0.0005, "microseconds are read to the millisecond")
+        #expect(String(decoding: try encoder.encode([dates[0], dates[1]]), as: UTF8.self) == #"["2024-05-01T10:00:00Z","2024-05-01T10:00:00.250Z"]"#)
+        #expect(throws: DecodingError.self) { try decoder.decode(Date.self, from: Data(#""yesterday""#.utf8)) }
+    }
+
+    @Test func calendarDates() throws {
+        #expect(CalendarDate("2024-02-29")?.description == "2024-02-29")
+        #expect(CalendarDate("2023-02-29") == nil)
+        #expect(CalendarDate("2024-5-1") == nil)
+        let decoded = try decoder.decode([CalendarDate].self, from: Data(#"["2024-05-01"]"#.utf8))
+        #expect(decoded == [CalendarDate(year: 2024, month: 5, day: 1)!])
+        #expect(String(decoding: try encoder.encode(decoded), as: UTF8.self) == #"["2024-05-01"]"#)
+    }
+
+    @Test func freeFormJSON() throws {
+        let value = try decoder.decode(JSONValue.self, from: Data(#"{"a":[1,2.5,"x",true,null],"b":{"c":-3}}"#.utf8))
+        #expect(value["a"] == .array([.int(1), .double(2.5), .string("x"), .bool(true), .null]))
+        #expect(value["b"]?["c"] == .int(-3))
+        let roundTrip = try decoder.decode(JSONValue.self, from: try encoder.encode(value))
+        #expect(roundTrip == value)
+    }
+
+    @Test func decodingErrorsNameTheField() throws {
+        struct Record: Decodable { var logo_url: URL? ; var brand_name: String }
+        struct Sync: Decodable { var branding: [Record] }
+        let body = Data(#"{"branding":[{"brand_name":"A"},{"brand_name":7}]}"#.utf8)
+        do {
+            _ = try decoder.decode(Sync.self, from: body)
+            Issue.record("expected a decoding error")
+        } catch {
+            let wrapped = ResponseDecodingError(operationID: "syncBranding", status: 200, decoding: error)
+            #expect(wrapped.field == "branding[1].brand_name")
+            #expect(wrapped.description.hasPrefix("syncBranding: response 200 does not match the spec at branding[1].brand_name: expected String"))
+        }
+        do {
+            _ = try decoder.decode(Sync.self, from: Data(#"{"branding":[{}]}"#.utf8))
+        } catch {
+            #expect(ResponseDecodingError(operationID: "syncBranding", status: 200, decoding: error).field == "branding[0].brand_name")
+        }
+    }
+
+    @Test func undocumentedStatusKeepsTheResponse() {
+        let error = UndocumentedResponseError(
+            operationID: "listMoods", response: HTTPResponse(status: .init(code: 418)), body: Array(#"{"detail":"teapot"}"#.utf8))
+        #expect(error.description == #"listMoods: undocumented response status 418 (body: {"detail":"teapot"})"#)
+    }
+}
+
+@Suite struct ParameterEncodingTests {
+    @Test func formStyle() {
+        #expect(ParameterEncoding.queryItems(name: "month", value: .primitive("2024-05")) == ["month=2024-05"])
+        #expect(ParameterEncoding.queryItems(name: "id", value: .array(["3", "4"])) == ["id=3", "id=4"])
+        #expect(ParameterEncoding.queryItems(name: "id", value: .array(["3", "4"]), explode: false) == ["id=3,4"])
+        #expect(ParameterEncoding.queryItems(name: "color", value: .object([("R", "100"), ("G", "200")])) == ["R=100", "G=200"])
+        #expect(ParameterEncoding.queryItems(name: "color", value: .object([("R", "100"), ("G", "200")]), explode: false) == ["color=R,100,G,200"])
+    }
+
+    @Test func delimitedAndDeepObjectStyles() {
+        #expect(ParameterEncoding.queryItems(name: "id", value: .array(["3", "4"]), style: .spaceDelimited, explode: false) == ["id=3%204"])
+        #expect(ParameterEncoding.queryItems(name: "id", value: .array(["3", "4"]), style: .pipeDelimited, explode: false) == ["id=3%7C4"])
+        #expect(ParameterEncoding.queryItems(name: "filter", value: .object([("color", "red"), ("size", "L")]), style: .deepObject)
+            == ["filter%5Bcolor%5D=red", "filter%5Bsize%5D=L"])
+    }
+
+    @Test func percentEncoding() {
+        #expect(ParameterEncoding.queryItems(name: "e164", value: .primitive("+15551234567")) == ["e164=%2B15551234567"], "+ would read as a space")
+        #expect(ParameterEncoding.queryItems(name: "q", value: .primitive("a b&c=d/é")) == ["q=a%20b%26c%3Dd/%C3%A9"])
+        #expect(ParameterEncoding.pathSegment(.primitive("a/b c")) == "a%2Fb%20c")
+        #expect(ParameterEncoding.pathSegment(.primitive("3f2b-uuid")) == "3f2b-uuid")
+        #expect(ParameterEncoding.query([["a=1"], [], ["b=2", "b=3"]]) == "a=1&b=2&b=3")
+    }
+}
