@@ -7,7 +7,7 @@ SPECS := $(wildcard specs/*.yaml)
 CLIENTGEN := .build/debug/clientgen
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build generate lint corpus test check bench clean
+.PHONY: help deps build generate lint corpus test check bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -50,6 +50,10 @@ bench: deps ## Parse and middleware benchmarks in a release build; prints BENCH 
 	$(SWIFT) build -c release --product resilience-bench
 	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
 	.build/release/resilience-bench --requests 2000
+
+fuzz: deps ## Mutation-fuzz clientgen lint (400 cases; SEED=n); fails on any crash
+	$(SWIFT) build -c release --product clientgen
+	python3 scripts/fuzz_lint.py $(or $(SEED),1)
 
 clean: ## Remove build products
 	rm -rf .build
