@@ -1,0 +1,27 @@
+/// A Swift type as generated code spells it.
+public indirect enum SwiftType: Hashable, Sendable, CustomStringConvertible {
+    /// A named type: `String`, `Int64`, `Date`, `BrandingRecord`.
+    case named(String)
+    /// `[Element]`.
+    case array(SwiftType)
+    /// `[String: Value]`.
+    case dictionary(SwiftType)
+    /// `Wrapped?`: the value may be absent.
+    case optional(SwiftType)
+    /// `Nullable<Wrapped>`: the value may be an explicit `null`.
+    case nullable(SwiftType)
+
+    /// The type as written in Swift.
+    public var description: String {
+        switch self {
+        case .named(let name): return name
+        case .array(let element): return "[\(element)]"
+        case .dictionary(let value): return "[String: \(value)]"
+        case .optional(let wrapped): return "\(wrapped)?"
+        case .nullable(let wrapped): return "Nullable<\(wrapped)>"
+        }
+    }
+
+    /// Free-form JSON.
+    public static let json = SwiftType.named("JSONValue")
+}
