@@ -33,7 +33,8 @@ public enum OpenAPILoader {
     /// the folder of the file that holds them.
     public static func load(path: String) -> OpenAPILoadResult {
         let session = LoadSession()
-        let file = session.file(named: path, referencedFrom: nil)
+        // One name per file: `$ref`s back to the root resolve to the same file.
+        let file = session.file(named: normalize(path), referencedFrom: nil)
         return finish(session, file: file)
     }
 
@@ -42,7 +43,7 @@ public enum OpenAPILoader {
     public static func load(string: String, fileName: String) -> OpenAPILoadResult {
         let session = LoadSession()
         do {
-            let tree = try YAMLReader.read(string: string, fileName: fileName)
+            let tree = try YAMLReader.read(string: string, fileName: normalize(fileName))
             return finish(session, file: session.register(tree))
         } catch {
             session.diagnostics.append(

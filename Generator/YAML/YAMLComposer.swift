@@ -185,7 +185,9 @@ struct YAMLComposer {
             if !isMergeKey(slots[index]) { explicitKeys.append(slots[index]) }
             index += 2
         }
-        var taken = explicitKeys
+        // Keys already in the mapping, bucketed by hash: merging stays linear.
+        var taken: [UInt64: [Int32]] = [:]
+        for key in explicitKeys { taken[scalarHash(key), default: []].append(key) }
         index = slots.startIndex
         while index < slots.endIndex {
             let key = slots[index]
@@ -211,8 +213,9 @@ struct YAMLComposer {
                     let mergedKey = childTable[slot]
                     let mergedValue = childTable[slot + 1]
                     slot += 2
-                    if taken.contains(where: { sameKey($0, mergedKey) }) { continue }
-                    taken.append(mergedKey)
+                    let hash = scalarHash(mergedKey)
+                    if taken[hash]?.contains(where: { sameKey($0, mergedKey) }) == true { continue }
+                    taken[hash, default: []].append(mergedKey)
                     childTable.append(mergedKey)
                     childTable.append(mergedValue)
                 }
@@ -282,9 +285,11 @@ struct YAMLComposer {
         }
     }
 
-    /// FNV-1a over a scalar's bytes.
+    /// FNV-1a over a scalar's bytes (0 for a collection).
     private func scalarHash(_ node: Int32) -> UInt64 {
         let record = records[Int(node)]
+        // Collections (complex keys) have no text; they compare by identity.
+        guard record.kind == .scalar else { return 0 }
         return text.withUnsafeBufferPointer { buffer in
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for index in Int(record.start)..<Int(record.start + record.count) {

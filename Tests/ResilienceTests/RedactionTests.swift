@@ -91,3 +91,30 @@ final class LogCapture: @unchecked Sendable {
         }
     }
 }
+
+@Suite struct RedactionOfFailuresTests {
+    @Test func aFailedRequestLogsNoSecret() async throws {
+        let otp = "493817"
+        let refresh = "rt_PLANTED_failure"
+        let server = try LoopbackHTTPServer(keepAlive: false) { _ in .dropConnection }
+        defer { server.shutdown() }
+        let lines = LogCapture()
+        var logger = Logger(label: "test") { _ in lines.handler() }
+        logger.logLevel = .trace
+        let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: logger)])
+        _ = try? await client.send(
+            .post, "/api/auth/verify-otp?code=\(otp)", operationID: "verifyOTP", headers: [.contentType: "application/json"],
+            body: #"{"code":"\#(otp)","old_refresh_token":"\#(refresh)"}"#)
+        let log = lines.text
+        #expect(log.contains("failed after"))
+        #expect(!log.contains(otp) && !log.contains(refresh), "\(log)")
+    }
+
+    @Test func secretsInOtherShapes() {
+        let redactor = Redactor()
+        #expect(redactor.header(name: "X-Refresh-Token", value: "abc") == "***")
+        #expect(redactor.header(name: "Location", value: "app://cb?code=123&state=s") == "app://cb?code=***&state=s")
+        let body = redactor.body(Array(#"{"token":{"value":"t"},"phone":15551234567}"#.utf8), contentType: "application/json")
+        #expect(body == #"{"phone":"*******4567","token":"***"}"#)
+    }
+}

@@ -112,3 +112,23 @@ final class Counter: @unchecked Sendable {
         }
     }
 }
+
+@Suite struct ConnectivityTests {
+    @Test func cancellingAnOfflineWaitEndsIt() async throws {
+        let connectivity = Connectivity(isOnline: false)
+        let waiting = Task { try await connectivity.waitUntilOnline() }
+        try await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        await connectivity.update(isOnline: true)
+        try await connectivity.waitUntilOnline()
+    }
+
+    @Test func nonTransportErrorsAreNotRetried() {
+        #expect(!RetryMiddleware<ContinuousClock>.isTransportFailure(CancellationError()))
+        #expect(!RetryMiddleware<ContinuousClock>.isTransportFailure(TokenRefreshError.sessionExpired))
+        #expect(!RetryMiddleware<ContinuousClock>.isTransportFailure(URLError(.cancelled)))
+        #expect(RetryMiddleware<ContinuousClock>.isTransportFailure(URLError(.timedOut)))
+        #expect(RetryMiddleware<ContinuousClock>.isTransportFailure(URLError(.networkConnectionLost)))
+    }
+}

@@ -160,3 +160,41 @@ extension TokenSession {
     /// Ends the event stream so a test can read every event sent so far.
     func finishEventsForTesting() { finishEvents() }
 }
+
+@Suite struct TokenSessionLifecycleTests {
+    /// A refresher that waits until released, to interleave a sign-out.
+    final class GatedRefresher: TokenRefresher, @unchecked Sendable {
+        // `@unchecked Sendable` is safe: `released` is only touched under `lock`.
+        private let lock = NSLock()
+        private var released = false
+        func release() { lock.withLock { released = true } }
+        func refresh(using refreshToken: String) async throws -> TokenPair {
+            while !lock.withLock({ released }) { try await Task.sleep(for: .milliseconds(2)) }
+            return TokenPair(accessToken: "revived", refreshToken: "r-revived")
+        }
+    }
+
+    @Test func signingOutDuringARefreshStaysSignedOut() async throws {
+        let refresher = GatedRefresher()
+        let store = InMemoryTokenStore(refreshToken: "r-1")
+        let session = TokenSession(store: store, refresher: refresher, accessToken: "a-1")
+        let refresh = Task { try await session.refresh(after: session.generation) }
+        try await Task.sleep(for: .milliseconds(20))
+        try await session.signOut()
+        refresher.release()
+        _ = try? await refresh.value
+        #expect(session.accessToken == nil, "the refresh must not bring the token back")
+        #expect(await store.loadRefreshToken() == nil)
+        await #expect(throws: TokenRefreshError.sessionExpired) { try await session.refresh(after: session.generation) }
+    }
+
+    @Test func afterExpiryEveryLate401GetsTheTypedError() async throws {
+        let session = TokenSession(
+            store: InMemoryTokenStore(refreshToken: "r"), refresher: ClosureTokenRefresher { _ in throw TokenRefreshError.rejected },
+            accessToken: "a")
+        let sentWith = session.generation
+        await #expect(throws: TokenRefreshError.sessionExpired) { try await session.refresh(after: sentWith) }
+        // A request sent before the expiry whose 401 arrives afterwards.
+        await #expect(throws: TokenRefreshError.sessionExpired) { try await session.refresh(after: sentWith) }
+    }
+}

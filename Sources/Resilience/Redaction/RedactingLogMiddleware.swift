@@ -53,9 +53,23 @@ public struct RedactingLogMiddleware: ClientMiddleware {
             return (response, body)
         } catch {
             logger.warning(
-                "\(request.method.rawValue) \(target()) failed after \(milliseconds(ContinuousClock.now - start)) ms: \(redactor.text(String(describing: error)))",
+                "\(request.method.rawValue) \(target()) failed after \(milliseconds(ContinuousClock.now - start)) ms: \(Self.summary(of: error))",
                 metadata: metadata)
             throw error
+        }
+    }
+
+    /// What failed, without the error's own description: the runtime's
+    /// `ClientError` describes the operation's inputs (OTP codes, refresh
+    /// tokens) and the URL, so only the kind of failure is logged.
+    static func summary(of error: any Error) -> String {
+        let cause = (error as? ClientError)?.underlyingError ?? error
+        switch cause {
+        case let urlError as URLError: return "URLError \(urlError.code.rawValue)"
+        case let error as RateLimitedError: return error.description
+        case let error as RequestTimeoutError: return error.description
+        case let error as TokenRefreshError: return error.description
+        default: return String(describing: type(of: cause))
         }
     }
 

@@ -33,7 +33,15 @@ public struct Redactor: Sendable {
 
     /// A header value fit for a log. `Authorization: Bearer abc` keeps its scheme: `Bearer ***`.
     public func header(name: String, value: String) -> String {
-        guard secretHeaders.contains(name.lowercased()) else { return text(value) }
+        let normalised = Self.normalise(name)
+        let isSecret = secretHeaders.contains(name.lowercased()) || secretFields.contains(normalised) || normalised.hasSuffix("token")
+        guard isSecret else {
+            // A URL in a header (`Location: app://cb?code=...`) has its query redacted.
+            if let mark = value.firstIndex(of: "?") {
+                return text(String(value[..<mark])) + "?" + query(String(value[value.index(after: mark)...]))
+            }
+            return text(value)
+        }
         if let space = value.firstIndex(of: " "), name.lowercased().hasSuffix("authorization") {
             return value[..<space] + " " + Self.mask
         }
@@ -104,8 +112,12 @@ public struct Redactor: Sendable {
     private func redact(_ value: Any, key: String?) -> Any {
         if let key {
             let normalised = Self.normalise(key)
-            if secretFields.contains(normalised), !(value is [String: Any]), !(value is [Any]) { return Self.mask }
-            if phoneFields.contains(normalised), let string = value as? String { return Self.maskPhone(string) }
+            // Everything under a secret key is secret, objects included.
+            if secretFields.contains(normalised), !(value is NSNull) { return Self.mask }
+            if phoneFields.contains(normalised) {
+                if let string = value as? String { return Self.maskPhone(string) }
+                if let number = value as? NSNumber, !(value is Bool) { return Self.maskPhone(number.stringValue) }
+            }
         }
         switch value {
         case let object as [String: Any]:

@@ -5,7 +5,8 @@
 /// instead of spending its attempts on a network that is not there.
 public actor Connectivity {
     private var online: Bool
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
 
     /// Creates the signal; the default assumes online.
     public init(isOnline: Bool = true) {
@@ -19,14 +20,34 @@ public actor Connectivity {
     public func update(isOnline: Bool) {
         online = isOnline
         guard isOnline else { return }
-        let woken = waiters
+        let woken = waiters.values
         waiters.removeAll()
         for waiter in woken { waiter.resume() }
     }
 
-    /// Returns at once when online, else when the app reports the device online.
-    public func waitUntilOnline() async {
+    /// Returns at once when online, else when the app reports the device
+    /// online, or when the waiting task is cancelled (then it throws
+    /// `CancellationError`).
+    public func waitUntilOnline() async throws {
         guard !online else { return }
-        await withCheckedContinuation { waiters.append($0) }
+        try Task.checkCancellation()
+        let id = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+        try Task.checkCancellation()
+    }
+
+    private func cancelWaiter(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume()
     }
 }

@@ -66,7 +66,7 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard policy.allowsRetry(of: request, operationID: operationID), policy.maximumAttempts > 1 else {
+        guard policy.allowsRetry(of: request, operationID: operationID), policy.maximumAttempts > 1, fitsBuffer(body) else {
             return try await finish(next(request, body, baseURL), operationID: operationID)
         }
         let replayable = try await replayableBody(body)
@@ -81,7 +81,7 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
             let isLastAttempt = attempt >= policy.maximumAttempts
             switch outcome {
             case .failure(let error):
-                if error is CancellationError || Task.isCancelled || isLastAttempt { throw error }
+                if isLastAttempt || Task.isCancelled || !Self.isTransportFailure(error) { throw error }
                 try await wait(retry: attempt, atLeast: .zero, operationID: operationID)
             case .success(let (response, responseBody)):
                 let status = response.status.code
@@ -113,12 +113,34 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
     }
 
     private func wait(retry: Int, atLeast minimum: Duration, operationID: String) async throws {
-        if let connectivity { await connectivity.waitUntilOnline() }
+        if let connectivity { try await connectivity.waitUntilOnline() }
         let ceiling = policy.backoff.ceiling(forRetry: retry).totalSeconds
         let jittered = Duration.seconds(ceiling > 0 ? random(0...ceiling) : 0)
         let delay = max(jittered, minimum)
         onRetry?(operationID, retry, delay)
         try await clock.sleep(for: delay)
+    }
+
+    /// A body too large to keep for replay is sent once, not retried.
+    private func fitsBuffer(_ body: HTTPBody?) -> Bool {
+        guard let body, body.iterationBehavior == .single, case .known(let length) = body.length else { return true }
+        return length <= maximumBufferedBodyBytes
+    }
+
+    /// Whether an error is a failure of the exchange that another attempt
+    /// may not meet: not cancellation, and not one of this module's own
+    /// verdicts (rate limit, ended session, insecure URL). The runtime wraps
+    /// errors in `ClientError`; its underlying error decides.
+    static func isTransportFailure(_ error: any Error) -> Bool {
+        let cause = (error as? ClientError)?.underlyingError ?? error
+        switch cause {
+        case is CancellationError, is RateLimitedError, is TokenRefreshError, is InsecureBaseURLError:
+            return false
+        case let urlError as URLError:
+            return urlError.code != .cancelled
+        default:
+            return true
+        }
     }
 
     private func replayableBody(_ body: HTTPBody?) async throws -> ReplayableBody? {

@@ -32,6 +32,10 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard operations.contains(operationID) else { return try await next(request, body, baseURL) }
+        if let body, body.iterationBehavior == .single, case .known(let length) = body.length, length > maximumBufferedBodyBytes {
+            // Too large to keep for a second attempt: sent once, a 401 returned as it is.
+            return try await next(request, body, baseURL)
+        }
         var replayable: ReplayableBody?
         if let body {
             replayable = body.iterationBehavior == .multiple

@@ -97,6 +97,9 @@ public actor TokenSession {
     private var inFlight: Task<Void, any Error>?
     private var recentRefreshes: [ContinuousClock.Instant] = []
     private var isActive: Bool
+    /// Changes on every sign-in, sign-out and expiry, so that a refresh that
+    /// was running across one of them neither revives nor wipes the session.
+    private var epoch = 0
 
     /// Creates a session. `accessToken` may be nil after an app launch: the
     /// first protected request then gets a 401 and refreshes.
@@ -127,6 +130,7 @@ public actor TokenSession {
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
         isActive = true
+        epoch += 1
         eventSink.yield(.signedIn)
     }
 
@@ -135,6 +139,8 @@ public actor TokenSession {
         currentAccessToken = nil
         currentGeneration += 1
         isActive = false
+        epoch += 1
+        inFlight?.cancel()
         try await store.clear()
         eventSink.yield(.signedOut)
     }
@@ -143,12 +149,13 @@ public actor TokenSession {
     /// returns at once if it already is, joins a refresh in flight, or starts
     /// one (guarantees 1, 2 and 4).
     public func refresh(after generation: Int) async throws {
+        // An ended session stays ended until the next sign-in (guarantee 3).
+        guard isActive else { throw TokenRefreshError.sessionExpired }
         if currentGeneration > generation { return }
         if let inFlight {
             try await inFlight.value
             return
         }
-        guard isActive else { throw TokenRefreshError.sessionExpired }
         let now = ContinuousClock.now
         recentRefreshes.removeAll { now - $0 > refreshWindow }
         guard recentRefreshes.count < refreshLimit else {
@@ -162,19 +169,26 @@ public actor TokenSession {
     }
 
     private func performRefresh() async throws {
+        let startEpoch = epoch
+        /// Whether a sign-in, sign-out or expiry happened while this refresh waited.
+        func superseded() -> Bool { epoch != startEpoch }
         guard let refreshToken = try await store.loadRefreshToken() else {
-            expire()
+            if !superseded() { expire() }
             throw TokenRefreshError.notSignedIn
         }
+        guard !superseded() else { throw TokenRefreshError.sessionExpired }
         let tokens: TokenPair
         do {
             tokens = try await refresher.refresh(using: refreshToken)
         } catch TokenRefreshError.rejected {
+            guard !superseded() else { throw TokenRefreshError.sessionExpired }
             expire()
             try? await store.clear()
             throw TokenRefreshError.sessionExpired
         }
+        guard !superseded() else { throw TokenRefreshError.sessionExpired }
         if let newRefreshToken = tokens.refreshToken { try await store.save(refreshToken: newRefreshToken) }
+        guard !superseded() else { throw TokenRefreshError.sessionExpired }
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
         eventSink.yield(.refreshed)
@@ -188,6 +202,7 @@ public actor TokenSession {
     private func expire() {
         currentAccessToken = nil
         currentGeneration += 1
+        epoch += 1
         if isActive { eventSink.yield(.sessionExpired) }
         isActive = false
     }

@@ -32,7 +32,8 @@ public struct TransportTimeouts: Sendable, Hashable {
 
     /// A copy of `base` (default: ephemeral) with these timeouts applied.
     public func urlSessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
-        let configuration = base
+        // `URLSessionConfiguration` is a class: change a copy, not the caller's.
+        let configuration = base.copy() as! URLSessionConfiguration
         configuration.timeoutIntervalForRequest = read.seconds
         configuration.timeoutIntervalForResource = (connect + read + transfer).seconds
         return configuration
