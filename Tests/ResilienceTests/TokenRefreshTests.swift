@@ -198,3 +198,19 @@ extension TokenSession {
         await #expect(throws: TokenRefreshError.sessionExpired) { try await session.refresh(after: sentWith) }
     }
 }
+
+@Suite struct RefreshWaiterCancellationTests {
+    @Test func aCancelledWaiterLeavesWhileTheRefreshGoesOnForOthers() async throws {
+        let refresher = TokenSessionLifecycleTests.GatedRefresher()
+        let session = TokenSession(store: InMemoryTokenStore(refreshToken: "r"), refresher: refresher, accessToken: "a")
+        let generation = session.generation
+        let cancelled = Task { try await session.refresh(after: generation) }
+        let patient = Task { try await session.refresh(after: generation) }
+        try await Task.sleep(for: .milliseconds(20))
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        refresher.release()
+        try await patient.value
+        #expect(session.accessToken == "revived", "the shared refresh completed for the request still waiting")
+    }
+}

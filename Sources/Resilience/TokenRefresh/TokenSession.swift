@@ -94,7 +94,11 @@ public actor TokenSession {
     private var currentGeneration = 0 {
         didSet { snapshot.set(accessToken: currentAccessToken, generation: currentGeneration) }
     }
-    private var inFlight: Task<Void, any Error>?
+    private var inFlight: Task<Void, Never>?
+    /// Requests waiting for the refresh in flight; each ends with its result,
+    /// or with `CancellationError` when its own task is cancelled.
+    private var refreshWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var nextWaiter = 0
     private var recentRefreshes: [ContinuousClock.Instant] = []
     private var isActive: Bool
     /// Changes on every sign-in, sign-out and expiry, so that a refresh that
@@ -152,20 +156,52 @@ public actor TokenSession {
         // An ended session stays ended until the next sign-in (guarantee 3).
         guard isActive else { throw TokenRefreshError.sessionExpired }
         if currentGeneration > generation { return }
-        if let inFlight {
-            try await inFlight.value
-            return
+        if inFlight == nil {
+            let now = ContinuousClock.now
+            recentRefreshes.removeAll { now - $0 > refreshWindow }
+            guard recentRefreshes.count < refreshLimit else {
+                throw TokenRefreshError.refreshLimitExceeded(limit: refreshLimit, window: refreshWindow)
+            }
+            recentRefreshes.append(now)
+            // The refresh runs on its own: a cancelled caller does not cancel
+            // it for the others.
+            inFlight = Task {
+                do {
+                    try await self.performRefresh()
+                    self.finishRefresh(.success(()))
+                } catch {
+                    self.finishRefresh(.failure(error))
+                }
+            }
         }
-        let now = ContinuousClock.now
-        recentRefreshes.removeAll { now - $0 > refreshWindow }
-        guard recentRefreshes.count < refreshLimit else {
-            throw TokenRefreshError.refreshLimitExceeded(limit: refreshLimit, window: refreshWindow)
+        try await waitForRefresh()
+    }
+
+    private func waitForRefresh() async throws {
+        let id = nextWaiter
+        nextWaiter += 1
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    refreshWaiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelRefreshWaiter(id) }
         }
-        recentRefreshes.append(now)
-        let task = Task { try await self.performRefresh() }
-        inFlight = task
-        defer { inFlight = nil }
-        try await task.value
+    }
+
+    private func cancelRefreshWaiter(_ id: Int) {
+        refreshWaiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
+    }
+
+    private func finishRefresh(_ result: Result<Void, any Error>) {
+        inFlight = nil
+        let waiters = refreshWaiters.values
+        refreshWaiters.removeAll()
+        for waiter in waiters { waiter.resume(with: result) }
     }
 
     private func performRefresh() async throws {
