@@ -146,10 +146,10 @@ extension LoadSession {
     private func enqueue<T: Referenceable>(_ target: ReferenceTarget, node: Node, parse: @escaping (Node) -> T) {
         let key = PendingKey(kind: ObjectIdentifier(T.self), target: target)
         guard queued.insert(key).inserted else { return }
-        pending.append(PendingTarget(target: target, node: node) { session in
+        pending.append { session in
             guard T.resolved(target, in: session.references) == nil else { return }
             session.store(parse(node), at: target)
-        })
+        }
     }
 
     /// Marks a target as parsed (components parse their entries directly).
@@ -162,24 +162,12 @@ extension LoadSession {
         while !pending.isEmpty {
             let batch = pending
             pending.removeAll()
-            for item in batch { item.parse(self) }
+            for parse in batch { parse(self) }
         }
     }
 
     func store<T: Referenceable>(_ value: T, at target: ReferenceTarget) {
-        switch value {
-        case let value as Schema: references.schemas[target] = value
-        case let value as Parameter: references.parameters[target] = value
-        case let value as RequestBody: references.requestBodies[target] = value
-        case let value as Response: references.responses[target] = value
-        case let value as Header: references.headers[target] = value
-        case let value as Example: references.examples[target] = value
-        case let value as Link: references.links[target] = value
-        case let value as Callback: references.callbacks[target] = value
-        case let value as SecurityScheme: references.securitySchemes[target] = value
-        case let value as PathItem: references.pathItems[target] = value
-        default: break
-        }
+        references[keyPath: T.referenceStore][target] = value
     }
 }
 

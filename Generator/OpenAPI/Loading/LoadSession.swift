@@ -10,7 +10,8 @@ final class LoadSession {
     var diagnostics: [Diagnostic] = []
     var version = OpenAPIVersion("3.0.3")!
     var references = ResolvedReferences()
-    var pending: [PendingTarget] = []
+    /// Parses of `$ref` targets still to run (each stores its result).
+    var pending: [(LoadSession) -> Void] = []
     var queued: Set<PendingKey> = []
     /// Files whose reading failed, so that each failure is reported once.
     var unreadableFiles: Set<String> = []
@@ -18,12 +19,6 @@ final class LoadSession {
     struct PendingKey: Hashable {
         let kind: ObjectIdentifier
         let target: ReferenceTarget
-    }
-
-    struct PendingTarget {
-        let target: ReferenceTarget
-        let node: Node
-        let parse: (LoadSession) -> Void
     }
 
     // MARK: Diagnostics

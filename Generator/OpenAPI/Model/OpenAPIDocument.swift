@@ -31,25 +31,25 @@ public struct Components: Sendable {
 /// ``Reference``.
 public struct ResolvedReferences: Sendable {
     /// Schemas by target.
-    public internal(set) var schemas: [ReferenceTarget: Schema] = [:]
+    public var schemas: [ReferenceTarget: Schema] = [:]
     /// Parameters by target.
-    public internal(set) var parameters: [ReferenceTarget: Parameter] = [:]
+    public var parameters: [ReferenceTarget: Parameter] = [:]
     /// Request bodies by target.
-    public internal(set) var requestBodies: [ReferenceTarget: RequestBody] = [:]
+    public var requestBodies: [ReferenceTarget: RequestBody] = [:]
     /// Responses by target.
-    public internal(set) var responses: [ReferenceTarget: Response] = [:]
+    public var responses: [ReferenceTarget: Response] = [:]
     /// Headers by target.
-    public internal(set) var headers: [ReferenceTarget: Header] = [:]
+    public var headers: [ReferenceTarget: Header] = [:]
     /// Examples by target.
-    public internal(set) var examples: [ReferenceTarget: Example] = [:]
+    public var examples: [ReferenceTarget: Example] = [:]
     /// Links by target.
-    public internal(set) var links: [ReferenceTarget: Link] = [:]
+    public var links: [ReferenceTarget: Link] = [:]
     /// Callbacks by target.
-    public internal(set) var callbacks: [ReferenceTarget: Callback] = [:]
+    public var callbacks: [ReferenceTarget: Callback] = [:]
     /// Security schemes by target.
-    public internal(set) var securitySchemes: [ReferenceTarget: SecurityScheme] = [:]
+    public var securitySchemes: [ReferenceTarget: SecurityScheme] = [:]
     /// Path items by target.
-    public internal(set) var pathItems: [ReferenceTarget: PathItem] = [:]
+    public var pathItems: [ReferenceTarget: PathItem] = [:]
 }
 
 /// A value that a `$ref` can point at.
@@ -58,8 +58,15 @@ public protocol Referenceable: Sendable {
     static var kindName: String { get }
     /// The `components` key that holds values of this kind.
     static var componentsKey: String { get }
+    /// Where resolved values of this kind are kept.
+    static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Self]> { get }
+}
+
+extension Referenceable {
     /// Looks up a resolved target.
-    static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Self?
+    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Self? {
+        references[keyPath: referenceStore][target]
+    }
 }
 
 /// A typed, `$ref`-resolved OpenAPI 3.0 or 3.1 document.
@@ -127,78 +134,78 @@ extension Schema: Referenceable {
     public static var kindName: String { "schema" }
     /// "schemas".
     public static var componentsKey: String { "schemas" }
-    /// Looks up a resolved schema.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Schema? { references.schemas[target] }
+    /// `ResolvedReferences.schemas`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Schema]> { \.schemas }
 }
 extension Parameter: Referenceable {
     /// "parameter".
     public static var kindName: String { "parameter" }
     /// "parameters".
     public static var componentsKey: String { "parameters" }
-    /// Looks up a resolved parameter.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Parameter? { references.parameters[target] }
+    /// `ResolvedReferences.parameters`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Parameter]> { \.parameters }
 }
 extension RequestBody: Referenceable {
     /// "request body".
     public static var kindName: String { "request body" }
     /// "requestBodies".
     public static var componentsKey: String { "requestBodies" }
-    /// Looks up a resolved request body.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> RequestBody? { references.requestBodies[target] }
+    /// `ResolvedReferences.requestBodies`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: RequestBody]> { \.requestBodies }
 }
 extension Response: Referenceable {
     /// "response".
     public static var kindName: String { "response" }
     /// "responses".
     public static var componentsKey: String { "responses" }
-    /// Looks up a resolved response.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Response? { references.responses[target] }
+    /// `ResolvedReferences.responses`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Response]> { \.responses }
 }
 extension Header: Referenceable {
     /// "header".
     public static var kindName: String { "header" }
     /// "headers".
     public static var componentsKey: String { "headers" }
-    /// Looks up a resolved header.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Header? { references.headers[target] }
+    /// `ResolvedReferences.headers`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Header]> { \.headers }
 }
 extension Example: Referenceable {
     /// "example".
     public static var kindName: String { "example" }
     /// "examples".
     public static var componentsKey: String { "examples" }
-    /// Looks up a resolved example.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Example? { references.examples[target] }
+    /// `ResolvedReferences.examples`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Example]> { \.examples }
 }
 extension Link: Referenceable {
     /// "link".
     public static var kindName: String { "link" }
     /// "links".
     public static var componentsKey: String { "links" }
-    /// Looks up a resolved link.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Link? { references.links[target] }
+    /// `ResolvedReferences.links`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Link]> { \.links }
 }
 extension Callback: Referenceable {
     /// "callback".
     public static var kindName: String { "callback" }
     /// "callbacks".
     public static var componentsKey: String { "callbacks" }
-    /// Looks up a resolved callback.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> Callback? { references.callbacks[target] }
+    /// `ResolvedReferences.callbacks`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: Callback]> { \.callbacks }
 }
 extension SecurityScheme: Referenceable {
     /// "security scheme".
     public static var kindName: String { "security scheme" }
     /// "securitySchemes".
     public static var componentsKey: String { "securitySchemes" }
-    /// Looks up a resolved security scheme.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> SecurityScheme? { references.securitySchemes[target] }
+    /// `ResolvedReferences.securitySchemes`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: SecurityScheme]> { \.securitySchemes }
 }
 extension PathItem: Referenceable {
     /// "path item".
     public static var kindName: String { "path item" }
     /// "pathItems".
     public static var componentsKey: String { "pathItems" }
-    /// Looks up a resolved path item.
-    public static func resolved(_ target: ReferenceTarget, in references: ResolvedReferences) -> PathItem? { references.pathItems[target] }
+    /// `ResolvedReferences.pathItems`.
+    public static var referenceStore: WritableKeyPath<ResolvedReferences, [ReferenceTarget: PathItem]> { \.pathItems }
 }

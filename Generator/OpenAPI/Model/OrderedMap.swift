@@ -37,9 +37,6 @@ public struct OrderedMap<Value> {
             }
         }
     }
-
-    /// The entries in order.
-    public var entries: [(key: String, value: Value)] { Array(zip(keys, values)).map { (key: $0.0, value: $0.1) } }
 }
 
 extension OrderedMap: Sendable where Value: Sendable {}
