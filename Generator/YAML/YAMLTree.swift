@@ -1,3 +1,5 @@
+import Foundation
+
 /// Identifies a node of a ``YAMLTree``. Only meaningful with the tree that
 /// made it.
 public struct YAMLNodeID: Sendable, Hashable, Comparable {
@@ -219,20 +221,6 @@ public final class YAMLTree: Sendable {
             }
         }
         return current
-    }
-}
-
-extension StringProtocol {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard contains(target) else { return String(self) }
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }
 

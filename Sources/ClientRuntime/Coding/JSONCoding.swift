@@ -34,25 +34,17 @@ public enum JSONCoding {
 
     /// Parses an RFC 3339 date-time, with or without fractional seconds.
     public static func parseDateTime(_ text: String) -> Date? {
-        let withFraction = ISO8601DateFormatter()
-        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = withFraction.date(from: text) { return date }
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date }
-        // More than 3 fractional digits (`.123456Z`): keep milliseconds.
-        if let dot = text.firstIndex(of: "."), let end = text[dot...].firstIndex(where: { !$0.isNumber && $0 != "." }) {
-            let digits = text[text.index(after: dot)..<end]
-            if digits.count > 3 { return withFraction.date(from: String(text[..<dot]) + "." + digits.prefix(3) + text[end...]) }
-        }
-        return nil
+        try? withFraction.parse(text)
     }
 
     /// Formats a date as RFC 3339 in UTC, with milliseconds when it has any.
     public static func formatDateTime(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
         let hasFraction = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) != 0
-        formatter.formatOptions = hasFraction ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-        return formatter.string(from: date)
+        return date.formatted(hasFraction ? withFraction : withoutFraction)
     }
+
+    // Value types, made once: decoding a list of dates creates no formatter
+    // per value. The fractional style parses both forms (and microseconds).
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let withoutFraction = Date.ISO8601FormatStyle()
 }

@@ -66,15 +66,16 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard policy.allowsRetry(of: request, operationID: operationID), policy.maximumAttempts > 1, fitsBuffer(body) else {
+        guard policy.allowsRetry(of: request, operationID: operationID), policy.maximumAttempts > 1,
+            let replayable = try await ReplayableBody.prepare(body, upTo: maximumBufferedBodyBytes)
+        else {
             return try await finish(next(request, body, baseURL), operationID: operationID)
         }
-        let replayable = try await replayableBody(body)
         var attempt = 1
         while true {
             let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
             do {
-                outcome = .success(try await next(request, replayable?.copy(), baseURL))
+                outcome = .success(try await next(request, replayable.copy(), baseURL))
             } catch {
                 outcome = .failure(error)
             }
@@ -121,12 +122,6 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
         try await clock.sleep(for: delay)
     }
 
-    /// A body too large to keep for replay is sent once, not retried.
-    private func fitsBuffer(_ body: HTTPBody?) -> Bool {
-        guard let body, body.iterationBehavior == .single, case .known(let length) = body.length else { return true }
-        return length <= maximumBufferedBodyBytes
-    }
-
     /// Whether an error is a failure of the exchange that another attempt
     /// may not meet: not cancellation, and not one of this module's own
     /// verdicts (rate limit, ended session, insecure URL). The runtime wraps
@@ -142,34 +137,11 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
             return true
         }
     }
-
-    private func replayableBody(_ body: HTTPBody?) async throws -> ReplayableBody? {
-        guard let body else { return nil }
-        // A body that can be iterated again (bytes in memory) is reused as it is.
-        if body.iterationBehavior == .multiple { return .reusable(body) }
-        return .buffered(try await [UInt8](collecting: body, upTo: maximumBufferedBodyBytes))
-    }
 }
 
 extension RetryMiddleware where C == ContinuousClock {
     /// Creates the middleware on the real clock.
     public init(policy: RetryPolicy = RetryPolicy(), connectivity: Connectivity? = nil) {
         self.init(policy: policy, clock: ContinuousClock(), connectivity: connectivity)
-    }
-}
-
-/// A request body that every attempt can send again.
-enum ReplayableBody: Sendable {
-    /// A body whose iteration behavior is `.multiple`.
-    case reusable(HTTPBody)
-    /// A single-pass body, read into memory once.
-    case buffered([UInt8])
-
-    /// The body for one attempt.
-    func copy() -> HTTPBody {
-        switch self {
-        case .reusable(let body): return body
-        case .buffered(let bytes): return HTTPBody(bytes)
-        }
     }
 }

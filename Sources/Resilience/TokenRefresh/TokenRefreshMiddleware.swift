@@ -32,19 +32,14 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard operations.contains(operationID) else { return try await next(request, body, baseURL) }
-        if let body, body.iterationBehavior == .single, case .known(let length) = body.length, length > maximumBufferedBodyBytes {
+        guard let replayable = try await ReplayableBody.prepare(body, upTo: maximumBufferedBodyBytes) else {
             // Too large to keep for a second attempt: sent once, a 401 returned as it is.
             return try await next(request, body, baseURL)
         }
-        var replayable: ReplayableBody?
-        if let body {
-            replayable = body.iterationBehavior == .multiple
-                ? .reusable(body) : .buffered(try await [UInt8](collecting: body, upTo: maximumBufferedBodyBytes))
-        }
         let generation = session.generation
-        let first = try await next(request, replayable?.copy(), baseURL)
+        let first = try await next(request, replayable.copy(), baseURL)
         guard first.0.status == .unauthorized else { return first }
         try await session.refresh(after: generation)
-        return try await next(request, replayable?.copy(), baseURL)
+        return try await next(request, replayable.copy(), baseURL)
     }
 }
