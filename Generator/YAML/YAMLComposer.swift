@@ -82,7 +82,7 @@ struct YAMLComposer {
                 kind: .scalar, style: Self.style(scalar.style), tag: scalar.tag, mark: event.start_mark,
                 start: start, count: UInt32(scalar.length))
             if let anchor = scalar.anchor { anchors[String(cString: anchor)] = (node, 1) }
-            return attach(node, mark: event.start_mark)
+            return attach(node)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
             if frames.count >= Self.maximumDepth {
@@ -114,14 +114,14 @@ struct YAMLComposer {
             }
             if let anchor = frame.anchor { anchors[anchor] = (frame.node, size) }
             if !frames.isEmpty { frames[frames.count - 1].aliasExtra += frame.aliasExtra }
-            return attach(frame.node, mark: event.start_mark)
+            return attach(frame.node)
         case YAML_ALIAS_EVENT:
             let name = String(cString: event.data.alias.anchor)
             guard let (node, size) = anchors[name] else {
                 return .undefinedAlias(file: fileName, mark: Self.mark(event.start_mark), anchor: name)
             }
             if !frames.isEmpty { frames[frames.count - 1].aliasExtra += size }
-            return attach(node, mark: event.start_mark)
+            return attach(node)
         case YAML_DOCUMENT_START_EVENT:
             anchors.removeAll(keepingCapacity: true)
             return nil
@@ -130,7 +130,7 @@ struct YAMLComposer {
         }
     }
 
-    private mutating func attach(_ node: Int32, mark: yaml_mark_t) -> YAMLError? {
+    private mutating func attach(_ node: Int32) -> YAMLError? {
         if frames.isEmpty {
             documents.append(YAMLNodeID(index: node))
         } else {

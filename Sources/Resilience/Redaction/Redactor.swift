@@ -27,8 +27,8 @@ public struct Redactor: Sendable {
         phoneFields: Set<String> = ["phone", "phonenumber", "phonenumbere164", "e164", "msisdn", "mobile"]
     ) {
         self.secretHeaders = secretHeaders
-        self.secretFields = secretFields.map(Self.normalise).reduce(into: []) { $0.insert($1) }
-        self.phoneFields = phoneFields.map(Self.normalise).reduce(into: []) { $0.insert($1) }
+        self.secretFields = Set(secretFields.map(Self.normalise))
+        self.phoneFields = Set(phoneFields.map(Self.normalise))
     }
 
     /// A header value fit for a log. `Authorization: Bearer abc` keeps its scheme: `Bearer ***`.

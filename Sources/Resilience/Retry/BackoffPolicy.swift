@@ -26,9 +26,15 @@ public struct BackoffPolicy: Sendable, Hashable {
 
     /// A random wait in `[0, ceiling(forRetry:)]`.
     public func delay(forRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+        delay(forRetry: retry) { Double.random(in: $0, using: &generator) }
+    }
+
+    /// A wait in `[0, ceiling(forRetry:)]` drawn by `random` from the range
+    /// it is given (tests inject a fixed draw).
+    public func delay(forRetry retry: Int, random: (ClosedRange<Double>) -> Double) -> Duration {
         let ceiling = ceiling(forRetry: retry).totalSeconds
         guard ceiling > 0 else { return .zero }
-        return .seconds(Double.random(in: 0...ceiling, using: &generator))
+        return .seconds(random(0...ceiling))
     }
 }
 

@@ -115,9 +115,7 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
 
     private func wait(retry: Int, atLeast minimum: Duration, operationID: String) async throws {
         if let connectivity { try await connectivity.waitUntilOnline() }
-        let ceiling = policy.backoff.ceiling(forRetry: retry).totalSeconds
-        let jittered = Duration.seconds(ceiling > 0 ? random(0...ceiling) : 0)
-        let delay = max(jittered, minimum)
+        let delay = max(policy.backoff.delay(forRetry: retry, random: random), minimum)
         onRetry?(operationID, retry, delay)
         try await clock.sleep(for: delay)
     }
