@@ -14,6 +14,11 @@ let resilienceOverLoopback: [Target.Dependency] = [
     .product(name: "Logging", package: "swift-log"),
 ]
 
+/// The generated clients (`make generate` writes `Sources/Clients/<Module>`
+/// from `specs/clients.json`); each is a target of its own, so an app links
+/// only the backends it talks to.
+let generatedClients = ["SecureNodeAPI", "SoulAPI", "SafepocketAPI", "MobileTrackerAPI"]
+
 let package = Package(
     name: "OpenAPIMobileClients",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -22,7 +27,8 @@ let package = Package(
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
         .library(name: "Resilience", targets: ["Resilience"]),
         .library(name: "ClientRuntime", targets: ["ClientRuntime"]),
-    ],
+        .library(name: "Clients", targets: generatedClients),
+    ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
@@ -60,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "clientgen",
             dependencies: [
-                "OpenAPIModel",
+                "OpenAPIModel", "Codegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Generator/clientgen"
@@ -133,6 +139,16 @@ let package = Package(
             dependencies: ["clientgen"],
             path: "Tests/ClientgenTests"
         ),
-    ],
+    ] + generatedClients.map { name in
+        .target(
+            name: name,
+            dependencies: [
+                "ClientRuntime",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/Clients/\(name)"
+        )
+    },
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// `clientgen`: reads OpenAPI specs and (in later stages) generates Swift clients.
+/// `clientgen`: reads OpenAPI specs, checks them and generates typed Swift clients.
 @main
 struct ClientGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clientgen",
         abstract: "Reads OpenAPI 3.0/3.1 specs and generates typed Swift clients.",
-        subcommands: [Lint.self])
+        subcommands: [Lint.self, Generate.self])
 }

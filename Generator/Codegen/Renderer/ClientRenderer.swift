@@ -1,0 +1,265 @@
+import Foundation
+
+/// Renders the `Client` type: its initialisers, named servers, operation
+/// descriptors, and one pair of methods per operation.
+struct ClientRenderer {
+    /// `public`, `package` or `internal`.
+    let access: String
+    /// The model types, to look up multipart body properties.
+    let types: [String: TypeDeclaration]
+
+    func renderClient(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
+        writer.documentation(client.documentation)
+        writer.block("\(access) struct Client: Sendable") { writer in
+            writer.line("/// Sends the requests: server URL, transport and middlewares.")
+            writer.line("\(access) let core: ClientCore")
+            writer.line("")
+            if !client.servers.isEmpty {
+                writer.line("/// A client of one of the servers the spec names.")
+                writer.block("\(access) init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [])") { writer in
+                    writer.line("self.init(serverURL: server.url, transport: transport, middlewares: middlewares)")
+                }
+                writer.line("")
+            }
+            writer.line("/// A client of the server at `serverURL`; middlewares run in order, the first outermost.")
+            writer.block("\(access) init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [])") { writer in
+                writer.line("self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares)")
+            }
+            writer.line("")
+            writer.line("/// A client over a configured core.")
+            writer.block("\(access) init(core: ClientCore)") { writer in
+                writer.line("self.core = core")
+            }
+        }
+        if !client.servers.isEmpty {
+            writer.line("")
+            writer.block("extension Client") { writer in
+                writer.line("/// The servers the spec names.")
+                writer.block("\(access) enum Server: String, Sendable, CaseIterable") { writer in
+                    for server in client.servers {
+                        writer.documentation(server.documentation)
+                        writer.line("case \(server.name) = \(SwiftLiteral.string(server.url))")
+                    }
+                    writer.line("")
+                    writer.line("/// The base URL.")
+                    writer.line("\(access) var url: URL { URL(string: rawValue)! }")
+                }
+            }
+        }
+        writer.line("")
+        writer.block("extension Client") { writer in
+            writer.line("/// Every operation with its method, path and security requirements;")
+            writer.line("/// ``OperationDescriptor/current`` holds the one being sent.")
+            writer.block("\(access) enum Operations") { writer in
+                for operation in client.operations {
+                    writer.line("/// `\(operation.method.uppercased()) \(operation.path)`")
+                    let security = operation.security.map { requirement in
+                        "[" + requirement.map { use in
+                            let scopes = use.scopes.isEmpty ? "" : ", scopes: [" + use.scopes.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+                            return "SecuritySchemeDescriptor(name: \(SwiftLiteral.string(use.name)), kind: \(use.kind)\(scopes))"
+                        }.joined(separator: ", ") + "]"
+                    }
+                    let deprecated = operation.isDeprecated ? ", isDeprecated: true" : ""
+                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(deprecated))")
+                }
+                writer.line("")
+                writer.line("/// Every operation, by `operationId`.")
+                let entries = client.operations.map { "\(SwiftLiteral.string($0.id)): \($0.methodName)" }
+                writer.line("\(access) static let byID: [String: OperationDescriptor] = [\(entries.isEmpty ? ":" : entries.joined(separator: ", "))]")
+            }
+        }
+    }
+
+    // MARK: Operations
+
+    func renderOperations(_ operations: [OperationDeclaration], into writer: inout SwiftWriter) {
+        writer.block("extension Client") { writer in
+            for (index, operation) in operations.enumerated() {
+                if index > 0 { writer.line("") }
+                renderMethods(operation, into: &writer)
+            }
+        }
+        for operation in operations {
+            for result in [operation.success, operation.failure].compactMap({ $0 }) {
+                guard case .perStatus(let name, let cases) = result else { continue }
+                writer.line("")
+                writer.line("/// The bodies `\(operation.id)` documents, by status.")
+                writer.block("\(access) enum \(name): Hashable, Sendable") { writer in
+                    for item in cases {
+                        writer.documentation(item.documentation)
+                        writer.line(item.type.map { "case \(item.name)(\($0))" } ?? "case \(item.name)")
+                    }
+                }
+            }
+        }
+    }
+
+    private func signature(_ operation: OperationDeclaration) -> (parameters: String, arguments: String) {
+        var parameters: [String] = []
+        var arguments: [String] = []
+        let pathAndRequired = operation.parameters.filter { !$0.isOptional }
+        let optional = operation.parameters.filter(\.isOptional)
+        for parameter in pathAndRequired {
+            parameters.append("\(parameter.label): \(parameter.type)")
+            arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+        }
+        if let body = operation.body {
+            parameters.append("body: \(body.type)" + (body.isOptional ? " = nil" : ""))
+            arguments.append("body: body")
+        }
+        for parameter in optional {
+            parameters.append("\(parameter.label): \(parameter.type) = nil")
+            arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+        }
+        return (parameters.joined(separator: ", "), arguments.joined(separator: ", "))
+    }
+
+    private func renderMethods(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+        let (parameters, arguments) = signature(operation)
+        var documentation = operation.documentation ?? "`\(operation.method.uppercased()) \(operation.path)`"
+        let documented = operation.parameters.filter { $0.documentation != nil }
+        if !documented.isEmpty || operation.body?.documentation != nil {
+            documentation += "\n\n- Parameters:"
+            for parameter in documented {
+                documentation += "\n  - \(SwiftName.unescaped(parameter.label)): " + (parameter.documentation ?? "").replacingNewlines()
+            }
+            if let text = operation.body?.documentation { documentation += "\n  - body: " + text.replacingNewlines() }
+        }
+        if let failure = operation.failure {
+            let statuses = operation.responses.filter { !$0.isSuccess }.map(\.status).joined(separator: ", ")
+            documentation += "\n\n- Throws: `APIError<\(failure.bodyType)>` for a documented error status (\(statuses)); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec."
+        } else {
+            documentation += "\n\n- Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec."
+        }
+        writer.documentation(documentation)
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        if case .empty = operation.success {
+            writer.block("\(access) func \(operation.methodName)(\(parameters)) async throws") { writer in
+                writer.line("_ = try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments))")
+            }
+        } else {
+            writer.block("\(access) func \(operation.methodName)(\(parameters)) async throws -> \(operation.success.bodyType)") { writer in
+                writer.line("try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments)).body")
+            }
+        }
+        writer.line("")
+        writer.line("/// `\(SwiftName.unescaped(operation.methodName))`, returning the status and headers with the body.")
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        writer.block("\(access) func \(operation.responseMethodName)(\(parameters)) async throws -> Response<\(operation.success.bodyType)>") { writer in
+            writer.line("var request = RequestBuilder(Operations.\(SwiftName.unescaped(operation.methodName)))")
+            for parameter in operation.parameters {
+                let name = SwiftLiteral.string(parameter.wireName)
+                switch parameter.location {
+                case "path": writer.line("try request.setPath(\(name), \(parameter.label), style: \(SwiftLiteral.string(parameter.style)), explode: \(parameter.explode))")
+                case "query": writer.line("try request.addQuery(\(name), \(parameter.label), style: .\(Self.queryStyle(parameter.style)), explode: \(parameter.explode))")
+                case "header": writer.line("try request.setHeader(\(name), \(parameter.label))")
+                default: writer.line("try request.addCookie(\(name), \(parameter.label))")
+                }
+            }
+            if let body = operation.body { renderBody(body, into: &writer) }
+            if let accept = operation.accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
+            writer.line("let response = try await core.send(request)")
+            renderResponseSwitch(operation, into: &writer)
+        }
+    }
+
+    private static func queryStyle(_ style: String) -> String {
+        ["form", "spaceDelimited", "pipeDelimited", "deepObject"].contains(style) ? style : "form"
+    }
+
+    private func renderBody(_ body: BodyDeclaration, into writer: inout SwiftWriter) {
+        let value = body.isOptional ? "body" : "body"
+        let content = SwiftLiteral.string(body.contentType)
+        var lines: [String] = []
+        switch body.encoding {
+        case .json: lines = ["try request.setJSONBody(\(value), contentType: \(content))"]
+        case .form: lines = ["try request.setFormBody(\(value))"]
+        case .text: lines = ["request.setTextBody(\(value), contentType: \(content))"]
+        case .data: lines = ["request.setDataBody(\(value), contentType: \(content))"]
+        case .multipart:
+            lines = ["var form = MultipartForm()"]
+            let typeName: String? = {
+                if case .named(let name) = body.type { return name }
+                if case .optional(.named(let name)) = body.type { return name }
+                return nil
+            }()
+            if let typeName, let declaration = types[typeName], case .structure(let shape) = declaration.kind {
+                for property in shape.properties {
+                    let name = SwiftLiteral.string(property.wireName)
+                    let member = "\(value).\(SwiftName.unescaped(property.name))"
+                    switch property.type {
+                    case .named("Data"), .optional(.named("Data")): lines.append("form.append(\(name), \(member))")
+                    case .array(.named("Data")): lines.append("for part in \(member) { form.append(\(name), part) }")
+                    case .optional(.array(.named("Data"))): lines.append("for part in \(member) ?? [] { form.append(\(name), part) }")
+                    default: lines.append("try form.append(\(name), \(member))")
+                    }
+                }
+            }
+            lines.append("request.setMultipartBody(form)")
+        }
+        if body.isOptional {
+            writer.block("if let body") { writer in
+                for line in lines { writer.line(line) }
+            }
+        } else {
+            for line in lines { writer.line(line) }
+        }
+    }
+
+    private func renderResponseSwitch(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+        // Exact codes first, then ranges, then `default`.
+        let ordered = operation.responses.filter { Int($0.status) != nil }
+            + operation.responses.filter { Int($0.status) == nil && $0.status != "default" }
+            + operation.responses.filter { $0.status == "default" }
+        // Statuses read the same way share one case: `case 400, 429:`.
+        var arms: [(patterns: [String], statement: String)] = []
+        for response in ordered {
+            let pattern: String
+            if let code = Int(response.status) {
+                pattern = String(code)
+            } else if response.status == "default" {
+                pattern = "default"
+            } else if let digit = response.status.first?.wholeNumberValue {
+                pattern = "\(digit * 100)...\(digit * 100 + 99)"
+            } else {
+                continue
+            }
+            let decoded: String?
+            switch response.decoding {
+            case .none: decoded = nil
+            case .json(let type): decoded = "try response.decodeJSON(\(type).self)"
+            case .text: decoded = "response.decodeText()"
+            case .data: decoded = "response.body"
+            }
+            let value: String
+            if let caseName = response.caseName, case .perStatus(let enumName, _)? = response.isSuccess ? operation.success : operation.failure {
+                let member = "\(enumName).\(SwiftName.unescaped(caseName))"
+                value = decoded.map { "\(member)(\($0))" } ?? member
+            } else {
+                value = decoded ?? "EmptyBody()"
+            }
+            let statement = response.isSuccess ? "return response.success(\(value))" : "throw response.failure(\(value))"
+            if pattern != "default", let last = arms.last, last.statement == statement, last.patterns != ["default"] {
+                arms[arms.count - 1].patterns.append(pattern)
+            } else {
+                arms.append(([pattern], statement))
+            }
+        }
+        writer.line("switch response.status {")
+        for arm in arms {
+            let label = arm.patterns == ["default"] ? "default" : "case " + arm.patterns.joined(separator: ", ")
+            writer.line("\(label): \(arm.statement)")
+        }
+        if !operation.responses.contains(where: { $0.status == "default" }) {
+            writer.line("default: throw response.undocumented()")
+        }
+        writer.line("}")
+    }
+}
+
+extension String {
+    /// The text on one line, for a `- Parameters:` entry.
+    func replacingNewlines() -> String {
+        split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,215 @@
+/// Renders ``TypeDeclaration``s as Swift: structs (or final classes for
+/// recursive types) with coding keys, open enums, `oneOf` enums, aliases.
+struct ModelRenderer {
+    /// `public`, `package` or `internal`.
+    let access: String
+
+    func render(_ declaration: TypeDeclaration, into writer: inout SwiftWriter) {
+        writer.documentation(declaration.documentation)
+        if declaration.isDeprecated { writer.line("@available(*, deprecated)") }
+        switch declaration.kind {
+        case .alias(let type):
+            writer.line("\(access) typealias \(declaration.name) = \(type)")
+        case .structure(let shape):
+            renderStructure(declaration, shape, into: &writer)
+        case .openEnum(let shape):
+            renderOpenEnum(declaration, shape, into: &writer)
+        case .union(let shape):
+            renderUnion(declaration, shape, into: &writer)
+        }
+    }
+
+    private func renderNested(_ declaration: TypeDeclaration, into writer: inout SwiftWriter) {
+        for nested in declaration.nested {
+            writer.line("")
+            render(nested, into: &writer)
+        }
+    }
+
+    // MARK: Structures
+
+    private func renderStructure(_ declaration: TypeDeclaration, _ shape: StructureShape, into writer: inout SwiftWriter) {
+        let keyword = shape.isRecursive ? "final class" : "struct"
+        let binding = shape.isRecursive ? "let" : "var"
+        writer.block("\(access) \(keyword) \(declaration.name): Codable, Hashable, Sendable") { writer in
+            for property in shape.properties {
+                writer.documentation(property.documentation)
+                if property.isDeprecated { writer.line("@available(*, deprecated)") }
+                writer.line("\(access) \(binding) \(property.name): \(property.type)")
+            }
+            if let additional = shape.additionalProperties {
+                writer.line("/// Members the schema does not name (`additionalProperties`).")
+                writer.line("\(access) \(binding) additionalProperties: [String: \(additional)]")
+            }
+            if !shape.properties.isEmpty || shape.additionalProperties != nil { writer.line("") }
+            renderMemberwiseInit(shape, into: &writer)
+            if shape.properties.contains(where: { $0.name != $0.wireName }) || shape.needsCustomCoding {
+                writer.line("")
+                let conformances = shape.additionalProperties == nil ? "String, CodingKey" : "String, CodingKey, CaseIterable"
+                writer.block("enum CodingKeys: \(conformances)") { writer in
+                    for property in shape.properties {
+                        writer.line(property.name == property.wireName ? "case \(property.name)" : "case \(property.name) = \(SwiftLiteral.string(property.wireName))")
+                    }
+                }
+            }
+            if shape.needsCustomCoding {
+                writer.line("")
+                renderDecoder(shape, into: &writer)
+                if shape.isRecursive || shape.additionalProperties != nil {
+                    writer.line("")
+                    renderEncoder(shape, into: &writer)
+                }
+            }
+            if shape.isRecursive {
+                writer.line("")
+                renderClassHashable(declaration.name, shape, into: &writer)
+            }
+            renderNested(declaration, into: &writer)
+        }
+    }
+
+    private func renderMemberwiseInit(_ shape: StructureShape, into writer: inout SwiftWriter) {
+        var arguments: [String] = shape.properties.map { property in
+            let label = property.name
+            if let value = property.defaultValue { return "\(label): \(property.type) = \(value)" }
+            if case .optional = property.type { return "\(label): \(property.type) = nil" }
+            return "\(label): \(property.type)"
+        }
+        if let additional = shape.additionalProperties { arguments.append("additionalProperties: [String: \(additional)] = [:]") }
+        writer.line("/// Creates a value.")
+        writer.block("\(access) init(\(arguments.joined(separator: ", ")))") { writer in
+            for property in shape.properties {
+                writer.line("self.\(SwiftName.unescaped(property.name)) = \(property.name)")
+            }
+            if shape.additionalProperties != nil { writer.line("self.additionalProperties = additionalProperties") }
+        }
+    }
+
+    private func renderDecoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
+        writer.line("/// Decodes a value; absent fields with a schema `default` take it.")
+        writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
+            if !shape.properties.isEmpty {
+                writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            }
+            for property in shape.properties {
+                let name = SwiftName.unescaped(property.name)
+                let key = "." + name
+                switch property.type {
+                case .optional(let wrapped):
+                    writer.line("self.\(name) = try container.decodeIfPresent(\(wrapped).self, forKey: \(key))")
+                default:
+                    if let value = property.defaultValue {
+                        writer.line("self.\(name) = try container.decodeIfPresent(\(property.type).self, forKey: \(key)) ?? \(value)")
+                    } else {
+                        writer.line("self.\(name) = try container.decode(\(property.type).self, forKey: \(key))")
+                    }
+                }
+            }
+            if let additional = shape.additionalProperties {
+                writer.line("self.additionalProperties = try decoder.decodeAdditionalProperties(\(additional).self, knownKeys: Set(CodingKeys.allCases.map(\\.rawValue)))")
+            }
+        }
+    }
+
+    private func renderEncoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
+        writer.line("/// Encodes the value; absent optionals are left out.")
+        writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
+            if !shape.properties.isEmpty {
+                writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+            }
+            for property in shape.properties {
+                let name = SwiftName.unescaped(property.name)
+                if case .optional = property.type {
+                    writer.line("try container.encodeIfPresent(\(name), forKey: .\(name))")
+                } else {
+                    writer.line("try container.encode(\(name), forKey: .\(name))")
+                }
+            }
+            if shape.additionalProperties != nil { writer.line("try encoder.encodeAdditionalProperties(additionalProperties)") }
+        }
+    }
+
+    private func renderClassHashable(_ name: String, _ shape: StructureShape, into writer: inout SwiftWriter) {
+        var members = shape.properties.map { SwiftName.unescaped($0.name) }
+        if shape.additionalProperties != nil { members.append("additionalProperties") }
+        writer.line("/// Equal when every property is equal.")
+        writer.block("\(access) static func == (lhs: \(name), rhs: \(name)) -> Bool") { writer in
+            writer.line(members.isEmpty ? "true" : members.map { "lhs.\($0) == rhs.\($0)" }.joined(separator: " && "))
+        }
+        writer.line("")
+        writer.line("/// Hashes every property.")
+        writer.block("\(access) func hash(into hasher: inout Hasher)") { writer in
+            for member in members { writer.line("hasher.combine(\(member))") }
+        }
+    }
+
+    // MARK: Enums
+
+    private func renderOpenEnum(_ declaration: TypeDeclaration, _ shape: OpenEnumShape, into writer: inout SwiftWriter) {
+        writer.block("\(access) enum \(declaration.name): OpenEnum") { writer in
+            for item in shape.cases {
+                writer.line("/// \(item.literal)")
+                writer.line("case \(item.name)")
+            }
+            writer.line("/// A value this version of the client does not know, kept as received.")
+            writer.line("case unknown(\(shape.rawType))")
+            writer.line("")
+            writer.line("/// The case for a raw value; unknown values become ``unknown(_:)``.")
+            writer.block("\(access) init(rawValue: \(shape.rawType))") { writer in
+                writer.line("switch rawValue {")
+                for item in shape.cases { writer.line("case \(item.literal): self = .\(SwiftName.unescaped(item.name))") }
+                writer.line("default: self = .unknown(rawValue)")
+                writer.line("}")
+            }
+            writer.line("")
+            writer.line("/// The raw value as sent on the wire.")
+            writer.block("\(access) var rawValue: \(shape.rawType)") { writer in
+                writer.line("switch self {")
+                for item in shape.cases { writer.line("case .\(SwiftName.unescaped(item.name)): return \(item.literal)") }
+                writer.line("case .unknown(let value): return value")
+                writer.line("}")
+            }
+            renderNested(declaration, into: &writer)
+        }
+    }
+
+    private func renderUnion(_ declaration: TypeDeclaration, _ shape: UnionShape, into writer: inout SwiftWriter) {
+        writer.block("\(access) indirect enum \(declaration.name): Codable, Hashable, Sendable") { writer in
+            for member in shape.members {
+                writer.line("/// The value is a `\(member.type)`.")
+                writer.line("case \(member.name)(\(member.type))")
+            }
+            if shape.discriminator != nil {
+                writer.line("/// A member this version of the client does not know, kept as JSON.")
+                writer.line("case undocumented(JSONValue)")
+            }
+            writer.line("")
+            writer.line("/// Decodes the member the value matches.")
+            writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
+                if let property = shape.discriminator {
+                    writer.line("switch try decoder.discriminatorValue(\(SwiftLiteral.string(property))) {")
+                    for member in shape.members where !member.discriminatorValues.isEmpty {
+                        writer.line("case \(member.discriminatorValues.map(SwiftLiteral.string).joined(separator: ", ")): self = .\(SwiftName.unescaped(member.name))(try decoder.decodeMember(\(member.type).self))")
+                    }
+                    writer.line("default: self = .undocumented(try decoder.decodeMember(JSONValue.self))")
+                    writer.line("}")
+                } else {
+                    for member in shape.members {
+                        writer.line("if let value = try? decoder.decodeMember(\(member.type).self) { self = .\(SwiftName.unescaped(member.name))(value); return }")
+                    }
+                    let names = shape.members.map { SwiftLiteral.string($0.type.description) }.joined(separator: ", ")
+                    writer.line("throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: NoMatchingMemberError(typeName: \(SwiftLiteral.string(declaration.name)), members: [\(names)]).description))")
+                }
+            }
+            writer.line("")
+            writer.line("/// Encodes the member's value.")
+            writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
+                writer.line("switch self {")
+                for member in shape.members { writer.line("case .\(SwiftName.unescaped(member.name))(let value): try encoder.encodeMember(value)") }
+                if shape.discriminator != nil { writer.line("case .undocumented(let value): try encoder.encodeMember(value)") }
+                writer.line("}")
+            }
+            renderNested(declaration, into: &writer)
+        }
+    }
+}

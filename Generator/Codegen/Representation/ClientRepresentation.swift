@@ -1,0 +1,25 @@
+/// Everything the renderer needs to write one client module.
+public struct ClientRepresentation: Sendable {
+    /// The Swift module name (`SoulAPI`).
+    public var moduleName: String
+    /// The access level of generated declarations (`public`, `package`, `internal`).
+    public var accessLevel: String
+    /// The API's doc comment (title, version, description).
+    public var documentation: String?
+    /// The named base URLs.
+    public var servers: [ServerDeclaration]
+    /// The operations, in document order.
+    public var operations: [OperationDeclaration]
+    /// The model types, in document order (components first).
+    public var types: [TypeDeclaration]
+}
+
+/// A base URL from `servers`.
+public struct ServerDeclaration: Sendable, Hashable {
+    /// The case name (`staging`, `production`).
+    public var name: String
+    /// The URL with variables at their defaults.
+    public var url: String
+    /// The description.
+    public var documentation: String?
+}

@@ -1,0 +1,154 @@
+/// One operation, ready to render as client methods.
+public struct OperationDeclaration: Sendable, Hashable {
+    /// The `operationId`, or the name made from method and path.
+    public var id: String
+    /// The method name (`verifyOTP`).
+    public var methodName: String
+    /// The name of the variant that returns the full response (`verifyOTPResponse`).
+    public var responseMethodName: String
+    /// The HTTP method, lower case (`post`).
+    public var method: String
+    /// The path template.
+    public var path: String
+    /// The doc comment (summary and description).
+    public var documentation: String?
+    /// `deprecated`.
+    public var isDeprecated: Bool
+    /// The arguments, in signature order.
+    public var parameters: [ParameterDeclaration]
+    /// The request body, if any.
+    public var body: BodyDeclaration?
+    /// What a success returns.
+    public var success: ResultDeclaration
+    /// What an error status throws.
+    public var failure: ResultDeclaration?
+    /// Every documented status -> how it is read.
+    public var responses: [ResponseCase]
+    /// Security alternatives: requirement -> (scheme name, scopes).
+    public var security: [[SecurityUse]]
+    /// The `Accept` header value.
+    public var accept: String?
+}
+
+/// A security scheme used by an operation.
+public struct SecurityUse: Sendable, Hashable {
+    /// The scheme name.
+    public var name: String
+    /// The `SecuritySchemeDescriptor.Kind` expression.
+    public var kind: String
+    /// The scopes.
+    public var scopes: [String]
+}
+
+/// A path, query, header or cookie parameter as a method argument.
+public struct ParameterDeclaration: Sendable, Hashable {
+    /// The argument label.
+    public var label: String
+    /// The wire name.
+    public var wireName: String
+    /// `path`, `query`, `header` or `cookie`.
+    public var location: String
+    /// The argument type (optional ones end in `?`).
+    public var type: SwiftType
+    /// Whether the argument may be left out.
+    public var isOptional: Bool
+    /// `style`.
+    public var style: String
+    /// `explode`.
+    public var explode: Bool
+    /// The doc comment.
+    public var documentation: String?
+}
+
+/// The request body argument.
+public struct BodyDeclaration: Sendable, Hashable {
+    /// How the body is encoded.
+    public enum Encoding: String, Sendable, Hashable {
+        /// JSON.
+        case json
+        /// `application/x-www-form-urlencoded`.
+        case form
+        /// `multipart/form-data`.
+        case multipart
+        /// Text.
+        case text
+        /// Raw bytes.
+        case data
+    }
+
+    /// The Swift type.
+    public var type: SwiftType
+    /// Whether it may be left out.
+    public var isOptional: Bool
+    /// How it is encoded.
+    public var encoding: Encoding
+    /// The media type sent.
+    public var contentType: String
+    /// For multipart bodies: (property Swift name, wire name, is binary).
+    public var multipartFields: [MultipartField]
+    /// The doc comment.
+    public var documentation: String?
+}
+
+/// A property of a multipart body.
+public struct MultipartField: Sendable, Hashable {
+    /// The Swift property name.
+    public var name: String
+    /// The part name.
+    public var wireName: String
+    /// Whether the property holds bytes (a file part).
+    public var isBinary: Bool
+}
+
+/// The type a method returns or throws.
+public enum ResultDeclaration: Sendable, Hashable {
+    /// Nothing (`Void`; `EmptyBody` in `Response`/`APIError`).
+    case empty
+    /// One type for every status.
+    case single(SwiftType)
+    /// A generated enum with a case per status.
+    case perStatus(name: String, cases: [StatusCase])
+
+    /// The type in `Response<...>`/`APIError<...>`.
+    public var bodyType: String {
+        switch self {
+        case .empty: return "EmptyBody"
+        case .single(let type): return type.description
+        case .perStatus(let name, _): return name
+        }
+    }
+}
+
+/// A case of a per-status enum.
+public struct StatusCase: Sendable, Hashable {
+    /// The case name (`created`, `status418`).
+    public var name: String
+    /// The payload, if the response has content.
+    public var type: SwiftType?
+    /// The status description.
+    public var documentation: String?
+}
+
+/// How one documented status is read.
+public struct ResponseCase: Sendable, Hashable {
+    /// How the body is decoded.
+    public enum Decoding: Sendable, Hashable {
+        /// No content.
+        case none
+        /// JSON into a type.
+        case json(SwiftType)
+        /// Text.
+        case text
+        /// Raw bytes.
+        case data
+    }
+
+    /// `200`, `4XX` or `default`.
+    public var status: String
+    /// Whether it is a success.
+    public var isSuccess: Bool
+    /// How the body is decoded.
+    public var decoding: Decoding
+    /// The case of the per-status enum, when the result has one.
+    public var caseName: String?
+}

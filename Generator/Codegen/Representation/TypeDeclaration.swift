@@ -1,0 +1,98 @@
+/// A Swift type the generator declares for a schema: what passes from
+/// translation to rendering.
+public struct TypeDeclaration: Sendable, Hashable {
+    /// The kinds of declaration.
+    public enum Kind: Sendable, Hashable {
+        /// A `struct` (or, for recursive types, a `final class`) of properties.
+        case structure(StructureShape)
+        /// An enum of string or integer values that keeps unknown values.
+        case openEnum(OpenEnumShape)
+        /// An enum with a case per `oneOf`/`anyOf` member.
+        case union(UnionShape)
+        /// `typealias Name = Type`.
+        case alias(SwiftType)
+    }
+
+    /// The simple name (`BrandingRecord`, `Status`).
+    public var name: String
+    /// The doc comment, from `title`/`description`.
+    public var documentation: String?
+    /// Whether the schema is `deprecated`.
+    public var isDeprecated: Bool
+    /// What is declared.
+    public var kind: Kind
+    /// Types declared inside this one (inline schemas of its properties).
+    public var nested: [TypeDeclaration] = []
+}
+
+/// A struct's stored properties and coding.
+public struct StructureShape: Sendable, Hashable {
+    /// The properties, in document order.
+    public var properties: [PropertyDeclaration]
+    /// The value type of extra properties kept in `additionalProperties`, if any.
+    public var additionalProperties: SwiftType?
+    /// Whether the type takes part in a reference cycle and is declared as a
+    /// `final class` (a struct cannot contain itself).
+    public var isRecursive: Bool
+
+    /// Whether the synthesized `Codable` conformance is not enough.
+    public var needsCustomCoding: Bool {
+        isRecursive || additionalProperties != nil || properties.contains { $0.defaultValue != nil }
+    }
+}
+
+/// One stored property.
+public struct PropertyDeclaration: Sendable, Hashable {
+    /// The Swift name (`logoURL`).
+    public var name: String
+    /// The JSON name (`logo_url`).
+    public var wireName: String
+    /// The type as declared (`String?`, `Nullable<String>?`, `[Pet]`).
+    public var type: SwiftType
+    /// The doc comment.
+    public var documentation: String?
+    /// Whether the schema is `deprecated`.
+    public var isDeprecated: Bool
+    /// The schema `default` as a Swift expression, applied when the field is absent.
+    public var defaultValue: String?
+}
+
+/// An enum of known values plus `unknown(...)`.
+public struct OpenEnumShape: Sendable, Hashable {
+    /// `String` or `Int`.
+    public var rawType: String
+    /// Case name -> raw value literal (`"RATE_LIMITED"`, `2`), in document order.
+    public var cases: [(name: String, literal: String)]
+
+    /// Compares cases.
+    public static func == (lhs: OpenEnumShape, rhs: OpenEnumShape) -> Bool {
+        lhs.rawType == rhs.rawType && lhs.cases.map(\.name) == rhs.cases.map(\.name) && lhs.cases.map(\.literal) == rhs.cases.map(\.literal)
+    }
+
+    /// Hashes cases.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawType)
+        for item in cases {
+            hasher.combine(item.name)
+            hasher.combine(item.literal)
+        }
+    }
+}
+
+/// A `oneOf`/`anyOf` as an enum.
+public struct UnionShape: Sendable, Hashable {
+    /// One member.
+    public struct Member: Sendable, Hashable {
+        /// The case name.
+        public var name: String
+        /// Its payload type.
+        public var type: SwiftType
+        /// The discriminator values that select it.
+        public var discriminatorValues: [String]
+    }
+
+    /// The members, tried in order when there is no discriminator.
+    public var members: [Member]
+    /// The discriminator property's wire name.
+    public var discriminator: String?
+}

@@ -1,0 +1,365 @@
+import OpenAPIModel
+
+/// Translates schemas into ``TypeDeclaration``s: component schemas become
+/// top-level types, inline object, enum and composition schemas become
+/// types nested in the type that uses them, named from their position.
+final class ModelTranslator {
+    /// The document being translated.
+    let document: OpenAPIDocument
+    /// Top-level declarations, in document order.
+    private(set) var declarations: [TypeDeclaration] = []
+    /// Component schema name -> Swift type name.
+    private(set) var componentTypeNames: [String: String] = [:]
+    /// Top-level names in use.
+    var topLevelNameScope: NameScope
+    /// Qualified names of declared open enums (their defaults are `Type(rawValue:)`).
+    private(set) var enumTypeNames: Set<String> = []
+    /// How deep inline references are being followed (guards non-component cycles).
+    private var inlineDepth = 0
+    private let mapping: TypeMapping
+
+    /// Names that generated code or the runtime declare, or that would shadow
+    /// standard types.
+    static let reservedTopLevelNames: Set<String> = [
+        "Client", "Server", "Operations", "Response", "APIError", "JSONValue", "Nullable", "OpenEnum", "CalendarDate",
+        "EmptyBody", "ClientCore", "RequestBuilder", "ClientResponse", "MultipartForm", "OperationDescriptor",
+        "SecuritySchemeDescriptor", "UndocumentedResponseError", "ResponseDecodingError", "String", "Int", "Int32",
+        "Int64", "Double", "Float", "Bool", "Date", "Data", "URL", "UUID", "Decimal", "Array", "Dictionary", "Set",
+        "Optional", "Error", "Codable", "Encodable", "Decodable", "Hashable", "Sendable", "Equatable", "Foundation",
+        "Type", "Any", "AnyObject", "Self", "Protocol", "Never", "Void", "Character", "Result", "Task", "Actor",
+        "CodingKeys", "HTTPTypes", "OpenAPIRuntime", "ClientRuntime", "Swift", "Encoder", "Decoder", "CodingKey",
+    ]
+
+    /// Prepares names for every component schema of `document`.
+    init(document: OpenAPIDocument, moduleName: String) {
+        self.document = document
+        self.mapping = TypeMapping(document: document)
+        topLevelNameScope = NameScope(reserved: Self.reservedTopLevelNames.union([moduleName]))
+        for name in document.components.schemas.keys {
+            var typeName = SwiftName.typeName(name)
+            if topLevelNameScope.contains(typeName) && Self.reservedTopLevelNames.contains(SwiftName.unescaped(typeName)) {
+                typeName = SwiftName.unescaped(typeName) + "Schema"
+            }
+            componentTypeNames[name] = topLevelNameScope.claim(typeName)
+        }
+    }
+
+    /// Declares every component schema.
+    func translateComponents() {
+        for (name, schema) in document.components.schemas {
+            guard let typeName = componentTypeNames[name] else { continue }
+            let resolved: Schema?
+            switch schema {
+            case .value(let value): resolved = value
+            case .reference(let reference):
+                // A component that is only a `$ref` to another component is an alias of it.
+                if let target = reference.componentName, reference.target?.componentKind == "schemas", let aliased = componentTypeNames[target] {
+                    declarations.append(TypeDeclaration(name: typeName, documentation: nil, isDeprecated: false, kind: .alias(.named(aliased))))
+                    continue
+                }
+                resolved = document.resolve(reference, as: Schema.self)
+            }
+            guard let resolved else {
+                declarations.append(TypeDeclaration(name: typeName, documentation: nil, isDeprecated: false, kind: .alias(.json)))
+                continue
+            }
+            declarations.append(declaration(for: resolved, name: typeName, qualifiedName: typeName, asAlias: true))
+        }
+    }
+
+    /// The type of a schema used by an operation; an inline schema that needs
+    /// a declaration becomes a top-level type called `suggestedName`.
+    func topLevelType(for schema: RefOr<Schema>, suggestedName: String) -> SwiftType {
+        var scope = Scope(qualifiedName: nil, names: topLevelNameScope)
+        let type = swiftType(for: schema, suggestedName: suggestedName, in: &scope)
+        topLevelNameScope = scope.names
+        declarations += scope.declarations
+        return type
+    }
+
+    /// Whether a schema (or what it references) allows `null`.
+    func isNullable(_ schema: RefOr<Schema>) -> Bool {
+        guard let resolved = document.resolve(schema) else { return false }
+        if resolved.isNullable { return true }
+        if resolved.enumValues?.contains(where: { if case .null = $0 { return true } else { return false } }) == true { return true }
+        return (resolved.oneOf + resolved.anyOf).contains { member in document.resolve(member).map(isNullSchema) ?? false }
+    }
+
+    // MARK: Declarations
+
+    /// Where nested declarations go while a type is translated.
+    struct Scope {
+        /// The enclosing type's qualified name; nil at top level.
+        var qualifiedName: String?
+        /// Names taken in the scope.
+        var names: NameScope
+        /// Types declared in the scope.
+        var declarations: [TypeDeclaration] = []
+
+        func qualify(_ name: String) -> String { qualifiedName.map { "\($0).\(name)" } ?? name }
+    }
+
+    /// The declaration of a named schema. `asAlias` allows a schema that
+    /// needs no type of its own to become a `typealias`.
+    private func declaration(for schema: Schema, name: String, qualifiedName: String, asAlias: Bool) -> TypeDeclaration {
+        let documentation = Documentation.text(schema.title, schema.description)
+        var scope = Scope(qualifiedName: qualifiedName, names: NameScope(reserved: [name, "CodingKeys"]))
+        // Nested types must not shadow top-level ones that members may use.
+        for topName in componentTypeNames.values { scope.names.reserve(topName) }
+        let kind: TypeDeclaration.Kind
+        if let shape = openEnumShape(schema) {
+            enumTypeNames.insert(qualifiedName)
+            kind = .openEnum(shape)
+        } else if let union = unionMembers(schema) {
+            kind = .union(unionShape(members: union, discriminator: schema.discriminator, in: &scope))
+        } else if let object = mergedObject(schema) {
+            kind = .structure(structureShape(object, in: &scope))
+        } else {
+            var inner = schema
+            inner.title = nil
+            kind = .alias(mapping.swiftType(for: inner) { _ in "JSONValue" })
+        }
+        _ = asAlias
+        return TypeDeclaration(name: name, documentation: documentation, isDeprecated: schema.deprecated, kind: kind, nested: scope.declarations)
+    }
+
+    /// The Swift type of a schema in a scope, declaring nested types as needed.
+    func swiftType(for schema: RefOr<Schema>, suggestedName: String, in scope: inout Scope) -> SwiftType {
+        switch schema {
+        case .reference(let reference):
+            if reference.target?.componentKind == "schemas", let name = reference.componentName, let typeName = componentTypeNames[name] {
+                return .named(typeName)
+            }
+            guard inlineDepth < 8, let resolved = document.resolve(reference, as: Schema.self) else { return .json }
+            inlineDepth += 1
+            defer { inlineDepth -= 1 }
+            return swiftType(for: resolved, suggestedName: suggestedName, in: &scope)
+        case .value(let value):
+            return swiftType(for: value, suggestedName: suggestedName, in: &scope)
+        }
+    }
+
+    private func swiftType(for schema: Schema, suggestedName: String, in scope: inout Scope) -> SwiftType {
+        if schema.alwaysValid != nil { return .json }
+        // `allOf: [$ref]` with only annotations next to it is the referenced type.
+        if schema.allOf.count == 1, schema.properties.isEmpty, schema.oneOf.isEmpty, schema.anyOf.isEmpty, schema.enumValues == nil {
+            return swiftType(for: schema.allOf[0], suggestedName: suggestedName, in: &scope)
+        }
+        if let members = unionMembers(schema), members.count == 1, schema.discriminator == nil, schema.properties.isEmpty {
+            return swiftType(for: members[0], suggestedName: suggestedName, in: &scope)
+        }
+        if needsDeclaration(schema) {
+            let name = scope.names.claim(SwiftName.typeName(suggestedName))
+            let qualified = scope.qualify(name)
+            scope.declarations.append(declaration(for: schema, name: name, qualifiedName: qualified, asAlias: false))
+            return .named(qualified)
+        }
+        switch schema.singleType {
+        case .array?:
+            guard let items = schema.items else { return .array(.json) }
+            return .array(swiftType(for: items, suggestedName: suggestedName + "Item", in: &scope))
+        case .object?:
+            switch schema.additionalProperties {
+            case .schema(let values)?: return .dictionary(swiftType(for: values, suggestedName: suggestedName + "Value", in: &scope))
+            default: return .dictionary(.json)
+            }
+        default:
+            return mapping.swiftType(for: schema) { _ in "JSONValue" }
+        }
+    }
+
+    /// Objects with properties, closed sets of strings or integers, and
+    /// compositions get a declaration; everything else maps to a built-in type.
+    private func needsDeclaration(_ schema: Schema) -> Bool {
+        if openEnumShape(schema) != nil { return true }
+        if let members = unionMembers(schema), members.count > 1 || schema.discriminator != nil { return true }
+        if !schema.allOf.isEmpty { return mergedObject(schema).map { !$0.properties.isEmpty } ?? false }
+        return !schema.properties.isEmpty
+    }
+
+    // MARK: Enums
+
+    private func openEnumShape(_ schema: Schema) -> OpenEnumShape? {
+        guard let values = schema.enumValues else { return nil }
+        let known = values.filter { if case .null = $0 { return false } else { return true } }
+        guard !known.isEmpty else { return nil }
+        var names = NameScope(reserved: ["unknown", "rawValue", "init", "allCases"])
+        if known.allSatisfy({ $0.stringValue != nil }), schema.singleType != .integer, schema.singleType != .number {
+            let cases = known.compactMap(\.stringValue).uniqued().map { value in
+                (name: names.claim(value.isEmpty ? "empty" : SwiftName.memberName(value)), literal: SwiftLiteral.string(value))
+            }
+            return OpenEnumShape(rawType: "String", cases: cases)
+        }
+        let integers = known.compactMap { value -> Int? in
+            if case .int(let number) = value { return number }
+            if case .string(let text) = value, schema.singleType == .integer { return Int(text) }
+            return nil
+        }
+        guard integers.count == known.count, schema.singleType == .integer || schema.singleType == nil else { return nil }
+        let cases = integers.uniqued().map { value in
+            (name: names.claim(value < 0 ? "minus" + String(-value) : "value" + String(value)), literal: String(value))
+        }
+        return OpenEnumShape(rawType: "Int", cases: cases)
+    }
+
+    // MARK: Unions
+
+    private func isNullSchema(_ schema: Schema) -> Bool { schema.types == [.null] }
+
+    /// The non-null members of a `oneOf`/`anyOf`, nil when there is none.
+    private func unionMembers(_ schema: Schema) -> [RefOr<Schema>]? {
+        let members = (schema.oneOf.isEmpty ? schema.anyOf : schema.oneOf).filter { member in
+            !(document.resolve(member).map(isNullSchema) ?? false)
+        }
+        return members.isEmpty ? nil : members
+    }
+
+    private func unionShape(members: [RefOr<Schema>], discriminator: Discriminator?, in scope: inout Scope) -> UnionShape {
+        var caseNames = NameScope(reserved: ["undocumented", "init"])
+        var result: [UnionShape.Member] = []
+        for (index, member) in members.enumerated() {
+            let resolved = document.resolve(member)
+            let component = member.reference.flatMap { $0.target?.componentKind == "schemas" ? $0.componentName : nil }
+            let baseName = component ?? resolved?.title ?? "case\(index + 1)"
+            var type = swiftType(for: member, suggestedName: SwiftName.typeName(baseName), in: &scope)
+            if component == nil, resolved?.title == nil, case .named(let name) = type, !name.contains(".") {
+                // A built-in type: name the case after it (`string`, `int`).
+                type = .named(name)
+            }
+            let caseBase: String
+            if component != nil || resolved?.title != nil {
+                caseBase = SwiftName.memberName(baseName)
+            } else {
+                caseBase = SwiftName.memberName(Self.caseName(for: type, index: index))
+            }
+            var values: [String] = []
+            if let discriminator {
+                for (value, reference) in discriminator.mapping where reference.target == member.reference?.target && reference.target != nil {
+                    values.append(value)
+                }
+                if values.isEmpty, let component { values.append(component) }
+            }
+            result.append(UnionShape.Member(name: caseNames.claim(caseBase), type: type, discriminatorValues: values))
+        }
+        return UnionShape(members: result, discriminator: discriminator?.propertyName)
+    }
+
+    private static func caseName(for type: SwiftType, index: Int) -> String {
+        switch type {
+        case .named(let name): return name.contains(".") ? (name.split(separator: ".").last.map(String.init) ?? "case\(index + 1)") : name
+        case .array(let element): return caseName(for: element, index: index) + "Array"
+        case .dictionary: return "object"
+        case .optional(let wrapped), .nullable(let wrapped): return caseName(for: wrapped, index: index)
+        }
+    }
+
+    // MARK: Objects
+
+    /// An object schema with `allOf` members merged in: their properties and
+    /// required names, in order. Nil when the schema is not an object.
+    private func mergedObject(_ schema: Schema, depth: Int = 0) -> Schema? {
+        guard depth < 16 else { return nil }
+        let isObject = schema.singleType == .object || !schema.properties.isEmpty || !schema.allOf.isEmpty
+            || (schema.types.isEmpty && schema.additionalProperties != nil)
+        guard isObject, schema.enumValues == nil else { return nil }
+        guard !schema.allOf.isEmpty else { return schema }
+        var merged = schema
+        merged.allOf = []
+        merged.properties = OrderedMap()
+        merged.required = []
+        for member in schema.allOf {
+            guard let resolved = document.resolve(member), let object = mergedObject(resolved, depth: depth + 1) else { continue }
+            for (name, property) in object.properties where merged.properties[name] == nil { merged.properties[name] = property }
+            merged.required += object.required.filter { !merged.required.contains($0) }
+            if merged.additionalProperties == nil { merged.additionalProperties = object.additionalProperties }
+        }
+        for (name, property) in schema.properties { merged.properties[name] = property }
+        merged.required += schema.required.filter { !merged.required.contains($0) }
+        return merged
+    }
+
+    private func structureShape(_ schema: Schema, in scope: inout Scope) -> StructureShape {
+        var propertyNames = NameScope(reserved: ["additionalProperties", "CodingKeys", "init", "hash", "encode"])
+        var properties: [PropertyDeclaration] = []
+        for (wireName, property) in schema.properties {
+            let resolved = document.resolve(property)
+            if resolved?.alwaysValid == false { continue }
+            let base = swiftType(for: property, suggestedName: SwiftName.typeName(wireName), in: &scope)
+            let required = schema.required.contains(wireName)
+            let nullable = isNullable(property) && base != .json
+            var type: SwiftType
+            var defaultValue: String?
+            if required {
+                type = nullable ? .optional(base) : base
+            } else if nullable {
+                type = .optional(.nullable(base))
+            } else if let value = resolved?.defaultValue, let literal = defaultLiteral(value, for: base) {
+                type = base
+                defaultValue = literal
+            } else {
+                type = .optional(base)
+            }
+            if base == .json, type == .optional(.json) || type == .json { type = required ? .json : .optional(.json) }
+            properties.append(PropertyDeclaration(
+                name: propertyNames.claim(SwiftName.memberName(wireName)), wireName: wireName, type: type,
+                documentation: Documentation.text(resolved?.title, property.reference?.description ?? resolved?.description),
+                isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue))
+        }
+        var additional: SwiftType?
+        if !properties.isEmpty {
+            switch schema.additionalProperties {
+            case .schema(let values)?:
+                if document.resolve(values)?.alwaysValid != false {
+                    additional = swiftType(for: values, suggestedName: "AdditionalProperty", in: &scope)
+                }
+            case .allowed(true)?: additional = .json
+            default: break
+            }
+        }
+        return StructureShape(properties: properties, additionalProperties: additional, isRecursive: false)
+    }
+
+    /// The schema `default` as a Swift expression of `type`, when it has one.
+    private func defaultLiteral(_ value: JSONValue, for type: SwiftType) -> String? {
+        guard case .named(let name) = type else {
+            if case .array = type, case .array(let items) = value, items.isEmpty { return "[]" }
+            return nil
+        }
+        switch (name, value) {
+        case ("String", .string(let text)): return SwiftLiteral.string(text)
+        case ("Int", .int(let number)), ("Int32", .int(let number)), ("Int64", .int(let number)): return String(number)
+        case ("Double", .int(let number)), ("Float", .int(let number)): return String(number)
+        case ("Double", .double(let number)), ("Float", .double(let number)): return number.isFinite ? String(number) : nil
+        case ("Bool", .bool(let flag)): return flag ? "true" : "false"
+        default:
+            guard enumTypeNames.contains(name) || isEnumComponent(name) else { return nil }
+            switch value {
+            case .string(let text): return "\(name)(rawValue: \(SwiftLiteral.string(text)))"
+            case .int(let number): return "\(name)(rawValue: \(number))"
+            default: return nil
+            }
+        }
+    }
+
+    private func isEnumComponent(_ typeName: String) -> Bool {
+        guard let component = componentTypeNames.first(where: { $0.value == typeName })?.key,
+            let schema = document.components.schemas[component].flatMap({ document.resolve($0) })
+        else { return false }
+        return openEnumShape(schema) != nil
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements without repeats, first occurrence kept.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
+
+extension ModelTranslator {
+    /// Claims a unique top-level type name (for operation result enums).
+    func claimTopLevelName(_ name: String) -> String {
+        topLevelNameScope.claim(SwiftName.typeName(name))
+    }
+}

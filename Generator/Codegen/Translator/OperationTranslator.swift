@@ -1,0 +1,267 @@
+import Foundation
+import OpenAPIModel
+
+/// Translates operations into ``OperationDeclaration``s: a method name from
+/// the `operationId`, arguments from parameters and the request body, and
+/// the types that successes return and error statuses throw.
+struct OperationTranslator {
+    let document: OpenAPIDocument
+    let models: ModelTranslator
+
+    /// Header parameters that OpenAPI says are ignored (the transport and
+    /// middlewares own them).
+    private static let ignoredHeaders: Set<String> = ["accept", "content-type", "authorization"]
+
+    /// Every operation of the document, in order.
+    func translateAll() -> [OperationDeclaration] {
+        var methodNames = NameScope(reserved: ["core", "init", "server", "serverURL", "transport", "middlewares"])
+        var result: [OperationDeclaration] = []
+        for (path, method, operation, pathItem) in document.operations {
+            let id = operation.operationId ?? Self.derivedID(method: method, path: path)
+            let methodName = methodNames.claim(SwiftName.memberName(id))
+            let responseMethodName = methodNames.claim(SwiftName.unescaped(methodName) + "WithResponse")
+            result.append(translate(operation, id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path, pathItem: pathItem))
+        }
+        return result
+    }
+
+    /// `get /pets/{petId}` -> `getPetsPetId`.
+    static func derivedID(method: HTTPMethod, path: String) -> String {
+        method.rawValue + "_" + path.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
+    }
+
+    private func translate(_ operation: OpenAPIModel.Operation, id: String, methodName: String, responseMethodName: String, method: HTTPMethod, path: String, pathItem: PathItem) -> OperationDeclaration {
+        let typePrefix = SwiftName.typeName(id)
+        var labels = NameScope(reserved: ["body", "request", "response"])
+
+        // Operation parameters override path-level ones with the same name and location.
+        var parameters: [Parameter] = []
+        for candidate in (pathItem.parameters + operation.parameters).compactMap({ document.resolve($0) }) {
+            if let index = parameters.firstIndex(where: { $0.name == candidate.name && $0.location == candidate.location }) {
+                parameters[index] = candidate
+            } else {
+                parameters.append(candidate)
+            }
+        }
+        parameters.removeAll { $0.location == .header && Self.ignoredHeaders.contains($0.name.lowercased()) }
+        let pathOrder = Self.templateNames(path)
+        parameters.sort { lhs, rhs in
+            func rank(_ parameter: Parameter) -> Int {
+                if parameter.location == .path { return pathOrder.firstIndex(of: parameter.name) ?? 0 }
+                return parameter.required ? 1000 : 2000
+            }
+            return rank(lhs) < rank(rhs)
+        }
+        let declaredParameters = parameters.map { parameter -> ParameterDeclaration in
+            let schema = parameter.schema ?? parameter.content.values.first?.schema
+            let base = schema.map { models.topLevelType(for: $0, suggestedName: typePrefix + SwiftName.typeName(parameter.name)) } ?? .named("String")
+            let required = parameter.required || parameter.location == .path
+            var label = SwiftName.memberName(parameter.name)
+            if labels.contains(label) { label = SwiftName.memberName(parameter.name + "_" + parameter.location.rawValue) }
+            return ParameterDeclaration(
+                label: labels.claim(label), wireName: parameter.name, location: parameter.location.rawValue,
+                type: required ? base : .optional(base), isOptional: !required, style: parameter.effectiveStyle,
+                explode: parameter.effectiveExplode, documentation: Documentation.text(parameter.description))
+        }
+
+        let body = operation.requestBody.flatMap { document.resolve($0) }.flatMap { requestBody in
+            bodyDeclaration(requestBody, typeName: typePrefix + "Request")
+        }
+
+        let (responses, success, failure) = responseCases(operation, typePrefix: typePrefix)
+        let accept = Self.acceptHeader(operation, document: document)
+        return OperationDeclaration(
+            id: id, methodName: methodName, responseMethodName: responseMethodName, method: method.rawValue, path: path,
+            documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
+            parameters: declaredParameters, body: body, success: success, failure: failure, responses: responses,
+            security: security(operation), accept: accept)
+    }
+
+    private static func templateNames(_ path: String) -> [String] {
+        var names: [String] = []
+        var current: String?
+        for character in path {
+            if character == "{" { current = "" } else if character == "}" {
+                if let name = current { names.append(name) }
+                current = nil
+            } else if current != nil { current?.append(character) }
+        }
+        return names
+    }
+
+    // MARK: Bodies
+
+    /// Which media type a body is sent or read as, by preference.
+    static func preferredContent(_ content: OrderedMap<MediaType>) -> (String, MediaType, BodyDeclaration.Encoding)? {
+        let entries = Array(content)
+        func find(_ predicate: (String) -> Bool) -> (String, MediaType)? {
+            entries.first { predicate($0.key.lowercased()) }.map { ($0.key, $0.value) }
+        }
+        if let json = find({ isJSON($0) }) { return (json.0, json.1, .json) }
+        if let form = find({ $0.hasPrefix("application/x-www-form-urlencoded") }) { return (form.0, form.1, .form) }
+        if let multipart = find({ $0.hasPrefix("multipart/") }) { return (multipart.0, multipart.1, .multipart) }
+        if let text = find({ $0.hasPrefix("text/") }) { return (text.0, text.1, .text) }
+        if let other = entries.first { return (other.key, other.value, .data) }
+        return nil
+    }
+
+    static func isJSON(_ mediaType: String) -> Bool {
+        let base = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return base == "application/json" || base.hasSuffix("+json") || base == "*/*" && false || base == "text/json"
+    }
+
+    private func bodyDeclaration(_ requestBody: RequestBody, typeName: String) -> BodyDeclaration? {
+        guard let (contentType, media, encoding) = Self.preferredContent(requestBody.content) else { return nil }
+        let type: SwiftType
+        var fields: [MultipartField] = []
+        switch encoding {
+        case .json, .form:
+            type = media.schema.map { models.topLevelType(for: $0, suggestedName: typeName) } ?? .json
+        case .multipart:
+            type = media.schema.map { models.topLevelType(for: $0, suggestedName: typeName) } ?? .named("Data")
+            if let schema = media.schema.flatMap({ document.resolve($0) }) {
+                for (wireName, property) in schema.properties {
+                    let resolved = document.resolve(property)
+                    let binary = resolved?.format == "binary" || resolved?.format == "byte" || resolved?.contentMediaType != nil
+                        || resolved?.contentEncoding == "base64"
+                    fields.append(MultipartField(name: SwiftName.memberName(wireName), wireName: wireName, isBinary: binary))
+                }
+            }
+            if fields.isEmpty, type != .named("Data") { return bodyDeclaration(jsonFallback: requestBody, type: type) }
+        case .text:
+            type = .named("String")
+        case .data:
+            type = .named("Data")
+        }
+        return BodyDeclaration(
+            type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required,
+            encoding: encoding == .multipart && type == .named("Data") ? .data : encoding,
+            contentType: contentType, multipartFields: fields, documentation: Documentation.text(requestBody.description))
+    }
+
+    private func bodyDeclaration(jsonFallback requestBody: RequestBody, type: SwiftType) -> BodyDeclaration {
+        BodyDeclaration(type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required, encoding: .json,
+            contentType: "application/json", multipartFields: [], documentation: Documentation.text(requestBody.description))
+    }
+
+    // MARK: Responses
+
+    private func responseCases(_ operation: OpenAPIModel.Operation, typePrefix: String) -> ([ResponseCase], ResultDeclaration, ResultDeclaration?) {
+        let hasSuccess = operation.responses.keys.contains { $0.hasPrefix("2") }
+        var cases: [ResponseCase] = []
+        var successCases: [(status: String, type: SwiftType?, documentation: String?)] = []
+        var failureCases: [(status: String, type: SwiftType?, documentation: String?)] = []
+        let multipleSuccess = operation.responses.keys.filter { $0.hasPrefix("2") || (!hasSuccess && $0 == "default") }.count > 1
+        for (status, response) in operation.responses {
+            guard let resolved = document.resolve(response) else { continue }
+            let isSuccess = status.hasPrefix("2") || (!hasSuccess && status == "default")
+            let suffix = isSuccess ? (multipleSuccess ? "Response" + Self.statusTypeSuffix(status) : "Response") : "Error" + Self.statusTypeSuffix(status)
+            let decoding: ResponseCase.Decoding
+            let type: SwiftType?
+            switch Self.preferredContent(resolved.content) {
+            case let (_, media, .json)?:
+                let swiftType = media.schema.map { models.topLevelType(for: $0, suggestedName: typePrefix + suffix) } ?? .json
+                decoding = .json(swiftType)
+                type = swiftType
+            case (_, _, .text)?:
+                decoding = .text
+                type = .named("String")
+            case (_, _, _)?:
+                decoding = .data
+                type = .named("Data")
+            case nil:
+                decoding = .none
+                type = nil
+            }
+            cases.append(ResponseCase(status: status, isSuccess: isSuccess, decoding: decoding, caseName: nil))
+            if isSuccess {
+                successCases.append((status, type, Documentation.text(resolved.description)))
+            } else {
+                failureCases.append((status, type, Documentation.text(resolved.description)))
+            }
+        }
+        let success = result(successCases, enumName: typePrefix + "Result")
+        let failure = failureCases.isEmpty ? nil : result(failureCases, enumName: typePrefix + "ErrorBody")
+        for index in cases.indices {
+            let chosen = cases[index].isSuccess ? success : failure
+            if case .perStatus(_, let statusCases)? = chosen {
+                let position = (cases[index].isSuccess ? successCases.map(\.status) : failureCases.map(\.status)).firstIndex(of: cases[index].status)
+                cases[index].caseName = position.map { statusCases[$0].name }
+            }
+        }
+        return (cases, success ?? .empty, failure)
+    }
+
+    /// One type when every status has the same body (or none has a body),
+    /// else an enum with a case per status.
+    private func result(_ entries: [(status: String, type: SwiftType?, documentation: String?)], enumName: String) -> ResultDeclaration? {
+        guard !entries.isEmpty else { return nil }
+        let types = Set(entries.map(\.type))
+        if types.count == 1 {
+            return entries[0].type.map { .single($0) } ?? .empty
+        }
+        var names = NameScope(reserved: ["init"])
+        let cases = entries.map { entry in
+            StatusCase(name: names.claim(Self.statusCaseName(entry.status)), type: entry.type, documentation: entry.documentation)
+        }
+        return .perStatus(name: models.claimTopLevelName(enumName), cases: cases)
+    }
+
+    static func statusCaseName(_ status: String) -> String {
+        let names: [String: String] = [
+            "200": "ok", "201": "created", "202": "accepted", "203": "nonAuthoritativeInformation", "204": "noContent",
+            "205": "resetContent", "206": "partialContent", "301": "movedPermanently", "302": "found", "303": "seeOther",
+            "304": "notModified", "307": "temporaryRedirect", "308": "permanentRedirect", "400": "badRequest",
+            "401": "unauthorized", "402": "paymentRequired", "403": "forbidden", "404": "notFound",
+            "405": "methodNotAllowed", "406": "notAcceptable", "408": "requestTimeout", "409": "conflict", "410": "gone",
+            "411": "lengthRequired", "412": "preconditionFailed", "413": "contentTooLarge", "415": "unsupportedMediaType",
+            "416": "rangeNotSatisfiable", "422": "unprocessableContent", "423": "locked", "428": "preconditionRequired",
+            "429": "tooManyRequests", "451": "unavailableForLegalReasons", "500": "internalServerError",
+            "501": "notImplemented", "502": "badGateway", "503": "serviceUnavailable", "504": "gatewayTimeout",
+            "1XX": "informational", "2XX": "success", "3XX": "redirection", "4XX": "clientError", "5XX": "serverError",
+            "default": "other",
+        ]
+        return names[status.uppercased()] ?? names[status] ?? "status" + status
+    }
+
+    private static func statusTypeSuffix(_ status: String) -> String {
+        status == "default" ? "Default" : status.uppercased()
+    }
+
+    private static func acceptHeader(_ operation: OpenAPIModel.Operation, document: OpenAPIDocument) -> String? {
+        var types: [String] = []
+        for (_, response) in operation.responses {
+            guard let resolved = document.resolve(response) else { continue }
+            for key in resolved.content.keys where !types.contains(key) { types.append(key) }
+        }
+        return types.isEmpty ? nil : types.joined(separator: ", ")
+    }
+
+    // MARK: Security
+
+    private func security(_ operation: OpenAPIModel.Operation) -> [[SecurityUse]] {
+        let requirements = operation.security ?? document.security ?? []
+        return requirements.map { requirement in
+            requirement.schemes.compactMap { name, scopes -> SecurityUse? in
+                guard let reference = document.components.securitySchemes[name], let scheme = document.resolve(reference) else { return nil }
+                return SecurityUse(name: name, kind: Self.kindExpression(scheme), scopes: scopes)
+            }
+        }
+    }
+
+    private static func kindExpression(_ scheme: SecurityScheme) -> String {
+        switch scheme.kind {
+        case .apiKey:
+            let name = SwiftLiteral.string(scheme.name ?? "")
+            switch scheme.keyLocation {
+            case "query": return ".apiKeyQuery(name: \(name))"
+            case "cookie": return ".apiKeyCookie(name: \(name))"
+            default: return ".apiKeyHeader(name: \(name))"
+            }
+        case .http: return ".http(scheme: \(SwiftLiteral.string((scheme.scheme ?? "bearer").lowercased())))"
+        case .oauth2: return ".oauth2"
+        case .openIdConnect: return ".openIDConnect"
+        case .mutualTLS: return ".mutualTLS"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Codegen
+import Foundation
+
+/// The list of clients `make generate` writes (`specs/clients.json`).
+struct ClientConfig: Decodable {
+    /// One client.
+    struct Entry: Decodable {
+        /// The spec file.
+        var spec: String
+        /// The output folder.
+        var output: String
+        /// The module name (default: from the spec's title).
+        var module: String?
+        /// The access level (default `public`).
+        var access: String?
+    }
+
+    /// The clients, in order.
+    var clients: [Entry]
+
+    /// Reads a config file; a missing or malformed one is a validation error that says what is wrong.
+    static func load(path: String) throws -> ClientConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read the config file '\(path)'")
+        }
+        do {
+            return try JSONDecoder().decode(ClientConfig.self, from: data)
+        } catch {
+            throw ValidationError("'\(path)' is not a client list ({\"clients\": [{\"spec\": ..., \"output\": ..., \"module\": ...}]}): \(error)")
+        }
+    }
+}
+
+/// A folder that holds only generated Swift files.
+struct OutputFolder {
+    let path: String
+
+    private var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+
+    /// Writes the files (only those whose bytes change) and removes other
+    /// generated `.swift` files left from earlier runs.
+    func write(_ files: [GeneratedFile]) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for file in files {
+            let target = url.appendingPathComponent(file.name)
+            let data = Data(file.contents.utf8)
+            if FileManager.default.contents(atPath: target.path) != data {
+                try data.write(to: target, options: .atomic)
+            }
+        }
+        let keep = Set(files.map(\.name))
+        for name in existingSwiftFiles() where !keep.contains(name) {
+            try FileManager.default.removeItem(at: url.appendingPathComponent(name))
+        }
+    }
+
+    /// The files that differ from `files`: changed, missing or extra.
+    func differences(from files: [GeneratedFile]) -> [String] {
+        var result: [String] = []
+        for file in files {
+            let target = url.appendingPathComponent(file.name)
+            guard let data = FileManager.default.contents(atPath: target.path) else {
+                result.append("\(path)/\(file.name) (missing)")
+                continue
+            }
+            if data != Data(file.contents.utf8) { result.append("\(path)/\(file.name) (differs)") }
+        }
+        let expected = Set(files.map(\.name))
+        for name in existingSwiftFiles() where !expected.contains(name) {
+            result.append("\(path)/\(name) (not generated from the spec)")
+        }
+        return result
+    }
+
+    private func existingSwiftFiles() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasSuffix(".swift") }.sorted()
+    }
+}

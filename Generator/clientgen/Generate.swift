@@ -1,0 +1,96 @@
+import ArgumentParser
+import Codegen
+import Foundation
+import OpenAPIModel
+
+/// `clientgen generate`: writes the Swift client of a spec, or of every spec
+/// in a config file; `--check` compares instead of writing.
+struct Generate: ParsableCommand {
+    /// Access levels of generated declarations.
+    enum Access: String, ExpressibleByArgument, CaseIterable {
+        case `public`, `package`, `internal`
+    }
+
+    static let configuration = CommandConfiguration(
+        abstract: "Generate a typed Swift client from an OpenAPI spec.",
+        discussion: """
+            clientgen generate SPEC --output DIR [--module NAME] [--access public|package|internal]
+            clientgen generate --config specs/clients.json [--check]
+
+            The output folder holds only generated files: stale ones are removed.
+            With --check nothing is written; the command lists every file that
+            differs from what the specs produce and exits 1 when any does.
+            """)
+
+    @Argument(help: "The spec file (YAML or JSON).")
+    var spec: String?
+
+    @Option(help: "The folder to write the Swift files to.")
+    var output: String?
+
+    @Option(help: "The Swift module name (default: from the spec's title).")
+    var module: String?
+
+    @Option(help: "Access level of the generated declarations.")
+    var access: Access = .public
+
+    @Option(help: "A JSON file listing clients: {\"clients\": [{\"spec\", \"output\", \"module\"}]}; paths relative to the current folder.")
+    var config: String?
+
+    @Flag(help: "Compare the generated files with the output folders instead of writing them.")
+    var check = false
+
+    func validate() throws {
+        if config == nil && (spec == nil || output == nil) {
+            throw ValidationError("give a SPEC and --output DIR, or --config FILE")
+        }
+        if config != nil && spec != nil {
+            throw ValidationError("give either a SPEC or --config, not both")
+        }
+    }
+
+    func run() throws {
+        var jobs: [ClientConfig.Entry] = []
+        if let config {
+            jobs = try ClientConfig.load(path: config).clients
+        } else if let spec, let output {
+            jobs = [ClientConfig.Entry(spec: spec, output: output, module: module, access: access.rawValue)]
+        }
+        var drifted: [String] = []
+        for job in jobs {
+            let started = Date()
+            let files = try generate(job)
+            if check {
+                drifted += OutputFolder(path: job.output).differences(from: files)
+            } else {
+                try OutputFolder(path: job.output).write(files)
+                let lines = files.reduce(0) { $0 + $1.contents.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+                let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
+                printToStandardError("\(job.spec) -> \(job.output): \(files.count) files, \(lines) lines, \(seconds) s")
+            }
+        }
+        if check {
+            if drifted.isEmpty {
+                printToStandardError("generated code matches the specs (\(jobs.count) client\(jobs.count == 1 ? "" : "s"))")
+            } else {
+                for file in drifted { printToStandardError("drift: \(file)") }
+                printToStandardError("error: \(drifted.count) generated file\(drifted.count == 1 ? " differs" : "s differ") from what the specs produce; run `make generate` and commit the result (generated files are never edited by hand)")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    private func generate(_ job: ClientConfig.Entry) throws -> [GeneratedFile] {
+        let result = OpenAPILoader.load(path: job.spec)
+        for diagnostic in result.diagnostics where diagnostic.severity == .error {
+            printToStandardError(diagnostic.description)
+        }
+        guard let document = result.document, !result.hasErrors else {
+            printToStandardError("error: \(job.spec) has errors; no client generated (run `clientgen lint \(job.spec)` for details)")
+            throw ExitCode(1)
+        }
+        let moduleName = job.module ?? GeneratorOptions.moduleName(fromTitle: document.info.title)
+        let options = GeneratorOptions(moduleName: moduleName, accessLevel: job.access ?? "public", specName: URL(fileURLWithPath: job.spec).lastPathComponent)
+        return ClientGenerator.generate(document, options: options)
+    }
+}

@@ -1,0 +1,95 @@
+import HTTPTypes
+
+/// What a generated client knows about one operation, available to
+/// middlewares while the operation's request is on its way.
+///
+/// Generated clients declare one per operation (`Client.Operations.verifyOTP`)
+/// and bind it to ``current`` around the middleware chain, so an auth
+/// middleware can read which credential the operation needs without a
+/// hand-written table:
+///
+/// ```swift
+/// if let operation = OperationDescriptor.current,
+///    operation.accepts(scheme: "bearerAuth") { ... }
+/// ```
+public struct OperationDescriptor: Sendable, Hashable {
+    /// The `operationId` (also passed to middlewares as `operationID`).
+    public let id: String
+    /// The HTTP method.
+    public let method: HTTPRequest.Method
+    /// The path template as written in the spec (`/pets/{petId}`).
+    public let pathTemplate: String
+    /// The alternatives of security requirements: any one of them (all of its
+    /// schemes together) satisfies the server. An empty list means the
+    /// operation is public; a list holding an empty requirement means
+    /// authentication is optional.
+    public let security: [[SecuritySchemeDescriptor]]
+    /// Whether the spec marks the operation `deprecated`.
+    public let isDeprecated: Bool
+
+    /// Creates a descriptor.
+    public init(id: String, method: HTTPRequest.Method, pathTemplate: String, security: [[SecuritySchemeDescriptor]], isDeprecated: Bool = false) {
+        self.id = id
+        self.method = method
+        self.pathTemplate = pathTemplate
+        self.security = security
+        self.isDeprecated = isDeprecated
+    }
+
+    /// Whether the operation needs no credential at all.
+    public var isPublic: Bool { security.isEmpty || security.contains { $0.isEmpty } }
+
+    /// Whether some requirement of the operation names the scheme `name`.
+    public func accepts(scheme name: String) -> Bool {
+        security.contains { requirement in requirement.contains { $0.name == name } }
+    }
+
+    /// The operation whose request is being sent by the current task, set by
+    /// generated clients around their middleware chain.
+    @TaskLocal public static var current: OperationDescriptor?
+}
+
+/// A security scheme as the operation needs it: which scheme, where the
+/// credential goes, and the scopes asked for.
+public struct SecuritySchemeDescriptor: Sendable, Hashable {
+    /// Where a credential is sent.
+    public enum Kind: Sendable, Hashable {
+        /// An API key in a header (`X-API-Key`).
+        case apiKeyHeader(name: String)
+        /// An API key in the query string.
+        case apiKeyQuery(name: String)
+        /// An API key in a cookie.
+        case apiKeyCookie(name: String)
+        /// HTTP authentication with a scheme (`bearer`, `basic`) in `Authorization`.
+        case http(scheme: String)
+        /// OAuth 2 (a bearer token in `Authorization`).
+        case oauth2
+        /// OpenID Connect (a bearer token in `Authorization`).
+        case openIDConnect
+        /// Mutual TLS: the credential is the client certificate.
+        case mutualTLS
+    }
+
+    /// The scheme's name in `components/securitySchemes` (`bearerAuth`).
+    public let name: String
+    /// Where the credential goes.
+    public let kind: Kind
+    /// The scopes the operation asks for (OAuth 2, OpenID Connect).
+    public let scopes: [String]
+
+    /// Creates a descriptor.
+    public init(name: String, kind: Kind, scopes: [String] = []) {
+        self.name = name
+        self.kind = kind
+        self.scopes = scopes
+    }
+
+    /// The header that carries the credential, when it is a header.
+    public var headerName: HTTPField.Name? {
+        switch kind {
+        case .apiKeyHeader(let name): return HTTPField.Name(name)
+        case .http, .oauth2, .openIDConnect: return .authorization
+        case .apiKeyQuery, .apiKeyCookie, .mutualTLS: return nil
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+
+/// The request of one operation call, filled in by generated code:
+/// path parameters, query items, headers and the body, each encoded as the
+/// spec's `style` and `explode` say.
+public struct RequestBuilder: Sendable {
+    /// The operation being called.
+    public let operation: OperationDescriptor
+    /// The path with its parameters filled in (`/pets/42`).
+    public var path: String
+    /// Encoded `name=value` query items, in order.
+    public var queryItems: [String] = []
+    /// Request headers.
+    public var headerFields = HTTPFields()
+    /// Encoded cookies (`name=value`).
+    public var cookies: [String] = []
+    /// The encoded body.
+    public var body: Data?
+
+    /// Starts a request for `operation` with its path template.
+    public init(_ operation: OperationDescriptor) {
+        self.operation = operation
+        self.path = operation.pathTemplate
+    }
+
+    // MARK: Parameters
+
+    /// Replaces `{name}` in the path with the value (`simple` style, or
+    /// `label`/`matrix` when the spec says so).
+    public mutating func setPath<Value: Encodable>(_ name: String, _ value: Value, style: String = "simple", explode: Bool = false) throws {
+        let encoded = try ParameterValue(encoding: value)
+        let segment = ParameterEncoding.pathSegment(encoded)
+        let rendered: String
+        switch style {
+        case "label": rendered = "." + segment
+        case "matrix": rendered = ";\(name)=" + segment
+        default: rendered = segment
+        }
+        path = path.replacingOccurrences(of: "{\(name)}", with: rendered)
+    }
+
+    /// Adds a query parameter; `nil` adds nothing.
+    public mutating func addQuery<Value: Encodable>(_ name: String, _ value: Value?, style: ParameterEncoding.QueryStyle = .form, explode: Bool = true) throws {
+        guard let value else { return }
+        queryItems += ParameterEncoding.queryItems(name: name, value: try ParameterValue(encoding: value), style: style, explode: explode)
+    }
+
+    /// Sets a header parameter (`simple` style); `nil` sets nothing.
+    public mutating func setHeader<Value: Encodable>(_ name: String, _ value: Value?) throws {
+        guard let value, let fieldName = HTTPField.Name(name) else { return }
+        headerFields[fieldName] = try ParameterValue(encoding: value).headerText
+    }
+
+    /// Adds a cookie parameter; `nil` adds nothing.
+    public mutating func addCookie<Value: Encodable>(_ name: String, _ value: Value?) throws {
+        guard let value else { return }
+        cookies.append("\(name)=\(try ParameterValue(encoding: value).headerText)")
+    }
+
+    // MARK: Bodies
+
+    /// Sets a JSON body (`application/json` or another JSON media type).
+    public mutating func setJSONBody<Body: Encodable>(_ value: Body, contentType: String = "application/json") throws {
+        body = try JSONCoding.makeEncoder().encode(value)
+        headerFields[.contentType] = contentType
+    }
+
+    /// Sets an `application/x-www-form-urlencoded` body from an object's
+    /// properties (arrays repeat the key, nested objects use `deepObject`).
+    public mutating func setFormBody<Body: Encodable>(_ value: Body) throws {
+        var items: [String] = []
+        if case .object(let pairs) = try JSONValue(encoding: value) {
+            for (key, member) in pairs.sorted(by: { $0.key < $1.key }) {
+                switch member {
+                case .null: continue
+                case .object: items += ParameterEncoding.queryItems(name: key, value: try ParameterValue(json: member), style: .deepObject)
+                default: items += ParameterEncoding.queryItems(name: key, value: try ParameterValue(json: member))
+                }
+            }
+        }
+        body = Data(items.joined(separator: "&").utf8)
+        headerFields[.contentType] = "application/x-www-form-urlencoded"
+    }
+
+    /// Sets a `multipart/form-data` body.
+    public mutating func setMultipartBody(_ form: MultipartForm) {
+        body = form.encoded()
+        headerFields[.contentType] = "multipart/form-data; boundary=\(form.boundary)"
+    }
+
+    /// Sets raw bytes (`application/octet-stream`, images, ...).
+    public mutating func setDataBody(_ data: Data, contentType: String) {
+        body = data
+        headerFields[.contentType] = contentType
+    }
+
+    /// Sets a text body (`text/plain`, ...).
+    public mutating func setTextBody(_ text: String, contentType: String) {
+        body = Data(text.utf8)
+        headerFields[.contentType] = contentType
+    }
+
+    /// Sets `Accept`.
+    public mutating func accept(_ contentTypes: String) {
+        headerFields[.accept] = contentTypes
+    }
+
+    /// The request as swift-http-types describes it (the path carries the query).
+    public func makeHTTPRequest() -> HTTPRequest {
+        var fields = headerFields
+        if !cookies.isEmpty { fields[.cookie] = cookies.joined(separator: "; ") }
+        let fullPath = queryItems.isEmpty ? path : path + "?" + queryItems.joined(separator: "&")
+        return HTTPRequest(method: operation.method, scheme: nil, authority: nil, path: fullPath, headerFields: fields)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A `multipart/form-data` body (RFC 7578), built part by part.
+///
+/// Generated code appends each property of the body schema: `Data` as a file
+/// part (`application/octet-stream`), strings, numbers and booleans as text,
+/// anything else as JSON; `nil` values are left out.
+public struct MultipartForm: Sendable {
+    /// One part.
+    public struct Part: Sendable, Hashable {
+        /// The form field name.
+        public var name: String
+        /// The file name, for file parts.
+        public var filename: String?
+        /// The part's `Content-Type`.
+        public var contentType: String
+        /// The part's bytes.
+        public var data: Data
+    }
+
+    /// The boundary between parts.
+    public let boundary: String
+    /// The parts, in order.
+    public private(set) var parts: [Part] = []
+
+    /// An empty form with a random boundary (or a given one, for tests).
+    public init(boundary: String = "clientgen-" + UUID().uuidString.lowercased()) {
+        self.boundary = boundary
+    }
+
+    /// Appends a file part; nil appends nothing.
+    public mutating func append(_ name: String, _ data: Data?, filename: String? = nil, contentType: String = "application/octet-stream") {
+        guard let data else { return }
+        parts.append(Part(name: name, filename: filename ?? name, contentType: contentType, data: data))
+    }
+
+    /// Appends a text or JSON part; nil appends nothing.
+    public mutating func append<Value: Encodable>(_ name: String, _ value: Value?, contentType: String? = nil) throws {
+        guard let value else { return }
+        let json = try JSONValue(encoding: value)
+        if let text = json.parameterText, contentType == nil || contentType == "text/plain" {
+            parts.append(Part(name: name, contentType: "text/plain", data: Data(text.utf8)))
+        } else {
+            parts.append(Part(name: name, contentType: contentType ?? "application/json", data: try JSONCoding.makeEncoder().encode(json)))
+        }
+    }
+
+    /// The encoded body.
+    public func encoded() -> Data {
+        var data = Data()
+        for part in parts {
+            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
+            if let filename = part.filename { head += "; filename=\"\(Self.quoted(filename))\"" }
+            head += "\r\nContent-Type: \(part.contentType)\r\n\r\n"
+            data.append(contentsOf: head.utf8)
+            data.append(part.data)
+            data.append(contentsOf: "\r\n".utf8)
+        }
+        data.append(contentsOf: "--\(boundary)--\r\n".utf8)
+        return data
+    }
+
+    private static func quoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+extension JSONValue {
+    /// The JSON a value encodes to, with the date rules of ``JSONCoding``.
+    public init<Value: Encodable>(encoding value: Value) throws {
+        if let json = value as? JSONValue {
+            self = json
+            return
+        }
+        let data = try JSONCoding.makeEncoder().encode(value)
+        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// The text of a scalar as it goes into a URL or header: strings as they
+    /// are, numbers and booleans as JSON writes them; nil for arrays and objects.
+    var parameterText: String? {
+        switch self {
+        case .null: return ""
+        case .bool(let value): return value ? "true" : "false"
+        case .int(let value): return String(value)
+        case .double(let value): return value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .string(let value): return value
+        case .array, .object: return nil
+        }
+    }
+}
+
+/// A parameter whose value cannot be written in the parameter's style.
+public struct ParameterEncodingError: Error, Sendable, CustomStringConvertible {
+    /// What was wrong.
+    public let reason: String
+
+    /// `cannot encode parameter: ...`.
+    public var description: String { "cannot encode parameter: \(reason)" }
+}
+
+extension ParameterValue {
+    /// Shapes any `Encodable` value (strings, numbers, dates, UUIDs, open
+    /// enums, arrays of them, flat objects) as a parameter.
+    public init<Value: Encodable>(encoding value: Value) throws {
+        try self.init(json: JSONValue(encoding: value))
+    }
+
+    /// Shapes a JSON value as a parameter; object members are sorted by key
+    /// so the encoding is stable.
+    public init(json: JSONValue) throws {
+        switch json {
+        case .array(let items):
+            self = .array(try items.map { item in
+                guard let text = item.parameterText else { throw ParameterEncodingError(reason: "nested arrays and objects have no parameter form") }
+                return text
+            })
+        case .object(let members):
+            self = .object(try members.sorted { $0.key < $1.key }.map { key, member in
+                guard let text = member.parameterText else { throw ParameterEncodingError(reason: "'\(key)' is nested; only flat objects have a parameter form") }
+                return (key, text)
+            })
+        default:
+            self = .primitive(json.parameterText ?? "")
+        }
+    }
+
+    /// The `simple`-style text of a header or cookie value.
+    public var headerText: String {
+        switch self {
+        case .primitive(let text): return text
+        case .array(let items): return items.joined(separator: ",")
+        case .object(let pairs): return pairs.flatMap { [$0.0, $0.1] }.joined(separator: ",")
+        }
+    }
+}
