@@ -53,6 +53,22 @@ public enum SwiftName {
         return keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// `memberName`, or `fallback` when the raw name has no letters or
+    /// digits at all (`/`, `*`), which would otherwise give `_`.
+    public static func memberName(_ raw: String, fallback: String) -> String {
+        let name = memberName(raw)
+        return name == "_" ? fallback : name
+    }
+
+    /// An enum case name for a raw value: like ``memberName(_:)``, with a
+    /// leading `+` or `-` spelled out (`+1` -> `plus1`, `-1` -> `minus1`)
+    /// and `fallback` for a value without letters or digits.
+    public static func caseName(_ raw: String, fallback: String) -> String {
+        if raw.count > 1, raw.first == "+" { return memberName("plus_" + raw.dropFirst(), fallback: fallback) }
+        if raw.count > 1, raw.first == "-" { return memberName("minus_" + raw.dropFirst(), fallback: fallback) }
+        return memberName(raw, fallback: fallback)
+    }
+
     /// The name without backticks, for use after a `.` or inside a longer name.
     public static func unescaped(_ name: String) -> String {
         name.hasPrefix("`") && name.hasSuffix("`") && name.count > 2 ? String(name.dropFirst().dropLast()) : name

@@ -120,12 +120,12 @@ struct ModelRenderer {
             for property in shape.properties {
                 let name = SwiftName.unescaped(property.name)
                 if case .optional = property.type {
-                    writer.line("try container.encodeIfPresent(\(name), forKey: .\(name))")
+                    writer.line("try container.encodeIfPresent(self.\(name), forKey: .\(name))")
                 } else {
-                    writer.line("try container.encode(\(name), forKey: .\(name))")
+                    writer.line("try container.encode(self.\(name), forKey: .\(name))")
                 }
             }
-            if shape.additionalProperties != nil { writer.line("try encoder.encodeAdditionalProperties(additionalProperties)") }
+            if shape.additionalProperties != nil { writer.line("try encoder.encodeAdditionalProperties(self.additionalProperties)") }
         }
     }
 

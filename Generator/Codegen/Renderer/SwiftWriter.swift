@@ -20,7 +20,7 @@ struct SwiftWriter {
     /// Appends `///` lines for a doc comment; nothing for nil.
     mutating func documentation(_ text: String?) {
         guard let text else { return }
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             var trimmed = Substring(raw)
             while trimmed.last?.isWhitespace == true { trimmed = trimmed.dropLast() }
             line(trimmed.isEmpty ? "///" : "/// " + trimmed)

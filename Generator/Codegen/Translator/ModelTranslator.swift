@@ -185,8 +185,8 @@ final class ModelTranslator {
         guard !known.isEmpty else { return nil }
         var names = NameScope(reserved: ["unknown", "rawValue", "init", "allCases"])
         if known.allSatisfy({ $0.stringValue != nil }), schema.singleType != .integer, schema.singleType != .number {
-            let cases = known.compactMap(\.stringValue).uniqued().map { value in
-                (name: names.claim(value.isEmpty ? "empty" : SwiftName.memberName(value)), literal: SwiftLiteral.string(value))
+            let cases = known.compactMap(\.stringValue).uniqued().enumerated().map { index, value in
+                (name: names.claim(value.isEmpty ? "empty" : SwiftName.caseName(value, fallback: "value\(index + 1)")), literal: SwiftLiteral.string(value))
             }
             return OpenEnumShape(rawType: "String", cases: cases)
         }
@@ -301,7 +301,7 @@ final class ModelTranslator {
             }
             if base == .json, type == .optional(.json) || type == .json { type = required ? .json : .optional(.json) }
             properties.append(PropertyDeclaration(
-                name: propertyNames.claim(SwiftName.memberName(wireName)), wireName: wireName, type: type,
+                name: propertyNames.claim(SwiftName.caseName(wireName, fallback: "property\(properties.count + 1)")), wireName: wireName, type: type,
                 documentation: Documentation.text(resolved?.title, property.reference?.description ?? resolved?.description),
                 isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue))
         }

@@ -56,7 +56,7 @@ struct OperationTranslator {
             let schema = parameter.schema ?? parameter.content.values.first?.schema
             let base = schema.map { models.topLevelType(for: $0, suggestedName: typePrefix + SwiftName.typeName(parameter.name)) } ?? .named("String")
             let required = parameter.required || parameter.location == .path
-            var label = SwiftName.memberName(parameter.name)
+            var label = SwiftName.memberName(parameter.name, fallback: "parameter")
             if labels.contains(label) { label = SwiftName.memberName(parameter.name + "_" + parameter.location.rawValue) }
             return ParameterDeclaration(
                 label: labels.claim(label), wireName: parameter.name, location: parameter.location.rawValue,

@@ -204,9 +204,9 @@ public struct StatusResponse: Codable, Hashable, Sendable {
     /// Encodes the value; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(success, forKey: .success)
-        try container.encodeIfPresent(message, forKey: .message)
-        try encoder.encodeAdditionalProperties(additionalProperties)
+        try container.encodeIfPresent(self.success, forKey: .success)
+        try container.encodeIfPresent(self.message, forKey: .message)
+        try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
 
@@ -247,10 +247,10 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Encodes the value; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(success, forKey: .success)
-        try container.encodeIfPresent(message, forKey: .message)
-        try container.encodeIfPresent(code, forKey: .code)
-        try encoder.encodeAdditionalProperties(additionalProperties)
+        try container.encodeIfPresent(self.success, forKey: .success)
+        try container.encodeIfPresent(self.message, forKey: .message)
+        try container.encodeIfPresent(self.code, forKey: .code)
+        try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
 

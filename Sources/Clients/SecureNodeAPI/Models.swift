@@ -115,9 +115,9 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
     /// Encodes the value; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(voipDialerEnabled, forKey: .voipDialerEnabled)
-        try container.encodeIfPresent(brandingEnabled, forKey: .brandingEnabled)
-        try encoder.encodeAdditionalProperties(additionalProperties)
+        try container.encodeIfPresent(self.voipDialerEnabled, forKey: .voipDialerEnabled)
+        try container.encodeIfPresent(self.brandingEnabled, forKey: .brandingEnabled)
+        try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
 
@@ -583,8 +583,8 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Encodes the value; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(error, forKey: .error)
-        try container.encodeIfPresent(message, forKey: .message)
-        try encoder.encodeAdditionalProperties(additionalProperties)
+        try container.encodeIfPresent(self.error, forKey: .error)
+        try container.encodeIfPresent(self.message, forKey: .message)
+        try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import SoulAPI
+import Testing
+
+/// Every SOUL operation over loopback HTTP, answered with the spec's examples.
+@Suite struct SoulConsumerTests {
+    let examples: SpecExamples
+
+    init() throws {
+        examples = try SpecExamples("soul.yaml")
+    }
+
+    private func check(_ operationID: String) -> ConsumerCheck {
+        ConsumerCheck(examples: examples, operationID: operationID)
+    }
+
+    @Test func requestOTP() async throws {
+        let exchanges = try await check("requestOTP").run(errorBody: ErrorDetail.self) { url, transport in
+            try await Client(serverURL: url, transport: transport).requestOTP(body: RequestOTPBody(phone: "+15555550123"))
+        } checkRequest: { request in
+            #expect(request.method == "POST")
+            #expect(request.target == "/api/auth/otp/request")
+            #expect(request.header("Content-Type") == "application/json")
+            #expect(request.jsonBody?["phone"] as? String == "+15555550123")
+        }
+        #expect(exchanges.map(\.replayed.status) == [200, 400, 429, 500])
+    }
+
+    @Test func verifyOTP() async throws {
+        try await check("verifyOTP").run(errorBody: ErrorDetail.self) { url, transport in
+            try await Client(serverURL: url, transport: transport).verifyOTP(body: VerifyOTPBody(phone: "+15555550123", otp: "123456"))
+        } checkRequest: { request in
+            #expect(request.method == "POST")
+            #expect(request.target == "/api/auth/verify-otp")
+            #expect(request.jsonBody?["otp"] as? String == "123456")
+            #expect(request.jsonBody?["phone"] as? String == "+15555550123")
+        }
+        // The decoded value itself, not only its re-encoding.
+        let server = try ExampleReplay(examples, operation: "verifyOTP", status: 200)
+        let tokens = try await Client(serverURL: server.url, transport: ConsumerCheck.makeTransport()).verifyOTP(body: VerifyOTPBody(phone: "+15555550123", otp: "123456"))
+        #expect(tokens.tokenType == .bearer)
+        #expect(!tokens.accessToken.isEmpty && !tokens.refreshToken.isEmpty)
+        #expect(tokens.user.email.hasSuffix("@example.com"))
+    }
+
+    @Test func refreshToken() async throws {
+        try await check("refreshToken").run(errorBody: ErrorDetail.self) { url, transport in
+            try await Client(serverURL: url, transport: transport).refreshToken(body: RefreshTokenBody(oldRefreshToken: "refresh-1"))
+        } checkRequest: { request in
+            #expect(request.method == "POST")
+            #expect(request.target == "/api/auth/refresh")
+            #expect(request.jsonBody?["old_refresh_token"] as? String == "refresh-1")
+        }
+    }
+
+    @Test func logout() async throws {
+        try await check("logout").run(errorBody: ErrorDetail.self) { url, transport in
+            try await Client(serverURL: url, transport: transport).logout(body: LogoutBody(refreshToken: "refresh-1"))
+        } checkRequest: { request in
+            #expect(request.method == "POST")
+            #expect(request.target == "/api/auth/logout")
+            #expect(request.jsonBody?["refresh_token"] as? String == "refresh-1")
+        }
+    }
+
+    @Test func listMoods() async throws {
+        try await check("listMoods").run(errorBody: ErrorDetail.self) { url, transport in
+            try await Client(serverURL: url, transport: transport).listMoods()
+        } checkRequest: { request in
+            #expect(request.method == "GET")
+            #expect(request.target == "/api/moods")
+            #expect(request.body.isEmpty)
+            #expect(request.header("Accept") == "application/json")
+        }
+    }
+
+    @Test func createMood() async throws {
+        try await check("createMood").run(errorBody: ErrorDetail.self) { url, transport in
+            try await Client(serverURL: url, transport: transport).createMood(body: CreateMoodBody(score: 7, note: .null))
+        } checkRequest: { request in
+            #expect(request.method == "POST")
+            #expect(request.target == "/api/moods")
+            // An explicit null is sent as null, not left out.
+            #expect(request.bodyText == #"{"note":null,"score":7}"#)
+        }
+        let server = try ExampleReplay(examples, operation: "createMood", status: 200)
+        _ = try await Client(serverURL: server.url, transport: ConsumerCheck.makeTransport()).createMood(body: CreateMoodBody(score: 3))
+        #expect(server.requests.last?.bodyText == #"{"score":3}"#, "an absent note is left out")
+    }
+
+    @Test func checkHealth() async throws {
+        try await check("checkHealth").run(errorBody: ErrorDetail.self) { url, transport in
+            try await Client(serverURL: url, transport: transport).checkHealth()
+        } checkRequest: { request in
+            #expect(request.method == "GET")
+            #expect(request.target == "/healthz")
+        }
+    }
+
+    @Test func operationsCarryTheirSecurityRequirements() {
+        #expect(Client.Operations.verifyOTP.isPublic)
+        #expect(Client.Operations.requestOTP.security.isEmpty)
+        #expect(Client.Operations.listMoods.accepts(scheme: "bearerAuth"))
+        #expect(Client.Operations.listMoods.security.first?.first?.headerName == .authorization)
+        #expect(!Client.Operations.createMood.isPublic)
+        #expect(Client.Operations.byID.count == 7)
+    }
+
+    @Test func serversAreNamed() {
+        #expect(Client.Server.staging.url.absoluteString == "https://api-staging.soulapp.app")
+        #expect(Client.Server.production.url.absoluteString == "https://api.soulapp.app")
+    }
+}
