@@ -55,7 +55,7 @@ struct ModelRenderer {
             if shape.needsCustomCoding {
                 writer.line("")
                 renderDecoder(shape, into: &writer)
-                if shape.isRecursive || shape.additionalProperties != nil {
+                if shape.needsCustomEncoding {
                     writer.line("")
                     renderEncoder(shape, into: &writer)
                 }
@@ -112,14 +112,14 @@ struct ModelRenderer {
     }
 
     private func renderEncoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
-        writer.line("/// Encodes the value; absent optionals are left out.")
+        writer.line("/// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.")
         writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
             if !shape.properties.isEmpty {
                 writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
             }
             for property in shape.properties {
                 let name = SwiftName.unescaped(property.name)
-                if case .optional = property.type {
+                if property.type.isOptional && !property.isRequired {
                     writer.line("try container.encodeIfPresent(self.\(name), forKey: .\(name))")
                 } else {
                     writer.line("try container.encode(self.\(name), forKey: .\(name))")

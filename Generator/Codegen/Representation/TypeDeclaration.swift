@@ -37,7 +37,14 @@ public struct StructureShape: Sendable, Hashable {
 
     /// Whether the synthesized `Codable` conformance is not enough.
     public var needsCustomCoding: Bool {
-        isRecursive || additionalProperties != nil || properties.contains { $0.defaultValue != nil }
+        isRecursive || additionalProperties != nil || properties.contains { $0.defaultValue != nil } || needsCustomEncoding
+    }
+
+    /// Whether the synthesized `encode(to:)` would get something wrong: extra
+    /// members, or a required nullable property that must be sent as `null`
+    /// (synthesized code leaves nil out).
+    public var needsCustomEncoding: Bool {
+        isRecursive || additionalProperties != nil || properties.contains { $0.isRequired && $0.type.isOptional }
     }
 }
 
@@ -55,6 +62,9 @@ public struct PropertyDeclaration: Sendable, Hashable {
     public var isDeprecated: Bool
     /// The schema `default` as a Swift expression, applied when the field is absent.
     public var defaultValue: String?
+    /// Whether the schema lists the property in `required` (a required
+    /// nullable property is `T?` and encodes nil as `null`).
+    public var isRequired: Bool
 }
 
 /// An enum of known values plus `unknown(...)`.

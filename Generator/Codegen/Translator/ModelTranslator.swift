@@ -303,7 +303,7 @@ final class ModelTranslator {
             properties.append(PropertyDeclaration(
                 name: propertyNames.claim(SwiftName.caseName(wireName, fallback: "property\(properties.count + 1)")), wireName: wireName, type: type,
                 documentation: Documentation.text(resolved?.title, property.reference?.description ?? resolved?.description),
-                isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue))
+                isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue, isRequired: required))
         }
         var additional: SwiftType?
         if !properties.isEmpty {

@@ -56,7 +56,10 @@ struct OperationTranslator {
             let schema = parameter.schema ?? parameter.content.values.first?.schema
             let base = schema.map { models.topLevelType(for: $0, suggestedName: typePrefix + SwiftName.typeName(parameter.name)) } ?? .named("String")
             let required = parameter.required || parameter.location == .path
-            var label = SwiftName.memberName(parameter.name, fallback: "parameter")
+            // `X-Request-ID` reads as `requestID`.
+            let bareName = parameter.location == .header && parameter.name.lowercased().hasPrefix("x-") && parameter.name.count > 2
+                ? String(parameter.name.dropFirst(2)) : parameter.name
+            var label = SwiftName.memberName(bareName, fallback: "parameter")
             if labels.contains(label) { label = SwiftName.memberName(parameter.name + "_" + parameter.location.rawValue) }
             return ParameterDeclaration(
                 label: labels.claim(label), wireName: parameter.name, location: parameter.location.rawValue,

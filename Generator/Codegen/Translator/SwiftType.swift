@@ -22,6 +22,12 @@ public indirect enum SwiftType: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the type is `Wrapped?`.
+    public var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+
     /// Free-form JSON.
     public static let json = SwiftType.named("JSONValue")
 }

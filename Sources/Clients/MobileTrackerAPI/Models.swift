@@ -201,7 +201,7 @@ public struct StatusResponse: Codable, Hashable, Sendable {
         self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
     }
 
-    /// Encodes the value; absent optionals are left out.
+    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.success, forKey: .success)
@@ -244,7 +244,7 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
     }
 
-    /// Encodes the value; absent optionals are left out.
+    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.success, forKey: .success)

@@ -112,7 +112,7 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
         self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
     }
 
-    /// Encodes the value; absent optionals are left out.
+    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.voipDialerEnabled, forKey: .voipDialerEnabled)
@@ -580,7 +580,7 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
     }
 
-    /// Encodes the value; absent optionals are left out.
+    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.error, forKey: .error)
