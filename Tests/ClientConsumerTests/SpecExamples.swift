@@ -207,3 +207,16 @@ final class ExampleReplay: Sendable {
 
     deinit { server.shutdown() }
 }
+
+/// A loopback server that answers every request with a JSON body and extra headers.
+final class LoopbackReplyWithHeaders: Sendable {
+    let server: LoopbackHTTPServer
+
+    init(status: Int, headers: [(String, String)], body: String) throws {
+        server = try LoopbackHTTPServer { _ in .json(status, body, headers: headers) }
+    }
+
+    var url: URL { server.baseURL }
+
+    deinit { server.shutdown() }
+}

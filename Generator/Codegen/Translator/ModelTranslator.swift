@@ -63,7 +63,7 @@ final class ModelTranslator {
                 declarations.append(TypeDeclaration(name: typeName, documentation: nil, isDeprecated: false, kind: .alias(.json)))
                 continue
             }
-            declarations.append(declaration(for: resolved, name: typeName, qualifiedName: typeName, asAlias: true))
+            declarations.append(declaration(for: resolved, name: typeName, qualifiedName: typeName))
         }
     }
 
@@ -99,9 +99,9 @@ final class ModelTranslator {
         func qualify(_ name: String) -> String { qualifiedName.map { "\($0).\(name)" } ?? name }
     }
 
-    /// The declaration of a named schema. `asAlias` allows a schema that
-    /// needs no type of its own to become a `typealias`.
-    private func declaration(for schema: Schema, name: String, qualifiedName: String, asAlias: Bool) -> TypeDeclaration {
+    /// The declaration of a named schema; one that needs no type of its own
+    /// (a map, a list, a scalar) becomes a `typealias`.
+    private func declaration(for schema: Schema, name: String, qualifiedName: String) -> TypeDeclaration {
         let documentation = Documentation.text(schema.title, schema.description)
         var scope = Scope(qualifiedName: qualifiedName, names: NameScope(reserved: [name, "CodingKeys"]))
         // Nested types must not shadow top-level ones that members may use.
@@ -112,14 +112,15 @@ final class ModelTranslator {
             kind = .openEnum(shape)
         } else if let union = unionMembers(schema) {
             kind = .union(unionShape(members: union, discriminator: schema.discriminator, in: &scope))
-        } else if let object = mergedObject(schema) {
+        } else if let object = mergedObject(schema), !object.properties.isEmpty {
             kind = .structure(structureShape(object, in: &scope))
         } else {
+            // A map, a list or a scalar: an alias of the built-in type, whose
+            // inline parts are declared at top level (`PetsItem`).
             var inner = schema
             inner.title = nil
-            kind = .alias(mapping.swiftType(for: inner) { _ in "JSONValue" })
+            kind = .alias(topLevelType(for: .value(inner), suggestedName: name))
         }
-        _ = asAlias
         return TypeDeclaration(name: name, documentation: documentation, isDeprecated: schema.deprecated, kind: kind, nested: scope.declarations)
     }
 
@@ -151,7 +152,7 @@ final class ModelTranslator {
         if needsDeclaration(schema) {
             let name = scope.names.claim(SwiftName.typeName(suggestedName))
             let qualified = scope.qualify(name)
-            scope.declarations.append(declaration(for: schema, name: name, qualifiedName: qualified, asAlias: false))
+            scope.declarations.append(declaration(for: schema, name: name, qualifiedName: qualified))
             return .named(qualified)
         }
         switch schema.singleType {

@@ -12,11 +12,7 @@ public typealias BrandID = Int64
 public typealias SessionID = UUID
 
 /// Free-form JSON object. Values may be strings, numbers, booleans, null, arrays or nested objects (keep nesting to 2-3 levels; no sensitive data such as passwords or card numbers).
-public struct JSONObject: Codable, Hashable, Sendable {
-    /// Creates a value.
-    public init() {
-    }
-}
+public typealias JSONObject = [String: JSONValue]
 
 /// Device information sent when creating a tracking session (the SDK's `DeviceInfo`, whose fields are all non-optional, plus the brand id).
 public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable {

@@ -413,11 +413,7 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable {
 }
 
 /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`). The documents do not list capability names.
-public struct DeviceCapabilities: Codable, Hashable, Sendable {
-    /// Creates a value.
-    public init() {
-    }
-}
+public typealias DeviceCapabilities = [String: Bool]
 
 /// Result of device register/update (shape assumed; not documented).
 public struct DeviceResponse: Codable, Hashable, Sendable {
