@@ -55,17 +55,9 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-public struct Counts: Codable, Hashable, Sendable {
-    /// Creates a value.
-    public init() {
-    }
-}
+public typealias Counts = [String: Int]
 
-public struct Anything: Codable, Hashable, Sendable {
-    /// Creates a value.
-    public init() {
-    }
-}
+public typealias Anything = [String: JSONValue]
 
 public struct Labels: Codable, Hashable, Sendable {
     public var kind: String?
