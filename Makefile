@@ -54,11 +54,13 @@ test: deps ## Run the test suites
 
 check: lint drift test ## Everything CI checks: spec lint, generated-code drift, tests
 
-bench: deps ## Parse and middleware benchmarks in a release build; prints BENCH lines
+bench: deps ## Parse, middleware and code generation benchmarks (release); prints BENCH lines
 	$(SWIFT) build -c release --product clientgen-bench
 	$(SWIFT) build -c release --product resilience-bench
 	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
 	.build/release/resilience-bench --requests 2000
+	$(SWIFT) build -c release --product clientgen
+	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS)
 
 fuzz: deps ## Mutation-fuzz clientgen lint (400 cases; SEED=n); fails on any crash
 	$(SWIFT) build -c release --product clientgen

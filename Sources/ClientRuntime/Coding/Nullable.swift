@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value that the spec allows to be `null`, so that "absent" and "null"
 /// differ. Properties use `Nullable<T>?`:
 ///
@@ -59,7 +61,8 @@ extension KeyedEncodingContainer {
         switch value {
         case nil: return
         case .null?: try encodeNil(forKey: key)
-        case .value(let wrapped)?: try encode(wrapped, forKey: key)
+        case .value(let wrapped)?:
+            if let uuid = wrapped as? UUID { try encode(uuid, forKey: key) } else { try encode(wrapped, forKey: key) }
         }
     }
 }

@@ -7,6 +7,14 @@ extension JSONValue {
             self = json
             return
         }
+        if let uuid = value as? UUID {
+            self = .string(uuid.uuidString.lowercased())
+            return
+        }
+        if let uuids = value as? [UUID] {
+            self = .array(uuids.map { .string($0.uuidString.lowercased()) })
+            return
+        }
         let data = try JSONCoding.makeEncoder().encode(value)
         self = try JSONDecoder().decode(JSONValue.self, from: data)
     }
