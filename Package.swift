@@ -82,6 +82,7 @@ let package = Package(
         .target(
             name: "Resilience",
             dependencies: [
+                "ClientRuntime",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "ClientConsumerTests",
             dependencies: generatedClients.map { .target(name: $0) } + [
-                "ClientRuntime", "LoopbackHTTPServer", "OpenAPIModel",
+                "ClientRuntime", "LoopbackHTTPServer", "OpenAPIModel", "Resilience",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,4 +1,5 @@
 import Foundation
+import Resilience
 import SoulAPI
 import Testing
 
@@ -109,5 +110,28 @@ import Testing
     @Test func serversAreNamed() {
         #expect(Client.Server.staging.url.absoluteString == "https://api-staging.soulapp.app")
         #expect(Client.Server.production.url.absoluteString == "https://api.soulapp.app")
+    }
+}
+
+/// Credentials chosen from the spec's security requirements, with no table
+/// of operation ids: the bearer token goes to protected operations only.
+@Suite struct SoulSecurityFromSpecTests {
+    @Test func bearerTokenGoesOnlyWhereTheSpecAsksForIt() async throws {
+        let examples = try SpecExamples("soul.yaml")
+        let server = try ExampleReplay(examples, operation: "listMoods", status: 200)
+        let session = TokenSession(
+            store: InMemoryTokenStore(refreshToken: "refresh-1"),
+            refresher: ClosureTokenRefresher { _ in TokenPair(accessToken: "fresh", refreshToken: nil) },
+            accessToken: "access-1")
+        let client = Client(
+            serverURL: server.url, transport: ConsumerCheck.makeTransport(),
+            middlewares: [BearerTokenMiddleware(session: session, operations: .requiringScheme("bearerAuth"))])
+        _ = try await client.listMoods()
+        #expect(server.requests.last?.header("Authorization") == "Bearer access-1")
+        _ = try? await client.requestOTP(body: RequestOTPBody(phone: "+15555550123"))
+        #expect(server.requests.last?.target == "/api/auth/otp/request")
+        #expect(server.requests.last?.header("Authorization") == nil, "requestOTP is public (security: [])")
+        _ = try? await client.checkHealth()
+        #expect(server.requests.last?.header("Authorization") == nil, "checkHealth is public")
     }
 }
