@@ -72,11 +72,12 @@ public enum ClientGenerator {
         clientRenderer.renderClient(client, into: &clientWriter)
         files.append(GeneratedFile(name: "Client.swift", contents: clientWriter.text))
 
-        // Operations, in chunks of whole operations.
+        // Operations, in chunks of whole operations (each chunk one `extension
+        // Client` plus the result enums of its operations).
         let operationChunks = chunk(client.operations, budget: options.linesPerFile) { operation in
             var writer = SwiftWriter()
             clientRenderer.renderOperations([operation], into: &writer)
-            return writer.lines
+            return writer.lines.count
         }
         for (index, chunk) in operationChunks.enumerated() {
             var writer = SwiftWriter()
@@ -85,21 +86,18 @@ public enum ClientGenerator {
             files.append(GeneratedFile(name: numbered("Operations", index, of: operationChunks.count), contents: writer.text))
         }
 
-        // Models, in chunks of whole top-level types.
+        // Models, each top-level type rendered once, then cut into files.
         let modelRenderer = ModelRenderer(access: access)
-        let modelChunks = chunk(client.types, budget: options.linesPerFile) { declaration in
+        let renderedTypes = client.types.map { declaration -> [String] in
             var writer = SwiftWriter()
             modelRenderer.render(declaration, into: &writer)
             return writer.lines
         }
+        let modelChunks = chunk(renderedTypes, budget: options.linesPerFile) { $0.count }
         for (index, chunk) in modelChunks.enumerated() {
-            var writer = SwiftWriter()
-            (header + imports).forEach { writer.line($0) }
-            for (position, declaration) in chunk.enumerated() {
-                if position > 0 { writer.line("") }
-                modelRenderer.render(declaration, into: &writer)
-            }
-            files.append(GeneratedFile(name: numbered("Models", index, of: modelChunks.count), contents: writer.text))
+            let body = chunk.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
+            let contents = (header + imports).joined(separator: "\n") + "\n" + body + "\n"
+            files.append(GeneratedFile(name: numbered("Models", index, of: modelChunks.count), contents: contents))
         }
         return files
     }
@@ -117,12 +115,12 @@ public enum ClientGenerator {
     }
 
     /// Splits items into groups whose rendered lines stay near `budget`.
-    private static func chunk<Item>(_ items: [Item], budget: Int, lines: (Item) -> [String]) -> [[Item]] {
+    private static func chunk<Item>(_ items: [Item], budget: Int, lines: (Item) -> Int) -> [[Item]] {
         var chunks: [[Item]] = []
         var current: [Item] = []
         var count = 0
         for item in items {
-            let size = lines(item).count
+            let size = lines(item)
             if !current.isEmpty, count + size > budget {
                 chunks.append(current)
                 current = []

@@ -12,6 +12,8 @@ final class ModelTranslator {
     private(set) var componentTypeNames: [String: String] = [:]
     /// Top-level names in use.
     var topLevelNameScope: NameScope
+    /// Names no nested type may take: every component type, `CodingKeys`.
+    private var nestedReservedNames: Set<String> = []
     /// Qualified names of declared open enums (their defaults are `Type(rawValue:)`).
     private(set) var enumTypeNames: Set<String> = []
     /// How deep inline references are being followed (guards non-component cycles).
@@ -42,6 +44,7 @@ final class ModelTranslator {
             }
             componentTypeNames[name] = topLevelNameScope.claim(typeName)
         }
+        nestedReservedNames = Set(componentTypeNames.values.map(SwiftName.unescaped)).union(["CodingKeys"])
     }
 
     /// Declares every component schema.
@@ -103,9 +106,9 @@ final class ModelTranslator {
     /// (a map, a list, a scalar) becomes a `typealias`.
     private func declaration(for schema: Schema, name: String, qualifiedName: String) -> TypeDeclaration {
         let documentation = Documentation.text(schema.title, schema.description)
-        var scope = Scope(qualifiedName: qualifiedName, names: NameScope(reserved: [name, "CodingKeys"]))
         // Nested types must not shadow top-level ones that members may use.
-        for topName in componentTypeNames.values { scope.names.reserve(topName) }
+        var scope = Scope(qualifiedName: qualifiedName, names: NameScope(reserved: nestedReservedNames))
+        scope.names.reserve(name)
         let kind: TypeDeclaration.Kind
         if let shape = openEnumShape(schema) {
             enumTypeNames.insert(qualifiedName)
