@@ -9,6 +9,9 @@ Usage: bench_codegen.py CLIENTGEN CORPUS_DIR [--runs N] [--no-peer] [--no-compil
 Prints `BENCH <name> <value> <unit>` lines; figures are medians."""
 import argparse, glob, os, shutil, statistics, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scratch_package import write_manifest
+
 parser = argparse.ArgumentParser()
 parser.add_argument('clientgen')
 parser.add_argument('corpus')
@@ -103,29 +106,7 @@ try:
         shutil.rmtree(module, ignore_errors=True)
         os.makedirs(os.path.dirname(module), exist_ok=True)
         subprocess.run([clientgen, 'generate', github, '--output', module, '--module', 'GitHubClient'], check=True, capture_output=True)
-        with open(os.path.join(package, 'Package.swift'), 'w') as f:
-            f.write(f'''// swift-tools-version:6.0
-// Scratch package of `make bench`: the generated GitHub client, compiled in debug.
-import PackageDescription
-
-let package = Package(
-    name: "BenchClients",
-    platforms: [.macOS(.v14), .iOS(.v17)],
-    dependencies: [
-        .package(path: "{root}"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
-    ],
-    targets: [
-        .target(name: "GitHubClient", dependencies: [
-            .product(name: "ClientRuntime", package: "{os.path.basename(root)}"),
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
-    ],
-    swiftLanguageModes: [.v6]
-)
-''')
+        write_manifest(package, root, ['GitHubClient'], 'BenchClients')
         subprocess.run(['swift', 'build', '--package-path', package, '--target', 'ClientRuntime'], check=True, capture_output=True)
         shutil.rmtree(os.path.join(package, '.build', 'debug', 'GitHubClient.build'), ignore_errors=True)
         timing = os.path.join(scratch, 'time.txt')

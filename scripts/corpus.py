@@ -10,6 +10,9 @@ result), one line per spec
 and a last line `compiled N/M`. Exits 1 unless every spec compiles."""
 import argparse, glob, os, re, shutil, subprocess, sys, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scratch_package import write_manifest
+
 parser = argparse.ArgumentParser()
 parser.add_argument('clientgen')
 parser.add_argument('corpus')
@@ -51,30 +54,7 @@ for spec in specs:
     rows.append([os.path.basename(spec), None, lines, generate_s, 0.0, module])
     modules.append(module)
 
-targets = ',\n'.join(
-    f'        .target(name: "{m}", dependencies: [.product(name: "ClientRuntime", package: "{os.path.basename(root)}"), '
-    f'.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "HTTPTypes", package: "swift-http-types")])'
-    for m in modules)
-manifest = f'''// swift-tools-version:6.0
-// Scratch package of `make corpus`: one target per generated corpus client.
-import PackageDescription
-
-let package = Package(
-    name: "CorpusClients",
-    platforms: [.macOS(.v14), .iOS(.v17)],
-    dependencies: [
-        .package(path: "{root}"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
-    ],
-    targets: [
-{targets}
-    ],
-    swiftLanguageModes: [.v6]
-)
-'''
-with open(os.path.join(package, 'Package.swift'), 'w') as f:
-    f.write(manifest)
+write_manifest(package, root, modules, 'CorpusClients')
 for stale in os.listdir(os.path.join(package, 'Sources')):
     if stale not in modules:
         shutil.rmtree(os.path.join(package, 'Sources', stale), ignore_errors=True)
