@@ -79,11 +79,12 @@ public enum ClientGenerator {
             clientRenderer.renderOperations([operation], into: &writer)
             return writer.lines.count
         }
-        for (index, chunk) in operationChunks.enumerated() {
+        var operationFiles: [String] = []
+        for chunk in operationChunks {
             var writer = SwiftWriter()
             (header + imports).forEach { writer.line($0) }
             clientRenderer.renderOperations(chunk, into: &writer)
-            files.append(GeneratedFile(name: numbered("Operations", index, of: operationChunks.count), contents: writer.text))
+            operationFiles.append(writer.text)
         }
 
         // Models, each top-level type rendered once, then cut into files.
@@ -93,13 +94,10 @@ public enum ClientGenerator {
             modelRenderer.render(declaration, into: &writer)
             return writer.lines
         }
-        let modelChunks = chunk(renderedTypes, budget: options.linesPerFile) { $0.count }
-        for (index, chunk) in modelChunks.enumerated() {
-            let body = chunk.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
-            let contents = (header + imports).joined(separator: "\n") + "\n" + body + "\n"
-            files.append(GeneratedFile(name: numbered("Models", index, of: modelChunks.count), contents: contents))
+        let modelFiles = chunk(renderedTypes, budget: options.linesPerFile) { $0.count }.map { chunk in
+            (header + imports).joined(separator: "\n") + "\n" + chunk.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
         }
-        return files
+        return files + arrange(models: modelFiles, operations: operationFiles)
     }
 
     /// Translates and renders.
@@ -107,11 +105,29 @@ public enum ClientGenerator {
         render(translate(document, options: options), options: options)
     }
 
-    private static func numbered(_ base: String, _ index: Int, of count: Int) -> String {
-        guard count > 1 else { return base + ".swift" }
-        let digits = String(count).count
-        let number = String(index + 1)
-        return base + String(repeating: "0", count: max(0, max(2, digits) - number.count)) + number + ".swift"
+    /// Names the model and operation files. One of each: `Models.swift` and
+    /// `Operations.swift`. More: `01-Models.swift`, `02-Operations.swift`,
+    /// ... with the two kinds spread evenly through the name order. The Swift
+    /// driver compiles a module's files in batches of consecutive names (one
+    /// batch per core); models cost far more to compile than operations, so
+    /// models-then-operations would leave one core with most of the work.
+    private static func arrange(models: [String], operations: [String]) -> [GeneratedFile] {
+        if models.count <= 1 && operations.count <= 1 {
+            return models.map { GeneratedFile(name: "Models.swift", contents: $0) }
+                + operations.map { GeneratedFile(name: "Operations.swift", contents: $0) }
+        }
+        // Each file sits at the middle of its share of the sequence: model i
+        // of m at (2i + 1) / 2m, operation j of o at (2j + 1) / 2o.
+        let keyed = models.enumerated().map { (index, contents) in (position: Double(2 * index + 1) / Double(2 * models.count), kind: "Models", contents: contents) }
+            + operations.enumerated().map { (index, contents) in (position: Double(2 * index + 1) / Double(2 * operations.count), kind: "Operations", contents: contents) }
+        let ordered = keyed.enumerated().sorted { lhs, rhs in
+            (lhs.element.position, lhs.offset) < (rhs.element.position, rhs.offset)
+        }.map(\.element)
+        let digits = max(2, String(ordered.count).count)
+        return ordered.enumerated().map { index, file in
+            let number = String(index + 1)
+            return GeneratedFile(name: String(repeating: "0", count: digits - number.count) + number + "-\(file.kind).swift", contents: file.contents)
+        }
     }
 
     /// Splits items into groups whose rendered lines stay near `budget`.

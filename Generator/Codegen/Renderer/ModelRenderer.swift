@@ -28,14 +28,31 @@ struct ModelRenderer {
 
     // MARK: Structures
 
+    /// The stored property's name: the property's own, or `_name` behind a
+    /// deprecated computed property.
+    static func storage(_ property: PropertyDeclaration) -> String {
+        property.isDeprecated ? "_" + SwiftName.unescaped(property.name) : property.name
+    }
+
     private func renderStructure(_ declaration: TypeDeclaration, _ shape: StructureShape, into writer: inout SwiftWriter) {
         let keyword = shape.isRecursive ? "final class" : "struct"
         let binding = shape.isRecursive ? "let" : "var"
         writer.block("\(access) \(keyword) \(declaration.name): Codable, Hashable, Sendable") { writer in
             for property in shape.properties {
                 writer.documentation(property.documentation)
-                if property.isDeprecated { writer.line("@available(*, deprecated)") }
-                writer.line("\(access) \(binding) \(property.name): \(property.type)")
+                if property.isDeprecated {
+                    // Stored under another name, so that the initialiser and
+                    // coding do not use a deprecated symbol (and warn).
+                    writer.line("@available(*, deprecated)")
+                    if shape.isRecursive {
+                        writer.line("\(access) var \(property.name): \(property.type) { \(Self.storage(property)) }")
+                    } else {
+                        writer.line("\(access) var \(property.name): \(property.type) { get { \(Self.storage(property)) } set { \(Self.storage(property)) = newValue } }")
+                    }
+                    writer.line("private \(binding) \(Self.storage(property)): \(property.type)")
+                } else {
+                    writer.line("\(access) \(binding) \(property.name): \(property.type)")
+                }
             }
             if let additional = shape.additionalProperties {
                 writer.line("/// Members the schema does not name (`additionalProperties`).")
@@ -43,12 +60,13 @@ struct ModelRenderer {
             }
             if !shape.properties.isEmpty || shape.additionalProperties != nil { writer.line("") }
             renderMemberwiseInit(shape, into: &writer)
-            if shape.properties.contains(where: { $0.name != $0.wireName }) || shape.needsCustomCoding {
+            if shape.properties.contains(where: { Self.storage($0) != $0.wireName }) || shape.needsCustomCoding {
                 writer.line("")
                 let conformances = shape.additionalProperties == nil ? "String, CodingKey" : "String, CodingKey, CaseIterable"
                 writer.block("enum CodingKeys: \(conformances)") { writer in
                     for property in shape.properties {
-                        writer.line(property.name == property.wireName ? "case \(property.name)" : "case \(property.name) = \(SwiftLiteral.string(property.wireName))")
+                        let key = Self.storage(property)
+                        writer.line(key == property.wireName ? "case \(key)" : "case \(key) = \(SwiftLiteral.string(property.wireName))")
                     }
                 }
             }
@@ -79,7 +97,7 @@ struct ModelRenderer {
         writer.line("/// Creates a value.")
         writer.block("\(access) init(\(arguments.joined(separator: ", ")))") { writer in
             for property in shape.properties {
-                writer.line("self.\(SwiftName.unescaped(property.name)) = \(property.name)")
+                writer.line("self.\(SwiftName.unescaped(Self.storage(property))) = \(property.name)")
             }
             if shape.additionalProperties != nil { writer.line("self.additionalProperties = additionalProperties") }
         }
@@ -92,7 +110,7 @@ struct ModelRenderer {
                 writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
             }
             for property in shape.properties {
-                let name = SwiftName.unescaped(property.name)
+                let name = SwiftName.unescaped(Self.storage(property))
                 let key = "." + name
                 switch property.type {
                 case .optional(let wrapped):
@@ -118,7 +136,7 @@ struct ModelRenderer {
                 writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
             }
             for property in shape.properties {
-                let name = SwiftName.unescaped(property.name)
+                let name = SwiftName.unescaped(Self.storage(property))
                 if property.type.isOptional && !property.isRequired {
                     writer.line("try container.encodeIfPresent(self.\(name), forKey: .\(name))")
                 } else {
@@ -130,7 +148,7 @@ struct ModelRenderer {
     }
 
     private func renderClassHashable(_ name: String, _ shape: StructureShape, into writer: inout SwiftWriter) {
-        var members = shape.properties.map { SwiftName.unescaped($0.name) }
+        var members = shape.properties.map { SwiftName.unescaped(Self.storage($0)) }
         if shape.additionalProperties != nil { members.append("additionalProperties") }
         writer.line("/// Equal when every property is equal.")
         writer.block("\(access) static func == (lhs: \(name), rhs: \(name)) -> Bool") { writer in

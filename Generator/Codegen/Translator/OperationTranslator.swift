@@ -14,7 +14,7 @@ struct OperationTranslator {
 
     /// Every operation of the document, in order.
     func translateAll() -> [OperationDeclaration] {
-        var methodNames = NameScope(reserved: ["core", "init", "server", "serverURL", "transport", "middlewares"])
+        var methodNames = NameScope(reserved: ["core", "init", "server", "serverURL", "transport", "middlewares", "all", "byID"])
         var result: [OperationDeclaration] = []
         for (path, method, operation, pathItem) in document.operations {
             let id = operation.operationId ?? Self.derivedID(method: method, path: path)

@@ -87,6 +87,9 @@ extension Client {
         public static let updateTrackingSessionLocation = OperationDescriptor(id: "updateTrackingSessionLocation", method: .put, pathTemplate: "/v2/tracking-session/{sessionId}/location", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = ["createTrackingSession": createTrackingSession, "sendTrackingSessionData": sendTrackingSessionData, "setCustomerProfile": setCustomerProfile, "updateTrackingSessionLocation": updateTrackingSessionLocation]
+        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+        /// Every operation, in the spec's order.
+        public static let all: [OperationDescriptor] = [createTrackingSession, sendTrackingSessionData, setCustomerProfile, updateTrackingSessionLocation]
     }
 }

@@ -109,6 +109,9 @@ extension Client {
         public static let aggregateRAG = OperationDescriptor(id: "aggregateRAG", method: .post, pathTemplate: "/rag/aggregate", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = ["exchangeToken": exchangeToken, "listAccounts": listAccounts, "listTransactions": listTransactions, "updateTransaction": updateTransaction, "syncTransactions": syncTransactions, "resetTransactions": resetTransactions, "getAnalyticsSummary": getAnalyticsSummary, "getChatConversation": getChatConversation, "sendChatMessage": sendChatMessage, "createPlaidLinkToken": createPlaidLinkToken, "exchangePlaidPublicToken": exchangePlaidPublicToken, "searchRAG": searchRAG, "getRAGSummaries": getRAGSummaries, "aggregateRAG": aggregateRAG]
+        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+        /// Every operation, in the spec's order.
+        public static let all: [OperationDescriptor] = [exchangeToken, listAccounts, listTransactions, updateTransaction, syncTransactions, resetTransactions, getAnalyticsSummary, getChatConversation, sendChatMessage, createPlaidLinkToken, exchangePlaidPublicToken, searchRAG, getRAGSummaries, aggregateRAG]
     }
 }

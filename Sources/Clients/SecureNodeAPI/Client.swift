@@ -89,6 +89,9 @@ extension Client {
         public static let uploadDebugLogs = OperationDescriptor(id: "uploadDebugLogs", method: .post, pathTemplate: "/api/mobile/debug/upload", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = ["syncBranding": syncBranding, "lookupBranding": lookupBranding, "recordImprint": recordImprint, "recordBrandingEvent": recordBrandingEvent, "registerDevice": registerDevice, "updateDevice": updateDevice, "reportDevicePresence": reportDevicePresence, "uploadDebugLogs": uploadDebugLogs]
+        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+        /// Every operation, in the spec's order.
+        public static let all: [OperationDescriptor] = [syncBranding, lookupBranding, recordImprint, recordBrandingEvent, registerDevice, updateDevice, reportDevicePresence, uploadDebugLogs]
     }
 }

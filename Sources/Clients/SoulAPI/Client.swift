@@ -88,6 +88,9 @@ extension Client {
         public static let checkHealth = OperationDescriptor(id: "checkHealth", method: .get, pathTemplate: "/healthz", security: [])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = ["requestOTP": requestOTP, "verifyOTP": verifyOTP, "refreshToken": refreshToken, "logout": logout, "listMoods": listMoods, "createMood": createMood, "checkHealth": checkHealth]
+        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+        /// Every operation, in the spec's order.
+        public static let all: [OperationDescriptor] = [requestOTP, verifyOTP, refreshToken, logout, listMoods, createMood, checkHealth]
     }
 }

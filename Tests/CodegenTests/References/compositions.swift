@@ -43,7 +43,10 @@ extension Client {
     public enum Operations {
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = [:]
+        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+        /// Every operation, in the spec's order.
+        public static let all: [OperationDescriptor] = []
     }
 }
 

@@ -43,7 +43,10 @@ extension Client {
     public enum Operations {
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = [:]
+        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+        /// Every operation, in the spec's order.
+        public static let all: [OperationDescriptor] = []
     }
 }
 
@@ -63,21 +66,22 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
     public var logoURL: URL?
     /// Replaced by brand_id.
     @available(*, deprecated)
-    public var legacyCode: String?
+    public var legacyCode: String? { get { _legacyCode } set { _legacyCode = newValue } }
+    private var _legacyCode: String?
 
     /// Creates a value.
     public init(phoneNumberE164: String, brandID: String, logoURL: URL? = nil, legacyCode: String? = nil) {
         self.phoneNumberE164 = phoneNumberE164
         self.brandID = brandID
         self.logoURL = logoURL
-        self.legacyCode = legacyCode
+        self._legacyCode = legacyCode
     }
 
     enum CodingKeys: String, CodingKey {
         case phoneNumberE164 = "phone_number_e164"
         case brandID = "brand_id"
         case logoURL = "logo_url"
-        case legacyCode = "legacy_code"
+        case _legacyCode = "legacy_code"
     }
 }
 

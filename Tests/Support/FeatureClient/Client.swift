@@ -57,6 +57,9 @@ extension Client {
         public static let echoShapes = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/shapes", security: [])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = ["listItems": listItems, "patchItem": patchItem, "exchangeCode": exchangeCode, "upload": upload, "download": download, "echoShapes": echoShapes]
+        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+        /// Every operation, in the spec's order.
+        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes]
     }
 }
