@@ -107,8 +107,13 @@ try:
         os.makedirs(os.path.dirname(module), exist_ok=True)
         subprocess.run([clientgen, 'generate', github, '--output', module, '--module', 'GitHubClient'], check=True, capture_output=True)
         write_manifest(package, root, ['GitHubClient'], 'BenchClients')
-        subprocess.run(['swift', 'build', '--package-path', package, '--target', 'ClientRuntime'], check=True, capture_output=True)
+        # Forget the client's objects and the build plan (whose output file
+        # map names the generated files), then build the dependencies.
         shutil.rmtree(os.path.join(package, '.build', 'debug', 'GitHubClient.build'), ignore_errors=True)
+        for plan in ('debug.yaml', 'build.db'):
+            if os.path.exists(os.path.join(package, '.build', plan)):
+                os.remove(os.path.join(package, '.build', plan))
+        subprocess.run(['swift', 'build', '--package-path', package, '--target', 'ClientRuntime'], check=True, capture_output=True)
         timing = os.path.join(scratch, 'time.txt')
         started = time.monotonic()
         build = subprocess.run(['/usr/bin/time', '-f', '%M', '-o', timing, 'swift', 'build', '--package-path', package, '--target', 'GitHubClient'], capture_output=True, text=True)
