@@ -52,7 +52,9 @@ public enum ClientGenerator {
             moduleName: options.moduleName, accessLevel: options.accessLevel,
             documentation: Documentation.text(heading.isEmpty ? nil : "A client of \(heading).", info.summary, info.description),
             servers: ServerTranslator.servers(of: document), operations: operations,
-            types: RecursionAnalysis.markRecursive(models.declarations))
+            types: MutabilityAnalysis.markResponseOnly(
+                RecursionAnalysis.markRecursive(models.declarations),
+                requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) }))
     }
 
     /// Renders a translated client into files.

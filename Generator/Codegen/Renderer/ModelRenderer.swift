@@ -36,7 +36,7 @@ struct ModelRenderer {
 
     private func renderStructure(_ declaration: TypeDeclaration, _ shape: StructureShape, into writer: inout SwiftWriter) {
         let keyword = shape.isRecursive ? "final class" : "struct"
-        let binding = shape.isRecursive ? "let" : "var"
+        let binding = shape.isRecursive || !shape.isMutable ? "let" : "var"
         writer.block("\(access) \(keyword) \(declaration.name): Codable, Hashable, Sendable") { writer in
             for property in shape.properties {
                 writer.documentation(property.documentation)
@@ -44,7 +44,7 @@ struct ModelRenderer {
                     // Stored under another name, so that the initialiser and
                     // coding do not use a deprecated symbol (and warn).
                     writer.line("@available(*, deprecated)")
-                    if shape.isRecursive {
+                    if binding == "let" {
                         writer.line("\(access) var \(property.name): \(property.type) { \(Self.storage(property)) }")
                     } else {
                         writer.line("\(access) var \(property.name): \(property.type) { get { \(Self.storage(property)) } set { \(Self.storage(property)) = newValue } }")

@@ -44,7 +44,7 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable {
 /// A backend tracking session.
 public struct TrackingSession: Codable, Hashable, Sendable {
     /// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
-    public var id: SessionID
+    public let id: SessionID
 
     /// Creates a value.
     public init(id: SessionID) {
@@ -55,7 +55,7 @@ public struct TrackingSession: Codable, Hashable, Sendable {
 /// Response of session creation; the session is wrapped in `data`.
 public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable {
     /// A backend tracking session.
-    public var data: TrackingSession
+    public let data: TrackingSession
 
     /// Creates a value.
     public init(data: TrackingSession) {
@@ -171,11 +171,11 @@ public struct LocationUpdateRequest: Codable, Hashable, Sendable {
 /// Assumed success body of the event, profile and location endpoints. The document only says "Success/error status"; the SDK checks the HTTP status and ignores the body, so no field is required and unknown fields are allowed.
 public struct StatusResponse: Codable, Hashable, Sendable {
     /// `true` when the request was accepted.
-    public var success: Bool?
+    public let success: Bool?
     /// Optional human-readable status message.
-    public var message: Nullable<String>?
+    public let message: Nullable<String>?
     /// Members the schema does not name (`additionalProperties`).
-    public var additionalProperties: [String: JSONValue]
+    public let additionalProperties: [String: JSONValue]
 
     /// Creates a value.
     public init(success: Bool? = nil, message: Nullable<String>? = nil, additionalProperties: [String: JSONValue] = [:]) {
@@ -209,13 +209,13 @@ public struct StatusResponse: Codable, Hashable, Sendable {
 /// Assumed error body of all endpoints (the document shows none). No field is required so that any JSON error body decodes. The SDK turns failures into its own error codes (see `TrackerErrorCode`).
 public struct ErrorResponse: Codable, Hashable, Sendable {
     /// `false` for errors.
-    public var success: Bool?
+    public let success: Bool?
     /// Human-readable error message.
-    public var message: String?
+    public let message: String?
     /// Optional machine-readable server error code.
-    public var code: Nullable<String>?
+    public let code: Nullable<String>?
     /// Members the schema does not name (`additionalProperties`).
-    public var additionalProperties: [String: JSONValue]
+    public let additionalProperties: [String: JSONValue]
 
     /// Creates a value.
     public init(success: Bool? = nil, message: String? = nil, code: Nullable<String>? = nil, additionalProperties: [String: JSONValue] = [:]) {

@@ -77,13 +77,13 @@ public enum ErrorCode: OpenEnum {
 public struct ErrorDetail: Codable, Hashable, Sendable {
     /// Machine-readable error code. These are the codes the guide documents as
     /// common; a client should treat an unknown value like `INTERNAL`.
-    public var code: ErrorCode
+    public let code: ErrorCode
     /// Human-readable message; for logs, not for display logic.
-    public var message: String
+    public let message: String
     /// Optional extra information, typically field name -> reason for a
     /// validation error (e.g. `{ "field": "reason" }`). String values are a
     /// judgment call based on the guide's example.
-    public var details: [String: String]?
+    public let details: [String: String]?
 
     /// Creates a value.
     public init(code: ErrorCode, message: String, details: [String: String]? = nil) {
@@ -96,10 +96,10 @@ public struct ErrorDetail: Codable, Hashable, Sendable {
 /// Body of every non-2xx response.
 public struct ErrorEnvelope: Codable, Hashable, Sendable {
     /// The `error` object of an `ErrorEnvelope`.
-    public var error: ErrorDetail
+    public let error: ErrorDetail
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID
+    public let traceID: TraceID
 
     /// Creates a value.
     public init(error: ErrorDetail, traceID: TraceID) {
@@ -238,21 +238,21 @@ public struct RefreshTokenGrant: Codable, Hashable, Sendable {
 /// Tokens issued by `POST /auth/token`.
 public struct TokenResponse: Codable, Hashable, Sendable {
     /// Short-lived bearer token for `Authorization: Bearer`. Keep in memory.
-    public var accessToken: String
+    public let accessToken: String
     /// Long-lived refresh token, if present (normally only on the
     /// `authorization_code` grant). Store it in Keychain/Keystore.
-    public var refreshToken: String?
+    public let refreshToken: String?
     /// OpenID Connect ID token, when Cognito returns one.
-    public var idToken: String?
+    public let idToken: String?
     /// Lifetime of `accessToken` in seconds.
-    public var expiresIn: Int32?
+    public let expiresIn: Int32?
     /// Token type, normally `Bearer`.
-    public var tokenType: String?
+    public let tokenType: String?
     /// Space-separated scopes granted, when returned.
-    public var scope: String?
+    public let scope: String?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil, expiresIn: Int32? = nil, tokenType: String? = nil, scope: String? = nil, traceID: TraceID? = nil) {
@@ -279,19 +279,19 @@ public struct TokenResponse: Codable, Hashable, Sendable {
 /// One account of a linked Plaid item, with its current balance.
 public struct Account: Codable, Hashable, Sendable {
     /// Safepocket account identifier (used as `accountId` filter).
-    public var id: UUID
+    public let id: UUID
     /// Account display name.
-    public var name: String
+    public let name: String
     /// Name of the financial institution.
-    public var institution: String
+    public let institution: String
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var balance: Money
+    public let balance: Money
     /// ISO 4217 currency code.
-    public var currency: CurrencyCode
+    public let currency: CurrencyCode
     /// When the account was linked.
-    public var createdAt: Date?
+    public let createdAt: Date?
 
     /// Creates a value.
     public init(id: UUID, name: String, institution: String, balance: Money, currency: CurrencyCode, createdAt: Date? = nil) {
@@ -307,15 +307,15 @@ public struct Account: Codable, Hashable, Sendable {
 /// Response of `GET /accounts`.
 public struct AccountList: Codable, Hashable, Sendable {
     /// ISO 4217 currency code.
-    public var currency: CurrencyCode?
+    public let currency: CurrencyCode?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var totalBalance: Money?
-    public var accounts: [Account]
+    public let totalBalance: Money?
+    public let accounts: [Account]
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(currency: CurrencyCode? = nil, totalBalance: Money? = nil, accounts: [Account], traceID: TraceID? = nil) {
@@ -336,29 +336,29 @@ public struct AccountList: Codable, Hashable, Sendable {
 /// One ledger transaction.
 public struct Transaction: Codable, Hashable, Sendable {
     /// Transaction identifier.
-    public var id: UUID
+    public let id: UUID
     /// The account (`Account.id`) the transaction belongs to.
-    public var accountID: UUID
+    public let accountID: UUID
     /// Merchant name.
-    public var merchantName: String
+    public let merchantName: String
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var amount: Money
+    public let amount: Money
     /// ISO 4217 currency code.
-    public var currency: CurrencyCode
+    public let currency: CurrencyCode
     /// When the transaction was posted.
-    public var occurredAt: Date
+    public let occurredAt: Date
     /// When the transaction was authorised, if known.
-    public var authorizedAt: Nullable<Date>?
+    public let authorizedAt: Nullable<Date>?
     /// `true` while the transaction is still pending at the bank.
-    public var pending: Bool
+    public let pending: Bool
     /// Spending category (user-editable).
-    public var category: String
+    public let category: String
     /// Raw statement description, if any.
-    public var description: Nullable<String>?
+    public let description: Nullable<String>?
     /// The user's note, or `null` when there is none.
-    public var notes: Nullable<String>?
+    public let notes: Nullable<String>?
 
     /// Creates a value.
     public init(id: UUID, accountID: UUID, merchantName: String, amount: Money, currency: CurrencyCode, occurredAt: Date, authorizedAt: Nullable<Date>? = nil, pending: Bool, category: String, description: Nullable<String>? = nil, notes: Nullable<String>? = nil) {
@@ -408,11 +408,11 @@ public struct TransactionUpdate: Codable, Hashable, Sendable {
 /// The window the list was computed for.
 public struct TransactionPeriod: Codable, Hashable, Sendable {
     /// The `month` filter (`YYYY-MM`), or `null` when a range or no window was used.
-    public var month: Nullable<String>?
+    public let month: Nullable<String>?
     /// First day of the window when `from` was given, else `null`.
-    public var from: Nullable<CalendarDate>?
+    public let from: Nullable<CalendarDate>?
     /// Last day of the window when `to` was given, else `null`.
-    public var to: Nullable<CalendarDate>?
+    public let to: Nullable<CalendarDate>?
 
     /// Creates a value.
     public init(month: Nullable<String>? = nil, from: Nullable<CalendarDate>? = nil, to: Nullable<CalendarDate>? = nil) {
@@ -427,21 +427,21 @@ public struct TransactionAggregates: Codable, Hashable, Sendable {
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var incomeTotal: Money?
+    public let incomeTotal: Money?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var expenseTotal: Money?
+    public let expenseTotal: Money?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var netTotal: Money?
+    public let netTotal: Money?
     /// Net amount per month, keyed by `YYYY-MM`.
-    public var monthNet: [String: Decimal]?
+    public let monthNet: [String: Decimal]?
     /// Spending per category, keyed by category name.
-    public var categoryTotals: [String: Decimal]?
+    public let categoryTotals: [String: Decimal]?
     /// Number of transactions in the window.
-    public var count: Int32?
+    public let count: Int32?
 
     /// Creates a value.
     public init(incomeTotal: Money? = nil, expenseTotal: Money? = nil, netTotal: Money? = nil, monthNet: [String: Decimal]? = nil, categoryTotals: [String: Decimal]? = nil, count: Int32? = nil) {
@@ -457,19 +457,19 @@ public struct TransactionAggregates: Codable, Hashable, Sendable {
 /// Response of `GET /transactions`.
 public struct TransactionList: Codable, Hashable, Sendable {
     /// The window the list was computed for.
-    public var period: TransactionPeriod?
+    public let period: TransactionPeriod?
     /// Totals over the whole window (all pages), not just the returned page.
-    public var aggregates: TransactionAggregates?
+    public let aggregates: TransactionAggregates?
     /// Zero-based index of this page.
-    public var page: Int32?
+    public let page: Int32?
     /// Number of transactions on this page.
-    public var pageSize: Int32?
+    public let pageSize: Int32?
     /// Number of transactions in the whole window.
-    public var total: Int64?
-    public var transactions: [Transaction]
+    public let total: Int64?
+    public let transactions: [Transaction]
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(period: TransactionPeriod? = nil, aggregates: TransactionAggregates? = nil, page: Int32? = nil, pageSize: Int32? = nil, total: Int64? = nil, transactions: [Transaction], traceID: TraceID? = nil) {
@@ -513,14 +513,14 @@ public struct SyncRequest: Codable, Hashable, Sendable {
 /// Response of `POST /transactions/sync`.
 public struct SyncResult: Codable, Hashable, Sendable {
     /// Sync state, e.g. `STARTED` or `COMPLETED`.
-    public var status: String
+    public let status: String
     /// Transactions imported so far.
-    public var syncedCount: Int32?
+    public let syncedCount: Int32?
     /// Pending transactions seen so far.
-    public var pendingCount: Int32?
+    public let pendingCount: Int32?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(status: String, syncedCount: Int32? = nil, pendingCount: Int32? = nil, traceID: TraceID? = nil) {
@@ -552,10 +552,10 @@ public struct ResetRequest: Codable, Hashable, Sendable {
 /// Response of `POST /transactions/reset`.
 public struct ResetResult: Codable, Hashable, Sendable {
     /// Reset state, e.g. `ACCEPTED`.
-    public var status: String
+    public let status: String
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(status: String, traceID: TraceID? = nil) {
@@ -574,15 +574,15 @@ public struct AnalyticsTotals: Codable, Hashable, Sendable {
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var income: Money
+    public let income: Money
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var expense: Money
+    public let expense: Money
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var net: Money
+    public let net: Money
 
     /// Creates a value.
     public init(income: Money, expense: Money, net: Money) {
@@ -595,13 +595,13 @@ public struct AnalyticsTotals: Codable, Hashable, Sendable {
 /// Spending in one category.
 public struct CategoryBreakdown: Codable, Hashable, Sendable {
     /// Category name.
-    public var category: String
+    public let category: String
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var amount: Money
+    public let amount: Money
     /// Share of the month's spending, 0-100.
-    public var percentage: Double?
+    public let percentage: Double?
 
     /// Creates a value.
     public init(category: String, amount: Money, percentage: Double? = nil) {
@@ -614,13 +614,13 @@ public struct CategoryBreakdown: Codable, Hashable, Sendable {
 /// Net amount at one merchant.
 public struct MerchantBreakdown: Codable, Hashable, Sendable {
     /// Merchant name.
-    public var merchant: String
+    public let merchant: String
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var amount: Money
+    public let amount: Money
     /// Number of transactions at the merchant.
-    public var transactionCount: Int32?
+    public let transactionCount: Int32?
 
     /// Creates a value.
     public init(merchant: String, amount: Money, transactionCount: Int32? = nil) {
@@ -633,25 +633,25 @@ public struct MerchantBreakdown: Codable, Hashable, Sendable {
 /// A transaction flagged as unusual.
 public struct AnomalyInsight: Codable, Hashable, Sendable {
     /// The flagged transaction.
-    public var transactionID: UUID
+    public let transactionID: UUID
     /// Detection method, e.g. `Z_SCORE`.
-    public var method: String?
+    public let method: String?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var amount: Money
+    public let amount: Money
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public var deltaAmount: Money?
+    public let deltaAmount: Money?
     /// Impact on the month's budget, in percent.
-    public var budgetImpactPercent: Double?
+    public let budgetImpactPercent: Double?
     /// When the transaction happened.
-    public var occurredAt: Date
+    public let occurredAt: Date
     /// Merchant name.
-    public var merchantName: String?
+    public let merchantName: String?
     /// Human-readable explanation.
-    public var commentary: Nullable<String>?
+    public let commentary: Nullable<String>?
 
     /// Creates a value.
     public init(transactionID: UUID, method: String? = nil, amount: Money, deltaAmount: Money? = nil, budgetImpactPercent: Double? = nil, occurredAt: Date, merchantName: String? = nil, commentary: Nullable<String>? = nil) {
@@ -681,13 +681,13 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
 /// generated. Pass `generateAi=true` to create a fresh one.
 public struct AIHighlight: Codable, Hashable, Sendable {
     /// Short headline.
-    public var title: String
+    public let title: String
     /// One-paragraph summary.
-    public var summary: String
+    public let summary: String
     /// Overall tone, e.g. `POSITIVE`, `NEUTRAL`, `NEGATIVE`.
-    public var sentiment: String?
+    public let sentiment: String?
     /// Suggested actions.
-    public var recommendations: [String]?
+    public let recommendations: [String]?
 
     /// Creates a value.
     public init(title: String, summary: String, sentiment: String? = nil, recommendations: [String]? = nil) {
@@ -701,21 +701,21 @@ public struct AIHighlight: Codable, Hashable, Sendable {
 /// Response of `GET /analytics/summary`.
 public struct AnalyticsSummary: Codable, Hashable, Sendable {
     /// A calendar month, `YYYY-MM`.
-    public var month: YearMonth
+    public let month: YearMonth
     /// Income, expense and net for the month.
-    public var totals: AnalyticsTotals
+    public let totals: AnalyticsTotals
     /// Spending by category, largest first.
-    public var byCategory: [CategoryBreakdown]?
+    public let byCategory: [CategoryBreakdown]?
     /// Merchants with the largest amounts.
-    public var topMerchants: [MerchantBreakdown]?
+    public let topMerchants: [MerchantBreakdown]?
     /// Unusual transactions of the month.
-    public var anomalies: [AnomalyInsight]?
+    public let anomalies: [AnomalyInsight]?
     /// AI-written highlight of the month, or `null` when none has been
     /// generated. Pass `generateAi=true` to create a fresh one.
-    public var aiHighlight: Nullable<AIHighlight>?
+    public let aiHighlight: Nullable<AIHighlight>?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(month: YearMonth, totals: AnalyticsTotals, byCategory: [CategoryBreakdown]? = nil, topMerchants: [MerchantBreakdown]? = nil, anomalies: [AnomalyInsight]? = nil, aiHighlight: Nullable<AIHighlight>? = nil, traceID: TraceID? = nil) {
@@ -770,13 +770,13 @@ public enum ChatRole: OpenEnum {
 /// One message of a conversation.
 public struct ChatMessage: Codable, Hashable, Sendable {
     /// Message identifier (usable as `truncateFromMessageId`).
-    public var id: UUID
+    public let id: UUID
     /// Author of a chat message.
-    public var role: ChatRole
+    public let role: ChatRole
     /// Message text.
-    public var content: String
+    public let content: String
     /// When the message was stored.
-    public var createdAt: Date
+    public let createdAt: Date
 
     /// Creates a value.
     public init(id: UUID, role: ChatRole, content: String, createdAt: Date) {
@@ -790,11 +790,11 @@ public struct ChatMessage: Codable, Hashable, Sendable {
 /// A conversation with its messages, oldest first.
 public struct ChatConversation: Codable, Hashable, Sendable {
     /// Conversation identifier.
-    public var conversationID: UUID
-    public var messages: [ChatMessage]
+    public let conversationID: UUID
+    public let messages: [ChatMessage]
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(conversationID: UUID, messages: [ChatMessage], traceID: TraceID? = nil) {
@@ -837,14 +837,14 @@ public struct ChatMessageRequest: Codable, Hashable, Sendable {
 /// Response of `POST /plaid/link-token`.
 public struct PlaidLinkToken: Codable, Hashable, Sendable {
     /// Token to open Plaid Link with.
-    public var linkToken: String
+    public let linkToken: String
     /// When the token expires; cache it client-side until then.
-    public var expiration: Date
+    public let expiration: Date
     /// Plaid request id, for support.
-    public var requestID: String?
+    public let requestID: String?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(linkToken: String, expiration: Date, requestID: String? = nil, traceID: TraceID? = nil) {
@@ -876,12 +876,12 @@ public struct PlaidExchangeRequest: Codable, Hashable, Sendable {
 /// Response of `POST /plaid/exchange`.
 public struct PlaidExchangeResult: Codable, Hashable, Sendable {
     /// The linked Plaid item.
-    public var itemID: String
+    public let itemID: String
     /// Link state, e.g. `LINKED`.
-    public var status: String?
+    public let status: String?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(itemID: String, status: String? = nil, traceID: TraceID? = nil) {
@@ -932,17 +932,17 @@ public struct RAGSearchRequest: Codable, Hashable, Sendable {
 /// One matching transaction.
 public struct RAGSearchHit: Codable, Hashable, Sendable {
     /// The matching transaction.
-    public var transactionID: UUID
+    public let transactionID: UUID
     /// Day of the transaction.
-    public var occurredOn: CalendarDate
+    public let occurredOn: CalendarDate
     /// Merchant name.
-    public var merchant: String
+    public let merchant: String
     /// Category name.
-    public var category: String?
+    public let category: String?
     /// Amount in cents; negative = spending.
-    public var amountCents: Int64
+    public let amountCents: Int64
     /// Relevance score, higher is better.
-    public var score: Double?
+    public let score: Double?
 
     /// Creates a value.
     public init(transactionID: UUID, occurredOn: CalendarDate, merchant: String, category: String? = nil, amountCents: Int64, score: Double? = nil) {
@@ -967,11 +967,11 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
 /// Count, sum and average of the matches, in cents.
 public struct RAGStats: Codable, Hashable, Sendable {
     /// Number of matches.
-    public var count: Int32
+    public let count: Int32
     /// Sum of the amounts, in cents.
-    public var sum: Int64
+    public let sum: Int64
     /// Average amount, in cents.
-    public var avg: Int64
+    public let avg: Int64
 
     /// Creates a value.
     public init(count: Int32, sum: Int64, avg: Int64) {
@@ -984,12 +984,12 @@ public struct RAGStats: Codable, Hashable, Sendable {
 /// Response of `POST /rag/search`.
 public struct RAGSearchResult: Codable, Hashable, Sendable {
     /// Matches, best first.
-    public var results: [RAGSearchHit]
+    public let results: [RAGSearchHit]
     /// Count, sum and average of the matches, in cents.
-    public var stats: RAGStats?
+    public let stats: RAGStats?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(results: [RAGSearchHit], stats: RAGStats? = nil, traceID: TraceID? = nil) {
@@ -1008,11 +1008,11 @@ public struct RAGSearchResult: Codable, Hashable, Sendable {
 /// Month totals, in cents.
 public struct RAGTotals: Codable, Hashable, Sendable {
     /// Income, in cents.
-    public var income: Int64
+    public let income: Int64
     /// Spending, in cents (negative).
-    public var expense: Int64
+    public let expense: Int64
     /// Income plus spending, in cents.
-    public var net: Int64
+    public let net: Int64
 
     /// Creates a value.
     public init(income: Int64, expense: Int64, net: Int64) {
@@ -1025,15 +1025,15 @@ public struct RAGTotals: Codable, Hashable, Sendable {
 /// Summary of one category.
 public struct RAGCategorySummary: Codable, Hashable, Sendable {
     /// Stable category key.
-    public var code: String
+    public let code: String
     /// Display name.
-    public var label: String
+    public let label: String
     /// Number of transactions.
-    public var count: Int32
+    public let count: Int32
     /// Sum, in cents.
-    public var sum: Int64
+    public let sum: Int64
     /// Average, in cents.
-    public var avg: Int64?
+    public let avg: Int64?
 
     /// Creates a value.
     public init(code: String, label: String, count: Int32, sum: Int64, avg: Int64? = nil) {
@@ -1048,13 +1048,13 @@ public struct RAGCategorySummary: Codable, Hashable, Sendable {
 /// Summary of one merchant.
 public struct RAGMerchantSummary: Codable, Hashable, Sendable {
     /// Stable merchant key.
-    public var merchantID: String
+    public let merchantID: String
     /// Display name.
-    public var label: String
+    public let label: String
     /// Number of transactions.
-    public var count: Int32
+    public let count: Int32
     /// Sum, in cents.
-    public var sum: Int64
+    public let sum: Int64
 
     /// Creates a value.
     public init(merchantID: String, label: String, count: Int32, sum: Int64) {
@@ -1075,14 +1075,14 @@ public struct RAGMerchantSummary: Codable, Hashable, Sendable {
 /// Response of `GET /rag/summaries`.
 public struct RAGSummaries: Codable, Hashable, Sendable {
     /// A calendar month, `YYYY-MM`.
-    public var month: YearMonth
+    public let month: YearMonth
     /// Month totals, in cents.
-    public var totals: RAGTotals?
-    public var categories: [RAGCategorySummary]
-    public var merchants: [RAGMerchantSummary]
+    public let totals: RAGTotals?
+    public let categories: [RAGCategorySummary]
+    public let merchants: [RAGMerchantSummary]
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(month: YearMonth, totals: RAGTotals? = nil, categories: [RAGCategorySummary], merchants: [RAGMerchantSummary], traceID: TraceID? = nil) {
@@ -1123,15 +1123,15 @@ public struct RAGAggregateRequest: Codable, Hashable, Sendable {
 /// One bucket of an aggregation.
 public struct RAGAggregateBucket: Codable, Hashable, Sendable {
     /// Bucket key (a date, month, category code or merchant key).
-    public var key: String
+    public let key: String
     /// Display name of the bucket.
-    public var label: String?
+    public let label: String?
     /// Number of transactions.
-    public var count: Int32
+    public let count: Int32
     /// Sum, in cents.
-    public var sum: Int64
+    public let sum: Int64
     /// Average, in cents.
-    public var avg: Int64?
+    public let avg: Int64?
 
     /// Creates a value.
     public init(key: String, label: String? = nil, count: Int32, sum: Int64, avg: Int64? = nil) {
@@ -1146,11 +1146,11 @@ public struct RAGAggregateBucket: Codable, Hashable, Sendable {
 /// One point of the aggregation timeline.
 public struct RAGTimelinePoint: Codable, Hashable, Sendable {
     /// Time bucket key.
-    public var bucket: String
+    public let bucket: String
     /// Number of transactions.
-    public var count: Int32
+    public let count: Int32
     /// Sum, in cents.
-    public var sum: Int64
+    public let sum: Int64
 
     /// Creates a value.
     public init(bucket: String, count: Int32, sum: Int64) {
@@ -1163,16 +1163,16 @@ public struct RAGTimelinePoint: Codable, Hashable, Sendable {
 /// Response of `POST /rag/aggregate`.
 public struct RAGAggregateResult: Codable, Hashable, Sendable {
     /// The granularity used.
-    public var granularity: String
+    public let granularity: String
     /// First day of the window.
-    public var from: Nullable<CalendarDate>?
+    public let from: Nullable<CalendarDate>?
     /// Last day of the window.
-    public var to: Nullable<CalendarDate>?
-    public var buckets: [RAGAggregateBucket]
-    public var timeline: [RAGTimelinePoint]?
+    public let to: Nullable<CalendarDate>?
+    public let buckets: [RAGAggregateBucket]
+    public let timeline: [RAGTimelinePoint]?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
-    public var traceID: TraceID?
+    public let traceID: TraceID?
 
     /// Creates a value.
     public init(granularity: String, from: Nullable<CalendarDate>? = nil, to: Nullable<CalendarDate>? = nil, buckets: [RAGAggregateBucket], timeline: [RAGTimelinePoint]? = nil, traceID: TraceID? = nil) {

@@ -47,19 +47,19 @@ public enum DevicePlatform: OpenEnum {
 /// in sync items; the contract's required list is used here.
 public struct BrandingRecord: Codable, Hashable, Sendable {
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
-    public var phoneNumberE164: E164PhoneNumber
+    public let phoneNumberE164: E164PhoneNumber
     /// Display name shown on incoming calls.
-    public var brandName: String
+    public let brandName: String
     /// Identifier of the brand this number belongs to.
-    public var brandID: String
+    public let brandID: String
     /// Optional logo URL (served from `https://assets.securenode.io`, cached locally under `Library/Caches/SecureNodeBranding/`).
-    public var logoURL: Nullable<URL>?
+    public let logoURL: Nullable<URL>?
     /// Optional reason for the call shown with the identity.
-    public var callReason: Nullable<String>?
+    public let callReason: Nullable<String>?
     /// When the record last changed.
-    public var updatedAt: Date
+    public let updatedAt: Date
     /// Whether the record is active. Records with `is_active: false` must be purged from the local store.
-    public var isActive: Bool
+    public let isActive: Bool
 
     /// Creates a value.
     public init(phoneNumberE164: E164PhoneNumber, brandName: String, brandID: String, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date, isActive: Bool) {
@@ -86,11 +86,11 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
 /// Server-side configuration flags returned with a sync. The README lists these as examples ("e.g."), so further flags (such as the gate for debug upload) may appear.
 public struct BrandingConfig: Codable, Hashable, Sendable {
     /// Whether the (future) VoIP dialler capability is enabled.
-    public var voipDialerEnabled: Bool?
+    public let voipDialerEnabled: Bool?
     /// Whether call branding is enabled for this customer/device.
-    public var brandingEnabled: Bool?
+    public let brandingEnabled: Bool?
     /// Members the schema does not name (`additionalProperties`).
-    public var additionalProperties: [String: JSONValue]
+    public let additionalProperties: [String: JSONValue]
 
     /// Creates a value.
     public init(voipDialerEnabled: Bool? = nil, brandingEnabled: Bool? = nil, additionalProperties: [String: JSONValue] = [:]) {
@@ -124,11 +124,11 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
 /// Result of a full or incremental branding sync; apply atomically.
 public struct BrandingSyncResponse: Codable, Hashable, Sendable {
     /// Branding records (all for a full sync, changed ones for an incremental sync).
-    public var branding: [BrandingRecord]
+    public let branding: [BrandingRecord]
     /// Server time of this sync; store it as the next `since` cursor.
-    public var syncedAt: Date
+    public let syncedAt: Date
     /// Server-side configuration flags returned with a sync. The README lists these as examples ("e.g."), so further flags (such as the gate for debug upload) may appear.
-    public var config: BrandingConfig?
+    public let config: BrandingConfig?
 
     /// Creates a value.
     public init(branding: [BrandingRecord], syncedAt: Date, config: BrandingConfig? = nil) {
@@ -147,15 +147,15 @@ public struct BrandingSyncResponse: Codable, Hashable, Sendable {
 /// Single branding identity returned by the lookup fallback.
 public struct BrandingLookupResponse: Codable, Hashable, Sendable {
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
-    public var e164: E164PhoneNumber
+    public let e164: E164PhoneNumber
     /// Display name shown on incoming calls.
-    public var brandName: String
+    public let brandName: String
     /// Optional logo URL.
-    public var logoURL: Nullable<URL>?
+    public let logoURL: Nullable<URL>?
     /// Optional reason for the call.
-    public var callReason: Nullable<String>?
+    public let callReason: Nullable<String>?
     /// When the identity last changed (optional).
-    public var updatedAt: Date?
+    public let updatedAt: Date?
 
     /// Creates a value.
     public init(e164: E164PhoneNumber, brandName: String, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date? = nil) {
@@ -322,11 +322,11 @@ public typealias EventKey = String
 /// Result of a usage event or imprint.
 public struct UsageEventResponse: Codable, Hashable, Sendable {
     /// Whether the event was accepted.
-    public var success: Bool
+    public let success: Bool
     /// Server id of the event; returned to the host as the call id for later return-call attribution (`meta.call_event_id`).
-    public var eventID: String?
+    public let eventID: String?
     /// Display time recorded for the event.
-    public var displayedAt: Date?
+    public let displayedAt: Date?
 
     /// Creates a value.
     public init(success: Bool, eventID: String? = nil, displayedAt: Date? = nil) {
@@ -418,9 +418,9 @@ public typealias DeviceCapabilities = [String: Bool]
 /// Result of device register/update (shape assumed; not documented).
 public struct DeviceResponse: Codable, Hashable, Sendable {
     /// Whether the request was accepted.
-    public var success: Bool
+    public let success: Bool
     /// Stable per-install device identifier (for example a UUID string).
-    public var deviceID: DeviceID?
+    public let deviceID: DeviceID?
 
     /// Creates a value.
     public init(success: Bool, deviceID: DeviceID? = nil) {
@@ -468,7 +468,7 @@ public struct PresenceRequest: Codable, Hashable, Sendable {
 /// Generic acknowledgement (shape assumed; not documented).
 public struct SuccessResponse: Codable, Hashable, Sendable {
     /// Whether the request was accepted.
-    public var success: Bool
+    public let success: Bool
 
     /// Creates a value.
     public init(success: Bool) {
@@ -531,9 +531,9 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable {
 /// Result of a debug upload (shape assumed; not documented).
 public struct DebugUploadResponse: Codable, Hashable, Sendable {
     /// Whether the upload was accepted.
-    public var success: Bool
+    public let success: Bool
     /// Server id of the stored upload.
-    public var uploadID: String?
+    public let uploadID: String?
 
     /// Creates a value.
     public init(success: Bool, uploadID: String? = nil) {
@@ -550,11 +550,11 @@ public struct DebugUploadResponse: Codable, Hashable, Sendable {
 /// Error body. The SecureNode documents do not define an error envelope; this lenient shape (both fields optional, extra fields allowed) is a judgment call. Clients should act on the status code.
 public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Machine-readable error code.
-    public var error: String?
+    public let error: String?
     /// Human-readable explanation.
-    public var message: String?
+    public let message: String?
     /// Members the schema does not name (`additionalProperties`).
-    public var additionalProperties: [String: JSONValue]
+    public let additionalProperties: [String: JSONValue]
 
     /// Creates a value.
     public init(error: String? = nil, message: String? = nil, additionalProperties: [String: JSONValue] = [:]) {

@@ -25,9 +25,9 @@ public struct RequestOTPBody: Codable, Hashable, Sendable {
 /// Result of `requestOTP`.
 public struct RequestOTPResponse: Codable, Hashable, Sendable {
     /// Always "ok" on success.
-    public var status: RequestOTPResponse.Status
+    public let status: RequestOTPResponse.Status
     /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
-    public var previewCode: OTPCode?
+    public let previewCode: OTPCode?
 
     /// Creates a value.
     public init(status: RequestOTPResponse.Status, previewCode: OTPCode? = nil) {
@@ -82,13 +82,13 @@ public struct VerifyOTPBody: Codable, Hashable, Sendable {
 /// Tokens and minimal user returned by a successful `verifyOTP`.
 public struct VerifyOTPResponse: Codable, Hashable, Sendable {
     /// Short-lived JWT access token, sent as `Authorization: Bearer <access_token>`. Keep in memory; never log.
-    public var accessToken: String
+    public let accessToken: String
     /// Token type; always "bearer".
-    public var tokenType: VerifyOTPResponse.TokenType
+    public let tokenType: VerifyOTPResponse.TokenType
     /// Refresh token for `refreshToken` and `logout`. Store in Keychain / EncryptedSharedPreferences; never log.
-    public var refreshToken: String
+    public let refreshToken: String
     /// Minimal user object returned at sign-in.
-    public var user: User
+    public let user: User
 
     /// Creates a value.
     public init(accessToken: String, tokenType: VerifyOTPResponse.TokenType, refreshToken: String, user: User) {
@@ -133,9 +133,9 @@ public struct VerifyOTPResponse: Codable, Hashable, Sendable {
 /// Minimal user object returned at sign-in.
 public struct User: Codable, Hashable, Sendable {
     /// Server-side user id.
-    public var id: Int64
+    public let id: Int64
     /// Synthetic address derived from the phone number, of the form "<phone>@example.com"; not a real mailbox.
-    public var email: String
+    public let email: String
 
     /// Creates a value.
     public init(id: Int64, email: String) {
@@ -162,9 +162,9 @@ public struct RefreshTokenBody: Codable, Hashable, Sendable {
 /// New token pair returned by `refreshToken`; both replace the stored tokens.
 public struct RefreshTokenResponse: Codable, Hashable, Sendable {
     /// New JWT access token.
-    public var accessToken: String
+    public let accessToken: String
     /// New refresh token; the old one must no longer be used.
-    public var refreshToken: String
+    public let refreshToken: String
 
     /// Creates a value.
     public init(accessToken: String, refreshToken: String) {
@@ -196,7 +196,7 @@ public struct LogoutBody: Codable, Hashable, Sendable {
 /// Generic success acknowledgement.
 public struct StatusResponse: Codable, Hashable, Sendable {
     /// Always "ok" on success.
-    public var status: StatusResponse.Status
+    public let status: StatusResponse.Status
 
     /// Creates a value.
     public init(status: StatusResponse.Status) {
@@ -231,13 +231,13 @@ public struct StatusResponse: Codable, Hashable, Sendable {
 /// A mood entry of the signed-in user. The document does not define this shape; it is an assumption (see `listMoods`).
 public struct Mood: Codable, Hashable, Sendable {
     /// Server-side id of the entry.
-    public var id: Int64
+    public let id: Int64
     /// Mood score from 1 (lowest) to 10 (highest).
-    public var score: Int32
+    public let score: Int32
     /// Free-text note; null when none was given.
-    public var note: Nullable<String>?
+    public let note: Nullable<String>?
     /// When the entry was recorded (UTC).
-    public var createdAt: Date
+    public let createdAt: Date
 
     /// Creates a value.
     public init(id: Int64, score: Int32, note: Nullable<String>? = nil, createdAt: Date) {
@@ -275,11 +275,11 @@ public struct CreateMoodBody: Codable, Hashable, Sendable {
 /// Health of the API service. Only the endpoint is documented; this shape is an assumption (see `checkHealth`).
 public struct HealthStatus: Codable, Hashable, Sendable {
     /// "ok" when the service is healthy.
-    public var status: String
+    public let status: String
     /// Whether the database (PostgreSQL) is reachable, when reported.
-    public var db: Bool?
+    public let db: Bool?
     /// Whether Redis (rate limiting) is reachable, when reported.
-    public var redis: Bool?
+    public let redis: Bool?
 
     /// Creates a value.
     public init(status: String, db: Bool? = nil, redis: Bool? = nil) {
@@ -292,7 +292,7 @@ public struct HealthStatus: Codable, Hashable, Sendable {
 /// Error body of every documented error response, e.g. {"detail": "Invalid OTP"}. `detail` is a short message; show guidance rather than internal details to the user.
 public struct ErrorDetail: Codable, Hashable, Sendable {
     /// Human-readable error message.
-    public var detail: String
+    public let detail: String
 
     /// Creates a value.
     public init(detail: String) {

@@ -63,9 +63,9 @@ public typealias Counts = [String: Int]
 public typealias Anything = [String: JSONValue]
 
 public struct Labels: Codable, Hashable, Sendable {
-    public var kind: String?
+    public let kind: String?
     /// Members the schema does not name (`additionalProperties`).
-    public var additionalProperties: [String: String]
+    public let additionalProperties: [String: String]
 
     /// Creates a value.
     public init(kind: String? = nil, additionalProperties: [String: String] = [:]) {
@@ -93,9 +93,9 @@ public struct Labels: Codable, Hashable, Sendable {
 }
 
 public struct Config: Codable, Hashable, Sendable {
-    public var enabled: Bool?
+    public let enabled: Bool?
     /// Members the schema does not name (`additionalProperties`).
-    public var additionalProperties: [String: JSONValue]
+    public let additionalProperties: [String: JSONValue]
 
     /// Creates a value.
     public init(enabled: Bool? = nil, additionalProperties: [String: JSONValue] = [:]) {

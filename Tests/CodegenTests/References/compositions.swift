@@ -59,7 +59,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 public struct Base: Codable, Hashable, Sendable {
-    public var id: String
+    public let id: String
 
     /// Creates a value.
     public init(id: String) {
@@ -68,9 +68,9 @@ public struct Base: Codable, Hashable, Sendable {
 }
 
 public struct Cat: Codable, Hashable, Sendable {
-    public var id: String
-    public var petType: String
-    public var lives: Int?
+    public let id: String
+    public let petType: String
+    public let lives: Int?
 
     /// Creates a value.
     public init(id: String, petType: String, lives: Int? = nil) {
@@ -87,9 +87,9 @@ public struct Cat: Codable, Hashable, Sendable {
 }
 
 public struct Dog: Codable, Hashable, Sendable {
-    public var id: String
-    public var petType: String
-    public var goodBoy: Bool?
+    public let id: String
+    public let petType: String
+    public let goodBoy: Bool?
 
     /// Creates a value.
     public init(id: String, petType: String, goodBoy: Bool? = nil) {
@@ -177,7 +177,7 @@ public indirect enum Contact: Codable, Hashable, Sendable {
 
     /// Email contact
     public struct EmailContact: Codable, Hashable, Sendable {
-        public var email: String?
+        public let email: String?
 
         /// Creates a value.
         public init(email: String? = nil) {

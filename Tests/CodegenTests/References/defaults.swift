@@ -59,12 +59,12 @@ import HTTPTypes
 import OpenAPIRuntime
 
 public struct Page: Codable, Hashable, Sendable {
-    public var size: Int
-    public var ratio: Double
-    public var label: String
-    public var enabled: Bool
-    public var sort: Page.Sort
-    public var tags: [String]
+    public let size: Int
+    public let ratio: Double
+    public let label: String
+    public let enabled: Bool
+    public let sort: Page.Sort
+    public let tags: [String]
 
     /// Creates a value.
     public init(size: Int = 20, ratio: Double = 0.5, label: String = "all \"items\"", enabled: Bool = true, sort: Page.Sort = Page.Sort(rawValue: "desc"), tags: [String] = []) {

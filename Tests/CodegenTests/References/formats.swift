@@ -59,17 +59,17 @@ import HTTPTypes
 import OpenAPIRuntime
 
 public struct Formats: Codable, Hashable, Sendable {
-    public var createdAt: Date
-    public var birthday: CalendarDate?
-    public var id: UUID?
-    public var homepage: URL?
-    public var small: Int32?
-    public var big: Int64?
-    public var avatar: Data?
-    public var thumbnail: Data?
-    public var price: Double?
-    public var weight: Float?
-    public var email: String?
+    public let createdAt: Date
+    public let birthday: CalendarDate?
+    public let id: UUID?
+    public let homepage: URL?
+    public let small: Int32?
+    public let big: Int64?
+    public let avatar: Data?
+    public let thumbnail: Data?
+    public let price: Double?
+    public let weight: Float?
+    public let email: String?
 
     /// Creates a value.
     public init(createdAt: Date, birthday: CalendarDate? = nil, id: UUID? = nil, homepage: URL? = nil, small: Int32? = nil, big: Int64? = nil, avatar: Data? = nil, thumbnail: Data? = nil, price: Double? = nil, weight: Float? = nil, email: String? = nil) {

@@ -59,15 +59,15 @@ import HTTPTypes
 import OpenAPIRuntime
 
 public struct Self_: Codable, Hashable, Sendable {
-    public var type: String?
-    public var self_: String?
-    public var `default`: Bool?
-    public var _2faEnabled: Bool?
-    public var contentType: String?
-    public var xRequestID: String?
-    public var address: Self_.Address?
-    public var items: [Self_.ItemsItem]?
-    public var status: Self_.Status?
+    public let type: String?
+    public let self_: String?
+    public let `default`: Bool?
+    public let _2faEnabled: Bool?
+    public let contentType: String?
+    public let xRequestID: String?
+    public let address: Self_.Address?
+    public let items: [Self_.ItemsItem]?
+    public let status: Self_.Status?
 
     /// Creates a value.
     public init(type: String? = nil, self_: String? = nil, `default`: Bool? = nil, _2faEnabled: Bool? = nil, contentType: String? = nil, xRequestID: String? = nil, address: Self_.Address? = nil, items: [Self_.ItemsItem]? = nil, status: Self_.Status? = nil) {
@@ -95,8 +95,8 @@ public struct Self_: Codable, Hashable, Sendable {
     }
 
     public struct Address: Codable, Hashable, Sendable {
-        public var street: String?
-        public var geo: Self_.Address.Geo?
+        public let street: String?
+        public let geo: Self_.Address.Geo?
 
         /// Creates a value.
         public init(street: String? = nil, geo: Self_.Address.Geo? = nil) {
@@ -105,7 +105,7 @@ public struct Self_: Codable, Hashable, Sendable {
         }
 
         public struct Geo: Codable, Hashable, Sendable {
-            public var lat: Double?
+            public let lat: Double?
 
             /// Creates a value.
             public init(lat: Double? = nil) {
@@ -115,7 +115,7 @@ public struct Self_: Codable, Hashable, Sendable {
     }
 
     public struct ItemsItem: Codable, Hashable, Sendable {
-        public var sku: String?
+        public let sku: String?
 
         /// Creates a value.
         public init(sku: String? = nil) {

@@ -60,10 +60,10 @@ import OpenAPIRuntime
 
 /// PATCH body: an absent field is left unchanged, null clears it.
 public struct MoodPatch: Codable, Hashable, Sendable {
-    public var id: Int64
-    public var note: Nullable<String>?
-    public var archivedAt: Date?
-    public var tag: Nullable<Tag>?
+    public let id: Int64
+    public let note: Nullable<String>?
+    public let archivedAt: Date?
+    public let tag: Nullable<Tag>?
 
     /// Creates a value.
     public init(id: Int64, note: Nullable<String>? = nil, archivedAt: Date? = nil, tag: Nullable<Tag>? = nil) {
@@ -100,7 +100,7 @@ public struct MoodPatch: Codable, Hashable, Sendable {
 }
 
 public struct Tag: Codable, Hashable, Sendable {
-    public var name: String?
+    public let name: String?
 
     /// Creates a value.
     public init(name: String? = nil) {
@@ -109,7 +109,7 @@ public struct Tag: Codable, Hashable, Sendable {
 }
 
 public struct Legacy: Codable, Hashable, Sendable {
-    public var comment: Nullable<String>?
+    public let comment: Nullable<String>?
 
     /// Creates a value.
     public init(comment: Nullable<String>? = nil) {

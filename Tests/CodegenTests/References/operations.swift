@@ -71,7 +71,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 public struct Pet: Codable, Hashable, Sendable {
-    public var id: String
+    public let id: String
 
     /// Creates a value.
     public init(id: String) {
@@ -80,7 +80,7 @@ public struct Pet: Codable, Hashable, Sendable {
 }
 
 public struct Problem: Codable, Hashable, Sendable {
-    public var detail: String?
+    public let detail: String?
 
     /// Creates a value.
     public init(detail: String? = nil) {
@@ -134,7 +134,7 @@ public struct LoginRequest: Codable, Hashable, Sendable {
 }
 
 public struct LoginResponse: Codable, Hashable, Sendable {
-    public var accessToken: String?
+    public let accessToken: String?
 
     /// Creates a value.
     public init(accessToken: String? = nil) {

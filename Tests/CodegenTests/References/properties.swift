@@ -61,13 +61,13 @@ import OpenAPIRuntime
 /// A caller's branding.
 public struct BrandingRecord: Codable, Hashable, Sendable {
     /// The number in E.164.
-    public var phoneNumberE164: String
-    public var brandID: String
-    public var logoURL: URL?
+    public let phoneNumberE164: String
+    public let brandID: String
+    public let logoURL: URL?
     /// Replaced by brand_id.
     @available(*, deprecated)
-    public var legacyCode: String? { get { _legacyCode } set { _legacyCode = newValue } }
-    private var _legacyCode: String?
+    public var legacyCode: String? { _legacyCode }
+    private let _legacyCode: String?
 
     /// Creates a value.
     public init(phoneNumberE164: String, brandID: String, logoURL: URL? = nil, legacyCode: String? = nil) {
@@ -87,7 +87,7 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
 
 @available(*, deprecated)
 public struct OldRecord: Codable, Hashable, Sendable {
-    public var id: Int?
+    public let id: Int?
 
     /// Creates a value.
     public init(id: Int? = nil) {

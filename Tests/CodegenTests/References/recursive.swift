@@ -59,8 +59,8 @@ import HTTPTypes
 import OpenAPIRuntime
 
 public struct TreeNode: Codable, Hashable, Sendable {
-    public var name: String
-    public var children: [TreeNode]?
+    public let name: String
+    public let children: [TreeNode]?
 
     /// Creates a value.
     public init(name: String, children: [TreeNode]? = nil) {

@@ -75,15 +75,15 @@ public enum Level: OpenEnum {
 }
 
 public struct Item: Codable, Hashable, Sendable {
-    public var id: String
-    public var status: Status
-    public var level: Level?
-    public var pageSize: Int
-    public var sort: Item.Sort
-    public var note: Nullable<String>?
-    public var labels: [String: String]?
-    public var createdOn: CalendarDate?
-    public var updatedAt: Date?
+    public let id: String
+    public let status: Status
+    public let level: Level?
+    public let pageSize: Int
+    public let sort: Item.Sort
+    public let note: Nullable<String>?
+    public let labels: [String: String]?
+    public let createdOn: CalendarDate?
+    public let updatedAt: Date?
 
     /// Creates a value.
     public init(id: String, status: Status, level: Level? = nil, pageSize: Int = 20, sort: Item.Sort = Item.Sort(rawValue: "desc"), note: Nullable<String>? = nil, labels: [String: String]? = nil, createdOn: CalendarDate? = nil, updatedAt: Date? = nil) {
@@ -164,7 +164,7 @@ public struct ItemPatch: Codable, Hashable, Sendable {
 }
 
 public struct Problem: Codable, Hashable, Sendable {
-    public var reason: String?
+    public let reason: String?
 
     /// Creates a value.
     public init(reason: String? = nil) {
@@ -291,7 +291,7 @@ public final class Employee: Codable, Hashable, Sendable {
 }
 
 public struct Named: Codable, Hashable, Sendable {
-    public var name: String
+    public let name: String
 
     /// Creates a value.
     public init(name: String) {
@@ -388,7 +388,7 @@ public struct ExchangeCodeRequest: Codable, Hashable, Sendable {
 }
 
 public struct ExchangeCodeResponse: Codable, Hashable, Sendable {
-    public var accessToken: String?
+    public let accessToken: String?
 
     /// Creates a value.
     public init(accessToken: String? = nil) {

@@ -1,0 +1,49 @@
+/// Finds the types a request can carry: request bodies and parameters, and
+/// every type they reach through properties, elements, members and aliases.
+/// The others (what only responses carry) are marked immutable.
+enum MutabilityAnalysis {
+    /// The declarations with response-only structures marked immutable.
+    static func markResponseOnly(_ declarations: [TypeDeclaration], requestRoots: [SwiftType]) -> [TypeDeclaration] {
+        var edges: [String: [String]] = [:]
+        func collect(_ declaration: TypeDeclaration, prefix: String?) {
+            let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
+            var referenced: [String] = []
+            switch declaration.kind {
+            case .structure(let shape):
+                referenced = shape.properties.flatMap { names(in: $0.type) } + (shape.additionalProperties.map(names) ?? [])
+            case .alias(let type): referenced = names(in: type)
+            case .union(let shape): referenced = shape.members.flatMap { names(in: $0.type) }
+            case .openEnum: referenced = []
+            }
+            edges[qualified] = referenced
+            for nested in declaration.nested { collect(nested, prefix: qualified) }
+        }
+        for declaration in declarations { collect(declaration, prefix: nil) }
+
+        var reachable = Set<String>()
+        var stack = requestRoots.flatMap(names)
+        while let next = stack.popLast() {
+            guard reachable.insert(next).inserted else { continue }
+            stack += edges[next] ?? []
+        }
+
+        func mark(_ declaration: TypeDeclaration, prefix: String?) -> TypeDeclaration {
+            var declaration = declaration
+            let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
+            if case .structure(var shape) = declaration.kind {
+                shape.isMutable = reachable.contains(qualified)
+                declaration.kind = .structure(shape)
+            }
+            declaration.nested = declaration.nested.map { mark($0, prefix: qualified) }
+            return declaration
+        }
+        return declarations.map { mark($0, prefix: nil) }
+    }
+
+    private static func names(in type: SwiftType) -> [String] {
+        switch type {
+        case .named(let name): return [name]
+        case .array(let element), .dictionary(let element), .optional(let element), .nullable(let element): return names(in: element)
+        }
+    }
+}
