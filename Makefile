@@ -8,6 +8,8 @@ CLIENTGEN := .build/debug/clientgen
 CLIENTS := specs/clients.json
 # Specs `make corpus` leaves out (CI skips the 3 MB GitHub spec: CORPUS_SKIP=22-github-rest-api.yaml).
 CORPUS_SKIP ?=
+# `make bench BENCH_CODEGEN_FLAGS=--peer-compile` also compiles the peer's GitHub client (4+ minutes, 7 GB).
+BENCH_CODEGEN_FLAGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help deps build generate drift lint corpus test check bench fuzz clean
@@ -60,7 +62,7 @@ bench: deps ## Parse, middleware and code generation benchmarks (release); print
 	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
 	.build/release/resilience-bench --requests 2000
 	$(SWIFT) build -c release --product clientgen
-	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS)
+	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS) $(BENCH_CODEGEN_FLAGS)
 
 fuzz: deps ## Mutation-fuzz clientgen lint (400 cases; SEED=n); fails on any crash
 	$(SWIFT) build -c release --product clientgen

@@ -5,7 +5,11 @@ debug compile time and peak memory of the generated GitHub client, and the
 same generate figures for apple/swift-openapi-generator 1.14.3 measured in
 the same run (release build, when it builds here).
 
-Usage: bench_codegen.py CLIENTGEN CORPUS_DIR [--runs N] [--no-peer] [--no-compile]
+Usage: bench_codegen.py CLIENTGEN CORPUS_DIR [--runs N] [--no-peer] [--no-compile] [--peer-compile]
+
+Without --peer-compile the compile figures are compared with the peer's
+recorded on this machine (246 s, 6.8 GB); with it, with the peer's measured
+in the same run.
 Prints `BENCH <name> <value> <unit>` lines; figures are medians."""
 import argparse, glob, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -18,6 +22,7 @@ parser.add_argument('corpus')
 parser.add_argument('--runs', type=int, default=5)
 parser.add_argument('--no-peer', action='store_true')
 parser.add_argument('--no-compile', action='store_true')
+parser.add_argument('--peer-compile', action='store_true', help="also compile the peer's generated GitHub client (about 4 minutes, 7 GB)")
 args = parser.parse_args()
 
 root = os.path.abspath('.')
@@ -78,6 +83,50 @@ def peer(executable, spec, runs):
     subprocess.run(command, check=True, capture_output=True)  # warm-up
     return timed_runs(command, runs), count_lines(out)
 
+def compile_peer(executable):
+    """A debug build of the peer's generated GitHub client: seconds, peak MB."""
+    package = os.path.join(root, '.build-bench', 'peer-package')
+    sources = os.path.join(package, 'Sources', 'PeerGitHubClient')
+    shutil.rmtree(sources, ignore_errors=True)
+    os.makedirs(sources)
+    config = os.path.join(scratch, 'peer-compile-config.yaml')
+    with open(config, 'w') as f:
+        f.write('generate: [types, client]\naccessModifier: public\n')
+    subprocess.run([executable, 'generate', github, '--config', config, '--output-directory', sources], check=True, capture_output=True)
+    with open(os.path.join(package, 'Package.swift'), 'w') as f:
+        f.write('''// swift-tools-version:5.9
+// Scratch package of `make bench`: the peer's generated GitHub client, compiled in debug.
+import PackageDescription
+
+let package = Package(
+    name: "PeerClients",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+    ],
+    targets: [
+        .target(name: "PeerGitHubClient", dependencies: [
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
+    ]
+)
+''')
+    shutil.rmtree(os.path.join(package, '.build', 'debug', 'PeerGitHubClient.build'), ignore_errors=True)
+    for plan in ('debug.yaml', 'build.db'):
+        if os.path.exists(os.path.join(package, '.build', plan)):
+            os.remove(os.path.join(package, '.build', plan))
+    subprocess.run(['swift', 'build', '--package-path', package, '--target', 'OpenAPIRuntime'], check=True, capture_output=True)
+    timing = os.path.join(scratch, 'peer-time.txt')
+    started = time.monotonic()
+    build = subprocess.run(['/usr/bin/time', '-f', '%M', '-o', timing, 'swift', 'build', '--package-path', package, '--target', 'PeerGitHubClient'], capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    if build.returncode != 0:
+        sys.stderr.write(build.stdout[-3000:])
+        sys.exit(1)
+    return seconds, int(open(timing).read().split()[-1]) / 1024
+
 try:
     github_s, github_lines, github_out = ours(github, args.runs)
     petstore_s, petstore_lines, _ = ours(petstore, max(args.runs, 15))
@@ -124,9 +173,16 @@ try:
         peak_mb = int(open(timing).read().split()[-1]) / 1024
         bench('compile-github', f'{seconds:.1f}', 's')
         bench('compile-github-peak-rss', f'{peak_mb:.0f}', 'MB')
-        # Recorded for apple/swift-openapi-generator's generated GitHub client
-        # on this machine (debug, 2 cores): 246 s, 6.8 GB peak.
-        bench('compile-github-vs-peer-recorded', f'{seconds / 246:.3f}', 'ratio')
-        bench('compile-github-peak-rss-vs-peer-recorded', f'{peak_mb / (6.8 * 1024):.3f}', 'ratio')
+        if args.peer_compile and executable:
+            peer_seconds, peer_mb = compile_peer(executable)
+            bench('peer-compile-github', f'{peer_seconds:.1f}', 's')
+            bench('peer-compile-github-peak-rss', f'{peer_mb:.0f}', 'MB')
+            bench('compile-github-vs-peer', f'{seconds / peer_seconds:.3f}', 'ratio')
+            bench('compile-github-peak-rss-vs-peer', f'{peak_mb / peer_mb:.3f}', 'ratio')
+        else:
+            # Recorded for apple/swift-openapi-generator's generated GitHub
+            # client on this machine (debug, 2 cores): 246 s, 6.8 GB peak.
+            bench('compile-github-vs-peer-recorded', f'{seconds / 246:.3f}', 'ratio')
+            bench('compile-github-peak-rss-vs-peer-recorded', f'{peak_mb / (6.8 * 1024):.3f}', 'ratio')
 finally:
     shutil.rmtree(scratch, ignore_errors=True)
