@@ -194,7 +194,7 @@ struct ModelRenderer {
     private func renderUnion(_ declaration: TypeDeclaration, _ shape: UnionShape, into writer: inout SwiftWriter) {
         writer.block("\(access) indirect enum \(declaration.name): Codable, Hashable, Sendable") { writer in
             for member in shape.members {
-                writer.line("/// The value is a `\(member.type)`.")
+                writer.line("/// The member `\(member.type)`.")
                 writer.line("case \(member.name)(\(member.type))")
             }
             if shape.discriminator != nil {

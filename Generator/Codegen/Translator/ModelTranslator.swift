@@ -14,8 +14,8 @@ final class ModelTranslator {
     var topLevelNameScope: NameScope
     /// Names no nested type may take: every component type, `CodingKeys`.
     private var nestedReservedNames: Set<String> = []
-    /// Qualified names of declared open enums (their defaults are `Type(rawValue:)`).
-    private(set) var enumTypeNames: Set<String> = []
+    /// Declared open enums by qualified name (a default of one is its case).
+    private var enumShapes: [String: OpenEnumShape] = [:]
     /// How deep inline references are being followed (guards non-component cycles).
     private var inlineDepth = 0
     private let mapping: TypeMapping
@@ -111,7 +111,7 @@ final class ModelTranslator {
         scope.names.reserve(name)
         let kind: TypeDeclaration.Kind
         if let shape = openEnumShape(schema) {
-            enumTypeNames.insert(qualifiedName)
+            enumShapes[qualifiedName] = shape
             kind = .openEnum(shape)
         } else if let union = unionMembers(schema) {
             kind = .union(unionShape(members: union, discriminator: schema.discriminator, in: &scope))
@@ -336,20 +336,25 @@ final class ModelTranslator {
         case ("Double", .double(let number)), ("Float", .double(let number)): return number.isFinite ? String(number) : nil
         case ("Bool", .bool(let flag)): return flag ? "true" : "false"
         default:
-            guard enumTypeNames.contains(name) || isEnumComponent(name) else { return nil }
+            guard let shape = enumShapes[name] ?? componentEnumShape(name) else { return nil }
+            let literal: String
             switch value {
-            case .string(let text): return "\(name)(rawValue: \(SwiftLiteral.string(text)))"
-            case .int(let number): return "\(name)(rawValue: \(number))"
+            case .string(let text): literal = SwiftLiteral.string(text)
+            case .int(let number): literal = String(number)
             default: return nil
             }
+            // `.desc` for a known value, else the raw value kept as `unknown`.
+            if let known = shape.cases.first(where: { $0.literal == literal }) { return "." + SwiftName.unescaped(known.name) }
+            return "\(name)(rawValue: \(literal))"
         }
     }
 
-    private func isEnumComponent(_ typeName: String) -> Bool {
+    /// The cases of a component enum declared later in the document.
+    private func componentEnumShape(_ typeName: String) -> OpenEnumShape? {
         guard let component = componentTypeNames.first(where: { $0.value == typeName })?.key,
             let schema = document.components.schemas[component].flatMap({ document.resolve($0) })
-        else { return false }
-        return openEnumShape(schema) != nil
+        else { return nil }
+        return openEnumShape(schema)
     }
 }
 

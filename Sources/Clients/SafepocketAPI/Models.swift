@@ -116,9 +116,9 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
 /// Body of `POST /auth/token`: one of the two grants, selected by
 /// `grantType`.
 public indirect enum TokenRequest: Codable, Hashable, Sendable {
-    /// The value is a `AuthorizationCodeGrant`.
+    /// The member `AuthorizationCodeGrant`.
     case authorizationCodeGrant(AuthorizationCodeGrant)
-    /// The value is a `RefreshTokenGrant`.
+    /// The member `RefreshTokenGrant`.
     case refreshTokenGrant(RefreshTokenGrant)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)

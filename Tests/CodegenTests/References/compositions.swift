@@ -106,9 +106,9 @@ public struct Dog: Codable, Hashable, Sendable {
 }
 
 public indirect enum Pet: Codable, Hashable, Sendable {
-    /// The value is a `Cat`.
+    /// The member `Cat`.
     case cat(Cat)
-    /// The value is a `Dog`.
+    /// The member `Dog`.
     case dog(Dog)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)
@@ -133,9 +133,9 @@ public indirect enum Pet: Codable, Hashable, Sendable {
 }
 
 public indirect enum IDOrName: Codable, Hashable, Sendable {
-    /// The value is a `Int`.
+    /// The member `Int`.
     case int(Int)
-    /// The value is a `String`.
+    /// The member `String`.
     case string(String)
 
     /// Decodes the member the value matches.
@@ -155,9 +155,9 @@ public indirect enum IDOrName: Codable, Hashable, Sendable {
 }
 
 public indirect enum Contact: Codable, Hashable, Sendable {
-    /// The value is a `Base`.
+    /// The member `Base`.
     case base(Base)
-    /// The value is a `Contact.EmailContact`.
+    /// The member `Contact.EmailContact`.
     case emailContact(Contact.EmailContact)
 
     /// Decodes the member the value matches.

@@ -67,7 +67,7 @@ public struct Page: Codable, Hashable, Sendable {
     public let tags: [String]
 
     /// Creates a value.
-    public init(size: Int = 20, ratio: Double = 0.5, label: String = "all \"items\"", enabled: Bool = true, sort: Page.Sort = Page.Sort(rawValue: "desc"), tags: [String] = []) {
+    public init(size: Int = 20, ratio: Double = 0.5, label: String = "all \"items\"", enabled: Bool = true, sort: Page.Sort = .desc, tags: [String] = []) {
         self.size = size
         self.ratio = ratio
         self.label = label
@@ -92,7 +92,7 @@ public struct Page: Codable, Hashable, Sendable {
         self.ratio = try container.decodeIfPresent(Double.self, forKey: .ratio) ?? 0.5
         self.label = try container.decodeIfPresent(String.self, forKey: .label) ?? "all \"items\""
         self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
-        self.sort = try container.decodeIfPresent(Page.Sort.self, forKey: .sort) ?? Page.Sort(rawValue: "desc")
+        self.sort = try container.decodeIfPresent(Page.Sort.self, forKey: .sort) ?? .desc
         self.tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
     }
 

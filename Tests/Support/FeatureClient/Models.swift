@@ -86,7 +86,7 @@ public struct Item: Codable, Hashable, Sendable {
     public let updatedAt: Date?
 
     /// Creates a value.
-    public init(id: String, status: Status, level: Level? = nil, pageSize: Int = 20, sort: Item.Sort = Item.Sort(rawValue: "desc"), note: Nullable<String>? = nil, labels: [String: String]? = nil, createdOn: CalendarDate? = nil, updatedAt: Date? = nil) {
+    public init(id: String, status: Status, level: Level? = nil, pageSize: Int = 20, sort: Item.Sort = .desc, note: Nullable<String>? = nil, labels: [String: String]? = nil, createdOn: CalendarDate? = nil, updatedAt: Date? = nil) {
         self.id = id
         self.status = status
         self.level = level
@@ -117,7 +117,7 @@ public struct Item: Codable, Hashable, Sendable {
         self.status = try container.decode(Status.self, forKey: .status)
         self.level = try container.decodeIfPresent(Level.self, forKey: .level)
         self.pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize) ?? 20
-        self.sort = try container.decodeIfPresent(Item.Sort.self, forKey: .sort) ?? Item.Sort(rawValue: "desc")
+        self.sort = try container.decodeIfPresent(Item.Sort.self, forKey: .sort) ?? .desc
         self.note = try container.decodeIfPresent(Nullable<String>.self, forKey: .note)
         self.labels = try container.decodeIfPresent([String: String].self, forKey: .labels)
         self.createdOn = try container.decodeIfPresent(CalendarDate.self, forKey: .createdOn)
@@ -195,9 +195,9 @@ public struct Dog: Codable, Hashable, Sendable {
 }
 
 public indirect enum Pet: Codable, Hashable, Sendable {
-    /// The value is a `Cat`.
+    /// The member `Cat`.
     case cat(Cat)
-    /// The value is a `Dog`.
+    /// The member `Dog`.
     case dog(Dog)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)
@@ -222,9 +222,9 @@ public indirect enum Pet: Codable, Hashable, Sendable {
 }
 
 public indirect enum IDOrName: Codable, Hashable, Sendable {
-    /// The value is a `Int`.
+    /// The member `Int`.
     case int(Int)
-    /// The value is a `String`.
+    /// The member `String`.
     case string(String)
 
     /// Decodes the member the value matches.
