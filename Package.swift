@@ -62,11 +62,18 @@ let package = Package(
             dependencies: ["OpenAPIModel"],
             path: "Generator/Codegen"
         ),
+        // Breaking-change rules between two versions of a spec, with the
+        // Swift symbols each change touches.
+        .target(
+            name: "SpecDiff",
+            dependencies: ["OpenAPIModel", "Codegen"],
+            path: "Generator/SpecDiff"
+        ),
         // The command-line tool.
         .executableTarget(
             name: "clientgen",
             dependencies: [
-                "OpenAPIModel", "Codegen",
+                "OpenAPIModel", "Codegen", "SpecDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Generator/clientgen"
@@ -169,6 +176,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/GeneratedFeatureTests"
+        ),
+        .testTarget(
+            name: "SpecDiffTests",
+            dependencies: ["SpecDiff", "OpenAPIModel"],
+            path: "Tests/SpecDiffTests"
         ),
         .testTarget(
             name: "ClientgenTests",

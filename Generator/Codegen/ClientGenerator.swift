@@ -48,13 +48,15 @@ public enum ClientGenerator {
         let operations = OperationTranslator(document: document, models: models).translateAll()
         let info = document.info
         let heading = [info.title, info.version.isEmpty ? nil : "(\(info.version))"].compactMap { $0 }.joined(separator: " ")
-        return ClientRepresentation(
+        var client = ClientRepresentation(
             moduleName: options.moduleName, accessLevel: options.accessLevel,
             documentation: Documentation.text(heading.isEmpty ? nil : "A client of \(heading).", info.summary, info.description),
             servers: ServerTranslator.servers(of: document), operations: operations,
             types: MutabilityAnalysis.markResponseOnly(
                 RecursionAnalysis.markRecursive(models.declarations),
                 requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) }))
+        client.componentTypeNames = models.componentTypeNames
+        return client
     }
 
     /// Renders a translated client into files.

@@ -6,5 +6,5 @@ struct ClientGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clientgen",
         abstract: "Reads OpenAPI 3.0/3.1 specs and generates typed Swift clients.",
-        subcommands: [Lint.self, Generate.self])
+        subcommands: [Lint.self, Generate.self, Diff.self])
 }

@@ -12,6 +12,8 @@ public struct ClientRepresentation: Sendable {
     public var operations: [OperationDeclaration]
     /// The model types, in document order (components first).
     public var types: [TypeDeclaration]
+    /// Component schema name -> Swift type name (`branding_record` -> `BrandingRecord`).
+    public var componentTypeNames: [String: String] = [:]
 }
 
 /// A base URL from `servers`.

@@ -1,0 +1,281 @@
+import Codegen
+import Foundation
+import OpenAPIModel
+
+/// Compares two versions of a spec and lists what the change does to
+/// clients generated from the first: operations, parameters, bodies,
+/// responses, schemas and security, each finding with its rule id, level,
+/// location and the Swift symbols it touches.
+///
+/// Both documents are loaded with `$ref`s resolved; schemas are compared
+/// through references, and each pair of referenced schemas is compared once
+/// per direction, so recursive schemas end.
+public final class SpecComparator {
+    let base: OpenAPIDocument
+    let revision: OpenAPIDocument
+    let baseSymbols: SwiftSymbols
+    let revisionSymbols: SwiftSymbols
+    /// Today's date (`YYYY-MM-DD`), for `x-sunset` dates.
+    let today: String
+    var findings: [Finding] = []
+    /// Referenced schema pairs already compared, by direction and operation.
+    var visited: Set<String> = []
+
+    /// Prepares a comparison; `moduleName` names the generated module in Swift symbols.
+    public init(base: OpenAPIDocument, revision: OpenAPIDocument, moduleName: String, today: String) {
+        self.base = base
+        self.revision = revision
+        let options = GeneratorOptions(moduleName: moduleName, specName: "")
+        baseSymbols = SwiftSymbols(client: ClientGenerator.translate(base, options: options), module: moduleName)
+        revisionSymbols = SwiftSymbols(client: ClientGenerator.translate(revision, options: options), module: moduleName)
+        self.today = today
+    }
+
+    /// Every finding, in document order of the revision (removals where the base had them).
+    public func compare() -> [Finding] {
+        findings = []
+        visited = []
+        let baseOperations = Self.operations(of: base)
+        let revisionOperations = Self.operations(of: revision)
+        let revisionPaths = Set(revisionOperations.map(\.normalizedPath))
+        for old in baseOperations {
+            guard let new = revisionOperations.first(where: { $0.key == old.key }) else {
+                operationRemoved(old, pathRemoved: !revisionPaths.contains(old.normalizedPath))
+                continue
+            }
+            compareOperation(old, new)
+        }
+        for new in revisionOperations where !baseOperations.contains(where: { $0.key == new.key }) {
+            add("endpoint-added", .info, new.display, new.operation.location, "endpoint added",
+                symbols: revisionSymbols.method(new.symbolKey).map { [$0] } ?? [])
+        }
+        return findings
+    }
+
+    // MARK: Operations
+
+    /// One operation of a document, keyed by method and path with template
+    /// names blanked (`/pets/{}`), so renaming a path parameter matches.
+    struct OperationEntry {
+        let method: HTTPMethod
+        let path: String
+        let operation: OpenAPIModel.Operation
+        let pathItem: PathItem
+
+        var normalizedPath: String {
+            var result = ""
+            var inTemplate = false
+            for character in path {
+                if character == "{" { inTemplate = true; result += "{}" } else if character == "}" { inTemplate = false } else if !inTemplate { result.append(character) }
+            }
+            return result
+        }
+        var key: String { method.wireName + " " + normalizedPath }
+        var display: String { method.wireName + " " + path }
+        /// The key `SwiftSymbols` uses: method and path as written.
+        var symbolKey: String { display }
+    }
+
+    static func operations(of document: OpenAPIDocument) -> [OperationEntry] {
+        document.operations.map { OperationEntry(method: $0.method, path: $0.path, operation: $0.operation, pathItem: $0.pathItem) }
+    }
+
+    func add(_ id: String, _ level: FindingLevel, _ operation: String?, _ location: SourceLocation?, _ message: String, symbols: [String] = [], pointer: String? = nil) {
+        findings.append(Finding(
+            id: id, level: level, operation: operation, pointer: pointer ?? location?.pointer.encoded ?? "",
+            location: location, message: message, swiftSymbols: symbols))
+    }
+
+    private func operationRemoved(_ old: OperationEntry, pathRemoved: Bool) {
+        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        let prefix = pathRemoved ? "api-path-removed" : "api-removed"
+        let what = pathRemoved ? "api path removed" : "api removed"
+        if let sunset = old.operation.extensions["x-sunset"]?.stringValue, sunset > today {
+            add("\(prefix)-before-sunset", .error, old.display, old.operation.location, "\(what) before the sunset date \(sunset)", symbols: symbols)
+        } else if old.operation.deprecated {
+            add("\(prefix)-with-deprecation", .info, old.display, old.operation.location, "\(what) with deprecation", symbols: symbols)
+        } else {
+            add("\(prefix)-without-deprecation", .error, old.display, old.operation.location, "\(what) without deprecation", symbols: symbols)
+        }
+    }
+
+    private func compareOperation(_ old: OperationEntry, _ new: OperationEntry) {
+        let name = new.display
+        let method = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        if let oldID = old.operation.operationId, let newID = new.operation.operationId, oldID != newID {
+            let renamed = revisionSymbols.method(new.symbolKey).map { " (now \($0))" } ?? ""
+            add("api-operation-id-removed", .warning, name, new.operation.location,
+                "api operation id \(oldID) removed and replaced with \(newID): regenerating renames the method\(renamed)", symbols: method)
+        }
+        compareParameters(old, new)
+        compareRequestBody(old, new)
+        compareResponses(old, new)
+        compareSecurity(old, new)
+    }
+
+    // MARK: Parameters
+
+    private func parameters(_ entry: OperationEntry, in document: OpenAPIDocument) -> [Parameter] {
+        var result: [Parameter] = []
+        for candidate in (entry.pathItem.parameters + entry.operation.parameters).compactMap({ document.resolve($0) }) {
+            if let index = result.firstIndex(where: { $0.name == candidate.name && $0.location == candidate.location }) {
+                result[index] = candidate
+            } else {
+                result.append(candidate)
+            }
+        }
+        return result
+    }
+
+    private func compareParameters(_ old: OperationEntry, _ new: OperationEntry) {
+        let name = new.display
+        let oldParameters = parameters(old, in: base)
+        let newParameters = parameters(new, in: revision)
+        // Path parameters match by position (their names may change with the template).
+        func matches(_ a: Parameter, _ b: Parameter) -> Bool {
+            guard a.location == b.location else { return false }
+            if a.location == .path {
+                let oldNames = oldParameters.filter { $0.location == .path }.map(\.name)
+                let newNames = newParameters.filter { $0.location == .path }.map(\.name)
+                return oldNames.firstIndex(of: a.name) == newNames.firstIndex(of: b.name)
+            }
+            return a.name == b.name
+        }
+        for parameter in newParameters where !oldParameters.contains(where: { matches($0, parameter) }) {
+            let symbols = revisionSymbols.parameter(new.symbolKey, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
+            if parameter.location == .path {
+                add("new-request-path-parameter", .error, name, parameter.sourceLocation, "added the new path request parameter \(parameter.name)", symbols: symbols)
+            } else if parameter.required {
+                add("new-required-request-parameter", .error, name, parameter.sourceLocation,
+                    "added the new required \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)
+            } else {
+                add("new-optional-request-parameter", .info, name, parameter.sourceLocation,
+                    "added the new optional \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)
+            }
+        }
+        for parameter in oldParameters {
+            let symbols = baseSymbols.parameter(old.symbolKey, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
+            guard let counterpart = newParameters.first(where: { matches(parameter, $0) }) else {
+                add("request-parameter-removed", .warning, name, parameter.sourceLocation,
+                    "deleted the \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)
+                continue
+            }
+            let label = "\(parameter.location.rawValue) request parameter \(parameter.name)"
+            if !parameter.required && counterpart.required {
+                add("request-parameter-became-required", .error, name, counterpart.sourceLocation, "the \(label) became required", symbols: symbols)
+            } else if parameter.required && !counterpart.required && parameter.location != .path {
+                add("request-parameter-became-optional", .info, name, counterpart.sourceLocation, "the \(label) became optional", symbols: symbols)
+            }
+            let oldSchema = parameter.schema ?? parameter.content.values.first?.schema
+            let newSchema = counterpart.schema ?? counterpart.content.values.first?.schema
+            if let oldSchema, let newSchema, let a = base.resolve(oldSchema), let b = revision.resolve(newSchema) {
+                compareParameterSchema(a, b, label: label, operation: name, location: counterpart.sourceLocation, symbols: symbols)
+            }
+        }
+    }
+
+    private func compareParameterSchema(_ a: Schema, _ b: Schema, label: String, operation: String, location: SourceLocation, symbols: [String]) {
+        if Self.typeDescription(a) != Self.typeDescription(b) {
+            add("request-parameter-type-changed", .error, operation, location,
+                "for the \(label), the type/format was changed from \(Self.typeDescription(a)) to \(Self.typeDescription(b))", symbols: symbols)
+            return
+        }
+        compareEnums(a, b, operation: operation, location: location, symbols: symbols,
+            becameEnum: ("request-parameter-became-enum", .error, "the \(label) was restricted to a list of enum values"),
+            removed: { ("request-parameter-enum-value-removed", .error, "removed the enum value \($0) from the \(label)") },
+            added: { ("request-parameter-enum-value-added", .info, "added the new enum value \($0) to the \(label)") })
+        compareConstraints(a, b, prefix: "request-parameter", subject: "for the \(label), the", operation: operation, location: location, symbols: symbols)
+    }
+
+    // MARK: Request bodies
+
+    private func compareRequestBody(_ old: OperationEntry, _ new: OperationEntry) {
+        let name = new.display
+        let oldBody = old.operation.requestBody.flatMap { base.resolve($0) }
+        let newBody = new.operation.requestBody.flatMap { revision.resolve($0) }
+        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        switch (oldBody, newBody) {
+        case (nil, let body?):
+            add(body.required ? "request-body-added-required" : "request-body-added-optional", body.required ? .error : .info, name, body.location,
+                body.required ? "added required request body" : "added optional request body", symbols: symbols)
+        case (let oldBody?, let newBody?):
+            if !oldBody.required && newBody.required {
+                add("request-body-became-required", .error, name, newBody.location, "request body became required", symbols: symbols)
+            } else if oldBody.required && !newBody.required {
+                add("request-body-became-optional", .info, name, newBody.location, "request body became optional", symbols: symbols)
+            }
+            for mediaType in oldBody.content.keys where newBody.content[mediaType] == nil {
+                add("request-body-media-type-removed", .error, name, newBody.location, "removed the media type \(mediaType) from the request body", symbols: symbols)
+            }
+            for mediaType in newBody.content.keys where oldBody.content[mediaType] == nil {
+                add("request-body-media-type-added", .info, name, newBody.location, "added the media type \(mediaType) to the request body", symbols: symbols)
+            }
+            for (mediaType, oldMedia) in oldBody.content {
+                guard let newMedia = newBody.content[mediaType], let oldSchema = oldMedia.schema, let newSchema = newMedia.schema else { continue }
+                var context = SchemaContext(operation: name, direction: .request, status: nil, path: [], swiftType: baseSymbols.requestBodyType(old.symbolKey), symbol: symbols.first)
+                context.fallbackLocation = newMedia.location
+                compareSchema(oldSchema, newSchema, context)
+            }
+        case (_, nil):
+            break
+        }
+    }
+
+    // MARK: Responses
+
+    private func compareResponses(_ old: OperationEntry, _ new: OperationEntry) {
+        let name = new.display
+        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        for (status, oldReference) in old.operation.responses {
+            guard let oldResponse = base.resolve(oldReference) else { continue }
+            guard let newReference = new.operation.responses[status], let newResponse = revision.resolve(newReference) else {
+                if status.hasPrefix("2") {
+                    add("response-success-status-removed", .error, name, oldResponse.location, "removed the success response with the status \(status)", symbols: symbols)
+                } else {
+                    add("response-non-success-status-removed", .info, name, oldResponse.location, "removed the non-success response with the status \(status)", symbols: symbols)
+                }
+                continue
+            }
+            for mediaType in oldResponse.content.keys where newResponse.content[mediaType] == nil {
+                add("response-media-type-removed", .error, name, newResponse.location,
+                    "removed the media type \(mediaType) for the response with the status \(status)", symbols: symbols)
+            }
+            for (header, reference) in oldResponse.headers where newResponse.headers[header] == nil {
+                let required = base.resolve(reference)?.required ?? false
+                add(required ? "required-response-header-removed" : "optional-response-header-removed", required ? .error : .warning, name, newResponse.location,
+                    "the \(required ? "mandatory" : "optional") response header \(header) removed for the status \(status)", symbols: symbols)
+            }
+            for (mediaType, oldMedia) in oldResponse.content {
+                guard let newMedia = newResponse.content[mediaType], let oldSchema = oldMedia.schema, let newSchema = newMedia.schema else { continue }
+                var context = SchemaContext(operation: name, direction: .response, status: status, path: [],
+                    swiftType: baseSymbols.responseBodyType(old.symbolKey, status: status), symbol: symbols.first)
+                context.fallbackLocation = newMedia.location
+                compareSchema(oldSchema, newSchema, context)
+            }
+        }
+        for (status, reference) in new.operation.responses where old.operation.responses[status] == nil {
+            let location = revision.resolve(reference)?.location
+            if status.hasPrefix("2") {
+                add("response-success-status-added", .info, name, location, "added the success response with the status \(status)", symbols: symbols)
+            } else {
+                add("response-non-success-status-added", .info, name, location, "added the non-success response with the status \(status)", symbols: symbols)
+            }
+        }
+    }
+
+    // MARK: Security
+
+    private func compareSecurity(_ old: OperationEntry, _ new: OperationEntry) {
+        let oldSchemes = Set((old.operation.security ?? base.security ?? []).map { $0.schemes.keys.sorted().joined(separator: " + ") })
+        let newSchemes = Set((new.operation.security ?? revision.security ?? []).map { $0.schemes.keys.sorted().joined(separator: " + ") })
+        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        for scheme in newSchemes.subtracting(oldSchemes).sorted() {
+            add("api-security-added", .info, new.display, new.operation.location,
+                "the endpoint scheme security \(scheme.isEmpty ? "{} (none)" : scheme) was added to the API", symbols: symbols)
+        }
+        for scheme in oldSchemes.subtracting(newSchemes).sorted() {
+            add("api-security-removed", .info, new.display, new.operation.location,
+                "the endpoint scheme security \(scheme.isEmpty ? "{} (none)" : scheme) was removed from the API", symbols: symbols)
+        }
+    }
+}
