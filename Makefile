@@ -10,9 +10,14 @@ CLIENTS := specs/clients.json
 CORPUS_SKIP ?=
 # `make bench BENCH_CODEGEN_FLAGS=--peer-compile` also compiles the peer's GitHub client (4+ minutes, 7 GB).
 BENCH_CODEGEN_FLAGS ?=
+# What `make spec-diff` compares specs/ against: the merge base with origin/main, or the
+# previous commit when that is HEAD itself (CI on main) or there is no origin/main.
+BASE ?= $(shell mb=$$(git merge-base HEAD origin/main 2>/dev/null); if [ -n "$$mb" ] && [ "$$mb" != "$$(git rev-parse HEAD 2>/dev/null)" ]; then echo $$mb; else git rev-parse --verify -q HEAD~1 2>/dev/null; fi)
+# Accepted breaking changes, each with its reason ('rule id | METHOD /path | reason').
+DIFF_IGNORE ?= specs/diff-ignore.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build generate drift lint corpus test check bench fuzz clean
+.PHONY: help deps build generate drift spec-diff lint corpus test check bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -39,6 +44,15 @@ drift: deps ## Fail, naming the files, when Sources/Clients/ differs from what s
 	$(SWIFT) build --product clientgen
 	$(CLIENTGEN) generate --config $(CLIENTS) --check
 
+spec-diff: deps ## Fail when a spec change breaks shipped clients (ERR findings against BASE=<commit>)
+	$(SWIFT) build --product clientgen
+	@if [ -z "$(BASE)" ]; then echo "spec-diff: no base commit (no origin/main and no previous commit); skipped"; exit 0; fi; \
+	ignore=""; [ -f "$(DIFF_IGNORE)" ] && ignore="--ignore $(DIFF_IGNORE)"; \
+	status=0; for spec in $(SPECS); do \
+		if ! git cat-file -e "$(BASE):$$spec" 2>/dev/null; then echo "spec-diff: $$spec is new since $(BASE); nothing to compare"; continue; fi; \
+		$(CLIENTGEN) diff "$(BASE):$$spec" "$$spec" --config $(CLIENTS) --fail-on ERR $$ignore || { s=$$?; [ $$s -gt $$status ] && status=$$s; }; \
+	done; exit $$status
+
 lint: deps ## Lint specs/ with clientgen (warnings fail) and with openapi-spec-validator
 	$(SWIFT) build --product clientgen
 	$(CLIENTGEN) lint --strict $(SPECS)
@@ -54,7 +68,7 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 test: deps ## Run the test suites
 	$(SWIFT) test
 
-check: lint drift test ## Everything CI checks: spec lint, generated-code drift, tests
+check: lint drift spec-diff test ## Everything CI checks: spec lint, generated-code drift, breaking spec changes, tests
 
 bench: deps ## Parse, middleware and code generation benchmarks (release); prints BENCH lines
 	$(SWIFT) build -c release --product clientgen-bench

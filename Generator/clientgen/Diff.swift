@@ -47,6 +47,9 @@ struct Diff: ParsableCommand {
     @Option(help: "The generated module name used in Swift symbols (default: from the spec's title).")
     var module: String?
 
+    @Option(help: "A client list (specs/clients.json): the module of the entry whose spec is REVISION's path names the Swift symbols.")
+    var config: String?
+
     @Option(help: "Today's date (YYYY-MM-DD) for x-sunset dates (default: today, UTC).")
     var today: String?
 
@@ -68,7 +71,7 @@ struct Diff: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let moduleName = module ?? GeneratorOptions.moduleName(fromTitle: baseDocument.info.title)
+        let moduleName = try module ?? configuredModule() ?? GeneratorOptions.moduleName(fromTitle: baseDocument.info.title)
         let comparator = SpecComparator(base: baseDocument, revision: revisionDocument, moduleName: moduleName, today: today ?? Self.todayUTC())
         var findings = comparator.compare()
         if let ignoreList { findings = ignoreList.apply(to: findings) }
@@ -77,6 +80,21 @@ struct Diff: ParsableCommand {
             let threshold: FindingLevel = failOn == .ERR ? .error : .warning
             if findings.contains(where: { !$0.isIgnored && $0.level >= threshold }) { throw ExitCode(1) }
         }
+    }
+
+    /// The module `--config` lists for the revision's spec path.
+    private func configuredModule() throws -> String? {
+        guard let config else { return nil }
+        let entries: [ClientConfig.Entry]
+        do {
+            entries = try ClientConfig.load(path: config).clients
+        } catch {
+            printToStandardError("error: \(error)")
+            throw ExitCode(2)
+        }
+        let path = revision.split(separator: ":", maxSplits: 1).last.map(String.init) ?? revision
+        let normalized = URL(fileURLWithPath: path).standardizedFileURL.path
+        return entries.first { URL(fileURLWithPath: $0.spec).standardizedFileURL.path == normalized }?.module
     }
 
     static func todayUTC() -> String {
