@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpecDiffTests",
-            dependencies: ["SpecDiff", "OpenAPIModel"],
+            dependencies: ["SpecDiff", "OpenAPIModel", "YAMLReader"],
             path: "Tests/SpecDiffTests"
         ),
         .testTarget(

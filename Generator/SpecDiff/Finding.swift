@@ -44,6 +44,21 @@ public struct Finding: Sendable, Hashable {
     /// The reason from the ignore file, when an entry matches.
     public var ignoredBecause: String?
 
+    /// Creates a finding.
+    public init(
+        id: String, level: FindingLevel, operation: String?, pointer: String, location: SourceLocation?, message: String,
+        swiftSymbols: [String], ignoredBecause: String? = nil
+    ) {
+        self.id = id
+        self.level = level
+        self.operation = operation
+        self.pointer = pointer
+        self.location = location
+        self.message = message
+        self.swiftSymbols = swiftSymbols
+        self.ignoredBecause = ignoredBecause
+    }
+
     /// Whether an ignore entry matches.
     public var isIgnored: Bool { ignoredBecause != nil }
 }

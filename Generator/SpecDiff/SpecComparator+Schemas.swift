@@ -56,9 +56,20 @@ extension SpecComparator {
     func compareSchema(_ oldReference: RefOr<Schema>, _ newReference: RefOr<Schema>, _ context: SchemaContext) {
         // A pair of referenced schemas is compared once per operation and
         // direction: recursive schemas end, shared components are not repeated.
+        var pairKey: String?
         if let a = oldReference.reference?.target, let b = newReference.reference?.target {
-            let key = "\(context.operation) \(context.direction) \(context.status ?? "") \(a) \(b)"
-            guard visited.insert(key).inserted else { return }
+            let pair = "\(context.direction) \(context.status ?? "") \(a) \(b)"
+            if unchangedPairs.contains(pair) { return }
+            guard visited.insert(context.operation + " " + pair).inserted else {
+                cutShort += 1
+                return
+            }
+            pairKey = pair
+        }
+        let findingsBefore = findings.count
+        let cutShortBefore = cutShort
+        defer {
+            if let pairKey, findings.count == findingsBefore, cutShort == cutShortBefore { unchangedPairs.insert(pairKey) }
         }
         guard let rawOld = base.resolve(oldReference), let rawNew = revision.resolve(newReference) else { return }
         var context = context

@@ -20,32 +20,59 @@ public final class SpecComparator {
     var findings: [Finding] = []
     /// Referenced schema pairs already compared, by direction and operation.
     var visited: Set<String> = []
+    /// Referenced schema pairs (by direction and status) whose whole
+    /// comparison found nothing: skipped for every later operation, which is
+    /// what keeps a large spec fast (most components do not change).
+    var unchangedPairs: Set<String> = []
+    /// How often a comparison stopped at an already visited pair: a pair
+    /// whose subtree stopped early is not known to be unchanged.
+    var cutShort = 0
 
     /// Prepares a comparison; `moduleName` names the generated module in Swift symbols.
     public init(base: OpenAPIDocument, revision: OpenAPIDocument, moduleName: String, today: String) {
         self.base = base
         self.revision = revision
         let options = GeneratorOptions(moduleName: moduleName, specName: "")
-        baseSymbols = SwiftSymbols(client: ClientGenerator.translate(base, options: options), module: moduleName)
-        revisionSymbols = SwiftSymbols(client: ClientGenerator.translate(revision, options: options), module: moduleName)
+        // Both translations at once: they share nothing, and a large spec's take a while.
+        let clients = TranslatedPair()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            clients.set(index, ClientGenerator.translate(index == 0 ? base : revision, options: options))
+        }
+        baseSymbols = SwiftSymbols(client: clients.get(0), module: moduleName)
+        revisionSymbols = SwiftSymbols(client: clients.get(1), module: moduleName)
         self.today = today
+    }
+
+    /// The two translations, written from two threads.
+    ///
+    /// `@unchecked Sendable` is safe: `clients` is only touched while `lock` is held.
+    private final class TranslatedPair: @unchecked Sendable {
+        private let lock = NSLock()
+        private var clients: [Int: ClientRepresentation] = [:]
+
+        func set(_ index: Int, _ client: ClientRepresentation) { lock.withLock { clients[index] = client } }
+        func get(_ index: Int) -> ClientRepresentation { lock.withLock { clients[index]! } }
     }
 
     /// Every finding, in document order of the revision (removals where the base had them).
     public func compare() -> [Finding] {
         findings = []
         visited = []
+        unchangedPairs = []
+        cutShort = 0
         let baseOperations = Self.operations(of: base)
         let revisionOperations = Self.operations(of: revision)
         let revisionPaths = Set(revisionOperations.map(\.normalizedPath))
+        let revisionByKey = Dictionary(revisionOperations.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let baseKeys = Set(baseOperations.map(\.key))
         for old in baseOperations {
-            guard let new = revisionOperations.first(where: { $0.key == old.key }) else {
+            guard let new = revisionByKey[old.key] else {
                 operationRemoved(old, pathRemoved: !revisionPaths.contains(old.normalizedPath))
                 continue
             }
             compareOperation(old, new)
         }
-        for new in revisionOperations where !baseOperations.contains(where: { $0.key == new.key }) {
+        for new in revisionOperations where !baseKeys.contains(new.key) {
             add("endpoint-added", .info, new.display, new.operation.location, "endpoint added",
                 symbols: revisionSymbols.method(new.symbolKey).map { [$0] } ?? [])
         }
@@ -61,15 +88,26 @@ public final class SpecComparator {
         let path: String
         let operation: OpenAPIModel.Operation
         let pathItem: PathItem
+        /// The path with template names blanked: `/pets/{}`.
+        let normalizedPath: String
 
-        var normalizedPath: String {
+        init(method: HTTPMethod, path: String, operation: OpenAPIModel.Operation, pathItem: PathItem) {
+            (self.method, self.path, self.operation, self.pathItem) = (method, path, operation, pathItem)
             var result = ""
             var inTemplate = false
             for character in path {
-                if character == "{" { inTemplate = true; result += "{}" } else if character == "}" { inTemplate = false } else if !inTemplate { result.append(character) }
+                if character == "{" {
+                    inTemplate = true
+                    result += "{}"
+                } else if character == "}" {
+                    inTemplate = false
+                } else if !inTemplate {
+                    result.append(character)
+                }
             }
-            return result
+            normalizedPath = result
         }
+
         var key: String { method.wireName + " " + normalizedPath }
         var display: String { method.wireName + " " + path }
         /// The key `SwiftSymbols` uses: method and path as written.
