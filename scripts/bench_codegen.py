@@ -135,6 +135,26 @@ try:
     bench('generate-petstore', f'{petstore_s:.3f}', 's')
     bench('generate-petstore-lines', petstore_lines, 'lines')
 
+    # clientgen diff of the GitHub spec against a copy with the 20 scripted
+    # changes of Tests/Fixtures/github-20-changes.json.
+    import json
+    script = json.load(open(os.path.join(root, 'Tests', 'Fixtures', 'github-20-changes.json')))
+    changed = open(github, encoding='utf-8').read()
+    for change in script['changes']:
+        changed = changed.replace(change['find'], change['replace'], 1)
+    changed_path = os.path.join(scratch, 'github-changed.yaml')
+    with open(changed_path, 'w', encoding='utf-8') as f:
+        f.write(changed)
+    diff_command = [clientgen, 'diff', github, changed_path, '--format', 'json']
+    report = json.loads(subprocess.run(diff_command, check=True, capture_output=True, text=True).stdout)
+    reported = {finding['id'] for finding in report['findings']}
+    missing = [change['rule'] for change in script['changes'] if change['rule'] not in reported]
+    if missing:
+        print(f'diff-github: not reported: {missing}', file=sys.stderr)
+        sys.exit(1)
+    bench('diff-github', f'{timed_runs(diff_command, args.runs):.3f}', 's')
+    bench('diff-github-findings', len(report['findings']), 'findings')
+
     executable = None if args.no_peer else peer_executable()
     if executable:
         peer_github_s, peer_github_lines = peer(executable, github, 3)

@@ -132,3 +132,41 @@ import Testing
         #expect(text.contains("at specs/items.yaml:12:9 #/components/schemas/Item/properties/id"))
     }
 }
+
+/// Twenty scripted changes to the 3 MB GitHub spec (`Tests/Fixtures/github-20-changes.json`):
+/// every one is reported with its rule.
+@Suite struct GitHubChangesTests {
+    struct Change: Decodable {
+        var rule: String
+        var find: String
+        var replace: String
+    }
+
+    struct Script: Decodable {
+        var spec: String
+        var changes: [Change]
+    }
+
+    @Test func allTwentyChangesAreReported() throws {
+        let root = SpecDiffTests.root
+        let script = try JSONDecoder().decode(Script.self, from: Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/github-20-changes.json")))
+        let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus").appendingPathComponent(script.spec)
+        let original = try String(contentsOf: corpus, encoding: .utf8)
+        var changed = original
+        for change in script.changes {
+            #expect(changed.components(separatedBy: change.find).count == 2, "\(change.rule): the text to change must occur exactly once")
+            if let range = changed.range(of: change.find) { changed.replaceSubrange(range, with: change.replace) }
+        }
+        #expect(script.changes.count == 20)
+        let findings = try SpecDiffTests.compare(original, changed, module: "GitHubAPI")
+        let reported = Set(findings.map(\.id))
+        for change in script.changes {
+            #expect(reported.contains(change.rule), "\(change.rule) was not reported")
+        }
+        // Every finding names an operation and the Swift it touches.
+        #expect(findings.allSatisfy { $0.operation != nil })
+        #expect(findings.filter { $0.swiftSymbols.isEmpty }.map(\.id) == [])
+        // Unchanged: nothing.
+        #expect(try SpecDiffTests.compare(original, original, module: "GitHubAPI").isEmpty)
+    }
+}
