@@ -63,7 +63,12 @@ struct Generate: ParsableCommand {
             if check {
                 drifted += OutputFolder(path: job.output).differences(from: files)
             } else {
-                try OutputFolder(path: job.output).write(files)
+                do {
+                    try OutputFolder(path: job.output).write(files)
+                } catch let error as OutputFolder.ForeignFilesError {
+                    printToStandardError(error.description)
+                    throw ExitCode(1)
+                }
                 let lines = files.reduce(0) { $0 + $1.contents.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
                 let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
                 printToStandardError("\(job.spec) -> \(job.output): \(files.count) files, \(lines) lines, \(seconds) s")

@@ -128,4 +128,19 @@ struct TransactionUpdate: Codable, Equatable {
         #expect(ParameterEncoding.pathSegment(.primitive("3f2b-uuid")) == "3f2b-uuid")
         #expect(ParameterEncoding.query([["a=1"], [], ["b=2", "b=3"]]) == "a=1&b=2&b=3")
     }
+
+    @Test func pathStylesAndExplode() {
+        let list = ParameterValue.array(["3", "4"])
+        let object = ParameterValue.object([("role", "admin"), ("name", "a b")])
+        #expect(ParameterEncoding.pathValue(name: "id", value: list, style: "simple", explode: false) == "3,4")
+        #expect(ParameterEncoding.pathValue(name: "id", value: list, style: "label", explode: false) == ".3,4")
+        #expect(ParameterEncoding.pathValue(name: "id", value: list, style: "label", explode: true) == ".3.4")
+        #expect(ParameterEncoding.pathValue(name: "id", value: list, style: "matrix", explode: false) == ";id=3,4")
+        #expect(ParameterEncoding.pathValue(name: "id", value: list, style: "matrix", explode: true) == ";id=3;id=4")
+        #expect(ParameterEncoding.pathValue(name: "p", value: object, style: "simple", explode: false) == "role,admin,name,a%20b")
+        #expect(ParameterEncoding.pathValue(name: "p", value: object, style: "simple", explode: true) == "role=admin,name=a%20b")
+        #expect(ParameterEncoding.pathValue(name: "p", value: object, style: "matrix", explode: true) == ";role=admin;name=a%20b")
+        #expect(object.headerText(explode: true) == "role=admin,name=a b")
+        #expect(object.headerText(explode: false) == "role,admin,name,a b")
+    }
 }

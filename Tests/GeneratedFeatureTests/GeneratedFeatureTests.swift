@@ -177,7 +177,49 @@ import FoundationNetworking
     @Test func descriptorsDescribeEachOperation() {
         #expect(Client.Operations.patchItem.method == .patch)
         #expect(Client.Operations.patchItem.pathTemplate == "/items/{itemId}")
-        #expect(Client.Operations.byID.keys.sorted() == ["download", "echoShapes", "exchangeCode", "listItems", "patchItem", "upload"])
+        #expect(Client.Operations.byID.keys.sorted() == ["download", "echoShapes", "exchangeCode", "getPoints", "listItems", "patchItem", "upload", "uploadAvatar", "获取"])
         #expect(Client.Operations.listItems.isPublic)
     }
+
+    @Test func matrixPathsAndParametersNamedLikeLocals() async throws {
+        let harness = try Harness(status: 204, body: "")
+        defer { harness.server.shutdown() }
+        try await harness.client.getPoints(coords: [1, 2], coreQuery: "x")
+        #expect(harness.request?.target == "/points;coords=1;coords=2?core=x")
+    }
+
+    @Test func cookieValuesCannotInjectCookies() async throws {
+        let harness = try Harness(body: "[]")
+        defer { harness.server.shutdown() }
+        _ = try await harness.client.listItems(session: "a; admin=1")
+        #expect(harness.request?.header("Cookie") == "session=a%3B%20admin%3D1")
+    }
+
+    @Test func multipartPartsComeFromTheMergedSchemaThroughAliases() async throws {
+        let harness = try Harness(status: 204, body: "")
+        defer { harness.server.shutdown() }
+        try await harness.client.uploadAvatar(body: AvatarUpload(label: "me", image: Data([1, 2]), thumbnail: .value(Data([3]))), formHeader: "h")
+        let request = try #require(harness.request)
+        let body = String(decoding: request.body, as: UTF8.self)
+        #expect(request.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(body.contains("name=\"image\"; filename=\"image\"\r\nContent-Type: application/octet-stream\r\n\r\n\u{1}\u{2}\r\n"))
+        #expect(body.contains("name=\"thumbnail\"; filename=\"thumbnail\"\r\nContent-Type: application/octet-stream\r\n\r\n\u{3}\r\n"))
+        #expect(body.contains("name=\"label\"\r\nContent-Type: text/plain\r\n\r\nme\r\n"))
+        #expect(request.header("form") == "h")
+    }
+
+    @Test func namesThatWouldShadowOrCannotBeIdentifiers() async throws {
+        let harness = try Harness(body: #"{"data": {"thumb": "AQI="}, "sig": "AwQ=", "shape": {"kind": "square"}, "用户": "u"}"#)
+        defer { harness.server.shutdown() }
+        // `operationId: 获取` has no Swift name: the method is named from method and path.
+        let envelope = try await harness.client.getEnvelopes()
+        #expect(envelope.data?.thumb == Data([1, 2]))
+        #expect(envelope.sig == Data([3, 4]))
+        #expect(envelope.size == ._20, "an integer default of a string enum is its string case")
+        #expect(envelope.shape?.kind == "square")
+        #expect(envelope.property5 == "u")
+        #expect(Schema5(value: "v").value == "v")
+        #expect(Client.Operations.byID["echoShapes"]?.method == .post, "a duplicate operationId keeps the first")
+    }
 }
+

@@ -66,7 +66,7 @@ struct ClientRenderer {
                 writer.line("/// Every operation, by `operationId`.")
                 // Built from an array: a dictionary literal of hundreds of
                 // entries takes the type checker seconds.
-                writer.line("\(access) static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })")
+                writer.line("\(access) static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })")
                 writer.line("")
                 writer.line("/// Every operation, in the spec's order.")
                 writer.line("\(access) static let all: [OperationDescriptor] = [\(client.operations.map(\.methodName).joined(separator: ", "))]")
@@ -157,15 +157,63 @@ struct ClientRenderer {
                 switch parameter.location {
                 case "path": writer.line("try request.setPath(\(name), \(parameter.label), style: \(SwiftLiteral.string(parameter.style)), explode: \(parameter.explode))")
                 case "query": writer.line("try request.addQuery(\(name), \(parameter.label), style: .\(Self.queryStyle(parameter.style)), explode: \(parameter.explode))")
-                case "header": writer.line("try request.setHeader(\(name), \(parameter.label))")
+                case "header": writer.line("try request.setHeader(\(name), \(parameter.label)\(parameter.explode ? ", explode: true" : ""))")
                 default: writer.line("try request.addCookie(\(name), \(parameter.label))")
                 }
             }
             if let body = operation.body { renderBody(body, into: &writer) }
             if let accept = operation.accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
-            writer.line("let response = try await core.send(request)")
+            writer.line("let response = try await self.core.send(request)")
             renderResponseSwitch(operation, into: &writer)
         }
+    }
+
+    /// How a multipart property holds bytes, if it does.
+    private enum BinaryShape {
+        case single, optionalSingle, nullable, list, optionalList
+    }
+
+    private func binaryShape(of type: SwiftType) -> BinaryShape? {
+        switch type {
+        case .named(let name) where isData(name): return .single
+        case .optional(.named(let name)) where isData(name): return .optionalSingle
+        case .optional(.nullable(.named(let name))) where isData(name): return .nullable
+        case .array(.named(let name)) where isData(name): return .list
+        case .optional(.array(.named(let name))) where isData(name): return .optionalList
+        default: return nil
+        }
+    }
+
+    /// `Data`, or an alias that ends in it.
+    private func isData(_ name: String) -> Bool {
+        var current = name
+        for _ in 0..<8 {
+            if current == "Data" { return true }
+            guard let declaration = types[current], case .alias(.named(let target)) = declaration.kind else { return false }
+            current = target
+        }
+        return false
+    }
+
+    /// The struct a body type names, through aliases.
+    private func structure(of type: SwiftType) -> StructureShape? {
+        var current: SwiftType = type
+        for _ in 0..<8 {
+            switch current {
+            case .optional(let wrapped):
+                current = wrapped
+            case .named(let name):
+                guard let declaration = types[name] else { return nil }
+                switch declaration.kind {
+                case .structure(let shape): return shape
+                case .alias(let target): current = target
+                default: return nil
+                }
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 
     private static func queryStyle(_ style: String) -> String {
@@ -183,22 +231,22 @@ struct ClientRenderer {
         case .data: lines = ["request.setDataBody(\(value), contentType: \(content))"]
         case .multipart:
             lines = ["var form = MultipartForm()"]
-            let typeName: String? = {
-                if case .named(let name) = body.type { return name }
-                if case .optional(.named(let name)) = body.type { return name }
-                return nil
-            }()
-            if let typeName, let declaration = types[typeName], case .structure(let shape) = declaration.kind {
+            if let shape = structure(of: body.type) {
                 for property in shape.properties {
                     let name = SwiftLiteral.string(property.wireName)
-                    let member = "\(value).\(SwiftName.unescaped(property.name))"
-                    switch property.type {
-                    case .named("Data"), .optional(.named("Data")): lines.append("form.append(\(name), \(member))")
-                    case .array(.named("Data")): lines.append("for part in \(member) { form.append(\(name), part) }")
-                    case .optional(.array(.named("Data"))): lines.append("for part in \(member) ?? [] { form.append(\(name), part) }")
-                    default: lines.append("try form.append(\(name), \(member))")
+                    let member = "\(value).\(SwiftName.unescaped(ModelRenderer.storage(property)))"
+                    switch binaryShape(of: property.type) {
+                    case .single: lines.append("form.append(\(name), \(member))")
+                    case .optionalSingle: lines.append("form.append(\(name), \(member))")
+                    case .nullable: lines.append("if case .value(let part)? = \(member) { form.append(\(name), part) }")
+                    case .list: lines.append("for part in \(member) { form.append(\(name), part) }")
+                    case .optionalList: lines.append("for part in \(member) ?? [] { form.append(\(name), part) }")
+                    case nil: lines.append("try form.append(\(name), \(member))")
                     }
                 }
+            } else {
+                // Not an object the generator declared: each member of its JSON is a part.
+                lines.append("try form.appendFields(of: \(value))")
             }
             lines.append("request.setMultipartBody(form)")
         }

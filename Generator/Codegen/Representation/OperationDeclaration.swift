@@ -84,20 +84,8 @@ public struct BodyDeclaration: Sendable, Hashable {
     public var encoding: Encoding
     /// The media type sent.
     public var contentType: String
-    /// For multipart bodies: (property Swift name, wire name, is binary).
-    public var multipartFields: [MultipartField]
     /// The doc comment.
     public var documentation: String?
-}
-
-/// A property of a multipart body.
-public struct MultipartField: Sendable, Hashable {
-    /// The Swift property name.
-    public var name: String
-    /// The part name.
-    public var wireName: String
-    /// Whether the property holds bytes (a file part).
-    public var isBinary: Bool
 }
 
 /// The type a method returns or throws.

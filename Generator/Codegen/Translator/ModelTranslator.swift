@@ -37,14 +37,15 @@ final class ModelTranslator {
         self.document = document
         self.mapping = TypeMapping(document: document)
         topLevelNameScope = NameScope(reserved: Self.reservedTopLevelNames.union([moduleName]))
-        for name in document.components.schemas.keys {
+        for (index, name) in document.components.schemas.keys.enumerated() {
             var typeName = SwiftName.typeName(name)
+            if SwiftName.unescaped(typeName) == "_" { typeName = "Schema\(index + 1)" }
             if topLevelNameScope.contains(typeName) && Self.reservedTopLevelNames.contains(SwiftName.unescaped(typeName)) {
                 typeName = SwiftName.unescaped(typeName) + "Schema"
             }
             componentTypeNames[name] = topLevelNameScope.claim(typeName)
         }
-        nestedReservedNames = Set(componentTypeNames.values.map(SwiftName.unescaped)).union(["CodingKeys"])
+        nestedReservedNames = Set(componentTypeNames.values.map(SwiftName.unescaped)).union(Self.reservedTopLevelNames)
     }
 
     /// Declares every component schema.
@@ -153,7 +154,8 @@ final class ModelTranslator {
             return swiftType(for: members[0], suggestedName: suggestedName, in: &scope)
         }
         if needsDeclaration(schema) {
-            let name = scope.names.claim(SwiftName.typeName(suggestedName))
+            let typeName = SwiftName.typeName(suggestedName)
+            let name = scope.names.claim(SwiftName.unescaped(typeName) == "_" ? "Inline" : typeName)
             let qualified = scope.qualify(name)
             scope.declarations.append(declaration(for: schema, name: name, qualifiedName: qualified))
             return .named(qualified)
@@ -243,7 +245,7 @@ final class ModelTranslator {
                 }
                 if values.isEmpty, let component { values.append(component) }
             }
-            result.append(UnionShape.Member(name: caseNames.claim(caseBase), type: type, discriminatorValues: values))
+            result.append(UnionShape.Member(name: caseNames.claim(caseBase == "_" ? "case\(index + 1)" : caseBase), type: type, discriminatorValues: values))
         }
         return UnionShape(members: result, discriminator: discriminator?.propertyName)
     }
@@ -265,7 +267,9 @@ final class ModelTranslator {
         guard depth < 16 else { return nil }
         let isObject = schema.singleType == .object || !schema.properties.isEmpty || !schema.allOf.isEmpty
             || (schema.types.isEmpty && schema.additionalProperties != nil)
-        guard isObject, schema.enumValues == nil else { return nil }
+        // An object with an `enum` that is not a string or integer set (an
+        // enum of objects, `[null]`) is still a struct: the enum is not typed.
+        guard isObject, schema.enumValues == nil || openEnumShape(schema) == nil else { return nil }
         guard !schema.allOf.isEmpty else { return schema }
         var merged = schema
         merged.allOf = []
@@ -338,9 +342,13 @@ final class ModelTranslator {
         default:
             guard let shape = enumShapes[name] ?? componentEnumShape(name) else { return nil }
             let literal: String
-            switch value {
-            case .string(let text): literal = SwiftLiteral.string(text)
-            case .int(let number): literal = String(number)
+            switch (value, shape.rawType) {
+            case (.string(let text), "String"): literal = SwiftLiteral.string(text)
+            case (.int(let number), "String"): literal = SwiftLiteral.string(String(number))
+            case (.int(let number), "Int"): literal = String(number)
+            case (.string(let text), "Int"):
+                guard let number = Int(text) else { return nil }
+                literal = String(number)
             default: return nil
             }
             // `.desc` for a known value, else the raw value kept as `unknown`.

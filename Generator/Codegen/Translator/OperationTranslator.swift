@@ -18,7 +18,7 @@ struct OperationTranslator {
         var result: [OperationDeclaration] = []
         for (path, method, operation, pathItem) in document.operations {
             let id = operation.operationId ?? Self.derivedID(method: method, path: path)
-            let methodName = methodNames.claim(SwiftName.memberName(id))
+            let methodName = methodNames.claim(SwiftName.memberName(id, fallback: SwiftName.memberName(Self.derivedID(method: method, path: path), fallback: method.rawValue)))
             let responseMethodName = methodNames.claim(SwiftName.unescaped(methodName) + "WithResponse")
             result.append(translate(operation, id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path, pathItem: pathItem))
         }
@@ -32,7 +32,8 @@ struct OperationTranslator {
 
     private func translate(_ operation: OpenAPIModel.Operation, id: String, methodName: String, responseMethodName: String, method: HTTPMethod, path: String, pathItem: PathItem) -> OperationDeclaration {
         let typePrefix = SwiftName.typeName(id)
-        var labels = NameScope(reserved: ["body", "request", "response"])
+        // The generated method's own locals and arguments.
+        var labels = NameScope(reserved: ["body", "request", "response", "form", "part", "core"])
 
         // Operation parameters override path-level ones with the same name and location.
         var parameters: [Parameter] = []
@@ -116,35 +117,19 @@ struct OperationTranslator {
     private func bodyDeclaration(_ requestBody: RequestBody, typeName: String) -> BodyDeclaration? {
         guard let (contentType, media, encoding) = Self.preferredContent(requestBody.content) else { return nil }
         let type: SwiftType
-        var fields: [MultipartField] = []
         switch encoding {
-        case .json, .form:
-            type = media.schema.map { models.topLevelType(for: $0, suggestedName: typeName) } ?? .json
-        case .multipart:
-            type = media.schema.map { models.topLevelType(for: $0, suggestedName: typeName) } ?? .named("Data")
-            if let schema = media.schema.flatMap({ document.resolve($0) }) {
-                for (wireName, property) in schema.properties {
-                    let resolved = document.resolve(property)
-                    let binary = resolved?.format == "binary" || resolved?.format == "byte" || resolved?.contentMediaType != nil
-                        || resolved?.contentEncoding == "base64"
-                    fields.append(MultipartField(name: SwiftName.memberName(wireName), wireName: wireName, isBinary: binary))
-                }
-            }
-            if fields.isEmpty, type != .named("Data") { return bodyDeclaration(jsonFallback: requestBody, type: type) }
+        case .json, .form, .multipart:
+            type = media.schema.map { models.topLevelType(for: $0, suggestedName: typeName) } ?? (encoding == .multipart ? .named("Data") : .json)
         case .text:
             type = .named("String")
         case .data:
             type = .named("Data")
         }
+        // A multipart body without a schema is sent as the caller's bytes.
+        let effective: BodyDeclaration.Encoding = encoding == .multipart && type == .named("Data") ? .data : encoding
         return BodyDeclaration(
-            type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required,
-            encoding: encoding == .multipart && type == .named("Data") ? .data : encoding,
-            contentType: contentType, multipartFields: fields, documentation: Documentation.text(requestBody.description))
-    }
-
-    private func bodyDeclaration(jsonFallback requestBody: RequestBody, type: SwiftType) -> BodyDeclaration {
-        BodyDeclaration(type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required, encoding: .json,
-            contentType: "application/json", multipartFields: [], documentation: Documentation.text(requestBody.description))
+            type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required, encoding: effective,
+            contentType: contentType, documentation: Documentation.text(requestBody.description))
     }
 
     // MARK: Responses

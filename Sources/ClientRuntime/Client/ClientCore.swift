@@ -38,12 +38,13 @@ public struct ClientCore: Sendable {
         }
         var bytes = Data()
         if let responseBody {
-            do {
-                bytes = try await Data(collecting: responseBody, upTo: maximumResponseBytes)
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw ResponseTooLargeError(operationID: operation.id, status: response.status.code, limit: maximumResponseBytes)
+            // Read chunk by chunk: only going past the limit is "too large";
+            // a reset or timeout while reading reaches the caller as it is.
+            for try await chunk in responseBody {
+                bytes.append(contentsOf: chunk)
+                if bytes.count > maximumResponseBytes {
+                    throw ResponseTooLargeError(operationID: operation.id, status: response.status.code, limit: maximumResponseBytes)
+                }
             }
         }
         return ClientResponse(operationID: operation.id, response: response, body: bytes)

@@ -30,14 +30,7 @@ public struct RequestBuilder: Sendable {
     /// `label`/`matrix` when the spec says so).
     public mutating func setPath<Value: Encodable>(_ name: String, _ value: Value, style: String = "simple", explode: Bool = false) throws {
         let encoded = try ParameterValue(encoding: value)
-        let segment = ParameterEncoding.pathSegment(encoded)
-        let rendered: String
-        switch style {
-        case "label": rendered = "." + segment
-        case "matrix": rendered = ";\(name)=" + segment
-        default: rendered = segment
-        }
-        path = path.replacingOccurrences(of: "{\(name)}", with: rendered)
+        path = path.replacingOccurrences(of: "{\(name)}", with: ParameterEncoding.pathValue(name: name, value: encoded, style: style, explode: explode))
     }
 
     /// Adds a query parameter; `nil` adds nothing.
@@ -47,15 +40,17 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Sets a header parameter (`simple` style); `nil` sets nothing.
-    public mutating func setHeader<Value: Encodable>(_ name: String, _ value: Value?) throws {
+    public mutating func setHeader<Value: Encodable>(_ name: String, _ value: Value?, explode: Bool = false) throws {
         guard let value, let fieldName = HTTPField.Name(name) else { return }
-        headerFields[fieldName] = try ParameterValue(encoding: value).headerText
+        headerFields[fieldName] = try ParameterValue(encoding: value).headerText(explode: explode)
     }
 
-    /// Adds a cookie parameter; `nil` adds nothing.
+    /// Adds a cookie parameter; `nil` adds nothing. The value is
+    /// percent-encoded, so `;` or `,` in it cannot start another cookie.
     public mutating func addCookie<Value: Encodable>(_ name: String, _ value: Value?) throws {
         guard let value else { return }
-        cookies.append("\(name)=\(try ParameterValue(encoding: value).headerText)")
+        let text = try ParameterValue(encoding: value).headerText(explode: false)
+        cookies.append("\(name)=\(ParameterEncoding.escape(text, allowing: ParameterEncoding.unreserved))")
     }
 
     // MARK: Bodies

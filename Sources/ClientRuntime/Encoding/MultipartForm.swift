@@ -45,6 +45,18 @@ public struct MultipartForm: Sendable {
         }
     }
 
+    /// Appends a part per member of a value that encodes to a JSON object
+    /// (scalars as text, the rest as JSON); for bodies whose schema the
+    /// generator did not declare as an object.
+    public mutating func appendFields<Value: Encodable>(of value: Value) throws {
+        guard case .object(let members) = try JSONValue(encoding: value) else {
+            throw ParameterEncodingError(reason: "a multipart/form-data body must be an object")
+        }
+        for (name, member) in members.sorted(by: { $0.key < $1.key }) where member != .null {
+            try append(name, member)
+        }
+    }
+
     /// The encoded body.
     public func encoded() -> Data {
         var data = Data()

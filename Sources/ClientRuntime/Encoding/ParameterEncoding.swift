@@ -78,10 +78,28 @@ public enum ParameterEncoding {
 
     /// A path segment (`simple` style): a value with `/`, `?`, `#` and spaces escaped.
     public static func pathSegment(_ value: ParameterValue) -> String {
-        switch value {
-        case .primitive(let text): return escape(text, allowing: pathSafe)
-        case .array(let items): return items.map { escape($0, allowing: pathSafe) }.joined(separator: ",")
-        case .object(let pairs): return pairs.flatMap { [escape($0.0, allowing: pathSafe), escape($0.1, allowing: pathSafe)] }.joined(separator: ",")
+        pathValue(name: "", value: value, style: "simple", explode: false)
+    }
+
+    /// A path parameter in its `style` (`simple`, `label`, `matrix`) and
+    /// `explode` form: `3,4`, `.3.4`, `;id=3;id=4`, `role=admin,name=a`.
+    public static func pathValue(name: String, value: ParameterValue, style: String, explode: Bool) -> String {
+        let escapedName = escape(name, allowing: pathSafe)
+        func item(_ text: String) -> String { escape(text, allowing: pathSafe) }
+        switch (value, style) {
+        case (.primitive(let text), "label"): return "." + item(text)
+        case (.primitive(let text), "matrix"): return ";\(escapedName)=" + item(text)
+        case (.primitive(let text), _): return item(text)
+        case (.array(let items), "label"): return "." + items.map(item).joined(separator: explode ? "." : ",")
+        case (.array(let items), "matrix"):
+            return explode ? items.map { ";\(escapedName)=" + item($0) }.joined() : ";\(escapedName)=" + items.map(item).joined(separator: ",")
+        case (.array(let items), _): return items.map(item).joined(separator: ",")
+        case (.object(let pairs), "label"):
+            return "." + (explode ? pairs.map { item($0.0) + "=" + item($0.1) }.joined(separator: ".") : pairs.flatMap { [item($0.0), item($0.1)] }.joined(separator: ","))
+        case (.object(let pairs), "matrix"):
+            return explode ? pairs.map { ";" + item($0.0) + "=" + item($0.1) }.joined() : ";\(escapedName)=" + pairs.flatMap { [item($0.0), item($0.1)] }.joined(separator: ",")
+        case (.object(let pairs), _):
+            return explode ? pairs.map { item($0.0) + "=" + item($0.1) }.joined(separator: ",") : pairs.flatMap { [item($0.0), item($0.1)] }.joined(separator: ",")
         }
     }
 

@@ -68,12 +68,14 @@ extension ParameterValue {
         }
     }
 
-    /// The `simple`-style text of a header or cookie value.
-    public var headerText: String {
+    /// The `simple`-style text of a header or cookie value: objects as
+    /// `k,v,k2,v2`, or `k=v,k2=v2` with `explode`.
+    public func headerText(explode: Bool) -> String {
         switch self {
         case .primitive(let text): return text
         case .array(let items): return items.joined(separator: ",")
-        case .object(let pairs): return pairs.flatMap { [$0.0, $0.1] }.joined(separator: ",")
+        case .object(let pairs):
+            return explode ? pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ",") : pairs.flatMap { [$0.0, $0.1] }.joined(separator: ",")
         }
     }
 }

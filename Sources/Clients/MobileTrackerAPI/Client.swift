@@ -87,7 +87,7 @@ extension Client {
         public static let updateTrackingSessionLocation = OperationDescriptor(id: "updateTrackingSessionLocation", method: .put, pathTemplate: "/v2/tracking-session/{sessionId}/location", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [createTrackingSession, sendTrackingSessionData, setCustomerProfile, updateTrackingSessionLocation]

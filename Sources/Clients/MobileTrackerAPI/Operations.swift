@@ -32,7 +32,7 @@ extension Client {
         var request = RequestBuilder(Operations.createTrackingSession)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200, 201: return response.success(try response.decodeJSON(CreateTrackingSessionResponse.self))
         case 400, 401, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -63,7 +63,7 @@ extension Client {
         var request = RequestBuilder(Operations.sendTrackingSessionData)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 400, 401, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -96,7 +96,7 @@ extension Client {
         var request = RequestBuilder(Operations.setCustomerProfile)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 400, 401, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -128,7 +128,7 @@ extension Client {
         try request.setPath("sessionId", sessionID, style: "simple", explode: false)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 400, 401, 404, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))

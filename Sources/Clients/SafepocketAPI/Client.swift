@@ -109,7 +109,7 @@ extension Client {
         public static let aggregateRAG = OperationDescriptor(id: "aggregateRAG", method: .post, pathTemplate: "/rag/aggregate", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [exchangeToken, listAccounts, listTransactions, updateTransaction, syncTransactions, resetTransactions, getAnalyticsSummary, getChatConversation, sendChatMessage, createPlaidLinkToken, exchangePlaidPublicToken, searchRAG, getRAGSummaries, aggregateRAG]

@@ -35,7 +35,7 @@ extension Client {
         var request = RequestBuilder(Operations.exchangeToken)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(TokenResponse.self))
         case 400, 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -59,7 +59,7 @@ extension Client {
     public func listAccountsWithResponse() async throws -> Response<AccountList> {
         var request = RequestBuilder(Operations.listAccounts)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(AccountList.self))
         case 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -103,7 +103,7 @@ extension Client {
         try request.addQuery("page", page, style: .form, explode: true)
         try request.addQuery("pageSize", pageSize, style: .form, explode: true)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(TransactionList.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -140,7 +140,7 @@ extension Client {
         try request.setHeader("Idempotency-Key", idempotencyKey)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Transaction.self))
         case 400, 401, 403, 404, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -175,7 +175,7 @@ extension Client {
             try request.setJSONBody(body, contentType: "application/json")
         }
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 202: return response.success(try response.decodeJSON(SyncResult.self))
         case 400, 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -208,7 +208,7 @@ extension Client {
             try request.setJSONBody(body, contentType: "application/json")
         }
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 202: return response.success(try response.decodeJSON(ResetResult.self))
         case 400, 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -242,7 +242,7 @@ extension Client {
         try request.addQuery("month", month, style: .form, explode: true)
         try request.addQuery("generateAi", generateAI, style: .form, explode: true)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(AnalyticsSummary.self))
         case 400, 401, 403, 429, 500, 503: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -270,7 +270,7 @@ extension Client {
         var request = RequestBuilder(Operations.getChatConversation)
         try request.addQuery("conversationId", conversationID, style: .form, explode: true)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(ChatConversation.self))
         case 400, 401, 403, 404, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -305,7 +305,7 @@ extension Client {
         try request.setHeader("Idempotency-Key", idempotencyKey)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(ChatConversation.self))
         case 400, 401, 403, 404, 429, 500, 503: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -337,7 +337,7 @@ extension Client {
         var request = RequestBuilder(Operations.createPlaidLinkToken)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(PlaidLinkToken.self))
         case 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -368,7 +368,7 @@ extension Client {
         try request.setHeader("Idempotency-Key", idempotencyKey)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(PlaidExchangeResult.self))
         case 400, 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -395,7 +395,7 @@ extension Client {
         var request = RequestBuilder(Operations.searchRAG)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RAGSearchResult.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -423,7 +423,7 @@ extension Client {
         var request = RequestBuilder(Operations.getRAGSummaries)
         try request.addQuery("month", month, style: .form, explode: true)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RAGSummaries.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -449,7 +449,7 @@ extension Client {
         var request = RequestBuilder(Operations.aggregateRAG)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RAGAggregateResult.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))

@@ -89,7 +89,7 @@ extension Client {
         public static let uploadDebugLogs = OperationDescriptor(id: "uploadDebugLogs", method: .post, pathTemplate: "/api/mobile/debug/upload", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [syncBranding, lookupBranding, recordImprint, recordBrandingEvent, registerDevice, updateDevice, reportDevicePresence, uploadDebugLogs]

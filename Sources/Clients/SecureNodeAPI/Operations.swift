@@ -38,7 +38,7 @@ extension Client {
         try request.addQuery("since", since, style: .form, explode: true)
         try request.addQuery("device_id", deviceID, style: .form, explode: true)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(BrandingSyncResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -74,7 +74,7 @@ extension Client {
         try request.addQuery("e164", e164, style: .form, explode: true)
         try request.addQuery("device_id", deviceID, style: .form, explode: true)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(LookupBrandingResult.ok(try response.decodeJSON(BrandingLookupResponse.self)))
         case 204: return response.success(LookupBrandingResult.noContent)
@@ -112,7 +112,7 @@ extension Client {
         var request = RequestBuilder(Operations.recordImprint)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(UsageEventResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -146,7 +146,7 @@ extension Client {
         var request = RequestBuilder(Operations.recordBrandingEvent)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(UsageEventResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -174,7 +174,7 @@ extension Client {
         var request = RequestBuilder(Operations.registerDevice)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(DeviceResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -202,7 +202,7 @@ extension Client {
         var request = RequestBuilder(Operations.updateDevice)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(DeviceResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -231,7 +231,7 @@ extension Client {
         var request = RequestBuilder(Operations.reportDevicePresence)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(SuccessResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -260,7 +260,7 @@ extension Client {
         var request = RequestBuilder(Operations.uploadDebugLogs)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(DebugUploadResponse.self))
         case 400, 401, 403, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))

@@ -34,7 +34,7 @@ extension Client {
         var request = RequestBuilder(Operations.requestOTP)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RequestOTPResponse.self))
         case 400, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -72,7 +72,7 @@ extension Client {
         var request = RequestBuilder(Operations.verifyOTP)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(VerifyOTPResponse.self))
         case 400, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -112,7 +112,7 @@ extension Client {
         var request = RequestBuilder(Operations.refreshToken)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RefreshTokenResponse.self))
         case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -144,7 +144,7 @@ extension Client {
         var request = RequestBuilder(Operations.logout)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -176,7 +176,7 @@ extension Client {
     public func listMoodsWithResponse() async throws -> Response<MoodList> {
         var request = RequestBuilder(Operations.listMoods)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(MoodList.self))
         case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -209,7 +209,7 @@ extension Client {
         var request = RequestBuilder(Operations.createMood)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Mood.self))
         case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -237,7 +237,7 @@ extension Client {
     public func checkHealthWithResponse() async throws -> Response<HealthStatus> {
         var request = RequestBuilder(Operations.checkHealth)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(HealthStatus.self))
         default: throw response.undocumented()

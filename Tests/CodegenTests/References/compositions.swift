@@ -43,7 +43,7 @@ extension Client {
     public enum Operations {
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = []

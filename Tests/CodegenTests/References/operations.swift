@@ -55,7 +55,7 @@ extension Client {
         public static let login = OperationDescriptor(id: "login", method: .post, pathTemplate: "/login", security: [])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [getPet, deletePet, createPet, uploadPhoto, login]
@@ -173,7 +173,7 @@ extension Client {
         try request.addQuery("fields", fields, style: .form, explode: false)
         try request.addQuery("filter", filter, style: .deepObject, explode: false)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Pet.self))
         case 404, 500...599: throw response.failure(try response.decodeJSON(Problem.self))
@@ -194,7 +194,7 @@ extension Client {
     public func deletePetWithResponse(petID: String) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.deletePet)
         try request.setPath("petId", petID, style: "simple", explode: false)
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
         default: throw response.undocumented()
@@ -213,7 +213,7 @@ extension Client {
         var request = RequestBuilder(Operations.createPet)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json, text/plain")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 201: return response.success(CreatePetResult.created(try response.decodeJSON(Pet.self)))
         case 202: return response.success(CreatePetResult.accepted(response.decodeText()))
@@ -241,7 +241,7 @@ extension Client {
             request.setMultipartBody(form)
         }
         request.accept("image/png")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(response.body)
         default: throw response.undocumented()
@@ -260,7 +260,7 @@ extension Client {
         var request = RequestBuilder(Operations.login)
         try request.setFormBody(body)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(LoginResponse.self))
         default: throw response.undocumented()

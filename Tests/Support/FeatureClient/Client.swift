@@ -55,11 +55,19 @@ extension Client {
         public static let download = OperationDescriptor(id: "download", method: .get, pathTemplate: "/files/{name}", security: [])
         /// `POST /shapes`
         public static let echoShapes = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/shapes", security: [])
+        /// `GET /points{coords}`
+        public static let getPoints = OperationDescriptor(id: "getPoints", method: .get, pathTemplate: "/points{coords}", security: [])
+        /// `POST /avatars`
+        public static let uploadAvatar = OperationDescriptor(id: "uploadAvatar", method: .post, pathTemplate: "/avatars", security: [])
+        /// `GET /envelopes`
+        public static let getEnvelopes = OperationDescriptor(id: "获取", method: .get, pathTemplate: "/envelopes", security: [])
+        /// `POST /envelopes`
+        public static let echoShapes2 = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/envelopes", security: [])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes]
+        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2]
     }
 }

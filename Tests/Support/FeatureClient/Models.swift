@@ -5,6 +5,119 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
+public typealias Binary = Data
+
+public struct AvatarBase: Codable, Hashable, Sendable {
+    public let label: String?
+
+    /// Creates a value.
+    public init(label: String? = nil) {
+        self.label = label
+    }
+}
+
+public struct AvatarUpload: Codable, Hashable, Sendable {
+    public var label: String?
+    public var image: Binary?
+    public var thumbnail: Nullable<Data>?
+
+    /// Creates a value.
+    public init(label: String? = nil, image: Binary? = nil, thumbnail: Nullable<Data>? = nil) {
+        self.label = label
+        self.image = image
+        self.thumbnail = thumbnail
+    }
+}
+
+public struct Envelope: Codable, Hashable, Sendable {
+    public let data: Envelope.Data2?
+    public let sig: Data?
+    public let size: Envelope.Size
+    public let shape: Envelope.Shape?
+    public let property5: String?
+
+    /// Creates a value.
+    public init(data: Envelope.Data2? = nil, sig: Data? = nil, size: Envelope.Size = ._20, shape: Envelope.Shape? = nil, property5: String? = nil) {
+        self.data = data
+        self.sig = sig
+        self.size = size
+        self.shape = shape
+        self.property5 = property5
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case data
+        case sig
+        case size
+        case shape
+        case property5 = "用户"
+    }
+
+    /// Decodes a value; absent fields with a schema `default` take it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.data = try container.decodeIfPresent(Envelope.Data2.self, forKey: .data)
+        self.sig = try container.decodeIfPresent(Data.self, forKey: .sig)
+        self.size = try container.decodeIfPresent(Envelope.Size.self, forKey: .size) ?? ._20
+        self.shape = try container.decodeIfPresent(Envelope.Shape.self, forKey: .shape)
+        self.property5 = try container.decodeIfPresent(String.self, forKey: .property5)
+    }
+
+    public struct Data2: Codable, Hashable, Sendable {
+        public let thumb: Data?
+
+        /// Creates a value.
+        public init(thumb: Data? = nil) {
+            self.thumb = thumb
+        }
+    }
+
+    public enum Size: OpenEnum {
+        /// "10"
+        case _10
+        /// "20"
+        case _20
+        /// A value this version of the client does not know, kept as received.
+        case unknown(String)
+
+        /// The case for a raw value; unknown values become ``unknown(_:)``.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "10": self = ._10
+            case "20": self = ._20
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The raw value as sent on the wire.
+        public var rawValue: String {
+            switch self {
+            case ._10: return "10"
+            case ._20: return "20"
+            case .unknown(let value): return value
+            }
+        }
+    }
+
+    public struct Shape: Codable, Hashable, Sendable {
+        public let kind: String?
+
+        /// Creates a value.
+        public init(kind: String? = nil) {
+            self.kind = kind
+        }
+    }
+}
+
+public struct Schema5: Codable, Hashable, Sendable {
+    public let value: String?
+
+    /// Creates a value.
+    public init(value: String? = nil) {
+        self.value = value
+    }
+}
+
 public struct Filter: Codable, Hashable, Sendable {
     public var color: String?
     public var size: Int?

@@ -24,7 +24,7 @@ extension Client {
         try request.setHeader("X-Trace-ID", traceID)
         try request.addCookie("session", session)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON([Item].self))
         default: throw response.undocumented()
@@ -44,7 +44,7 @@ extension Client {
         try request.setPath("itemId", itemID, style: "simple", explode: false)
         try request.setJSONBody(body, contentType: "application/merge-patch+json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Item.self))
         default: throw response.undocumented()
@@ -63,7 +63,7 @@ extension Client {
         var request = RequestBuilder(Operations.exchangeCode)
         try request.setFormBody(body)
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(ExchangeCodeResponse.self))
         default: throw response.undocumented()
@@ -86,7 +86,7 @@ extension Client {
         try form.append("meta", body.meta)
         request.setMultipartBody(form)
         request.accept("text/plain")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 201: return response.success(response.decodeText())
         default: throw response.undocumented()
@@ -105,7 +105,7 @@ extension Client {
         var request = RequestBuilder(Operations.download)
         try request.setPath("name", name, style: "simple", explode: false)
         request.accept("application/octet-stream, application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(response.body)
         case 404: throw response.failure(DownloadErrorBody.notFound)
@@ -126,9 +126,86 @@ extension Client {
         var request = RequestBuilder(Operations.echoShapes)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
-        let response = try await core.send(request)
+        let response = try await self.core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Shapes.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `GET /points{coords}`
+    ///
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    public func getPoints(coords: [Int], coreQuery: String? = nil) async throws {
+        _ = try await getPointsWithResponse(coords: coords, coreQuery: coreQuery)
+    }
+
+    /// `getPoints`, returning the status and headers with the body.
+    public func getPointsWithResponse(coords: [Int], coreQuery: String? = nil) async throws -> Response<EmptyBody> {
+        var request = RequestBuilder(Operations.getPoints)
+        try request.setPath("coords", coords, style: "matrix", explode: true)
+        try request.addQuery("core", coreQuery, style: .form, explode: true)
+        let response = try await self.core.send(request)
+        switch response.status {
+        case 204: return response.success(EmptyBody())
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `POST /avatars`
+    ///
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    public func uploadAvatar(body: AvatarUpload, formHeader: String? = nil) async throws {
+        _ = try await uploadAvatarWithResponse(body: body, formHeader: formHeader)
+    }
+
+    /// `uploadAvatar`, returning the status and headers with the body.
+    public func uploadAvatarWithResponse(body: AvatarUpload, formHeader: String? = nil) async throws -> Response<EmptyBody> {
+        var request = RequestBuilder(Operations.uploadAvatar)
+        try request.setHeader("form", formHeader)
+        var form = MultipartForm()
+        try form.append("label", body.label)
+        form.append("image", body.image)
+        if case .value(let part)? = body.thumbnail { form.append("thumbnail", part) }
+        request.setMultipartBody(form)
+        let response = try await self.core.send(request)
+        switch response.status {
+        case 204: return response.success(EmptyBody())
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `GET /envelopes`
+    ///
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    public func getEnvelopes() async throws -> Envelope {
+        try await getEnvelopesWithResponse().body
+    }
+
+    /// `getEnvelopes`, returning the status and headers with the body.
+    public func getEnvelopesWithResponse() async throws -> Response<Envelope> {
+        var request = RequestBuilder(Operations.getEnvelopes)
+        request.accept("application/json")
+        let response = try await self.core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(Envelope.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `POST /envelopes`
+    ///
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    public func echoShapes2() async throws {
+        _ = try await echoShapes2WithResponse()
+    }
+
+    /// `echoShapes2`, returning the status and headers with the body.
+    public func echoShapes2WithResponse() async throws -> Response<EmptyBody> {
+        let request = RequestBuilder(Operations.echoShapes2)
+        let response = try await self.core.send(request)
+        switch response.status {
+        case 204: return response.success(EmptyBody())
         default: throw response.undocumented()
         }
     }
