@@ -58,9 +58,10 @@ extension SpecComparator {
         // direction: recursive schemas end, shared components are not repeated.
         var pairKey: String?
         if let a = oldReference.reference?.target, let b = newReference.reference?.target {
-            let pair = "\(context.direction) \(context.status ?? "") \(a) \(b)"
+            // Whether a pair changed does not depend on the status it is under.
+            let pair = "\(context.direction) \(a) \(b)"
             if unchangedPairs.contains(pair) { return }
-            guard visited.insert(context.operation + " " + pair).inserted else {
+            guard visited.insert(context.operation + " " + (context.status ?? "") + " " + pair).inserted else {
                 cutShort += 1
                 return
             }
@@ -106,6 +107,7 @@ extension SpecComparator {
                 removed: { ("response-property-enum-value-removed", .info, "removed the \($0) enum value from the \(context.pathText) response property\(context.statusText)") },
                 added: { ("response-property-enum-value-added", .warning, "added the new \($0) enum value to the \(context.pathText) response property\(context.statusText)\(tolerated)") })
         }
+        compareMembers(rawOld, rawNew, context)
         compareProperties(old, new, context)
         if let oldItems = old.items, let newItems = new.items {
             var inner = context
@@ -156,6 +158,22 @@ extension SpecComparator {
             for member in oldMembers where !newMembers.contains(member) {
                 add("\(direction)-\(subject)-\(kind)-removed", removedLevel, context.operation, location,
                     "removed \(member) from the \(keyword) of the \(direction) \(context.pathText)\(context.statusText)", symbols: symbols)
+            }
+        }
+    }
+
+    /// The `oneOf`/`anyOf` members both sides have (by component, or by
+    /// position when inline), compared in turn.
+    private func compareMembers(_ old: Schema, _ new: Schema, _ context: SchemaContext) {
+        for keyPath in [\Schema.oneOf, \Schema.anyOf] {
+            let oldMembers = old[keyPath: keyPath]
+            let newMembers = new[keyPath: keyPath]
+            let newNames = Self.memberNames(newMembers)
+            for (index, name) in Self.memberNames(oldMembers).enumerated() {
+                guard let match = newNames.firstIndex(of: name) else { continue }
+                var inner = context
+                if let component = oldMembers[index].reference?.componentName { inner.swiftType = baseSymbols.componentType(component) }
+                compareSchema(oldMembers[index], newMembers[match], inner)
             }
         }
     }

@@ -149,6 +149,23 @@ public final class SpecComparator {
         compareRequestBody(old, new)
         compareResponses(old, new)
         compareSecurity(old, new)
+        compareSwiftResults(old, new)
+    }
+
+    /// A new status with another body changes what the generated method
+    /// returns or throws: `catch let error as APIError<ErrorDetail>` still
+    /// compiles but stops matching.
+    private func compareSwiftResults(_ old: OperationEntry, _ new: OperationEntry) {
+        guard let before = baseSymbols.resultTypes(old.symbolKey), let after = revisionSymbols.resultTypes(new.symbolKey) else { return }
+        let method = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        if before.success != after.success {
+            add("swift-result-type-changed", .warning, new.display, new.operation.location,
+                "the generated method now returns \(after.success) instead of \(before.success)", symbols: method)
+        }
+        if let was = before.failure, let now = after.failure, was != now {
+            add("swift-error-type-changed", .warning, new.display, new.operation.location,
+                "documented errors now throw APIError<\(now)> instead of APIError<\(was)>: existing catch clauses stop matching", symbols: method)
+        }
     }
 
     // MARK: Parameters
@@ -170,14 +187,15 @@ public final class SpecComparator {
         let oldParameters = parameters(old, in: base)
         let newParameters = parameters(new, in: revision)
         // Path parameters match by position (their names may change with the template).
+        let oldTemplate = Self.templateNames(old.path)
+        let newTemplate = Self.templateNames(new.path)
         func matches(_ a: Parameter, _ b: Parameter) -> Bool {
             guard a.location == b.location else { return false }
-            if a.location == .path {
-                let oldNames = oldParameters.filter { $0.location == .path }.map(\.name)
-                let newNames = newParameters.filter { $0.location == .path }.map(\.name)
-                return oldNames.firstIndex(of: a.name) == newNames.firstIndex(of: b.name)
+            switch a.location {
+            case .path: return oldTemplate.firstIndex(of: a.name) == newTemplate.firstIndex(of: b.name)
+            case .header: return a.name.lowercased() == b.name.lowercased()
+            default: return a.name == b.name
             }
-            return a.name == b.name
         }
         for parameter in newParameters where !oldParameters.contains(where: { matches($0, parameter) }) {
             let symbols = revisionSymbols.parameter(new.symbolKey, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
@@ -212,7 +230,24 @@ public final class SpecComparator {
         }
     }
 
-    private func compareParameterSchema(_ a: Schema, _ b: Schema, label: String, operation: String, location: SourceLocation, symbols: [String]) {
+    /// The `{names}` of a path template, in order.
+    static func templateNames(_ path: String) -> [String] {
+        var names: [String] = []
+        var current: String?
+        for character in path {
+            if character == "{" {
+                current = ""
+            } else if character == "}" {
+                if let name = current { names.append(name) }
+                current = nil
+            } else {
+                current?.append(character)
+            }
+        }
+        return names
+    }
+
+    private func compareParameterSchema(_ a: Schema, _ b: Schema, label: String, operation: String, location: SourceLocation, symbols: [String], depth: Int = 0) {
         if Self.typeDescription(a) != Self.typeDescription(b) {
             add("request-parameter-type-changed", .error, operation, location,
                 "for the \(label), the type/format was changed from \(Self.typeDescription(a)) to \(Self.typeDescription(b))", symbols: symbols)
@@ -223,6 +258,10 @@ public final class SpecComparator {
             removed: { ("request-parameter-enum-value-removed", .error, "removed the enum value \($0) from the \(label)") },
             added: { ("request-parameter-enum-value-added", .info, "added the new enum value \($0) to the \(label)") })
         compareConstraints(a, b, prefix: "request-parameter", subject: "for the \(label), the", operation: operation, location: location, symbols: symbols)
+        // The elements of an array parameter follow the same rules.
+        if depth < 4, let oldItems = a.items.flatMap({ base.resolve($0) }), let newItems = b.items.flatMap({ revision.resolve($0) }) {
+            compareParameterSchema(oldItems, newItems, label: label + " items", operation: operation, location: location, symbols: symbols, depth: depth + 1)
+        }
     }
 
     // MARK: Request bodies

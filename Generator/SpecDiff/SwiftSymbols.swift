@@ -44,6 +44,12 @@ struct SwiftSymbols {
         return "\(signature) argument \(SwiftName.unescaped(parameter.label))"
     }
 
+    /// What the method returns and what it throws (`APIError<...>`'s body type).
+    func resultTypes(_ operation: String) -> (success: String, failure: String?)? {
+        guard let declaration = operations[operation] else { return nil }
+        return (declaration.success.bodyType, declaration.failure?.bodyType)
+    }
+
     /// The Swift type that holds an operation's request body.
     func requestBodyType(_ operation: String) -> String? {
         operations[operation]?.body.flatMap { Self.namedType($0.type) }

@@ -25,6 +25,7 @@ import Testing
               schemas:
                 Cat: {type: object, properties: {meow: {type: boolean}}}
                 Dog: {type: object, properties: {bark: {type: boolean}}}
+                Bird: {type: object, properties: {tweet: {type: boolean}}}
             \(components)
             """
     }
@@ -160,11 +161,11 @@ import Testing
             base: spec(body("{allOf: [{$ref: '#/components/schemas/Cat'}]}")),
             revision: spec(body("{allOf: [{$ref: '#/components/schemas/Cat'}, {type: object}]}"))),
         Case(rule: "response-body-one-of-added", level: .info,
-            base: spec(response("{oneOf: [{$ref: '#/components/schemas/Cat'}]}")),
-            revision: spec(response("{oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]}"))),
+            base: spec(response("{oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]}")),
+            revision: spec(response("{oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Bird'}]}"))),
         Case(rule: "response-body-any-of-removed", level: .info,
-            base: spec(response("{anyOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]}")),
-            revision: spec(response("{anyOf: [{$ref: '#/components/schemas/Cat'}]}"))),
+            base: spec(response("{anyOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Bird'}]}")),
+            revision: spec(response("{anyOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]}"))),
         Case(rule: "response-required-property-removed", level: .error,
             base: spec(response("{type: object, required: [a, b], properties: {a: {type: string}, b: {type: string}}}")),
             revision: spec(response("{type: object, required: [a], properties: {a: {type: string}}}"))),
@@ -195,6 +196,12 @@ import Testing
         Case(rule: "response-optional-property-added", level: .info,
             base: spec(response("{type: object, properties: {a: {type: string}}}")),
             revision: spec(response("{type: object, properties: {a: {type: string}, b: {type: string}}}"))),
+        Case(rule: "response-required-property-removed", level: .error,
+            base: spec(response("{oneOf: [{$ref: '#/components/schemas/Card'}, {$ref: '#/components/schemas/Dog'}]}"), components: "    Card: {type: object, required: [last4], properties: {last4: {type: string}}}"),
+            revision: spec(response("{oneOf: [{$ref: '#/components/schemas/Card'}, {$ref: '#/components/schemas/Dog'}]}"), components: "    Card: {type: object, properties: {}}")),
+        Case(rule: "request-parameter-enum-value-removed", level: .error,
+            base: spec(parameter("{name: ids, in: query, schema: {type: array, items: {type: string, enum: [a, b]}}}")),
+            revision: spec(parameter("{name: ids, in: query, schema: {type: array, items: {type: string, enum: [a]}}}"))),
         Case(rule: "api-security-added", level: .info, base: spec(ok),
             revision: spec("security: [{key: []}]\n" + ok)),
         Case(rule: "api-security-removed", level: .info, base: spec("security: [{key: []}, {bearer: []}]\n" + ok),
@@ -206,6 +213,25 @@ import Testing
         #expect(findings.map(\.id) == [rule.rule], "\(findings.map { "\($0.id): \($0.message)" })")
         #expect(findings.first?.level == rule.level)
         #expect(findings.first?.operation != nil)
+    }
+
+    @Test func aNewStatusWithAnotherBodyChangesTheThrownType() throws {
+        let base = Self.spec("responses:\n  '200': {description: OK}\n  '400': {description: Bad, content: {application/json: {schema: {$ref: '#/components/schemas/Cat'}}}}")
+        let revision = Self.spec("responses:\n  '200': {description: OK}\n  '400': {description: Bad, content: {application/json: {schema: {$ref: '#/components/schemas/Cat'}}}}\n  '422': {description: Invalid, content: {application/json: {schema: {$ref: '#/components/schemas/Dog'}}}}")
+        let findings = try Self.findings(base, revision)
+        #expect(findings.map(\.id) == ["response-non-success-status-added", "swift-error-type-changed"])
+        let changed = try #require(findings.last)
+        #expect(changed.level == .warning)
+        #expect(changed.message.contains("APIError<CreateItemErrorBody> instead of APIError<Cat>"))
+        #expect(changed.swiftSymbols == ["ItemsAPI.Client.createItem()"])
+    }
+
+    @Test func aSingleMemberUnionBecomingAnEnumChangesTheReturnType() throws {
+        let findings = try Self.findings(
+            Self.spec(Self.response("{oneOf: [{$ref: '#/components/schemas/Cat'}]}")),
+            Self.spec(Self.response("{oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]}")))
+        #expect(findings.map(\.id) == ["response-body-one-of-added", "swift-result-type-changed"])
+        #expect(findings.last?.message == "the generated method now returns CreateItemResponse instead of Cat")
     }
 
     /// Near misses: compatible changes that must not be reported as breaking.
@@ -246,6 +272,14 @@ import Testing
             revision: spec(body("{oneOf: [{$ref: '#/components/schemas/Dog'}, {$ref: '#/components/schemas/Cat'}]}"))),
         Case(rule: "api-operation-id-removed", level: .warning, base: spec(ok),
             revision: spec(ok).replacingOccurrences(of: "operationId: createItem", with: "operationId: createItem\n      description: Creates an item.")),
+        Case(rule: "request-parameter-removed", level: .warning,
+            base: spec(parameter("{name: X-Api-Key, in: header, schema: {type: string}}")),
+            revision: spec(parameter("{name: X-API-Key, in: header, schema: {type: string}}"))),
+        Case(rule: "request-parameter-type-changed", level: .error,
+            base: spec("parameters:\n  - {name: org, in: path, required: true, schema: {type: string}}\n  - {name: repo, in: path, required: true, schema: {type: integer}}\n" + ok)
+                .replacingOccurrences(of: "/items:", with: "/orgs/{org}/repos/{repo}:"),
+            revision: spec("parameters:\n  - {name: repo, in: path, required: true, schema: {type: integer}}\n  - {name: org, in: path, required: true, schema: {type: string}}\n" + ok)
+                .replacingOccurrences(of: "/items:", with: "/orgs/{org}/repos/{repo}:")),
     ]
 
     @Test(arguments: nearMisses) func nearMissIsNotReported(_ nearMiss: Case) throws {
