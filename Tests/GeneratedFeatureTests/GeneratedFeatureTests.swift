@@ -184,8 +184,9 @@ import FoundationNetworking
     @Test func matrixPathsAndParametersNamedLikeLocals() async throws {
         let harness = try Harness(status: 204, body: "")
         defer { harness.server.shutdown() }
-        try await harness.client.getPoints(coords: [1, 2], coreQuery: "x")
-        #expect(harness.request?.target == "/points;coords=1;coords=2?core=x")
+        try await harness.client.getPoints(coords: [1, 2], coreQuery: "x", filter: Filter(color: "red"))
+        // `content: application/json` parameters go as escaped JSON text.
+        #expect(harness.request?.target == "/points;coords=1;coords=2?core=x&filter=%7B%22color%22:%22red%22%7D")
     }
 
     @Test func cookieValuesCannotInjectCookies() async throws {

@@ -154,11 +154,14 @@ struct ClientRenderer {
             writer.line("\(mutates ? "var" : "let") request = RequestBuilder(Operations.\(SwiftName.unescaped(operation.methodName)))")
             for parameter in operation.parameters {
                 let name = SwiftLiteral.string(parameter.wireName)
+                // `content: application/json` parameters go as their JSON text.
+                let value = !parameter.isJSONContent ? parameter.label
+                    : parameter.isOptional ? "\(parameter.label).map(JSONParameter.init)" : "JSONParameter(\(parameter.label))"
                 switch parameter.location {
-                case "path": writer.line("try request.setPath(\(name), \(parameter.label), style: \(SwiftLiteral.string(parameter.style)), explode: \(parameter.explode))")
-                case "query": writer.line("try request.addQuery(\(name), \(parameter.label), style: .\(Self.queryStyle(parameter.style)), explode: \(parameter.explode))")
-                case "header": writer.line("try request.setHeader(\(name), \(parameter.label)\(parameter.explode ? ", explode: true" : ""))")
-                default: writer.line("try request.addCookie(\(name), \(parameter.label))")
+                case "path": writer.line("try request.setPath(\(name), \(value), style: \(SwiftLiteral.string(parameter.style)), explode: \(parameter.explode))")
+                case "query": writer.line("try request.addQuery(\(name), \(value), style: .\(Self.queryStyle(parameter.style)), explode: \(parameter.explode))")
+                case "header": writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
+                default: writer.line("try request.addCookie(\(name), \(value))")
                 }
             }
             if let body = operation.body { renderBody(body, into: &writer) }

@@ -56,6 +56,9 @@ public struct ParameterDeclaration: Sendable, Hashable {
     public var style: String
     /// `explode`.
     public var explode: Bool
+    /// Whether the spec gives `content` with a JSON media type instead of a
+    /// `schema`: the value is sent as its JSON text.
+    public var isJSONContent: Bool = false
     /// The doc comment.
     public var documentation: String?
 }

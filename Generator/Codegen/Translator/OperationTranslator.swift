@@ -62,10 +62,11 @@ struct OperationTranslator {
                 ? String(parameter.name.dropFirst(2)) : parameter.name
             var label = SwiftName.memberName(bareName, fallback: "parameter")
             if labels.contains(label) { label = SwiftName.memberName(parameter.name + "_" + parameter.location.rawValue) }
+            let isJSONContent = parameter.schema == nil && parameter.content.keys.first.map(Self.isJSON) == true
             return ParameterDeclaration(
                 label: labels.claim(label), wireName: parameter.name, location: parameter.location.rawValue,
                 type: required ? base : .optional(base), isOptional: !required, style: parameter.effectiveStyle,
-                explode: parameter.effectiveExplode, documentation: Documentation.text(parameter.description))
+                explode: parameter.effectiveExplode, isJSONContent: isJSONContent, documentation: Documentation.text(parameter.description))
         }
 
         let body = operation.requestBody.flatMap { document.resolve($0) }.flatMap { requestBody in

@@ -79,3 +79,21 @@ extension ParameterValue {
         }
     }
 }
+
+/// A parameter the spec defines with `content: application/json` instead of
+/// a `schema`: sent as its JSON text (`filter={"status":"open"}`, escaped).
+public struct JSONParameter<Value: Encodable & Sendable>: Encodable, Sendable {
+    /// The value.
+    public let value: Value
+
+    /// Wraps a value.
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Encodes the JSON text of the value as a string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(String(decoding: try JSONCoding.makeEncoder().encode(value), as: UTF8.self))
+    }
+}

@@ -136,15 +136,16 @@ extension Client {
     /// `GET /points{coords}`
     ///
     /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
-    public func getPoints(coords: [Int], coreQuery: String? = nil) async throws {
-        _ = try await getPointsWithResponse(coords: coords, coreQuery: coreQuery)
+    public func getPoints(coords: [Int], coreQuery: String? = nil, filter: Filter? = nil) async throws {
+        _ = try await getPointsWithResponse(coords: coords, coreQuery: coreQuery, filter: filter)
     }
 
     /// `getPoints`, returning the status and headers with the body.
-    public func getPointsWithResponse(coords: [Int], coreQuery: String? = nil) async throws -> Response<EmptyBody> {
+    public func getPointsWithResponse(coords: [Int], coreQuery: String? = nil, filter: Filter? = nil) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.getPoints)
         try request.setPath("coords", coords, style: "matrix", explode: true)
         try request.addQuery("core", coreQuery, style: .form, explode: true)
+        try request.addQuery("filter", filter.map(JSONParameter.init), style: .form, explode: true)
         let response = try await self.core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
