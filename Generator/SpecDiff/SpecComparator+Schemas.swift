@@ -141,14 +141,14 @@ extension SpecComparator {
     /// their position when inline).
     private func compareComposition(_ old: Schema, _ new: Schema, _ context: SchemaContext, _ location: SourceLocation, _ symbols: [String]) {
         let subject = context.isBody ? "body" : "property"
-        let kinds: [(String, KeyPath<Schema, [RefOr<Schema>]>, added: FindingLevel, removed: FindingLevel)] = context.direction == .request
-            ? [("one-of", \.oneOf, .info, .error), ("any-of", \.anyOf, .info, .error), ("all-of", \.allOf, .error, .warning)]
-            : [("one-of", \.oneOf, .info, .info), ("any-of", \.anyOf, .info, .info), ("all-of", \.allOf, .info, .info)]
-        for (kind, keyPath, addedLevel, removedLevel) in kinds {
+        guard !(old.oneOf.isEmpty && new.oneOf.isEmpty && old.anyOf.isEmpty && new.anyOf.isEmpty && old.allOf.isEmpty && new.allOf.isEmpty) else { return }
+        let kinds: [(String, String, KeyPath<Schema, [RefOr<Schema>]>, added: FindingLevel, removed: FindingLevel)] = context.direction == .request
+            ? [("one-of", "oneOf", \.oneOf, .info, .error), ("any-of", "anyOf", \.anyOf, .info, .error), ("all-of", "allOf", \.allOf, .error, .warning)]
+            : [("one-of", "oneOf", \.oneOf, .info, .info), ("any-of", "anyOf", \.anyOf, .info, .info), ("all-of", "allOf", \.allOf, .info, .info)]
+        for (kind, keyword, keyPath, addedLevel, removedLevel) in kinds {
             let oldMembers = Self.memberNames(old[keyPath: keyPath])
             let newMembers = Self.memberNames(new[keyPath: keyPath])
             let direction = context.direction.rawValue
-            let keyword = kind.replacingOccurrences(of: "-", with: "")
             let note = context.direction == .response && kind == "one-of"
                 ? " (a clientgen client decodes an unknown member only when a discriminator names it)" : ""
             for member in newMembers where !oldMembers.contains(member) {

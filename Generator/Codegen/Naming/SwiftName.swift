@@ -74,40 +74,47 @@ public enum SwiftName {
         name.hasPrefix("`") && name.hasSuffix("`") && name.count > 2 ? String(name.dropFirst().dropLast()) : name
     }
 
-    /// The words of a raw name (rule 1).
+    /// The words of a raw name (rule 1). Works on UTF-8 bytes: only ASCII
+    /// letters and digits make words, so every other byte separates them
+    /// (names are split tens of thousands of times for a large spec).
     public static func words(_ raw: String) -> [String] {
         var words: [String] = []
-        var current: [Character] = []
-        let characters = Array(raw)
+        var current: [UInt8] = []
+        let bytes = Array(raw.utf8)
         func flush() {
-            if !current.isEmpty { words.append(String(current)) }
-            current.removeAll()
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            current.removeAll(keepingCapacity: true)
         }
-        for (index, character) in characters.enumerated() {
-            guard character.isLetter || character.isNumber, character.isASCII else {
+        for (index, byte) in bytes.enumerated() {
+            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
                 flush()
                 continue
             }
             if let previous = current.last {
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+                let after = index + 2 < bytes.count ? bytes[index + 2] : nil
                 let startsWord =
-                    (previous.isLowercase && character.isUppercase)
-                    || (previous.isUppercase && character.isUppercase && next.map { $0.isLowercase } == true
-                        && !isPluralAcronym(current + [character], next: next, after: index + 2 < characters.count ? characters[index + 2] : nil))
-                    || (previous.isNumber && character.isUppercase)
+                    (isLower(previous) && isUpper(byte))
+                    || (isUpper(previous) && isUpper(byte) && next.map(isLower) == true
+                        && !isPluralAcronym(current + [byte], next: next, after: after))
+                    || (isDigit(previous) && isUpper(byte))
                 if startsWord { flush() }
             }
-            current.append(character)
+            current.append(byte)
         }
         flush()
         return words
     }
 
+    private static func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+    private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
     /// `IDs`, `URLs`: an upper-case run that is a known acronym, followed by
     /// an `s` that ends the word, stays one word.
-    private static func isPluralAcronym(_ run: [Character], next: Character?, after: Character?) -> Bool {
-        guard next == "s", after.map({ !$0.isLowercase }) ?? true else { return false }
-        return acronyms.contains(String(run).lowercased())
+    private static func isPluralAcronym(_ run: [UInt8], next: UInt8?, after: UInt8?) -> Bool {
+        guard next == 0x73, after.map({ !isLower($0) }) ?? true else { return false }
+        return acronyms.contains(String(decoding: run, as: UTF8.self).lowercased())
     }
 
     private static func capitalised(_ word: String) -> String {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns spec prose into doc comment text.
 enum Documentation {
     /// Joins `summary`-like and `description`-like texts, dropping empty
@@ -7,9 +5,18 @@ enum Documentation {
     static func text(_ parts: String?...) -> String? {
         var seen: [String] = []
         for part in parts {
-            guard let trimmed = part?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty, !seen.contains(trimmed) else { continue }
+            guard let trimmed = part.map(trim), !trimmed.isEmpty, !seen.contains(trimmed) else { continue }
             seen.append(trimmed)
         }
         return seen.isEmpty ? nil : seen.joined(separator: "\n\n")
+    }
+
+    /// The text without leading and trailing white space and line breaks.
+    static func trim(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[start...end])
     }
 }
