@@ -78,7 +78,7 @@ bench: deps ## Parse, middleware and code generation benchmarks (release); print
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS) $(BENCH_CODEGEN_FLAGS)
 
-fuzz: deps ## Mutation-fuzz clientgen lint (400 cases; SEED=n); fails on any crash
+fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n); fails on any crash
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/fuzz_lint.py $(or $(SEED),1)
 

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Mutation fuzzing of `clientgen lint`: 400 mutated copies of our specs and
+"""Mutation fuzzing of `clientgen lint`, `generate` and `diff`: 400 mutated copies of our specs and
 the public corpus (lines deleted, repeated, cut, re-indented, swapped, YAML
 anchors, aliases, tags, tabs, quotes and broken $refs appended). Every run
-must end with exit 0 or 1, never a crash. Usage: fuzz_lint.py [SEED]"""
+must end with exit 0 or 1 (2 for diff's bad input), never a crash; a
+mutant that lints without errors is also generated and diffed against its seed. Usage: fuzz_lint.py [SEED]"""
 import random, subprocess, os, sys, glob
 random.seed(int(sys.argv[1]) if len(sys.argv)>1 else 1)
 corpus=os.environ.get('CORPUS','../shared/corpus')
 seeds=[open(f,'rb').read() for f in glob.glob('specs/*.yaml')+[p for p in glob.glob(corpus+'/*.yaml') if os.path.getsize(p) < 1_000_000]]
 crashes=0
+generated=0
 for i in range(400):
-    data=bytearray(random.choice(seeds))
+    seed=random.choice(seeds)
+    data=bytearray(seed)
     lines=data.split(b'\n')
     for _ in range(random.randint(1,6)):
         op=random.randint(0,6)
@@ -28,9 +31,20 @@ for i in range(400):
     path='/tmp/fuzzcase.yaml'
     open(path,'wb').write(b'\n'.join(lines))
     r=subprocess.run(['.build/release/clientgen','lint',path],capture_output=True,timeout=20)
-    if r.returncode not in (0,1):
-        crashes+=1
-        os.rename(path,f'/tmp/crash-{sys.argv[1] if len(sys.argv)>1 else 1}-{i}.yaml')
-        print('CRASH',r.returncode,r.stderr[-300:])
-print('cases 400 crashes',crashes)
+    runs=[('lint',r)]
+    if r.returncode==0:
+        # A spec that loads must also generate and diff against its seed without a crash.
+        out='/tmp/fuzzcase-out'
+        runs.append(('generate',subprocess.run(['.build/release/clientgen','generate',path,'--output',out,'--module','Fuzz'],capture_output=True,timeout=60)))
+        generated+=1
+        seed_path='/tmp/fuzzseed.yaml'
+        open(seed_path,'wb').write(seed)
+        runs.append(('diff',subprocess.run(['.build/release/clientgen','diff',seed_path,path,'--format','json'],capture_output=True,timeout=60)))
+    for name,result in runs:
+        if result.returncode not in (0,1,2):
+            crashes+=1
+            os.rename(path,f'/tmp/crash-{name}-{sys.argv[1] if len(sys.argv)>1 else 1}-{i}.yaml')
+            print('CRASH',name,result.returncode,result.stderr[-300:])
+            break
+print('cases 400 generated',generated,'crashes',crashes)
 sys.exit(1 if crashes else 0)
