@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "Resilience", targets: ["Resilience"]),
         .library(name: "ClientRuntime", targets: ["ClientRuntime"]),
         .library(name: "Clients", targets: generatedClients),
+        .library(name: "BrandingStore", targets: ["BrandingStore"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Stage 0: the system libyaml, through pkg-config.
@@ -95,6 +97,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Resilience"
+        ),
+        // Runtime: SecureNode's offline branding dataset (SQLite through GRDB):
+        // atomic syncs with their cursor, local lookups.
+        .target(
+            name: "BrandingStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/BrandingStore"
+        ),
+        .testTarget(
+            name: "BrandingStoreTests",
+            dependencies: ["BrandingStore"],
+            path: "Tests/BrandingStoreTests"
         ),
         // Runtime: what generated clients call (coding, parameters, errors).
         .target(

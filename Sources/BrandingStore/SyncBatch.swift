@@ -1,0 +1,62 @@
+/// What one sync response asks the store to do.
+public struct SyncBatch: Sendable {
+    /// How the records apply.
+    public enum Kind: Sendable, Hashable {
+        /// The records are the whole dataset: everything else is removed.
+        case full
+        /// The records changed since the cursor: active ones are upserted,
+        /// inactive ones deleted.
+        case incremental
+    }
+
+    /// Full or incremental.
+    public var kind: Kind
+    /// The records, as the server sent them.
+    public var records: [IncomingBrandingRecord]
+    /// The cursor to send as `since` next time (the response's `synced_at`).
+    public var cursor: String
+    /// The server's `config` object as JSON, stored with the dataset.
+    public var config: String?
+
+    /// Creates a batch.
+    public init(kind: Kind, records: [IncomingBrandingRecord], cursor: String, config: String? = nil) {
+        self.kind = kind
+        self.records = records
+        self.cursor = cursor
+        self.config = config
+    }
+}
+
+/// What applying a batch did.
+public struct SyncOutcome: Sendable, Hashable {
+    /// Records written (inserted or replaced).
+    public var stored = 0
+    /// Numbers removed because the server marked them inactive (incremental).
+    public var deleted = 0
+    /// Records skipped because they failed validation (bad number, empty brand name or id).
+    public var skipped = 0
+    /// Records stored with a value shortened or dropped to fit a limit.
+    public var clamped = 0
+}
+
+/// Why a batch was refused; the store is unchanged when this is thrown.
+public enum SyncRejection: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The same number appears twice in one batch, so which one wins is unknown.
+    case duplicateNumber(String)
+    /// The cursor is empty: the next incremental sync could not be asked for.
+    case missingCursor
+
+    /// What is wrong, with the number masked.
+    public var description: String {
+        switch self {
+        case .duplicateNumber(let e164): return "sync refused: the number \(Self.mask(e164)) appears twice in one response"
+        case .missingCursor: return "sync refused: the response has no cursor (synced_at)"
+        }
+    }
+
+    /// `+61•••••5678`: the country code's first digits and the last four.
+    static func mask(_ e164: String) -> String {
+        guard e164.count > 6 else { return String(repeating: "•", count: e164.count) }
+        return String(e164.prefix(3)) + String(repeating: "•", count: e164.count - 7) + String(e164.suffix(4))
+    }
+}

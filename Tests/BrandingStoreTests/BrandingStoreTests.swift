@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import BrandingStore
+
+/// The branding store on a real SQLite file: full and incremental syncs,
+/// purges, clamping, refused batches and rollback.
+@Suite struct BrandingStoreTests {
+    /// A store in a fresh temporary folder.
+    static func makeStore() throws -> (BrandingStore, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("branding-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("branding.sqlite")
+        return (try BrandingStore(path: path.path), folder)
+    }
+
+    static func record(_ e164: String, _ name: String = "Acme Bank", active: Bool = true, reason: String? = nil, logo: String? = nil) -> IncomingBrandingRecord {
+        IncomingBrandingRecord(e164: e164, brandName: name, brandID: "brand_\(e164.dropFirst())", logoURL: logo, callReason: reason,
+            updatedAt: "2024-01-01T00:00:00Z", isActive: active)
+    }
+
+    @Test func fullThenIncrementalSync() throws {
+        let (store, folder) = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try store.cursor() == nil, "a new install syncs in full")
+        let full = try store.apply(SyncBatch(kind: .full, records: [Self.record("+61412345678"), Self.record("+1234567890", "Contoso Health")],
+            cursor: "2024-01-02T08:15:00Z", config: #"{"branding_enabled":true}"#))
+        #expect(full == SyncOutcome(stored: 2, deleted: 0, skipped: 0, clamped: 0))
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+        #expect(try store.cursor() == "2024-01-02T08:15:00Z")
+        #expect(try store.config() == #"{"branding_enabled":true}"#)
+
+        // The documents' incremental example: one record changed, one deactivated.
+        let incremental = try store.apply(SyncBatch(kind: .incremental, records: [
+            Self.record("+61412345678", logo: "https://assets.securenode.io/logos/acme-bank-v2.png"),
+            Self.record("+1234567890", active: false),
+        ], cursor: "2024-01-03T12:00:00Z"))
+        #expect(incremental.stored == 1 && incremental.deleted == 1)
+        #expect(store.lookup(e164: "+61412345678")?.logoURL == "https://assets.securenode.io/logos/acme-bank-v2.png")
+        #expect(store.lookup(e164: "+1234567890") == nil)
+        #expect(try store.count() == 1)
+        #expect(try store.cursor() == "2024-01-03T12:00:00Z")
+
+        // A later full sync replaces everything.
+        try store.apply(SyncBatch(kind: .full, records: [Self.record("+447700900123")], cursor: "c3"))
+        #expect(try store.allRecords().map(\.e164) == ["+447700900123"])
+    }
+
+    @Test func valuesAreClampedAndInvalidRecordsSkipped() throws {
+        let (store, folder) = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try store.apply(SyncBatch(kind: .full, records: [
+            Self.record("+61412345678", String(repeating: "N", count: 150), reason: String(repeating: "r", count: 300),
+                logo: "https://assets.securenode.io/" + String(repeating: "x", count: 3000)),
+            Self.record("0412345678"),  // not E.164
+            Self.record("+0412345678"),  // leading zero
+            Self.record("+1234567890123456"),  // 16 digits
+            Self.record("+61400000000", "   "),  // empty brand name
+        ], cursor: "c1"))
+        #expect(outcome == SyncOutcome(stored: 1, deleted: 0, skipped: 4, clamped: 1))
+        let stored = try #require(store.lookup(e164: "+61412345678"))
+        #expect(stored.brandName.count == 100)
+        #expect(stored.callReason?.count == 200)
+        #expect(stored.logoURL == nil, "a cut URL points nowhere, so an over-long one is dropped")
+    }
+
+    @Test func refusedBatchesChangeNothing() throws {
+        let (store, folder) = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.apply(SyncBatch(kind: .full, records: [Self.record("+61412345678")], cursor: "c1"))
+        #expect(throws: SyncRejection.duplicateNumber("+1234567890")) {
+            try store.apply(SyncBatch(kind: .full, records: [Self.record("+1234567890"), Self.record("+1234567890", "Other")], cursor: "c2"))
+        }
+        #expect(throws: SyncRejection.missingCursor) {
+            try store.apply(SyncBatch(kind: .full, records: [], cursor: ""))
+        }
+        #expect(try store.allRecords().map(\.e164) == ["+61412345678"])
+        #expect(try store.cursor() == "c1")
+        // The message masks the number.
+        #expect(SyncRejection.duplicateNumber("+1234567890").description.contains("+12••••7890"))
+    }
+
+    @Test func aFailureMidSyncLeavesThePreviousDatasetAndCursor() throws {
+        let (store, folder) = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = (0..<50).map { Self.record("+6141234\(String(format: "%04d", $0))") }
+        try store.apply(SyncBatch(kind: .full, records: old, cursor: "old"))
+        let new = (0..<80).map { Self.record("+4477009\(String(format: "%05d", $0))", "New") }
+        #expect(throws: BrandingStore.InjectedFailure.self) {
+            try store.apply(SyncBatch(kind: .full, records: new, cursor: "new"), failAfterWrites: 40)
+        }
+        #expect(try store.allRecords().map(\.e164) == old.map(\.e164).sorted { BrandingRecord.number(e164: $0)! < BrandingRecord.number(e164: $1)! })
+        #expect(try store.cursor() == "old")
+    }
+
+    @Test func theDatasetSurvivesReopening() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("branding-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("branding.sqlite").path
+        do {
+            let store = try BrandingStore(path: path)
+            try store.apply(SyncBatch(kind: .full, records: [Self.record("+61412345678")], cursor: "c1"))
+        }
+        let reopened = try BrandingStore(path: path)
+        #expect(reopened.lookup(e164: "+61412345678")?.brandID == "brand_61412345678")
+        #expect(try reopened.cursor() == "c1")
+    }
+
+    /// 1,000 random sync rounds against an oracle: after each, the store
+    /// holds exactly the oracle's active set.
+    @Test func purgePropertyAgainstAnOracle() throws {
+        let (store, folder) = try Self.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var generator = SplitMix64(seed: 42)
+        var oracle: [String: String] = [:]  // e164 -> brand name
+        for round in 0..<1_000 {
+            let full = round == 0 || generator.next() % 20 == 0
+            var numbers = Set<Int>()
+            let size = Int(generator.next() % 12)
+            while numbers.count < size { numbers.insert(Int(generator.next() % 60)) }
+            let records = numbers.sorted().map { index -> IncomingBrandingRecord in
+                let active = full || generator.next() % 3 != 0
+                return Self.record("+6140000\(String(format: "%04d", index))", "Brand \(round)-\(index)", active: active)
+            }
+            try store.apply(SyncBatch(kind: full ? .full : .incremental, records: records, cursor: "c\(round)"))
+            if full { oracle = [:] }
+            for record in records {
+                if record.isActive { oracle[record.e164] = record.brandName } else if !full { oracle[record.e164] = nil }
+            }
+            let stored = Dictionary(uniqueKeysWithValues: try store.allRecords().map { ($0.e164, $0.brandName) })
+            guard stored == oracle else {
+                Issue.record("round \(round): the store differs from the oracle")
+                return
+            }
+        }
+        #expect(try store.cursor() == "c999")
+    }
+}
+
+/// A small deterministic generator for property tests.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
