@@ -173,6 +173,16 @@ public final class BrandingStore: Sendable {
         }
     }
 
+    /// Calls `body` with every stored number and brand name, ascending by
+    /// number, from one consistent snapshot (a sync running meanwhile is not
+    /// seen half-applied).
+    public func forEachNumber(_ body: (Int64, String) throws -> Void) throws {
+        try pool.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT number, brand_name FROM branding ORDER BY number")
+            while let row = try rows.next() { try body(row[0], row[1]) }
+        }
+    }
+
     private static func record(_ row: Row) -> BrandingRecord {
         BrandingRecord(e164: row[0], brandName: row[1], brandID: row[2], logoURL: row[3], callReason: row[4], updatedAt: row[5])
     }
