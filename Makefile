@@ -75,6 +75,8 @@ bench: deps ## Parse, middleware and code generation benchmarks (release); print
 	$(SWIFT) build -c release --product resilience-bench
 	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
 	.build/release/resilience-bench --requests 2000
+	$(SWIFT) build -c release --product branding-bench
+	.build/release/branding-bench
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS) $(BENCH_CODEGEN_FLAGS)
 

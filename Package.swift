@@ -105,6 +105,12 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/BrandingStore"
         ),
+        // `make bench`: the branding store at 1M records.
+        .executableTarget(
+            name: "branding-bench",
+            dependencies: ["BrandingStore"],
+            path: "Benchmarks/BrandingBenchmarks"
+        ),
         .testTarget(
             name: "BrandingStoreTests",
             dependencies: ["BrandingStore"],

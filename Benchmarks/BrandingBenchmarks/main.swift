@@ -1,0 +1,81 @@
+import BrandingStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `make bench`: the branding store at 1M records. Prints `BENCH` lines:
+/// full sync of 1M records (wall, peak RSS), incremental sync of 1k changes,
+/// lookup p50/p99 over random stored numbers, Call Directory export.
+/// Usage: branding-bench [--records N] [--lookups N]
+
+func argument(_ name: String, default value: Int) -> Int {
+    guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else { return value }
+    return Int(CommandLine.arguments[index + 1]) ?? value
+}
+
+func bench(_ name: String, _ value: Double, _ unit: String, decimals: Int = 3) {
+    print("BENCH \(name) \(String(format: "%.\(decimals)f", value)) \(unit)")
+}
+
+func peakRSSMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+let recordCount = argument("--records", default: 1_000_000)
+let lookupCount = argument("--lookups", default: 200_000)
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("branding-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+let store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
+
+func number(_ index: Int) -> String { "+1" + String(2_000_000_000 + index * 7) }
+
+let records = (0..<recordCount).map { index in
+    IncomingBrandingRecord(
+        e164: number(index), brandName: "Brand \(index % 5000)", brandID: "brand_\(index % 5000)",
+        logoURL: index % 3 == 0 ? "https://assets.securenode.io/logos/\(index % 5000).png" : nil,
+        callReason: index % 2 == 0 ? "Appointment reminder" : nil, updatedAt: "2024-01-01T00:00:00Z", isActive: true)
+}
+
+var started = ContinuousClock.now
+try store.apply(SyncBatch(kind: .full, records: records, cursor: "c1"))
+let fullSeconds = (ContinuousClock.now - started) / .seconds(1)
+bench("full-sync-1m", fullSeconds, "s")
+bench("full-sync-1m-peak-rss", peakRSSMegabytes(), "MB", decimals: 0)
+
+let changes = (0..<1000).map { index in
+    IncomingBrandingRecord(e164: number(index * 997 % recordCount), brandName: "Changed \(index)", brandID: "brand_x", updatedAt: "2024-01-02T00:00:00Z", isActive: index % 10 != 0)
+}
+var incremental: [Double] = []
+for round in 0..<5 {
+    started = ContinuousClock.now
+    try store.apply(SyncBatch(kind: .incremental, records: changes, cursor: "c\(round + 2)"))
+    incremental.append((ContinuousClock.now - started) / .milliseconds(1))
+}
+bench("incremental-sync-1k", incremental.sorted()[incremental.count / 2], "ms")
+
+var generator = SystemRandomNumberGenerator()
+var samples: [Double] = []
+samples.reserveCapacity(lookupCount)
+var found = 0
+for _ in 0..<lookupCount {
+    let candidate = number(Int.random(in: 0..<recordCount, using: &generator))
+    let start = ContinuousClock.now
+    if store.lookup(e164: candidate) != nil { found += 1 }
+    samples.append((ContinuousClock.now - start) / .microseconds(1))
+}
+samples.sort()
+bench("lookup-p50", samples[samples.count / 2], "us")
+bench("lookup-p99", samples[samples.count * 99 / 100], "us")
+precondition(found > lookupCount / 2, "lookups found too few records")
+
+let snapshot = CallDirectorySnapshot(folder: folder.appendingPathComponent("group"))
+started = ContinuousClock.now
+let exported = try snapshot.export(from: store)
+bench("call-directory-export-1m", (ContinuousClock.now - started) / .seconds(1), "s")
+let stored = try store.count()
+precondition(exported == stored, "the export holds \(exported) numbers, the store \(stored)")
