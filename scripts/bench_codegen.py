@@ -113,14 +113,23 @@ let package = Package(
     ]
 )
 ''')
-    shutil.rmtree(os.path.join(package, '.build', 'debug', 'PeerGitHubClient.build'), ignore_errors=True)
+    return timed_debug_build(package, 'PeerGitHubClient', warm_target='OpenAPIRuntime')
+
+
+def timed_debug_build(package, target, warm_target):
+    """A from-scratch debug build of `target` after its dependencies
+    (`warm_target`) are built, so the figure is the target's own: seconds
+    and the peak RSS (MB) of the largest compiler process."""
+    # Forget the target's objects and the build plan (whose output file map
+    # names the generated files), then build the dependencies.
+    shutil.rmtree(os.path.join(package, '.build', 'debug', target + '.build'), ignore_errors=True)
     for plan in ('debug.yaml', 'build.db'):
         if os.path.exists(os.path.join(package, '.build', plan)):
             os.remove(os.path.join(package, '.build', plan))
-    subprocess.run(['swift', 'build', '--package-path', package, '--target', 'OpenAPIRuntime'], check=True, capture_output=True)
-    timing = os.path.join(scratch, 'peer-time.txt')
+    subprocess.run(['swift', 'build', '--package-path', package, '--target', warm_target], check=True, capture_output=True)
+    timing = os.path.join(scratch, target + '-time.txt')
     started = time.monotonic()
-    build = subprocess.run(['/usr/bin/time', '-f', '%M', '-o', timing, 'swift', 'build', '--package-path', package, '--target', 'PeerGitHubClient'], capture_output=True, text=True)
+    build = subprocess.run(['/usr/bin/time', '-f', '%M', '-o', timing, 'swift', 'build', '--package-path', package, '--target', target], capture_output=True, text=True)
     seconds = time.monotonic() - started
     if build.returncode != 0:
         sys.stderr.write(build.stdout[-3000:])
@@ -176,21 +185,7 @@ try:
         os.makedirs(os.path.dirname(module), exist_ok=True)
         subprocess.run([clientgen, 'generate', github, '--output', module, '--module', 'GitHubClient'], check=True, capture_output=True)
         write_manifest(package, root, ['GitHubClient'], 'BenchClients')
-        # Forget the client's objects and the build plan (whose output file
-        # map names the generated files), then build the dependencies.
-        shutil.rmtree(os.path.join(package, '.build', 'debug', 'GitHubClient.build'), ignore_errors=True)
-        for plan in ('debug.yaml', 'build.db'):
-            if os.path.exists(os.path.join(package, '.build', plan)):
-                os.remove(os.path.join(package, '.build', plan))
-        subprocess.run(['swift', 'build', '--package-path', package, '--target', 'ClientRuntime'], check=True, capture_output=True)
-        timing = os.path.join(scratch, 'time.txt')
-        started = time.monotonic()
-        build = subprocess.run(['/usr/bin/time', '-f', '%M', '-o', timing, 'swift', 'build', '--package-path', package, '--target', 'GitHubClient'], capture_output=True, text=True)
-        seconds = time.monotonic() - started
-        if build.returncode != 0:
-            sys.stderr.write(build.stdout[-3000:])
-            sys.exit(1)
-        peak_mb = int(open(timing).read().split()[-1]) / 1024
+        seconds, peak_mb = timed_debug_build(package, 'GitHubClient', warm_target='ClientRuntime')
         bench('compile-github', f'{seconds:.1f}', 's')
         bench('compile-github-peak-rss', f'{peak_mb:.0f}', 'MB')
         if args.peer_compile and executable:
