@@ -36,6 +36,10 @@ public struct BrandingRecord: Sendable, Hashable {
         public static let logoURL = 2048
         /// The longest call reason.
         public static let callReason = 200
+        /// The longest brand id kept (bytes); a longer one is not an id.
+        public static let brandID = 256
+        /// The longest `updated_at` kept (bytes); a longer one is not a timestamp.
+        public static let timestamp = 64
     }
 
     /// The numeric value of an E.164 number (`+61412345678` -> 61412345678),

@@ -1,22 +1,27 @@
 import Foundation
 import GRDB
 
-/// The device's branding dataset in SQLite (WAL, a `DatabasePool`): records
-/// keyed by number, the sync cursor and the server config.
+/// The device's branding dataset: SQLite (WAL, a `DatabasePool`) holds the
+/// records, the sync cursor and the server config; a memory-mapped lookup
+/// file beside it answers `lookup(e164:)` in about a microsecond.
 ///
 /// Every sync applies in one write transaction together with its cursor, so
 /// a reader sees the old dataset or the new one, never a mix, and a failure
-/// (or a crash) at any point leaves the previous dataset and cursor. Reads
-/// run concurrently with a sync on the previous snapshot.
+/// (or a crash) at any point leaves the previous dataset and cursor. The
+/// lookup file is derived from the database: each sync writes the next one
+/// (a new base for a full sync, a small delta over the base for an
+/// incremental one) before it commits, swaps it in after, and opening the
+/// store rebuilds it whenever its generation is not the database's.
 public final class BrandingStore: Sendable {
     private let pool: DatabasePool
-    /// A read-only connection for lookups: one statement each, no
-    /// transaction to open and no pooled connection to borrow, which is what
-    /// keeps a lookup in microseconds. WAL lets it read while a sync writes;
-    /// each statement sees the last committed dataset whole.
-    private let lookupConnection: DatabaseQueue
+    private let slot: LookupSnapshotSlot
+    /// One sync at a time: the transaction and the lookup-file swap after it.
+    private let syncLock = NSLock()
+    private let basePath: String
+    private let deltaPath: String
 
-    /// Opens (or creates) the store at `path` and migrates it.
+    /// Opens (or creates) the store at `path` and migrates it; the lookup
+    /// files live beside it (`<path>.lookup`, `<path>.lookup-delta`).
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.label = "BrandingStore"
@@ -28,10 +33,10 @@ public final class BrandingStore: Sendable {
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
-        var readOnly = Configuration()
-        readOnly.readonly = true
-        readOnly.label = "BrandingStore.lookup"
-        lookupConnection = try DatabaseQueue(path: path, configuration: readOnly)
+        basePath = path + ".lookup"
+        deltaPath = path + ".lookup-delta"
+        slot = LookupSnapshotSlot(LookupSnapshot(generation: 0, base: nil, delta: nil))
+        slot.replace(with: try loadSnapshot())
     }
 
     static var migrator: DatabaseMigrator {
@@ -55,6 +60,9 @@ public final class BrandingStore: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2: sync generation for the lookup file") { db in
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN generation INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -65,26 +73,115 @@ public final class BrandingStore: Sendable {
     /// ``SyncRejection`` and changes nothing.
     @discardableResult
     public func apply(_ batch: SyncBatch) throws -> SyncOutcome {
-        try apply(batch, failAfterWrites: nil)
+        try apply(batch.kind, records: batch.records, cursor: batch.cursor, config: batch.config)
+    }
+
+    /// Applies a sync from a sequence of records, reading each once: a full
+    /// sync of a million records never holds them all in memory (the
+    /// sequence can decode them as it goes). Atomic with the cursor, like
+    /// ``apply(_:)``.
+    @discardableResult
+    public func apply<Records: Sequence<IncomingBrandingRecord>>(
+        _ kind: SyncBatch.Kind, records: Records, cursor: String, config: String? = nil
+    ) throws -> SyncOutcome {
+        try apply(kind, records: records, cursor: cursor, config: config, failAfterWrites: nil)
     }
 
     /// `apply`, with a failure injected after `failAfterWrites` row writes
     /// (tests prove the rollback with it).
     func apply(_ batch: SyncBatch, failAfterWrites: Int?) throws -> SyncOutcome {
-        guard !batch.cursor.isEmpty else { throw SyncRejection.missingCursor }
+        try apply(batch.kind, records: batch.records, cursor: batch.cursor, config: batch.config, failAfterWrites: failAfterWrites)
+    }
+
+    func apply<Records: Sequence<IncomingBrandingRecord>>(
+        _ kind: SyncBatch.Kind, records: Records, cursor: String, config: String?, failAfterWrites: Int?
+    ) throws -> SyncOutcome {
+        guard !cursor.isEmpty else { throw SyncRejection.missingCursor }
+        return try syncLock.withLock {
+            switch kind {
+            case .full: return try applyFull(records, cursor: cursor, config: config, failAfterWrites: failAfterWrites)
+            case .incremental: return try applyIncremental(records, cursor: cursor, config: config, failAfterWrites: failAfterWrites)
+            }
+        }
+    }
+
+    /// Counts row writes and throws the injected failure once past the limit.
+    private struct WriteCounter {
+        let failAfter: Int?
+        var writes = 0
+        mutating func wrote() throws {
+            writes += 1
+            if let failAfter, writes > failAfter { throw InjectedFailure() }
+        }
+    }
+
+    private static let upsertSQL = """
+        INSERT INTO branding (number, e164, brand_name, brand_id, logo_url, call_reason, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (number) DO UPDATE SET e164 = excluded.e164, brand_name = excluded.brand_name,
+            brand_id = excluded.brand_id, logo_url = excluded.logo_url, call_reason = excluded.call_reason,
+            updated_at = excluded.updated_at
+        """
+
+    /// Replaces the dataset: rows and the next base lookup file are written
+    /// in one pass over the records; a number twice (found when the file's
+    /// index is sorted) refuses the batch before the commit.
+    private func applyFull<Records: Sequence<IncomingBrandingRecord>>(
+        _ records: Records, cursor: String, config: String?, failAfterWrites: Int?
+    ) throws -> SyncOutcome {
+        let generation = slot.current.generation + 1
+        let pending = basePath + ".pending"
         var outcome = SyncOutcome()
-        var upserts: [(Int64, BrandingRecord)] = []
-        var deletions: [Int64] = []
-        var seen = Set<Int64>()
-        upserts.reserveCapacity(batch.records.count)
-        for incoming in batch.records {
+        do {
+            let writer = try LookupFileWriter(path: pending, generation: generation)
+            try pool.write { db in
+                var counter = WriteCounter(failAfter: failAfterWrites)
+                try db.execute(sql: "DELETE FROM branding")
+                let insert = try db.cachedStatement(sql: Self.upsertSQL)
+                for incoming in records {
+                    // An inactive record in a full sync is simply not part of the dataset.
+                    guard let number = BrandingRecord.number(e164: incoming.e164) else {
+                        outcome.skipped += 1
+                        continue
+                    }
+                    guard incoming.isActive else { continue }
+                    guard let (record, wasClamped) = Self.validated(incoming) else {
+                        outcome.skipped += 1
+                        continue
+                    }
+                    if wasClamped { outcome.clamped += 1 }
+                    try insert.execute(arguments: [number, record.e164, record.brandName, record.brandID, record.logoURL, record.callReason, record.updatedAt])
+                    try writer.append(number, .record(record))
+                    try counter.wrote()
+                    outcome.stored += 1
+                }
+                try writer.finish()
+                try Self.writeState(db, cursor: cursor, config: config, kind: "full", generation: generation)
+            }
+        } catch {
+            unlink(pending)
+            throw Self.rejection(for: error)
+        }
+        try install(pending: pending, as: basePath, generation: generation)
+        return outcome
+    }
+
+    /// Upserts active records and deletes inactive ones; the lookup delta
+    /// (every change since the base) is rewritten, or the base rebuilt once
+    /// the delta has grown past a hundredth of it.
+    private func applyIncremental<Records: Sequence<IncomingBrandingRecord>>(
+        _ records: Records, cursor: String, config: String?, failAfterWrites: Int?
+    ) throws -> SyncOutcome {
+        var outcome = SyncOutcome()
+        var changes: [Int64: LookupFile.Entry] = [:]
+        for incoming in records {
             guard let number = BrandingRecord.number(e164: incoming.e164) else {
                 outcome.skipped += 1
                 continue
             }
-            guard seen.insert(number).inserted else { throw SyncRejection.duplicateNumber(incoming.e164) }
+            guard changes[number] == nil else { throw SyncRejection.duplicateNumber(incoming.e164) }
             if !incoming.isActive {
-                deletions.append(number)
+                changes[number] = .removed
                 continue
             }
             guard let (record, wasClamped) = Self.validated(incoming) else {
@@ -92,53 +189,131 @@ public final class BrandingStore: Sendable {
                 continue
             }
             if wasClamped { outcome.clamped += 1 }
-            upserts.append((number, record))
+            changes[number] = .record(record)
         }
-        try pool.write { db in
-            var writes = 0
-            func wrote() throws {
-                writes += 1
-                if let failAfterWrites, writes > failAfterWrites { throw InjectedFailure() }
-            }
-            if batch.kind == .full { try db.execute(sql: "DELETE FROM branding") }
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO branding (number, e164, brand_name, brand_id, logo_url, call_reason, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (number) DO UPDATE SET e164 = excluded.e164, brand_name = excluded.brand_name,
-                    brand_id = excluded.brand_id, logo_url = excluded.logo_url, call_reason = excluded.call_reason,
-                    updated_at = excluded.updated_at
-                """)
-            for (number, record) in upserts {
-                try insert.execute(arguments: [number, record.e164, record.brandName, record.brandID, record.logoURL, record.callReason, record.updatedAt])
-                try wrote()
-            }
-            if batch.kind == .incremental {
+        let current = slot.current
+        let generation = current.generation + 1
+        var merged: [Int64: LookupFile.Entry] = [:]
+        if let delta = current.delta { for (number, entry) in delta.entries() { merged[number] = entry } }
+        merged.merge(changes) { _, new in new }
+        let baseCount = current.base?.count ?? 0
+        let compact = current.base == nil || merged.count > max(2_000, baseCount / 100)
+        let pending = deltaPath + ".pending"
+        do {
+            let writer = compact ? nil : try LookupFileWriter(path: pending, generation: generation, baseGeneration: current.base!.generation)
+            try pool.write { db in
+                var counter = WriteCounter(failAfter: failAfterWrites)
+                let insert = try db.cachedStatement(sql: Self.upsertSQL)
                 let delete = try db.cachedStatement(sql: "DELETE FROM branding WHERE number = ?")
-                for number in deletions {
-                    try delete.execute(arguments: [number])
-                    outcome.deleted += db.changesCount
-                    try wrote()
+                for number in changes.keys.sorted() {
+                    switch changes[number]! {
+                    case .record(let record):
+                        try insert.execute(arguments: [number, record.e164, record.brandName, record.brandID, record.logoURL, record.callReason, record.updatedAt])
+                        outcome.stored += 1
+                    case .removed:
+                        try delete.execute(arguments: [number])
+                        outcome.deleted += db.changesCount
+                    }
+                    try counter.wrote()
+                }
+                if let writer {
+                    writer.reserve(merged.count)
+                    for (number, entry) in merged { try writer.append(number, entry) }
+                    try writer.finish()
+                }
+                try Self.writeState(db, cursor: cursor, config: config, kind: "incremental", generation: generation)
+            }
+        } catch {
+            unlink(pending)
+            throw Self.rejection(for: error)
+        }
+        if compact {
+            slot.replace(with: try rebuildBase(generation: generation))
+        } else {
+            guard rename(pending, deltaPath) == 0 else { throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno) }
+            slot.replace(with: LookupSnapshot(generation: generation, base: current.base, delta: try LookupFile(path: deltaPath)))
+        }
+        return outcome
+    }
+
+    private static func writeState(_ db: Database, cursor: String, config: String?, kind: String, generation: UInt64) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO sync_state (id, cursor, config, kind, generation) VALUES (1, ?, ?, ?, ?)",
+            arguments: [cursor, config, kind, Int64(generation)])
+    }
+
+    /// A duplicate found by the lookup file's sort is the batch's fault: say so.
+    private static func rejection(for error: Error) -> Error {
+        if case LookupFileWriter.Failure.duplicateNumber(let number) = error { return SyncRejection.duplicateNumber("+\(number)") }
+        return error
+    }
+
+    /// Moves a written base file into place and swaps it in.
+    private func install(pending: String, as path: String, generation: UInt64) throws {
+        guard rename(pending, path) == 0 else { throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno) }
+        unlink(deltaPath)
+        slot.replace(with: LookupSnapshot(generation: generation, base: try LookupFile(path: path), delta: nil))
+    }
+
+    /// Writes the base lookup file from the database (ascending by number,
+    /// as the table is clustered by it) and swaps it in.
+    private func rebuildBase(generation: UInt64) throws -> LookupSnapshot {
+        let pending = basePath + ".pending"
+        do {
+            let writer = try LookupFileWriter(path: pending, generation: generation)
+            try pool.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT number, e164, brand_name, brand_id, logo_url, call_reason, updated_at FROM branding ORDER BY number")
+                while let row = try rows.next() {
+                    try writer.append(row[0], .record(BrandingRecord(e164: row[1], brandName: row[2], brandID: row[3], logoURL: row[4], callReason: row[5], updatedAt: row[6])))
                 }
             }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO sync_state (id, cursor, config, kind) VALUES (1, ?, ?, ?)",
-                arguments: [batch.cursor, batch.config, batch.kind == .full ? "full" : "incremental"])
+            try writer.finish()
+        } catch {
+            unlink(pending)
+            throw error
         }
-        outcome.stored = upserts.count
-        return outcome
+        guard rename(pending, basePath) == 0 else { throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno) }
+        unlink(deltaPath)
+        return LookupSnapshot(generation: generation, base: try LookupFile(path: basePath), delta: nil)
+    }
+
+    /// The lookup files that match the database's generation, or a base
+    /// rebuilt from the database when they do not (a crash between a
+    /// commit and the file swap, a torn or missing file).
+    private func loadSnapshot() throws -> LookupSnapshot {
+        unlink(basePath + ".pending")
+        unlink(deltaPath + ".pending")
+        let generation = try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT generation FROM sync_state WHERE id = 1")
+        }.map { UInt64($0) } ?? 0
+        let base = try? LookupFile(path: basePath)
+        if let base, base.baseGeneration == 0 {
+            if base.generation == generation {
+                unlink(deltaPath)
+                return LookupSnapshot(generation: generation, base: base, delta: nil)
+            }
+            if let delta = try? LookupFile(path: deltaPath), delta.generation == generation, delta.baseGeneration == base.generation {
+                return LookupSnapshot(generation: generation, base: base, delta: delta)
+            }
+        }
+        return try rebuildBase(generation: generation)
     }
 
     /// A failure injected by tests.
     struct InjectedFailure: Error {}
 
     /// The record with values clamped to the limits, and whether any was;
-    /// nil when it cannot be stored (empty brand name or id).
+    /// nil when it cannot be stored (empty brand name or id, an
+    /// `updated_at` longer than a timestamp can be).
     static func validated(_ incoming: IncomingBrandingRecord) -> (BrandingRecord, Bool)? {
-        let name = incoming.brandName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, !incoming.brandID.isEmpty else { return nil }
+        let name = trimmed(incoming.brandName)
+        guard !name.isEmpty, !incoming.brandID.isEmpty, incoming.brandID.utf8.count <= BrandingRecord.Limits.brandID,
+            incoming.updatedAt.utf8.count <= BrandingRecord.Limits.timestamp
+        else { return nil }
         var clamped = false
         func clamp(_ text: String, _ limit: Int) -> String {
-            guard text.count > limit else { return text }
+            // At most `limit` bytes is at most `limit` characters: no need to count them.
+            guard text.utf8.count > limit, text.count > limit else { return text }
             clamped = true
             return String(text.prefix(limit))
         }
@@ -154,19 +329,34 @@ public final class BrandingStore: Sendable {
         return (record, clamped)
     }
 
+    /// `text` without leading and trailing white space; the text itself
+    /// (no copy) when it starts and ends with a visible ASCII character,
+    /// which is almost every brand name.
+    private static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     // MARK: Reads
 
-    /// The record for a number, from the local store only; nil when there is
-    /// none or the text is not an E.164 number. Never touches the network.
+    /// The record for a number, from the local lookup file only; nil when
+    /// there is none or the text is not an E.164 number. Synchronous, safe
+    /// from any thread, never touches the network or the database.
     public func lookup(e164: String) -> BrandingRecord? {
         guard let number = BrandingRecord.number(e164: e164) else { return nil }
-        return try? lookupConnection.inDatabase { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT e164, brand_name, brand_id, logo_url, call_reason, updated_at FROM branding WHERE number = ?
-                """)
-            return try Row.fetchOne(statement, arguments: [number]).map(Self.record)
-        }
+        return slot.current.record(for: number)
     }
+
+    /// Several lookups answered from one sync generation: a sync finishing
+    /// meanwhile is seen by all of them or by none.
+    public func lookup(e164s: [String]) -> [BrandingRecord?] {
+        let snapshot = slot.current
+        return e164s.map { text in BrandingRecord.number(e164: text).flatMap(snapshot.record(for:)) }
+    }
+
+    /// The sync generation lookups currently read (0 before the first sync).
+    var lookupGeneration: UInt64 { slot.current.generation }
 
     /// The cursor of the last applied sync (nil before the first: sync in full).
     public func cursor() throws -> String? {

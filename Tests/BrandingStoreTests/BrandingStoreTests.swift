@@ -110,7 +110,7 @@ import Testing
     /// 1,000 random sync rounds against an oracle: after each, the store
     /// holds exactly the oracle's active set.
     @Test func purgePropertyAgainstAnOracle() throws {
-        let (store, folder) = try Self.makeStore()
+        var (store, folder) = try Self.makeStore()
         defer { try? FileManager.default.removeItem(at: folder) }
         var generator = SplitMix64(seed: 42)
         var oracle: [String: String] = [:]  // e164 -> brand name
@@ -128,13 +128,89 @@ import Testing
             for record in records {
                 if record.isActive { oracle[record.e164] = record.brandName } else if !full { oracle[record.e164] = nil }
             }
+            if round % 100 == 99 {
+                store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
+            }
             let stored = Dictionary(uniqueKeysWithValues: try store.allRecords().map { ($0.e164, $0.brandName) })
-            guard stored == oracle else {
-                Issue.record("round \(round): the store differs from the oracle")
+            let probe = (0..<60).map { "+6140000\(String(format: "%04d", $0))" }
+            let looked = Dictionary(uniqueKeysWithValues: zip(probe, store.lookup(e164s: probe)).compactMap { pair in pair.1.map { (pair.0, $0.brandName) } })
+            guard stored == oracle, looked == oracle else {
+                Issue.record("round \(round): the store (or its lookups) differs from the oracle")
                 return
             }
         }
         #expect(try store.cursor() == "c999")
+    }
+}
+
+/// The memory-mapped lookup files: a base per full sync, a delta per
+/// incremental one, compaction, and rebuilding whenever the files do not
+/// match the database (a crash between commit and swap, a torn file).
+@Suite struct LookupFileTests {
+    static func numbers(in range: Range<Int>) -> [String] { range.map { "+1555\(String(format: "%07d", $0))" } }
+
+    @Test func lookupsFollowEverySyncAndSurviveReopening() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("branding.sqlite").path
+        try store.apply(.full, records: Self.numbers(in: 0..<3_000).map { BrandingStoreTests.record($0, "Full") }, cursor: "c1")
+        #expect(store.lookupGeneration == 1)
+        #expect(FileManager.default.fileExists(atPath: path + ".lookup"))
+        // 10 changes: a delta over the base.
+        try store.apply(.incremental, records: Self.numbers(in: 0..<10).map { BrandingStoreTests.record($0, "Changed", active: $0 != "+15550000000") }, cursor: "c2")
+        #expect(FileManager.default.fileExists(atPath: path + ".lookup-delta"))
+        #expect(store.lookup(e164: "+15550000000") == nil)
+        #expect(store.lookup(e164: "+15550000001")?.brandName == "Changed")
+        #expect(store.lookup(e164: "+15550000011")?.brandName == "Full")
+        // 2,500 changes: past the delta's limit, so the base is rewritten.
+        try store.apply(.incremental, records: Self.numbers(in: 500..<3_000).map { BrandingStoreTests.record($0, "Again") }, cursor: "c3")
+        #expect(!FileManager.default.fileExists(atPath: path + ".lookup-delta"))
+        #expect(store.lookup(e164: "+15550000000") == nil)
+        #expect(store.lookup(e164: "+15550000001")?.brandName == "Changed")
+        #expect(store.lookup(e164: "+15550002999")?.brandName == "Again")
+        try store.apply(.incremental, records: [BrandingStoreTests.record("+15559999999", "New")], cursor: "c4")
+
+        func expectSameLookups(_ reopened: BrandingStore, _ why: Comment) throws {
+            let probe = Self.numbers(in: 0..<3_000) + ["+15559999999"]
+            #expect(reopened.lookup(e164s: probe) == store.lookup(e164s: probe), why)
+            #expect(reopened.lookupGeneration == 4, why)
+        }
+        try expectSameLookups(try BrandingStore(path: path), "reopened as left")
+        unlink(path + ".lookup-delta")
+        try expectSameLookups(try BrandingStore(path: path), "delta missing: rebuilt from the database")
+        let torn = try Data(contentsOf: URL(fileURLWithPath: path + ".lookup")).prefix(10_000)
+        try torn.write(to: URL(fileURLWithPath: path + ".lookup"))
+        try expectSameLookups(try BrandingStore(path: path), "base torn: rebuilt")
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path + ".lookup"))
+        try expectSameLookups(try BrandingStore(path: path), "base garbage: rebuilt")
+    }
+
+    @Test func aCrashBetweenCommitAndSwapIsRepairedOnOpen() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("branding.sqlite").path
+        try store.apply(.full, records: Self.numbers(in: 0..<100).map { BrandingStoreTests.record($0, "Old") }, cursor: "c1")
+        let oldBase = try Data(contentsOf: URL(fileURLWithPath: path + ".lookup"))
+        try store.apply(.full, records: Self.numbers(in: 50..<150).map { BrandingStoreTests.record($0, "New") }, cursor: "c2")
+        // As if the process died after the commit, before the new file was renamed in.
+        try oldBase.write(to: URL(fileURLWithPath: path + ".lookup"))
+        let reopened = try BrandingStore(path: path)
+        #expect(reopened.lookup(e164: "+15550000000") == nil)
+        #expect(reopened.lookup(e164: "+15550000149")?.brandName == "New")
+        #expect(try reopened.cursor() == "c2")
+    }
+
+    @Test func aDuplicateInAFullSyncIsRefusedBeforeTheCommit() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.apply(.full, records: [BrandingStoreTests.record("+15550000001", "Old")], cursor: "c1")
+        #expect(throws: SyncRejection.duplicateNumber("+15550000002")) {
+            try store.apply(.full, records: Self.numbers(in: 0..<5).map { BrandingStoreTests.record($0) } + [BrandingStoreTests.record("+15550000002")], cursor: "c2")
+        }
+        #expect(store.lookup(e164: "+15550000001")?.brandName == "Old")
+        #expect(try store.allRecords().map(\.e164) == ["+15550000001"])
+        #expect(try store.cursor() == "c1")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("branding.sqlite.lookup.pending").path))
     }
 }
 
