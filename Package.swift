@@ -111,9 +111,15 @@ let package = Package(
             dependencies: ["BrandingStore"],
             path: "Benchmarks/BrandingBenchmarks"
         ),
+        // Crash tests: a process that runs one sync, for the test to SIGKILL.
+        .executableTarget(
+            name: "branding-crash-child",
+            dependencies: ["BrandingStore"],
+            path: "Tests/Support/BrandingCrashChild"
+        ),
         .testTarget(
             name: "BrandingStoreTests",
-            dependencies: ["BrandingStore"],
+            dependencies: ["BrandingStore", "branding-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/BrandingStoreTests"
         ),
         // Runtime: what generated clients call (coding, parameters, errors).
