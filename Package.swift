@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "ClientRuntime", targets: ["ClientRuntime"]),
         .library(name: "Clients", targets: generatedClients),
         .library(name: "BrandingStore", targets: ["BrandingStore"]),
+        .library(name: "SecureNode", targets: ["SecureNode"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -104,6 +105,34 @@ let package = Package(
             name: "BrandingStore",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/BrandingStore"
+        ),
+        // Runtime: the SecureNode SDK on the generated client: sync engine,
+        // billing outbox, device lifecycle, logo cache, the `SecureNode` facade.
+        .target(
+            name: "SecureNode",
+            dependencies: [
+                "BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/SecureNode"
+        ),
+        // Outbox tests: a process that delivers an outbox, for the test to SIGKILL.
+        .executableTarget(
+            name: "outbox-delivery-child",
+            dependencies: [
+                "SecureNode", "SecureNodeAPI", "Resilience",
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            path: "Tests/Support/OutboxDeliveryChild"
+        ),
+        .testTarget(
+            name: "SecureNodeTests",
+            dependencies: [
+                "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "LoopbackHTTPServer", "outbox-delivery-child",
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/SecureNodeTests"
         ),
         // `make bench`: the branding store at 1M records.
         .executableTarget(

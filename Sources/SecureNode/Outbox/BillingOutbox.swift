@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import SecureNodeAPI
+
+/// Billing events (imprints and call events) on disk until the server has
+/// them: each is written here first, with its `event_key` fixed at that
+/// moment, and delivered later by ``OutboxDelivery``, which sends the same
+/// key on every attempt and after any restart, so the server's dedupe by key
+/// bills each event once.
+///
+/// Recording is one small SQLite transaction (WAL): no network, no waiting
+/// for a delivery. Delivered events are removed; events the server refuses
+/// for good (a 4xx other than 408 and 429) are removed and counted.
+public final class BillingOutbox: Sendable {
+    /// Which endpoint an event goes to.
+    public enum Kind: String, Sendable, Hashable {
+        /// `POST /branding/imprint`.
+        case imprint
+        /// `POST /branding/event`.
+        case callEvent = "event"
+    }
+
+    /// One event waiting for delivery.
+    public struct Entry: Sendable, Hashable {
+        /// The row id (delivery order among events due at the same time).
+        public let id: Int64
+        /// The endpoint.
+        public let kind: Kind
+        /// The key the server dedupes by; the same on every attempt.
+        public let eventKey: String
+        /// The request body as JSON, as recorded.
+        public let payload: Data
+        /// Attempts made so far.
+        public let attempts: Int
+    }
+
+    /// What the outbox holds and has done, kept across restarts.
+    public struct Counts: Sendable, Hashable {
+        /// Events waiting for delivery.
+        public var pending: Int
+        /// Events the server accepted.
+        public var delivered: Int
+        /// Events the server refused for good (dropped).
+        public var dropped: Int
+
+        /// Creates counts.
+        public init(pending: Int, delivered: Int, dropped: Int) {
+            self.pending = pending
+            self.delivered = delivered
+            self.dropped = dropped
+        }
+    }
+
+    private let queue: DatabaseQueue
+    private let encoder = JSONCoding.makeEncoder()
+
+    /// Opens (or creates) the outbox database at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.label = "BillingOutbox"
+        configuration.prepareDatabase { db in
+            // WAL + NORMAL: a committed event survives the app being killed;
+            // only a power loss right after recording can lose it.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    event_key TEXT NOT NULL UNIQUE,
+                    kind TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at REAL NOT NULL
+                );
+                CREATE INDEX outbox_due ON outbox (next_attempt_at, id);
+                CREATE TABLE outbox_counts (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    delivered INTEGER NOT NULL,
+                    dropped INTEGER NOT NULL
+                );
+                INSERT INTO outbox_counts (id, delivered, dropped) VALUES (1, 0, 0);
+                """)
+        }
+        try migrator.migrate(queue)
+    }
+
+    /// A new event key: a lowercase UUID.
+    public static func makeEventKey() -> String { UUID().uuidString.lowercased() }
+
+    /// Records an imprint for delivery; returns its event key (the request's).
+    @discardableResult
+    public func record(_ imprint: ImprintRequest) throws -> String {
+        try insert(kind: .imprint, eventKey: imprint.eventKey, body: imprint)
+    }
+
+    /// Records a call event for delivery; an event without a key gets one
+    /// now, and keeps it. Returns the key.
+    @discardableResult
+    public func record(_ event: UsageEventRequest) throws -> String {
+        var event = event
+        let key = event.eventKey ?? Self.makeEventKey()
+        event.eventKey = key
+        return try insert(kind: .callEvent, eventKey: key, body: event)
+    }
+
+    private func insert(kind: Kind, eventKey: String, body: some Encodable) throws -> String {
+        let payload = try encoder.encode(body)
+        try queue.write { db in
+            // The same key recorded twice is the same event: keep the first.
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO outbox (event_key, kind, payload, next_attempt_at) VALUES (?, ?, ?, 0)",
+                arguments: [eventKey, kind.rawValue, payload])
+        }
+        return eventKey
+    }
+
+    /// Events whose next attempt is due at `now`, oldest first.
+    public func due(at now: Date, limit: Int = 32) throws -> [Entry] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, kind, event_key, payload, attempts FROM outbox
+                WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
+                """, arguments: [now.timeIntervalSince1970, limit])
+                .map { row in
+                    Entry(id: row[0], kind: Kind(rawValue: row[1]) ?? .callEvent, eventKey: row[2], payload: row[3], attempts: row[4])
+                }
+        }
+    }
+
+    /// When the earliest pending event is due; nil when none is pending.
+    public func nextAttemptDate() throws -> Date? {
+        try queue.read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM outbox").map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Removes a delivered event.
+    public func markDelivered(_ entry: Entry) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
+            if db.changesCount > 0 { try db.execute(sql: "UPDATE outbox_counts SET delivered = delivered + 1") }
+        }
+    }
+
+    /// Removes an event the server refused for good, counting it.
+    public func markDropped(_ entry: Entry) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
+            if db.changesCount > 0 { try db.execute(sql: "UPDATE outbox_counts SET dropped = dropped + 1") }
+        }
+    }
+
+    /// Keeps an event for another attempt at `date`.
+    public func reschedule(_ entry: Entry, at date: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
+                arguments: [date.timeIntervalSince1970, entry.id])
+        }
+    }
+
+    /// Pending, delivered and dropped counts.
+    public func counts() throws -> Counts {
+        try queue.read { db in
+            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
+            let row = try Row.fetchOne(db, sql: "SELECT delivered, dropped FROM outbox_counts WHERE id = 1")
+            return Counts(pending: pending, delivered: row?[0] ?? 0, dropped: row?[1] ?? 0)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import OpenAPIURLSession
+import Resilience
+import SecureNode
+import SecureNodeAPI
+
+/// A process for outbox tests: it delivers a billing outbox to a server
+/// until the outbox is empty, unless the test kills it first.
+///
+/// Usage: outbox-delivery-child OUTBOX_PATH SERVER_URL
+///
+/// Prints `delivering` once the outbox is open and `empty` when it is.
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let serverURL = URL(string: arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: outbox-delivery-child OUTBOX_PATH SERVER_URL\n".utf8))
+    exit(2)
+}
+let outbox = try BillingOutbox(path: arguments[1])
+let configuration = URLSessionConfiguration.ephemeral
+configuration.timeoutIntervalForRequest = 5
+let transport = URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+let client = SecureNodeAPI.Client(serverURL: serverURL, transport: transport)
+// Short waits: the test's server drops responses, it is not overloaded.
+let delivery = OutboxDelivery(outbox: outbox, client: client, backoff: BackoffPolicy(baseDelay: .milliseconds(20), maximumDelay: .milliseconds(200)))
+FileHandle.standardOutput.write(Data("delivering\n".utf8))
+try await delivery.deliverUntilEmpty()
+FileHandle.standardOutput.write(Data("empty\n".utf8))
