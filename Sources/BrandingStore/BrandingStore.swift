@@ -303,11 +303,12 @@ public final class BrandingStore: Sendable {
     struct InjectedFailure: Error {}
 
     /// The record with values clamped to the limits, and whether any was;
-    /// nil when it cannot be stored (empty brand name or id, an
-    /// `updated_at` longer than a timestamp can be).
+    /// nil when it cannot be stored (an empty brand name, an id or an
+    /// `updated_at` longer than one can be). The brand id may be empty: the
+    /// iOS README lists it as optional, and lookup answers carry none.
     static func validated(_ incoming: IncomingBrandingRecord) -> (BrandingRecord, Bool)? {
         let name = trimmed(incoming.brandName)
-        guard !name.isEmpty, !incoming.brandID.isEmpty, incoming.brandID.utf8.count <= BrandingRecord.Limits.brandID,
+        guard !name.isEmpty, incoming.brandID.utf8.count <= BrandingRecord.Limits.brandID,
             incoming.updatedAt.utf8.count <= BrandingRecord.Limits.timestamp
         else { return nil }
         var clamped = false
@@ -355,8 +356,9 @@ public final class BrandingStore: Sendable {
         return e164s.map { text in BrandingRecord.number(e164: text).flatMap(snapshot.record(for:)) }
     }
 
-    /// The sync generation lookups currently read (0 before the first sync).
-    var lookupGeneration: UInt64 { slot.current.generation }
+    /// How many syncs this store has applied (0 before the first): the
+    /// version lookups read, and what tells an exporter the dataset changed.
+    public var syncGeneration: UInt64 { slot.current.generation }
 
     /// The cursor of the last applied sync (nil before the first: sync in full).
     public func cursor() throws -> String? {
@@ -371,6 +373,12 @@ public final class BrandingStore: Sendable {
     /// How many records are stored.
     public func count() throws -> Int {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM branding") ?? 0 }
+    }
+
+    /// The distinct logo URLs of the stored records (what a logo cache
+    /// prefetches after a sync), in ascending order.
+    public func logoURLs() throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT logo_url FROM branding WHERE logo_url IS NOT NULL ORDER BY logo_url") }
     }
 
     /// Every stored record, ascending by number (for exports and checks).

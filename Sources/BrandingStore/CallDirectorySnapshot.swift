@@ -41,7 +41,7 @@ public struct CallDirectorySnapshot: Sendable {
     @discardableResult
     public func export(from store: BrandingStore) throws -> Int {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: pending.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: pending.path, contents: nil)
         let handle = try FileHandle(forWritingTo: pending)
         var count = 0
         do {

@@ -33,10 +33,18 @@ public struct SyncOutcome: Sendable, Hashable {
     public var stored = 0
     /// Numbers removed because the server marked them inactive (incremental).
     public var deleted = 0
-    /// Records skipped because they failed validation (bad number, empty brand name or id).
+    /// Records skipped because they failed validation (bad number, empty brand name, over-long id or timestamp).
     public var skipped = 0
     /// Records stored with a value shortened or dropped to fit a limit.
     public var clamped = 0
+
+    /// Creates an outcome.
+    public init(stored: Int = 0, deleted: Int = 0, skipped: Int = 0, clamped: Int = 0) {
+        self.stored = stored
+        self.deleted = deleted
+        self.skipped = skipped
+        self.clamped = clamped
+    }
 }
 
 /// Why a batch was refused; the store is unchanged when this is thrown.

@@ -154,7 +154,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("branding.sqlite").path
         try store.apply(.full, records: Self.numbers(in: 0..<3_000).map { BrandingStoreTests.record($0, "Full") }, cursor: "c1")
-        #expect(store.lookupGeneration == 1)
+        #expect(store.syncGeneration == 1)
         #expect(FileManager.default.fileExists(atPath: path + ".lookup"))
         // 10 changes: a delta over the base.
         try store.apply(.incremental, records: Self.numbers(in: 0..<10).map { BrandingStoreTests.record($0, "Changed", active: $0 != "+15550000000") }, cursor: "c2")
@@ -173,7 +173,7 @@ import Testing
         func expectSameLookups(_ reopened: BrandingStore, _ why: Comment) throws {
             let probe = Self.numbers(in: 0..<3_000) + ["+15559999999"]
             #expect(reopened.lookup(e164s: probe) == store.lookup(e164s: probe), why)
-            #expect(reopened.lookupGeneration == 4, why)
+            #expect(reopened.syncGeneration == 4, why)
         }
         try expectSameLookups(try BrandingStore(path: path), "reopened as left")
         unlink(path + ".lookup-delta")

@@ -32,6 +32,9 @@ public final class BillingOutbox: Sendable {
         public let payload: Data
         /// Attempts made so far.
         public let attempts: Int
+        /// The key of an earlier event whose server `event_id` this one
+        /// sends as `meta.call_event_id` (a returned call), if any.
+        public let refersTo: String?
     }
 
     /// What the outbox holds and has done, kept across restarts.
@@ -84,6 +87,16 @@ public final class BillingOutbox: Sendable {
                 INSERT INTO outbox_counts (id, delivered, dropped) VALUES (1, 0, 0);
                 """)
         }
+        migrator.registerMigration("v2: follow-up events") { db in
+            try db.execute(sql: """
+                ALTER TABLE outbox ADD COLUMN refers_to TEXT;
+                CREATE TABLE event_ids (
+                    event_key TEXT PRIMARY KEY NOT NULL,
+                    event_id TEXT NOT NULL,
+                    delivered_at REAL NOT NULL
+                );
+                """)
+        }
         try migrator.migrate(queue)
     }
 
@@ -98,34 +111,59 @@ public final class BillingOutbox: Sendable {
 
     /// Records a call event for delivery; an event without a key gets one
     /// now, and keeps it. Returns the key.
+    ///
+    /// With `refersTo`, the event follows up an earlier one (a returned
+    /// call): it is sent with the earlier event's server `event_id` as
+    /// `meta.call_event_id`, and waits for that event's delivery to learn it.
     @discardableResult
-    public func record(_ event: UsageEventRequest) throws -> String {
+    public func record(_ event: UsageEventRequest, refersTo: String? = nil) throws -> String {
         var event = event
         let key = event.eventKey ?? Self.makeEventKey()
         event.eventKey = key
-        return try insert(kind: .callEvent, eventKey: key, body: event)
+        return try insert(kind: .callEvent, eventKey: key, body: event, refersTo: refersTo)
     }
 
-    private func insert(kind: Kind, eventKey: String, body: some Encodable) throws -> String {
+    private func insert(kind: Kind, eventKey: String, body: some Encodable, refersTo: String? = nil) throws -> String {
         let payload = try encoder.encode(body)
         try queue.write { db in
             // The same key recorded twice is the same event: keep the first.
             try db.execute(
-                sql: "INSERT OR IGNORE INTO outbox (event_key, kind, payload, next_attempt_at) VALUES (?, ?, ?, 0)",
-                arguments: [eventKey, kind.rawValue, payload])
+                sql: "INSERT OR IGNORE INTO outbox (event_key, kind, payload, next_attempt_at, refers_to) VALUES (?, ?, ?, 0, ?)",
+                arguments: [eventKey, kind.rawValue, payload, refersTo])
         }
         return eventKey
+    }
+
+    /// What a follow-up event can send for the event it refers to.
+    public enum Reference: Sendable, Hashable {
+        /// The earlier event was delivered; the server called it this.
+        case delivered(eventID: String)
+        /// The earlier event is still waiting for delivery.
+        case pending
+        /// The earlier event is unknown (dropped, or delivered without an id).
+        case unknown
+    }
+
+    /// The state of the event recorded with `eventKey`, for follow-ups.
+    public func reference(to eventKey: String) throws -> Reference {
+        try queue.read { db in
+            if let id = try String.fetchOne(db, sql: "SELECT event_id FROM event_ids WHERE event_key = ?", arguments: [eventKey]) {
+                return .delivered(eventID: id)
+            }
+            let pending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE event_key = ?)", arguments: [eventKey]) ?? false
+            return pending ? .pending : .unknown
+        }
     }
 
     /// Events whose next attempt is due at `now`, oldest first.
     public func due(at now: Date, limit: Int = 32) throws -> [Entry] {
         try queue.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, kind, event_key, payload, attempts FROM outbox
+                SELECT id, kind, event_key, payload, attempts, refers_to FROM outbox
                 WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
                 """, arguments: [now.timeIntervalSince1970, limit])
                 .map { row in
-                    Entry(id: row[0], kind: Kind(rawValue: row[1]) ?? .callEvent, eventKey: row[2], payload: row[3], attempts: row[4])
+                    Entry(id: row[0], kind: Kind(rawValue: row[1]) ?? .callEvent, eventKey: row[2], payload: row[3], attempts: row[4], refersTo: row[5])
                 }
         }
     }
@@ -137,11 +175,18 @@ public final class BillingOutbox: Sendable {
         }
     }
 
-    /// Removes a delivered event.
-    public func markDelivered(_ entry: Entry) throws {
+    /// Removes a delivered event, keeping the server's `event_id` for
+    /// follow-ups that refer to it.
+    public func markDelivered(_ entry: Entry, eventID: String? = nil) throws {
         try queue.write { db in
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
-            if db.changesCount > 0 { try db.execute(sql: "UPDATE outbox_counts SET delivered = delivered + 1") }
+            guard db.changesCount > 0 else { return }
+            try db.execute(sql: "UPDATE outbox_counts SET delivered = delivered + 1")
+            if let eventID {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO event_ids (event_key, event_id, delivered_at) VALUES (?, ?, ?)",
+                    arguments: [entry.eventKey, eventID, Date().timeIntervalSince1970])
+            }
         }
     }
 

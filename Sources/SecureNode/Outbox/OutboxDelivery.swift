@@ -11,13 +11,14 @@ import SecureNodeAPI
 /// (any other 4xx). Every attempt of an event sends the key it was recorded
 /// with.
 public actor OutboxDelivery {
-    /// Sends one event; throws what the client threw.
-    public typealias Send = @Sendable (BillingOutbox.Entry) async throws -> Void
+    /// Sends one event (with the `event_id` of the event it refers to, if
+    /// any); returns the server's `event_id`, throws what the client threw.
+    public typealias Send = @Sendable (BillingOutbox.Entry, _ referredEventID: String?) async throws -> String?
 
     /// What to do with an event after an attempt.
     public enum Disposition: Sendable, Hashable {
-        /// The server has it: remove it.
-        case delivered
+        /// The server has it: remove it (keeping its `event_id`).
+        case delivered(eventID: String?)
         /// Try again later, not before `notBefore` when the server said so.
         case retry(notBefore: Duration?)
         /// The server will never take it: remove it and count it.
@@ -66,15 +67,22 @@ public actor OutboxDelivery {
     }
 
     /// Sends an outbox entry with `client`: imprints to `recordImprint`,
-    /// call events to `recordBrandingEvent`, the body as recorded.
+    /// call events to `recordBrandingEvent`, the body as recorded (plus
+    /// `meta.call_event_id` for a follow-up whose earlier event is known).
     public static func sending(with client: SecureNodeAPI.Client) -> Send {
-        { entry in
+        { entry, referredEventID in
             let decoder = JSONCoding.makeDecoder()
             switch entry.kind {
             case .imprint:
-                _ = try await client.recordImprint(body: try decoder.decode(ImprintRequest.self, from: entry.payload))
+                return try await client.recordImprint(body: try decoder.decode(ImprintRequest.self, from: entry.payload)).eventID
             case .callEvent:
-                _ = try await client.recordBrandingEvent(body: try decoder.decode(UsageEventRequest.self, from: entry.payload))
+                var event = try decoder.decode(UsageEventRequest.self, from: entry.payload)
+                if let referredEventID {
+                    var meta = event.meta ?? EventMeta()
+                    meta.callEventID = referredEventID
+                    event.meta = meta
+                }
+                return try await client.recordBrandingEvent(body: event).eventID
             }
         }
     }
@@ -93,7 +101,7 @@ public actor OutboxDelivery {
             }
         }
         // A 2xx whose body did not match the spec: the server has the event.
-        if let decoding = error as? ResponseDecodingError, (200..<300).contains(decoding.status) { return .delivered }
+        if let decoding = error as? ResponseDecodingError, (200..<300).contains(decoding.status) { return .delivered(eventID: nil) }
         // The stored body no longer decodes: it can never be sent.
         if error is DecodingError { return .drop }
         // No connection, a timeout, a dropped response: the server may or may
@@ -105,19 +113,35 @@ public actor OutboxDelivery {
     /// events a concurrent pass is sending are left to it.
     @discardableResult
     public func deliverDue(limit: Int = 256) async throws -> PassReport {
-        let due = try outbox.due(at: now(), limit: limit).filter { !inFlight.contains($0.id) }
+        // A follow-up waits until the event it refers to is delivered (its
+        // server id is what it must send); if that one is gone, it goes without.
+        var due: [BillingOutbox.Entry] = []
+        var referred: [Int64: String] = [:]
+        var report = PassReport()
+        for entry in try outbox.due(at: now(), limit: limit) where !inFlight.contains(entry.id) {
+            if let key = entry.refersTo {
+                switch try outbox.reference(to: key) {
+                case .delivered(let eventID): referred[entry.id] = eventID
+                case .unknown: break
+                case .pending:
+                    try outbox.reschedule(entry, at: now().addingTimeInterval(seconds(backoff.baseDelay)))
+                    report.retried += 1
+                    continue
+                }
+            }
+            due.append(entry)
+        }
         for entry in due { inFlight.insert(entry.id) }
         defer { for entry in due { inFlight.remove(entry.id) } }
-        var report = PassReport()
         let send = self.send
         try await withThrowingTaskGroup(of: (BillingOutbox.Entry, Disposition).self) { group in
             var pending = due.makeIterator()
             func startNext() -> Bool {
                 guard let entry = pending.next() else { return false }
+                let referredEventID = referred[entry.id]
                 group.addTask {
                     do {
-                        try await send(entry)
-                        return (entry, .delivered)
+                        return (entry, .delivered(eventID: try await send(entry, referredEventID)))
                     } catch {
                         return (entry, Self.disposition(for: error))
                     }
@@ -135,8 +159,8 @@ public actor OutboxDelivery {
 
     private func record(_ disposition: Disposition, of entry: BillingOutbox.Entry, in report: inout PassReport) throws {
         switch disposition {
-        case .delivered:
-            try outbox.markDelivered(entry)
+        case .delivered(let eventID):
+            try outbox.markDelivered(entry, eventID: eventID)
             report.delivered += 1
         case .drop:
             try outbox.markDropped(entry)
@@ -145,7 +169,7 @@ public actor OutboxDelivery {
             var generator = SystemRandomNumberGenerator()
             var wait = backoff.delay(forRetry: entry.attempts + 1, using: &generator)
             if let notBefore, notBefore > wait { wait = notBefore }
-            try outbox.reschedule(entry, at: now().addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18))
+            try outbox.reschedule(entry, at: now().addingTimeInterval(seconds(wait)))
             report.retried += 1
         }
     }
@@ -161,4 +185,9 @@ public actor OutboxDelivery {
             try await Task.sleep(for: .seconds(min(wait, 60)))
         }
     }
+}
+
+/// A duration in seconds, as `TimeInterval`.
+func seconds(_ duration: Duration) -> TimeInterval {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

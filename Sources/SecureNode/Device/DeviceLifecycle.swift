@@ -1,0 +1,128 @@
+import ClientRuntime
+import Foundation
+import SecureNodeAPI
+
+/// What the server should know about this install.
+public struct DeviceProfile: Codable, Sendable, Hashable {
+    /// The stable per-install id.
+    public var deviceID: String
+    /// The platform (`ios`, `android`...).
+    public var platform: DevicePlatform
+    /// The OS version.
+    public var osVersion: String?
+    /// The SDK version.
+    public var sdkVersion: String?
+    /// The host app's version.
+    public var appVersion: String?
+    /// Platform capabilities (`call_directory`, `voip_push`...).
+    public var capabilities: [String: Bool]
+
+    /// Creates a profile.
+    public init(deviceID: String, platform: DevicePlatform, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: [String: Bool] = [:]) {
+        self.deviceID = deviceID
+        self.platform = platform
+        self.osVersion = osVersion
+        self.sdkVersion = sdkVersion
+        self.appVersion = appVersion
+        self.capabilities = capabilities
+    }
+}
+
+/// The device's side of the contract: register once per install, update
+/// when the profile changes (capabilities, SDK or OS version), a presence
+/// heartbeat every 5 minutes and after each successful sync, and debug
+/// uploads only when the server's config enables them.
+///
+/// What was registered and when the last heartbeat went are kept in a small
+/// JSON file, so a restart neither registers again nor floods heartbeats.
+public actor DeviceLifecycle {
+    /// What ``registerOrUpdate()`` did.
+    public enum RegistrationAction: Sendable, Hashable {
+        /// First run of the install: `POST /device/register`.
+        case registered
+        /// The profile changed since: `POST /device/update`.
+        case updated
+        /// Nothing to tell the server.
+        case unchanged
+    }
+
+    /// The config flag that allows debug uploads. The contract says uploads
+    /// need "explicit" server config without naming the flag; this one is
+    /// the SDK's assumption, read from the sync's `config` object.
+    public static let debugUploadFlag = "debug_upload_enabled"
+
+    struct State: Codable {
+        var registered: DeviceProfile?
+        var lastHeartbeat: Date?
+    }
+
+    private let client: SecureNodeAPI.Client
+    private let profile: DeviceProfile
+    private let stateFile: URL
+    private let heartbeatInterval: TimeInterval
+    private let now: @Sendable () -> Date
+    private var state: State
+
+    /// A lifecycle for `profile`, remembering its state in `stateFile`;
+    /// `now` is the clock heartbeats are timed by (tests inject one).
+    public init(
+        client: SecureNodeAPI.Client, profile: DeviceProfile, stateFile: URL, heartbeatInterval: Duration = .seconds(300),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.client = client
+        self.profile = profile
+        self.stateFile = stateFile
+        self.heartbeatInterval = Double(heartbeatInterval.components.seconds) + Double(heartbeatInterval.components.attoseconds) / 1e18
+        self.now = now
+        state = (try? Data(contentsOf: stateFile)).flatMap { try? JSONCoding.makeDecoder().decode(State.self, from: $0) } ?? State()
+    }
+
+    private func save() throws {
+        try JSONCoding.makeEncoder().encode(state).write(to: stateFile, options: .atomic)
+    }
+
+    /// Registers the install the first time, updates it when the profile
+    /// changed; remembers the profile only once the server accepted it.
+    @discardableResult
+    public func registerOrUpdate() async throws -> RegistrationAction {
+        guard let registered = state.registered else {
+            _ = try await client.registerDevice(body: DeviceRegisterRequest(
+                deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion,
+                sdkVersion: profile.sdkVersion, appVersion: profile.appVersion, capabilities: profile.capabilities))
+            state.registered = profile
+            try save()
+            return .registered
+        }
+        guard registered != profile else { return .unchanged }
+        _ = try await client.updateDevice(body: DeviceUpdateRequest(
+            deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion,
+            sdkVersion: profile.sdkVersion, appVersion: profile.appVersion, capabilities: profile.capabilities))
+        state.registered = profile
+        try save()
+        return .updated
+    }
+
+    /// Sends a presence heartbeat when the last one is `heartbeatInterval`
+    /// old or more (or after a sync, with `force`); returns whether it sent.
+    @discardableResult
+    public func heartbeat(lastSyncedAt: Date? = nil, force: Bool = false) async throws -> Bool {
+        let time = now()
+        if !force, let last = state.lastHeartbeat, time.timeIntervalSince(last) < heartbeatInterval { return false }
+        _ = try await client.reportDevicePresence(body: PresenceRequest(
+            deviceID: profile.deviceID, observedAt: time, platform: profile.platform, osVersion: profile.osVersion, lastSyncedAt: lastSyncedAt))
+        state.lastHeartbeat = time
+        try save()
+        return true
+    }
+
+    /// Uploads debug logs when the server's config enables it; returns
+    /// false (and sends nothing) otherwise.
+    @discardableResult
+    public func uploadDebugLogs(_ logs: [DebugLogEntry], context: [String: JSONValue]? = nil, config: BrandingConfig?) async throws -> Bool {
+        guard case .bool(true)? = config?.additionalProperties[Self.debugUploadFlag] else { return false }
+        _ = try await client.uploadDebugLogs(body: DebugUploadRequest(
+            deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion, sdkVersion: profile.sdkVersion,
+            logs: logs, context: context))
+        return true
+    }
+}

@@ -1,0 +1,284 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import OpenAPIRuntime
+import Resilience
+import SecureNodeAPI
+
+/// The SecureNode SDK: caller branding resolved locally at ring time, a
+/// dataset kept in step with the server, and billing events that are never
+/// lost and never billed twice.
+///
+/// ```swift
+/// let secureNode = try SecureNode(.init(
+///     apiKey: key, folder: appGroupFolder,
+///     device: DeviceProfile(deviceID: installID, platform: .ios, sdkVersion: "1.0.0"),
+///     transport: URLSessionTransport()))
+/// await secureNode.sync()                              // app launch, background task
+/// let branding = secureNode.lookup(e164: caller)       // ring time: local, synchronous
+/// let key = secureNode.recordCallSeen(phoneNumberE164: caller, brandingDisplayed: branding != nil, callOutcome: "ANSWERED")
+/// secureNode.recordCallReturned(phoneNumberE164: caller, callEventKey: key, returnCallLatencySeconds: 120)
+/// ```
+///
+/// Every call is safe from any thread. Network failures never reach the
+/// app as errors: sync outcomes are ``syncStatus()``, events wait in the
+/// outbox until delivered.
+public final class SecureNode: Sendable {
+    /// What the SDK needs to start.
+    public struct Configuration: Sendable {
+        /// The API's base URL (`https://api.securenode.io` by default).
+        public var apiURL: URL
+        /// The API key sent as `X-API-Key`.
+        public var apiKey: String
+        /// Where the SDK keeps its files (an app-group container on iOS, so
+        /// the Call Directory extension can read the snapshot).
+        public var folder: URL
+        /// This install.
+        public var device: DeviceProfile
+        /// How requests are sent (`URLSessionTransport()` in apps).
+        public var transport: any ClientTransport
+        /// Time between presence heartbeats (5 minutes).
+        public var heartbeatInterval: Duration
+        /// Shortest time between two Call Directory reloads (15 minutes).
+        public var callDirectoryReloadInterval: TimeInterval
+
+        /// Creates a configuration.
+        public init(
+            apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String, folder: URL, device: DeviceProfile,
+            transport: any ClientTransport, heartbeatInterval: Duration = .seconds(300), callDirectoryReloadInterval: TimeInterval = 15 * 60
+        ) {
+            self.apiURL = apiURL
+            self.apiKey = apiKey
+            self.folder = folder
+            self.device = device
+            self.transport = transport
+            self.heartbeatInterval = heartbeatInterval
+            self.callDirectoryReloadInterval = callDirectoryReloadInterval
+        }
+    }
+
+    /// The local branding dataset.
+    public let store: BrandingStore
+    /// Billing events waiting for delivery.
+    public let outbox: BillingOutbox
+    /// Brand logos on disk.
+    public let logos: LogoCache
+    /// Calls in progress, as the host app reports them.
+    public let calls: CallActivity
+    /// The Call Directory snapshot the iOS extension reads.
+    public let callDirectory: CallDirectorySnapshot
+    private let syncEngine: BrandingSync
+    private let delivery: OutboxDelivery
+    private let device: DeviceLifecycle
+    private let fallback: LookupFallback
+    private let state: SharedState
+    private let deviceID: String
+
+    /// Opens (or creates) the SDK's files under `configuration.folder`.
+    public init(_ configuration: Configuration) throws {
+        let folder = configuration.folder
+        deviceID = configuration.device.deviceID
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        state = SharedState(apiKey: configuration.apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
+        let state = self.state
+        let client = SecureNodeAPI.Client(
+            serverURL: configuration.apiURL, transport: configuration.transport,
+            middlewares: [APIKeyMiddleware { state.withLock { $0.apiKey } }])
+        store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
+        outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
+        logos = LogoCache(folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true))
+        calls = CallActivity()
+        callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
+        syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls)
+        delivery = OutboxDelivery(outbox: outbox, client: client)
+        device = DeviceLifecycle(
+            client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
+            heartbeatInterval: configuration.heartbeatInterval)
+        fallback = LookupFallback(store: store, client: client, deviceID: configuration.device.deviceID)
+    }
+
+    // MARK: Configuration
+
+    /// New credentials: later requests send `apiKey`, and branding turned
+    /// off by a 401/403 is on again.
+    public func configure(apiKey: String) async {
+        state.withLock { values in
+            values.apiKey = apiKey
+            values.brandingDisabled = false
+        }
+        await syncEngine.reenable()
+    }
+
+    // MARK: Sync
+
+    /// The app-launch flow: register or update the device, sync the
+    /// branding dataset, then (after a successful sync) send a presence
+    /// heartbeat, fetch new logos and deliver pending events. Returns the
+    /// sync's status; never throws.
+    @discardableResult
+    public func sync() async -> BrandingSyncStatus {
+        _ = try? await device.registerOrUpdate()
+        let status = await syncEngine.sync()
+        if status.isDisabled { state.withLock { $0.brandingDisabled = true } }
+        if case .upToDate(let at, _, _) = status {
+            _ = try? await device.heartbeat(lastSyncedAt: at, force: true)
+            if let urls = try? store.logoURLs() { await logos.prefetch(urls) }
+        }
+        _ = try? await delivery.deliverDue()
+        return status
+    }
+
+    /// The last sync's status.
+    public func syncStatus() async -> BrandingSyncStatus { await syncEngine.status }
+
+    /// Every sync status change, starting with the current one.
+    public func syncStatusUpdates() async -> AsyncStream<BrandingSyncStatus> { await syncEngine.statusUpdates() }
+
+    /// A presence heartbeat if 5 minutes have passed since the last one
+    /// (call from a timer or background task); returns whether one was sent.
+    @discardableResult
+    public func heartbeatIfDue() async -> Bool {
+        (try? await device.heartbeat()) ?? false
+    }
+
+    /// Uploads debug logs when the server's last config enables it.
+    @discardableResult
+    public func uploadDebugLogs(_ logs: [DebugLogEntry], context: [String: JSONValue]? = nil) async -> Bool {
+        let config = ((try? store.config()) ?? nil).flatMap { try? JSONCoding.makeDecoder().decode(BrandingConfig.self, from: Data($0.utf8)) }
+        return (try? await device.uploadDebugLogs(logs, context: context, config: config)) ?? false
+    }
+
+    // MARK: Ring time
+
+    /// The branding for an incoming number, from the local dataset only:
+    /// synchronous, no network, safe on any thread. A miss schedules the
+    /// server lookup in the background so the next call from the number
+    /// resolves; nil while branding is disabled (401/403).
+    public func lookup(e164: String) -> StoredBrandingRecord? {
+        guard !state.withLock({ $0.brandingDisabled }) else { return nil }
+        if let record = store.lookup(e164: e164) { return record }
+        fallback.schedule(e164: e164)
+        return nil
+    }
+
+    /// The cached logo for a record, from disk only.
+    public func cachedLogo(for record: StoredBrandingRecord) -> Data? {
+        record.logoURL.flatMap(logos.cachedLogo(for:))
+    }
+
+    /// Removes every cached logo.
+    public func clearImageCache() throws { try logos.clear() }
+
+    /// Writes the Call Directory snapshot when the dataset changed, and calls
+    /// `reload` (the host's `CXCallDirectoryManager.reloadExtension`) when
+    /// the snapshot changed and the last reload is old enough. Returns
+    /// whether it reloaded.
+    @discardableResult
+    public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () throws -> Void) throws -> Bool {
+        let generation = try state.exportLock.withLock {
+            let generation = store.syncGeneration
+            if state.withLock({ $0.exportedGeneration }) != generation {
+                try callDirectory.export(from: store)
+                state.withLock { $0.exportedGeneration = generation }
+            }
+            return generation
+        }
+        let version = String(generation)
+        guard state.withLock({ $0.reloadPolicy.shouldReload(version: version, now: now) }) else { return false }
+        try reload()
+        state.withLock { $0.reloadPolicy.didReload(version: version, at: now) }
+        return true
+    }
+
+    // MARK: Billing events
+
+    /// Records that branding was shown on an incoming call (`POST
+    /// /branding/event`, surfaced as the README's `recordCallSeen`). Written
+    /// to the outbox and delivered in the background; returns the event's
+    /// key, which ``recordCallReturned(phoneNumberE164:callEventKey:returnCallLatencySeconds:)``
+    /// takes to attribute a return call.
+    @discardableResult
+    public func recordCallSeen(
+        phoneNumberE164: String, brandingDisplayed: Bool, callOutcome: String, ringDurationSeconds: Int? = nil,
+        callDurationSeconds: Int? = nil, callerNumberE164: String? = nil, destinationNumberE164: String? = nil, surface: String = "incoming_call"
+    ) -> String? {
+        recordEvent(phoneNumberE164: phoneNumberE164, outcome: callOutcome.lowercased(), surface: surface, meta: EventMeta(
+            callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, observedAtUTC: Date(),
+            brandingApplied: brandingDisplayed, ringDurationSeconds: ringDurationSeconds.map(Int32.init(clamping:)),
+            callDurationSeconds: callDurationSeconds.map(Int32.init(clamping:)), callOutcome: callOutcome))
+    }
+
+    /// Records a missed call.
+    @discardableResult
+    public func recordMissedCall(phoneNumberE164: String, brandingDisplayed: Bool, ringDurationSeconds: Int? = nil) -> String? {
+        recordCallSeen(phoneNumberE164: phoneNumberE164, brandingDisplayed: brandingDisplayed, callOutcome: "MISSED", ringDurationSeconds: ringDurationSeconds)
+    }
+
+    /// Records that the user called a branded number back; sent with the
+    /// earlier event's server id (`meta.call_event_id`) once it is known.
+    @discardableResult
+    public func recordCallReturned(phoneNumberE164: String, callEventKey: String?, returnCallLatencySeconds: Int? = nil) -> String? {
+        recordEvent(phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "outgoing_call", meta: EventMeta(
+            observedAtUTC: Date(), returnCallDetected: true, returnCallLatencySeconds: returnCallLatencySeconds.map(Int32.init(clamping:))),
+            refersTo: callEventKey)
+    }
+
+    /// Records an imprint (branding applied to a call; `POST
+    /// /branding/imprint`). Returns the event key.
+    @discardableResult
+    public func recordImprint(phoneNumberE164: String, brandID: String?, surface: String = "incoming_call") -> String? {
+        let key = BillingOutbox.makeEventKey()
+        let imprint = ImprintRequest(
+            phoneNumberE164: phoneNumberE164, eventKey: key, brandID: brandID, deviceID: deviceID, displayedAt: Date(),
+            outcome: "displayed", surface: surface)
+        return recorded { try outbox.record(imprint) }
+    }
+
+    private func recordEvent(phoneNumberE164: String, outcome: String, surface: String, meta: EventMeta, refersTo: String? = nil) -> String? {
+        let event = UsageEventRequest(
+            phoneNumberE164: phoneNumberE164, outcome: outcome, surface: surface, displayedAt: Date(), deviceID: deviceID, meta: meta)
+        return recorded { try outbox.record(event, refersTo: refersTo) }
+    }
+
+    /// Runs a recording, then starts a delivery pass in the background.
+    private func recorded(_ write: () throws -> String) -> String? {
+        guard let key = try? write() else { return nil }
+        let delivery = self.delivery
+        Task { _ = try? await delivery.deliverDue() }
+        return key
+    }
+
+    /// Delivers every pending event, waiting out backoff (a background
+    /// task's flush); returns when the outbox is empty or the task is cancelled.
+    public func deliverPendingEvents() async {
+        try? await delivery.deliverUntilEmpty()
+    }
+}
+
+/// The facade's small mutable state, shared with the API-key middleware.
+final class SharedState: @unchecked Sendable {
+    // `@unchecked Sendable` is safe: `values` is read and written only inside
+    // `withLock`, which holds `lock` for the whole access; `exportLock` only
+    // serializes Call Directory exports and guards no memory of its own.
+    struct Values {
+        var apiKey: String
+        var brandingDisabled = false
+        var exportedGeneration: UInt64?
+        var reloadPolicy: CallDirectoryReloadPolicy
+    }
+
+    private let lock = NSLock()
+    private var values: Values
+    /// Held while a Call Directory snapshot is written: one export at a time.
+    let exportLock = NSLock()
+
+    init(apiKey: String, reloadPolicy: CallDirectoryReloadPolicy) {
+        values = Values(apiKey: apiKey, reloadPolicy: reloadPolicy)
+    }
+
+    func withLock<Result>(_ body: (inout Values) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&values)
+    }
+}

@@ -1,0 +1,122 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import SecureNodeAPI
+
+/// Keeps the branding store in step with the server through the generated
+/// client: the first sync of an install is full, later ones send the stored
+/// cursor as `since`. Each response is applied in one transaction with its
+/// `synced_at` (the next cursor), so a failure, a malformed response or a
+/// crash leaves the previous dataset and cursor.
+///
+/// Nothing is thrown at the app: the outcome of each attempt is the
+/// ``status`` (and the ``statusUpdates()`` stream). A 401/403 turns
+/// branding off until ``reenable()`` (the SDK's `configure` with new
+/// credentials); no sync starts, or is applied, while a call is in progress.
+public actor BrandingSync {
+    /// The outcome of the last attempt.
+    public private(set) var status: BrandingSyncStatus
+    private let store: BrandingStore
+    private let client: SecureNodeAPI.Client
+    private let deviceID: String?
+    private let calls: CallActivity
+    private var lastSuccess: Date?
+    private var observers: [UUID: AsyncStream<BrandingSyncStatus>.Continuation] = [:]
+
+    /// A sync engine for `store` over `client`; `deviceID` is sent as
+    /// `device_id` when given.
+    public init(store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, calls: CallActivity = CallActivity()) {
+        self.store = store
+        self.client = client
+        self.deviceID = deviceID
+        self.calls = calls
+        status = ((try? store.cursor()) ?? nil) == nil ? .neverSynced : .idle
+    }
+
+    /// The current status, then every change, until the consumer stops.
+    public func statusUpdates() -> AsyncStream<BrandingSyncStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: BrandingSyncStatus.self, bufferingPolicy: .bufferingNewest(8))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.yield(status)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    private func publish(_ status: BrandingSyncStatus) {
+        self.status = status
+        for observer in observers.values { observer.yield(status) }
+    }
+
+    /// Allows syncs again after a 401/403 (new credentials were configured).
+    public func reenable() {
+        if status.isDisabled { publish(((try? store.cursor()) ?? nil) == nil ? .neverSynced : .idle) }
+    }
+
+    /// Runs one sync (full without a stored cursor, incremental with it)
+    /// and returns the resulting status. Returns at once when branding is
+    /// disabled, a sync is already running, or a call is in progress.
+    @discardableResult
+    public func sync() async -> BrandingSyncStatus {
+        if status.isDisabled || status == .syncing { return status }
+        guard !calls.isCallInProgress else {
+            publish(.deferredForCall)
+            return status
+        }
+        publish(.syncing)
+        let cursor = (try? store.cursor()) ?? nil
+        let since = cursor.flatMap(JSONCoding.parseDateTime)
+        let response: BrandingSyncResponse
+        do {
+            response = try await client.syncBranding(since: since, deviceID: deviceID)
+        } catch {
+            publish(Self.status(for: error, lastSuccess: lastSuccess))
+            return status
+        }
+        // The response may have taken seconds; a call may have started meanwhile.
+        guard !calls.isCallInProgress else {
+            publish(.deferredForCall)
+            return status
+        }
+        let kind: SyncBatch.Kind = since == nil ? .full : .incremental
+        let config = response.config.flatMap { try? JSONCoding.makeEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        do {
+            let outcome = try store.apply(
+                kind, records: response.branding.lazy.map(Self.incoming),
+                cursor: JSONCoding.formatDateTime(response.syncedAt), config: config)
+            lastSuccess = Date()
+            publish(.upToDate(at: lastSuccess!, kind: kind, outcome: outcome))
+        } catch let rejection as SyncRejection {
+            publish(.rejected(reason: rejection.description))
+        } catch {
+            publish(.rejected(reason: "the store could not apply the sync: \(error)"))
+        }
+        return status
+    }
+
+    /// A record as the generated client decoded it, in the store's terms.
+    static func incoming(_ record: SecureNodeAPI.BrandingRecord) -> IncomingBrandingRecord {
+        IncomingBrandingRecord(
+            e164: record.phoneNumberE164, brandName: record.brandName, brandID: record.brandID,
+            logoURL: record.logoURL?.value?.absoluteString, callReason: record.callReason?.value ?? nil,
+            updatedAt: JSONCoding.formatDateTime(record.updatedAt), isActive: record.isActive)
+    }
+
+    /// The status a failed request leads to.
+    static func status(for error: any Error, lastSuccess: Date?) -> BrandingSyncStatus {
+        if let failure = error as? any HTTPStatusError {
+            switch failure.status {
+            case 401, 403: return .disabled(status: failure.status)
+            default: return .serverError(status: failure.status, lastSuccess: lastSuccess)
+            }
+        }
+        if let decoding = error as? ResponseDecodingError {
+            return .rejected(reason: "the sync response does not match the spec at \(decoding.field): \(decoding.reason)")
+        }
+        return .offline(lastSuccess: lastSuccess)
+    }
+}

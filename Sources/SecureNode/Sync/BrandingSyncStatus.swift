@@ -1,0 +1,34 @@
+import BrandingStore
+import Foundation
+
+/// What the last sync attempt came to. Failures are reported here, never
+/// thrown at the app: the local dataset stays readable whatever happens.
+public enum BrandingSyncStatus: Sendable, Hashable {
+    /// No sync has completed on this install yet.
+    case neverSynced
+    /// The store holds a synced dataset; no attempt since the SDK started.
+    case idle
+    /// A sync is running.
+    case syncing
+    /// The last sync succeeded (`since` is the cursor it stored).
+    case upToDate(at: Date, kind: SyncBatch.Kind, outcome: SyncOutcome)
+    /// The server could not be reached; the next sync tries again.
+    case offline(lastSuccess: Date?)
+    /// The server answered with a status that may pass (429, 5xx, 400);
+    /// the next sync tries again.
+    case serverError(status: Int, lastSuccess: Date?)
+    /// The response could not be applied (malformed, a number twice); the
+    /// store is unchanged. `reason` names the field, never a phone number.
+    case rejected(reason: String)
+    /// A call was in progress: the sync did not run (or was not applied).
+    case deferredForCall
+    /// The server refused the credentials (401/403): branding is off and no
+    /// sync runs until the SDK is reconfigured.
+    case disabled(status: Int)
+
+    /// Whether branding is off because of the credentials.
+    public var isDisabled: Bool {
+        if case .disabled = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,55 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import SecureNodeAPI
+
+/// The network fallback for a number the local store does not know:
+/// `GET /branding/lookup`, run in the background after a miss and never
+/// awaited by the lookup that missed. A found record is stored, so the next
+/// call from that number resolves locally; a number the server does not
+/// know either is not asked again for an hour.
+public actor LookupFallback {
+    private let store: BrandingStore
+    private let client: SecureNodeAPI.Client
+    private let deviceID: String?
+    private let quietPeriod: TimeInterval
+    private var inFlight = Set<String>()
+    private var lastAsked: [String: Date] = [:]
+
+    /// A fallback that stores answers in `store`; a number is asked at most
+    /// once per `quietPeriod`.
+    public init(store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, quietPeriod: Duration = .seconds(3600)) {
+        self.store = store
+        self.client = client
+        self.deviceID = deviceID
+        self.quietPeriod = Double(quietPeriod.components.seconds)
+    }
+
+    /// Schedules a lookup of `e164` and returns at once.
+    public nonisolated func schedule(e164: String) {
+        Task { await self.resolve(e164: e164) }
+    }
+
+    /// Asks the server about `e164` and stores what it knows; nil when it
+    /// knows nothing, the number was asked recently, or the request failed
+    /// (failures are silent: the call shows the plain number).
+    @discardableResult
+    public func resolve(e164: String) async -> StoredBrandingRecord? {
+        guard StoredBrandingRecord.number(e164: e164) != nil, !inFlight.contains(e164) else { return nil }
+        if let last = lastAsked[e164], Date().timeIntervalSince(last) < quietPeriod { return nil }
+        inFlight.insert(e164)
+        defer { inFlight.remove(e164) }
+        lastAsked[e164] = Date()
+        guard case .ok(let answer)? = try? await client.lookupBranding(e164: e164, deviceID: deviceID) else { return nil }
+        // Stored under the store's current cursor: the next sync (full or
+        // incremental) stays authoritative over it. Without a cursor there
+        // is no dataset to add to yet.
+        guard let cursor = (try? store.cursor()) ?? nil else { return nil }
+        let record = IncomingBrandingRecord(
+            e164: e164, brandName: answer.brandName, brandID: "",
+            logoURL: answer.logoURL?.value?.absoluteString, callReason: answer.callReason?.value ?? nil,
+            updatedAt: answer.updatedAt.map(JSONCoding.formatDateTime) ?? JSONCoding.formatDateTime(Date()), isActive: true)
+        guard (try? store.apply(.incremental, records: [record], cursor: cursor)) != nil else { return nil }
+        return store.lookup(e164: e164)
+    }
+}
