@@ -77,7 +77,7 @@ import Testing
             == .drop)
         #expect(OutboxDelivery.disposition(for: URLError(.timedOut)) == .retry(notBefore: nil))
         #expect(OutboxDelivery.disposition(for: ResponseDecodingError(operationID: "x", status: 200, field: "success", reason: "missing"))
-            == .delivered)
+            == .delivered(eventID: nil))
     }
 
     @Test func deliveryRetriesWithTheSameKeyAndDropsRefusals() async throws {

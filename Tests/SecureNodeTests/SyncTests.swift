@@ -1,0 +1,233 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import LoopbackHTTPServer
+import OpenAPIURLSession
+import SecureNode
+import SecureNodeAPI
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A scripted SecureNode server on a loopback socket: tests set what the
+/// next responses are and read what was asked.
+final class FakeSecureNode: @unchecked Sendable {
+    // `@unchecked Sendable` is safe: `routes` is read and written only while
+    // `lock` is held; `server` is immutable after `init`.
+    private let lock = NSLock()
+    private var routes: [String: LoopbackHTTPServer.Reply] = [:]
+    private(set) var server: LoopbackHTTPServer!
+
+    init() throws {
+        server = try LoopbackHTTPServer(keepAlive: false) { [unowned self] request in
+            self.lock.withLock { self.routes["\(request.method) \(request.path)"] } ?? .json(404, #"{"error":"not_found"}"#)
+        }
+    }
+
+    /// Answers `METHOD /path` with `reply` from now on.
+    func route(_ route: String, _ reply: LoopbackHTTPServer.Reply) {
+        lock.withLock { routes[route] = reply }
+    }
+
+    /// The requests to `path` so far.
+    func requests(_ path: String) -> [LoopbackHTTPServer.Request] { server.requests.filter { $0.path == path } }
+
+    static func record(_ e164: String, _ name: String, active: Bool = true, extra: String = "") -> String {
+        #"{"phone_number_e164":"\#(e164)","brand_name":"\#(name)","brand_id":"brand_1","logo_url":null,"call_reason":"Appointment","updated_at":"2024-01-01T00:00:00Z","is_active":\#(active)\#(extra)}"#
+    }
+
+    static func sync(_ records: [String], syncedAt: String, config: String = #"{"branding_enabled":true}"#) -> String {
+        #"{"branding":[\#(records.joined(separator: ","))],"synced_at":"\#(syncedAt)","config":\#(config)}"#
+    }
+
+    static func transport() -> URLSessionTransport {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+    }
+
+    func client() -> SecureNodeAPI.Client {
+        SecureNodeAPI.Client(serverURL: server.baseURL, transport: Self.transport())
+    }
+}
+
+func makeFolder(_ name: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// The sync engine against a loopback server: full then incremental with
+/// the cursor, malformed responses, network and auth failures, calls.
+@Suite struct SyncTests {
+    let fake: FakeSecureNode
+    let folder: URL
+    let store: BrandingStore
+    let calls = CallActivity()
+    let engine: BrandingSync
+
+    init() throws {
+        fake = try FakeSecureNode()
+        folder = try makeFolder("sync")
+        store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
+        engine = BrandingSync(store: store, client: fake.client(), deviceID: "device-1", calls: calls)
+    }
+
+    func goodFullSync() async throws {
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
+            FakeSecureNode.record("+61412345678", "Acme Bank"), FakeSecureNode.record("+1234567890", "Contoso Health"),
+        ], syncedAt: "2024-01-02T08:15:00Z")))
+        let status = await engine.sync()
+        guard case .upToDate(_, .full, let outcome) = status, outcome.stored == 2 else {
+            Issue.record("full sync: \(status)")
+            return
+        }
+    }
+
+    @Test func fullThenIncrementalWithTheCursor() async throws {
+        #expect(await engine.status == .neverSynced)
+        try await goodFullSync()
+        let full = try #require(fake.requests("/api/mobile/branding/sync").last)
+        #expect(full.target == "/api/mobile/branding/sync?device_id=device-1", "a first sync sends no since")
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+        #expect(try store.cursor() == "2024-01-02T08:15:00Z")
+        #expect(try store.config()?.contains(#""branding_enabled":true"#) == true)
+
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
+            FakeSecureNode.record("+61412345678", "Acme Bank v2"), FakeSecureNode.record("+1234567890", "Contoso Health", active: false),
+        ], syncedAt: "2024-01-03T12:00:00Z")))
+        let status = await engine.sync()
+        guard case .upToDate(_, .incremental, let outcome) = status else {
+            Issue.record("incremental sync: \(status)")
+            return
+        }
+        #expect(outcome.stored == 1 && outcome.deleted == 1)
+        let incremental = try #require(fake.requests("/api/mobile/branding/sync").last)
+        #expect(incremental.query?.contains("since=2024-01-02T08%3A15%3A00Z") == true || incremental.query?.contains("since=2024-01-02T08:15:00Z") == true,
+            "the stored cursor is sent as since: \(incremental.target)")
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank v2")
+        #expect(store.lookup(e164: "+1234567890") == nil)
+        #expect(try store.cursor() == "2024-01-03T12:00:00Z")
+    }
+
+    @Test func malformedResponsesChangeNothing() async throws {
+        try await goodFullSync()
+        let before = try store.allRecords()
+        let record = FakeSecureNode.record("+61412345678", "Changed")
+        let malformed: [(String, String)] = [
+            ("truncated JSON", String(FakeSecureNode.sync([record], syncedAt: "2024-02-01T00:00:00Z").dropLast(12))),
+            ("wrong type", FakeSecureNode.sync([record.replacingOccurrences(of: #""is_active":true"#, with: #""is_active":"yes""#)], syncedAt: "2024-02-01T00:00:00Z")),
+            ("missing required field", FakeSecureNode.sync([record.replacingOccurrences(of: #""brand_name":"Changed","#, with: "")], syncedAt: "2024-02-01T00:00:00Z")),
+            ("missing synced_at", #"{"branding":[\#(record)]}"#),
+            ("bad date", FakeSecureNode.sync([record], syncedAt: "yesterday")),
+            ("duplicate numbers", FakeSecureNode.sync([record, FakeSecureNode.record("+61412345678", "Other")], syncedAt: "2024-02-01T00:00:00Z")),
+            ("not JSON", "<html>502 Bad Gateway</html>"),
+            ("array instead of object", "[]"),
+        ]
+        for (name, body) in malformed {
+            fake.route("GET /api/mobile/branding/sync", .json(200, body))
+            let status = await engine.sync()
+            guard case .rejected(let reason) = status else {
+                Issue.record("\(name): \(status)")
+                continue
+            }
+            #expect(!reason.contains("61412345678"), "\(name): no full number in \(reason)")
+            #expect(try store.allRecords() == before, "\(name): the store changed")
+            #expect(try store.cursor() == "2024-01-02T08:15:00Z", "\(name): the cursor changed")
+        }
+        // Over-long values are clamped, not refused: the record is stored shortened.
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
+            FakeSecureNode.record("+61412345678", String(repeating: "N", count: 300)),
+            FakeSecureNode.record("+123456789012345678901", "Too long a number"),
+        ], syncedAt: "2024-02-01T00:00:00Z")))
+        let status = await engine.sync()
+        guard case .upToDate(_, _, let outcome) = status else {
+            Issue.record("over-long values: \(status)")
+            return
+        }
+        #expect(outcome.clamped == 1 && outcome.skipped == 1)
+        #expect(store.lookup(e164: "+61412345678")?.brandName.count == 100)
+    }
+
+    @Test func networkFailuresAreSilentAndReported() async throws {
+        try await goodFullSync()
+        fake.route("GET /api/mobile/branding/sync", .dropConnection)
+        guard case .offline = await engine.sync() else {
+            Issue.record("a dropped connection is offline: \(await engine.status)")
+            return
+        }
+        fake.route("GET /api/mobile/branding/sync", .json(503, #"{"error":"unavailable"}"#))
+        let status = await engine.sync()
+        guard case .serverError(503, let lastSuccess) = status, lastSuccess != nil else {
+            Issue.record("a 503 is a server error after a success: \(status)")
+            return
+        }
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "the dataset stays readable")
+    }
+
+    @Test func authFailureDisablesUntilReenabled() async throws {
+        try await goodFullSync()
+        fake.route("GET /api/mobile/branding/sync", .json(401, #"{"error":"unauthorized","message":"invalid API key"}"#))
+        #expect(await engine.sync() == .disabled(status: 401))
+        let asked = fake.requests("/api/mobile/branding/sync").count
+        #expect(await engine.sync() == .disabled(status: 401))
+        #expect(fake.requests("/api/mobile/branding/sync").count == asked, "no request while disabled")
+        await engine.reenable()
+        #expect(await engine.status == .idle)
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-04T00:00:00Z")))
+        guard case .upToDate(_, .incremental, _) = await engine.sync() else {
+            Issue.record("after reenable: \(await engine.status)")
+            return
+        }
+    }
+
+    @Test func noSyncWhileACallIsHandled() async throws {
+        calls.callStarted()
+        #expect(await engine.sync() == .deferredForCall)
+        #expect(fake.requests("/api/mobile/branding/sync").isEmpty, "nothing was asked during the call")
+        calls.callEnded()
+        try await goodFullSync()
+
+        // A call that starts while the response is on its way: not applied.
+        fake.route("GET /api/mobile/branding/sync", .delayed(.milliseconds(300), .json(200, FakeSecureNode.sync([
+            FakeSecureNode.record("+61412345678", "During the call"),
+        ], syncedAt: "2024-03-01T00:00:00Z"))))
+        let sync = Task { await engine.sync() }
+        try await Task.sleep(for: .milliseconds(100))
+        calls.callStarted()
+        #expect(await sync.value == .deferredForCall)
+        calls.callEnded()
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+        #expect(try store.cursor() == "2024-01-02T08:15:00Z")
+    }
+
+    @Test func statusChangesAreObservable() async throws {
+        let updates = await engine.statusUpdates()
+        try await goodFullSync()
+        var seen: [BrandingSyncStatus] = []
+        for await status in updates {
+            seen.append(status)
+            if case .upToDate = status { break }
+        }
+        #expect(seen.first == .neverSynced)
+        #expect(seen.contains(.syncing))
+    }
+
+    @Test func aMissAsksTheServerInTheBackground() async throws {
+        try await goodFullSync()
+        fake.route("GET /api/mobile/branding/lookup", .json(200,
+            #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":"Delivery","updated_at":"2024-01-05T00:00:00Z"}"#))
+        let fallback = LookupFallback(store: store, client: fake.client())
+        #expect(store.lookup(e164: "+447700900123") == nil)
+        let found = await fallback.resolve(e164: "+447700900123")
+        #expect(found?.brandName == "Northwind")
+        #expect(store.lookup(e164: "+447700900123")?.callReason == "Delivery", "the answer is stored for the next call")
+        #expect(try store.cursor() == "2024-01-02T08:15:00Z", "the cursor is not moved by a lookup")
+        #expect(fake.requests("/api/mobile/branding/lookup").first?.query == "e164=%2B447700900123")
+        // Not asked again within the quiet period.
+        #expect(await fallback.resolve(e164: "+447700900123") == nil)
+        #expect(fake.requests("/api/mobile/branding/lookup").count == 1)
+    }
+}
