@@ -41,12 +41,16 @@ public final class SecureNode: Sendable {
         public var heartbeatInterval: Duration
         /// Shortest time between two Call Directory reloads (15 minutes).
         public var callDirectoryReloadInterval: TimeInterval
+        /// How logos are downloaded (URLSession when nil).
+        public var logoFetch: LogoCache.Fetch?
 
         /// Creates a configuration.
         public init(
             apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String, folder: URL, device: DeviceProfile,
-            transport: any ClientTransport, heartbeatInterval: Duration = .seconds(300), callDirectoryReloadInterval: TimeInterval = 15 * 60
+            transport: any ClientTransport, heartbeatInterval: Duration = .seconds(300), callDirectoryReloadInterval: TimeInterval = 15 * 60,
+            logoFetch: LogoCache.Fetch? = nil
         ) {
+            self.logoFetch = logoFetch
             self.apiURL = apiURL
             self.apiKey = apiKey
             self.folder = folder
@@ -86,7 +90,7 @@ public final class SecureNode: Sendable {
             middlewares: [APIKeyMiddleware { state.withLock { $0.apiKey } }])
         store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
-        logos = LogoCache(folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true))
+        logos = LogoCache(folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), fetch: configuration.logoFetch)
         calls = CallActivity()
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls)

@@ -1,0 +1,116 @@
+import ClientRuntime
+import Foundation
+import LoopbackHTTPServer
+import SecureNode
+import SecureNodeAPI
+import Testing
+
+/// A clock tests move by hand.
+final class TestClock: @unchecked Sendable {
+    // `@unchecked Sendable` is safe: `time` is read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var time = Date(timeIntervalSince1970: 1_704_067_200)
+    var now: Date { lock.withLock { time } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { time += seconds } }
+}
+
+/// Device registration, updates, heartbeats and the debug-upload gate; the
+/// logo cache.
+@Suite struct DeviceAndLogoTests {
+    @Test func registersOnceUpdatesOnChangeAndBeatsEveryFiveMinutes() async throws {
+        let fake = try FakeSecureNode()
+        let folder = try makeFolder("device")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for route in ["register", "update"] {
+            fake.route("POST /api/mobile/device/\(route)", .json(200, #"{"success":true,"device_id":"device-1"}"#))
+        }
+        fake.route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
+        let stateFile = folder.appendingPathComponent("device.json")
+        let clock = TestClock()
+        let profile = DeviceProfile(deviceID: "device-1", platform: .ios, osVersion: "17.4", sdkVersion: "1.0.0", capabilities: ["call_directory": true])
+        let first = DeviceLifecycle(client: fake.client(), profile: profile, stateFile: stateFile, now: { clock.now })
+        #expect(try await first.registerOrUpdate() == .registered)
+        #expect(try await first.registerOrUpdate() == .unchanged)
+        // A restart with the same profile: nothing to send.
+        #expect(try await DeviceLifecycle(client: fake.client(), profile: profile, stateFile: stateFile).registerOrUpdate() == .unchanged)
+        var changed = profile
+        changed.sdkVersion = "1.1.0"
+        changed.capabilities["voip_push"] = true
+        let second = DeviceLifecycle(client: fake.client(), profile: changed, stateFile: stateFile, now: { clock.now })
+        #expect(try await second.registerOrUpdate() == .updated)
+        #expect(fake.requests("/api/mobile/device/register").count == 1)
+        let update = try #require(fake.requests("/api/mobile/device/update").first)
+        #expect(update.bodyText.contains(#""sdk_version":"1.1.0""#) && update.bodyText.contains(#""voip_push":true"#))
+
+        #expect(try await second.heartbeat())
+        clock.advance(299)
+        #expect(try await second.heartbeat() == false, "less than 5 minutes since the last one")
+        clock.advance(1)
+        #expect(try await second.heartbeat())
+        #expect(try await second.heartbeat(lastSyncedAt: clock.now, force: true), "after a sync, at once")
+        let beats = fake.requests("/api/mobile/device/presence")
+        #expect(beats.count == 3)
+        #expect(beats.last?.bodyText.contains(#""last_synced_at""#) == true)
+    }
+
+    @Test func debugUploadOnlyWhenTheConfigEnablesIt() async throws {
+        let fake = try FakeSecureNode()
+        let folder = try makeFolder("debug")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        fake.route("POST /api/mobile/debug/upload", .json(200, #"{"success":true,"upload_id":"up_1"}"#))
+        let device = DeviceLifecycle(client: fake.client(), profile: DeviceProfile(deviceID: "device-1", platform: .android),
+            stateFile: folder.appendingPathComponent("device.json"))
+        let logs = [DebugLogEntry(timestamp: Date(), level: "info", message: "sync ok")]
+        #expect(try await device.uploadDebugLogs(logs, config: nil) == false)
+        #expect(try await device.uploadDebugLogs(logs, config: BrandingConfig(brandingEnabled: true)) == false)
+        #expect(try await device.uploadDebugLogs(logs, config: BrandingConfig(additionalProperties: ["debug_upload_enabled": .bool(false)])) == false)
+        #expect(fake.requests("/api/mobile/debug/upload").isEmpty)
+        #expect(try await device.uploadDebugLogs(logs, config: BrandingConfig(additionalProperties: ["debug_upload_enabled": .bool(true)])))
+        #expect(fake.requests("/api/mobile/debug/upload").count == 1)
+    }
+
+    @Test func logosAreCachedUnderSanitizedNamesAndNeverRefetched() async throws {
+        let folder = try makeFolder("logos")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fetches = Mutex<[URL]>([])
+        let cache = LogoCache(folder: folder) { url in
+            fetches.withLock { $0.append(url) }
+            return Data("png:\(url.path)".utf8)
+        }
+        let url = "https://assets.securenode.io/logos/acme-bank.png?v=2"
+        let name = LogoCache.fileName(for: url)
+        #expect(!name.contains("/") && !name.contains("+") && !name.contains("=") && name.hasSuffix(".png"))
+        #expect(Data(base64Encoded: String(name.dropLast(4)).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            .padding(toLength: (name.count - 4 + 3) / 4 * 4, withPad: "=", startingAt: 0)) == Data(url.utf8), "the name is the URL's base64")
+        let long = "https://assets.securenode.io/" + String(repeating: "x", count: 2000)
+        #expect(LogoCache.fileName(for: long).utf8.count < 255)
+        #expect(LogoCache.fileName(for: long) != LogoCache.fileName(for: long + "y"))
+
+        #expect(cache.cachedLogo(for: url) == nil, "ring time never fetches")
+        #expect(await cache.prefetch([url, url, "https://evil.example.com/x.png", "http://assets.securenode.io/plain.png"]) == 1)
+        #expect(cache.cachedLogo(for: url) == Data("png:/logos/acme-bank.png".utf8))
+        _ = try await cache.logo(for: url)
+        #expect(fetches.withLock { $0.count } == 1, "checked in the cache first")
+        await #expect(throws: LogoCache.Failure.notAnAssetURL("https://evil.example.com/x.png")) {
+            try await cache.logo(for: "https://evil.example.com/x.png")
+        }
+        try cache.clear()
+        #expect(cache.cachedLogo(for: url) == nil)
+    }
+}
+
+/// A value behind a lock, for results collected from several tasks.
+final class Mutex<Value>: @unchecked Sendable {
+    // `@unchecked Sendable` is safe: `value` is only touched inside
+    // `withLock`, which holds `lock` for the whole access.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

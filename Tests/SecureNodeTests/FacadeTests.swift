@@ -1,0 +1,105 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import LoopbackHTTPServer
+import SecureNode
+import SecureNodeAPI
+import Testing
+
+/// The `SecureNode` facade as a host app drives it, against a loopback server.
+@Suite struct FacadeTests {
+    let fake: FakeSecureNode
+    let folder: URL
+    let sdk: SecureNode
+
+    init() throws {
+        fake = try FakeSecureNode()
+        folder = try makeFolder("facade")
+        fake.route("POST /api/mobile/device/register", .json(200, #"{"success":true,"device_id":"device-1"}"#))
+        fake.route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
+            FakeSecureNode.record("+61412345678", "Acme Bank", extra: "").replacingOccurrences(of: #""logo_url":null"#, with: #""logo_url":"https://assets.securenode.io/logos/acme.png""#),
+            FakeSecureNode.record("+1234567890", "Contoso Health"),
+        ], syncedAt: "2024-01-02T08:15:00Z")))
+        sdk = try SecureNode(.init(
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
+            logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }))
+    }
+
+    /// Waits (up to 5 s) until `condition` holds.
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<100 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+
+    @Test func launchFlowRegistersSyncsBeatsAndCachesLogos() async throws {
+        guard case .upToDate(_, .full, _) = await sdk.sync() else {
+            Issue.record("sync: \(await sdk.syncStatus())")
+            return
+        }
+        #expect(fake.requests("/api/mobile/device/register").count == 1)
+        #expect(fake.requests("/api/mobile/device/presence").count == 1, "a heartbeat after the sync")
+        #expect(fake.server.requests.allSatisfy { $0.header("X-API-Key") == "sk_live_secret" }, "every request carries the key")
+        let record = try #require(sdk.lookup(e164: "+61412345678"))
+        #expect(record.brandName == "Acme Bank")
+        #expect(sdk.cachedLogo(for: record) == Data("logo acme.png".utf8), "logos fetched after the sync, read from disk")
+        try sdk.clearImageCache()
+        #expect(sdk.cachedLogo(for: record) == nil)
+        await sdk.configure(apiKey: "sk_live_rotated")
+        _ = await sdk.sync()
+        #expect(fake.server.requests.last?.header("X-API-Key") == "sk_live_rotated")
+        #expect(fake.requests("/api/mobile/device/register").count == 1, "registered once per install")
+    }
+
+    @Test func unauthorizedTurnsBrandingOffUntilConfigured() async throws {
+        _ = await sdk.sync()
+        #expect(sdk.lookup(e164: "+61412345678") != nil)
+        fake.route("GET /api/mobile/branding/sync", .json(401, #"{"error":"unauthorized"}"#))
+        #expect(await sdk.sync() == .disabled(status: 401))
+        #expect(sdk.lookup(e164: "+61412345678") == nil, "branding is off")
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-03T00:00:00Z")))
+        await sdk.configure(apiKey: "sk_live_new")
+        #expect(sdk.lookup(e164: "+61412345678") != nil, "on again with new credentials")
+    }
+
+    @Test func aMissReturnsAtOnceAndLearnsInTheBackground() async throws {
+        _ = await sdk.sync()
+        fake.route("GET /api/mobile/branding/lookup", .delayed(.milliseconds(200), .json(200,
+            #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#)))
+        #expect(sdk.lookup(e164: "+447700900123") == nil, "a miss returns without waiting for the network")
+        #expect(try await eventually { sdk.lookup(e164: "+447700900123")?.brandName == "Northwind" })
+    }
+
+    @Test func callDirectoryReloadsOnlyForChangesAndNotTooOften() async throws {
+        _ = await sdk.sync()
+        var reloads = 0
+        let start = Date()
+        #expect(try sdk.reloadCallDirectoryIfNeeded(now: start) { reloads += 1 })
+        let lines = try String(contentsOf: sdk.callDirectory.current, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("1234567890"), "ascending by numeric value")
+        #expect(try sdk.reloadCallDirectoryIfNeeded(now: start.addingTimeInterval(3600)) { reloads += 1 } == false, "unchanged dataset")
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+447700900123", "Northwind")], syncedAt: "2024-01-03T00:00:00Z")))
+        _ = await sdk.sync()
+        #expect(try sdk.reloadCallDirectoryIfNeeded(now: start.addingTimeInterval(60)) { reloads += 1 } == false, "changed, but within 15 minutes")
+        #expect(try sdk.reloadCallDirectoryIfNeeded(now: start.addingTimeInterval(16 * 60)) { reloads += 1 })
+        #expect(reloads == 2)
+        #expect(try String(contentsOf: sdk.callDirectory.current, encoding: .utf8).split(separator: "\n").count == 3)
+    }
+
+    @Test func aReturnedCallIsSentWithTheSeenEventsServerID() async throws {
+        fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_seen_1"}"#))
+        let seen = try #require(sdk.recordCallSeen(phoneNumberE164: "+61412345678", brandingDisplayed: true, callOutcome: "ANSWERED", ringDurationSeconds: 12))
+        sdk.recordCallReturned(phoneNumberE164: "+61412345678", callEventKey: seen, returnCallLatencySeconds: 120)
+        await sdk.deliverPendingEvents()
+        let events = fake.requests("/api/mobile/branding/event").map(\.bodyText)
+        let first = try #require(events.first { $0.contains(seen) })
+        #expect(first.contains(#""call_outcome":"ANSWERED""#) && first.contains(#""branding_applied":true"#))
+        let returned = try #require(events.first { $0.contains(#""return_call_detected":true"#) })
+        #expect(returned.contains(#""call_event_id":"evt_seen_1""#), "the follow-up carries the server's id: \(returned)")
+        #expect(try sdk.outbox.counts() == BillingOutbox.Counts(pending: 0, delivered: 2, dropped: 0))
+    }
+}
