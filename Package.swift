@@ -129,6 +129,7 @@ let package = Package(
             name: "SecureNodeTests",
             dependencies: [
                 "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "LoopbackHTTPServer", "outbox-delivery-child",
+                "ProcessTestSupport",
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -140,6 +141,11 @@ let package = Package(
             dependencies: ["BrandingStore"],
             path: "Benchmarks/BrandingBenchmarks"
         ),
+        // Test support: finding and starting the child processes tests kill; a lock.
+        .target(
+            name: "ProcessTestSupport",
+            path: "Tests/Support/ProcessTestSupport"
+        ),
         // Crash tests: a process that runs one sync, for the test to SIGKILL.
         .executableTarget(
             name: "branding-crash-child",
@@ -148,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BrandingStoreTests",
-            dependencies: ["BrandingStore", "branding-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BrandingStore", "branding-crash-child", "ProcessTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/BrandingStoreTests"
         ),
         // Runtime: what generated clients call (coding, parameters, errors).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ProcessTestSupport
 import Testing
 
 @testable import BrandingStore
@@ -13,15 +14,7 @@ import Testing
     static let trials = 200
 
     /// The child executable that `swift build` put beside the test bundle.
-    static let child: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("branding-crash-child")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let child = ChildProcess.executable(named: "branding-crash-child")
 
     /// One generation of the dataset as the child writes it.
     struct Dataset {
@@ -43,21 +36,10 @@ import Testing
     }
 
     /// Starts the child syncing `dataset` into `path`; returns once it says it
-    /// has started, with a pipe it reads the end from.
-    static func startChild(_ executable: URL, path: String, dataset: Dataset) throws -> (Process, FileHandle) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [path, String(dataset.first), String(recordCount), String(dataset.generation), dataset.cursor]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("syncing") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
-        return (process, output.fileHandleForReading)
+    /// has started.
+    static func startChild(_ executable: URL, path: String, dataset: Dataset) throws -> Process {
+        try ChildProcess.start(
+            executable, arguments: [path, String(dataset.first), String(recordCount), String(dataset.generation), dataset.cursor], readyLine: "syncing")
     }
 
     /// Copies the store files (database, WAL, lookup file) from `source` to `destination`.
@@ -114,7 +96,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let template = root.appendingPathComponent("template")
         try FileManager.default.createDirectory(at: template, withIntermediateDirectories: true)
-        let (seed, _) = try Self.startChild(executable, path: template.appendingPathComponent("branding.sqlite").path, dataset: Self.old)
+        let seed = try Self.startChild(executable, path: template.appendingPathComponent("branding.sqlite").path, dataset: Self.old)
         seed.waitUntilExit()
         try #require(seed.terminationStatus == 0)
 
@@ -122,7 +104,7 @@ import Testing
         let timing = root.appendingPathComponent("timing")
         try Self.copyStore(from: template, to: timing)
         let started = ContinuousClock.now
-        let (full, _) = try Self.startChild(executable, path: timing.appendingPathComponent("branding.sqlite").path, dataset: Self.new)
+        let full = try Self.startChild(executable, path: timing.appendingPathComponent("branding.sqlite").path, dataset: Self.new)
         full.waitUntilExit()
         let syncDuration = ContinuousClock.now - started
         #expect(Self.inspect(timing.appendingPathComponent("branding.sqlite").path) == .new)
@@ -138,7 +120,7 @@ import Testing
                 let state: State
                 do {
                     try Self.copyStore(from: template, to: folder)
-                    let (process, _) = try Self.startChild(executable, path: path, dataset: Self.new)
+                    let process = try Self.startChild(executable, path: path, dataset: Self.new)
                     let delay = syncDuration * ((Double(trial) + 0.5) / Double(Self.trials) * 1.1)
                     Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
                     kill(process.processIdentifier, SIGKILL)
@@ -161,22 +143,6 @@ import Testing
         #expect(mixed.isEmpty, "\(mixed.prefix(3))")
         #expect(corrupt.isEmpty, "\(corrupt.prefix(3))")
         #expect(states.contains(.old) && states.contains(.new), "the kills should land both before and after the commit")
-    }
-}
-
-/// A value behind a lock, for results collected from several threads.
-final class Mutex<Value>: @unchecked Sendable {
-    // `@unchecked Sendable` is safe: `value` is only touched inside
-    // `withLock`, which holds `lock` for the whole access.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
 

@@ -1,6 +1,7 @@
 import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
+import ProcessTestSupport
 import SecureNode
 import SecureNodeAPI
 import Testing
@@ -96,21 +97,5 @@ final class TestClock: @unchecked Sendable {
         }
         try cache.clear()
         #expect(cache.cachedLogo(for: url) == nil)
-    }
-}
-
-/// A value behind a lock, for results collected from several tasks.
-final class Mutex<Value>: @unchecked Sendable {
-    // `@unchecked Sendable` is safe: `value` is only touched inside
-    // `withLock`, which holds `lock` for the whole access.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

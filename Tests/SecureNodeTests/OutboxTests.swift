@@ -6,6 +6,7 @@ import FoundationNetworking
 import HTTPTypes
 import LoopbackHTTPServer
 import OpenAPIURLSession
+import ProcessTestSupport
 import Resilience
 import SecureNode
 import SecureNodeAPI
@@ -108,15 +109,7 @@ import Testing
     }
 
     /// The delivering process's executable, beside the test bundle.
-    static let child: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("outbox-delivery-child")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let child = ChildProcess.executable(named: "outbox-delivery-child")
 
     /// The fake server's books: what it applied, by key and by call.
     final class Ledger: @unchecked Sendable {
@@ -159,19 +152,7 @@ import Testing
         defer { server.shutdown() }
 
         func startChild() throws -> Process {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = [path, server.baseURL.absoluteString]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains("delivering") {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen.append(chunk)
-            }
-            return process
+            try ChildProcess.start(executable, arguments: [path, server.baseURL.absoluteString], readyLine: "delivering")
         }
         var kills = 0
         for _ in 0..<100 {
