@@ -138,7 +138,7 @@ let package = Package(
         // `make bench`: the branding store at 1M records.
         .executableTarget(
             name: "branding-bench",
-            dependencies: ["BrandingStore"],
+            dependencies: ["BrandingStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/BrandingBenchmarks"
         ),
         // Test support: finding and starting the child processes tests kill; a lock.

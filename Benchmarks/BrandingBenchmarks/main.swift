@@ -1,5 +1,6 @@
 import BrandingStore
 import Foundation
+import GRDB
 
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,8 @@ import Glibc
 
 /// `make bench`: the branding store at 1M records. Prints `BENCH` lines:
 /// full sync of 1M records (wall, peak RSS), incremental sync of 1k changes,
-/// lookup p50/p99 over random stored numbers, Call Directory export.
+/// lookup p50/p99 over random stored numbers (and the same lookups through
+/// SQLite, as the peer), Call Directory export.
 /// Usage: branding-bench [--records N] [--lookups N]
 
 func argument(_ name: String, default value: Int) -> Int {
@@ -71,9 +73,36 @@ for _ in 0..<lookupCount {
     samples.append((ContinuousClock.now - start) / .microseconds(1))
 }
 samples.sort()
+let lookupP99 = samples[samples.count * 99 / 100]
 bench("lookup-p50", samples[samples.count / 2], "us")
-bench("lookup-p99", samples[samples.count * 99 / 100], "us")
+bench("lookup-p99", lookupP99, "us")
 precondition(found > lookupCount / 2, "lookups found too few records")
+
+// The peer: the same lookups as one SQL statement on a read-only connection
+// with a cached statement and no transaction (the store's lookup before the
+// memory-mapped file), on the same database, in the same run.
+var readOnly = Configuration()
+readOnly.readonly = true
+let sqlite = try DatabaseQueue(path: folder.appendingPathComponent("branding.sqlite").path, configuration: readOnly)
+var peerSamples: [Double] = []
+peerSamples.reserveCapacity(lookupCount)
+try sqlite.inDatabase { db in
+    let statement = try db.cachedStatement(sql: "SELECT e164, brand_name, brand_id, logo_url, call_reason, updated_at FROM branding WHERE number = ?")
+    for _ in 0..<lookupCount {
+        let candidate = Int64(number(Int.random(in: 0..<recordCount, using: &generator)).dropFirst())!
+        let start = ContinuousClock.now
+        let row = try Row.fetchOne(statement, arguments: [candidate])
+        if let row {
+            _ = BrandingRecord(e164: row[0], brandName: row[1], brandID: row[2], logoURL: row[3], callReason: row[4], updatedAt: row[5])
+        }
+        peerSamples.append((ContinuousClock.now - start) / .microseconds(1))
+    }
+}
+peerSamples.sort()
+let peerP99 = peerSamples[peerSamples.count * 99 / 100]
+bench("lookup-sqlite-p50", peerSamples[peerSamples.count / 2], "us")
+bench("lookup-sqlite-p99", peerP99, "us")
+bench("lookup-p99-vs-sqlite", lookupP99 / peerP99, "ratio")
 
 let snapshot = CallDirectorySnapshot(folder: folder.appendingPathComponent("group"))
 started = ContinuousClock.now
