@@ -43,14 +43,19 @@ public final class SecureNode: Sendable {
         public var callDirectoryReloadInterval: TimeInterval
         /// How logos are downloaded (URLSession when nil).
         public var logoFetch: LogoCache.Fetch?
+        /// Whether the SDK sends presence heartbeats on its own while it is
+        /// alive (every `heartbeatInterval`, as the iOS SDK does from `init`);
+        /// off, the host calls ``SecureNode/heartbeatIfDue()`` itself.
+        public var sendsHeartbeats: Bool
 
         /// Creates a configuration.
         public init(
             apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String, folder: URL, device: DeviceProfile,
             transport: any ClientTransport, heartbeatInterval: Duration = .seconds(300), callDirectoryReloadInterval: TimeInterval = 15 * 60,
-            logoFetch: LogoCache.Fetch? = nil
+            logoFetch: LogoCache.Fetch? = nil, sendsHeartbeats: Bool = true
         ) {
             self.logoFetch = logoFetch
+            self.sendsHeartbeats = sendsHeartbeats
             self.apiURL = apiURL
             self.apiKey = apiKey
             self.folder = folder
@@ -77,6 +82,7 @@ public final class SecureNode: Sendable {
     private let fallback: LookupFallback
     private let state: SharedState
     private let deviceID: String
+    private let heartbeats: Task<Void, Never>?
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     public init(_ configuration: Configuration) throws {
@@ -99,6 +105,24 @@ public final class SecureNode: Sendable {
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
             heartbeatInterval: configuration.heartbeatInterval)
         fallback = LookupFallback(store: store, client: client, deviceID: configuration.device.deviceID)
+        if configuration.sendsHeartbeats {
+            // Holds the lifecycle actor, not the facade: the loop ends when
+            // the facade is released (deinit cancels it).
+            let device = self.device
+            let interval = configuration.heartbeatInterval
+            heartbeats = Task {
+                while !Task.isCancelled {
+                    _ = try? await device.heartbeat()
+                    try? await Task.sleep(for: interval)
+                }
+            }
+        } else {
+            heartbeats = nil
+        }
+    }
+
+    deinit {
+        heartbeats?.cancel()
     }
 
     // MARK: Configuration

@@ -24,7 +24,7 @@ import Testing
         sdk = try SecureNode(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }))
+            logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false))
     }
 
     /// Waits (up to 5 s) until `condition` holds.
@@ -101,5 +101,21 @@ import Testing
         let returned = try #require(events.first { $0.contains(#""return_call_detected":true"#) })
         #expect(returned.contains(#""call_event_id":"evt_seen_1""#), "the follow-up carries the server's id: \(returned)")
         #expect(try sdk.outbox.counts() == BillingOutbox.Counts(pending: 0, delivered: 2, dropped: 0))
+    }
+
+    @Test func heartbeatsGoOnTheirOwnWhileTheSDKLives() async throws {
+        let folder = try makeFolder("heartbeat")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var sdk: SecureNode? = try SecureNode(.init(
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
+            device: DeviceProfile(deviceID: "device-2", platform: .android), transport: FakeSecureNode.transport(),
+            heartbeatInterval: .milliseconds(100)))
+        #expect(try await eventually { fake.requests("/api/mobile/device/presence").count >= 3 })
+        #expect(sdk != nil)
+        sdk = nil
+        try await Task.sleep(for: .milliseconds(300))
+        let afterRelease = fake.requests("/api/mobile/device/presence").count
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(fake.requests("/api/mobile/device/presence").count == afterRelease, "no heartbeats once the SDK is released")
     }
 }
