@@ -105,6 +105,8 @@ public final class SecureNode: Sendable {
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
             heartbeatInterval: configuration.heartbeatInterval)
         fallback = LookupFallback(store: store, client: client, deviceID: configuration.device.deviceID)
+        let enabled = Self.brandingEnabled(in: store)
+        state.withLock { $0.brandingEnabledByServer = enabled }
         if configuration.sendsHeartbeats {
             // Holds the lifecycle actor, not the facade: the loop ends when
             // the facade is released (deinit cancels it).
@@ -149,6 +151,8 @@ public final class SecureNode: Sendable {
         let status = await syncEngine.sync()
         if status.isDisabled { state.withLock { $0.brandingDisabled = true } }
         if case .upToDate(let at, _, _) = status {
+            let enabled = Self.brandingEnabled(in: store)
+            state.withLock { $0.brandingEnabledByServer = enabled }
             _ = try? await device.heartbeat(lastSyncedAt: at, force: true)
             if let urls = try? store.logoURLs() { await logos.prefetch(urls) }
         }
@@ -169,11 +173,20 @@ public final class SecureNode: Sendable {
         (try? await device.heartbeat()) ?? false
     }
 
+    /// The server config stored with the last sync.
+    private static func serverConfig(in store: BrandingStore) -> BrandingConfig? {
+        ((try? store.config()) ?? nil).flatMap { try? JSONCoding.makeDecoder().decode(BrandingConfig.self, from: Data($0.utf8)) }
+    }
+
+    /// Whether the last config leaves branding on (`branding_enabled` absent or true).
+    private static func brandingEnabled(in store: BrandingStore) -> Bool {
+        serverConfig(in: store)?.brandingEnabled ?? true
+    }
+
     /// Uploads debug logs when the server's last config enables it.
     @discardableResult
     public func uploadDebugLogs(_ logs: [DebugLogEntry], context: [String: JSONValue]? = nil) async -> Bool {
-        let config = ((try? store.config()) ?? nil).flatMap { try? JSONCoding.makeDecoder().decode(BrandingConfig.self, from: Data($0.utf8)) }
-        return (try? await device.uploadDebugLogs(logs, context: context, config: config)) ?? false
+        (try? await device.uploadDebugLogs(logs, context: context, config: Self.serverConfig(in: store))) ?? false
     }
 
     // MARK: Ring time
@@ -181,9 +194,10 @@ public final class SecureNode: Sendable {
     /// The branding for an incoming number, from the local dataset only:
     /// synchronous, no network, safe on any thread. A miss schedules the
     /// server lookup in the background so the next call from the number
-    /// resolves; nil while branding is disabled (401/403).
+    /// resolves; nil while branding is disabled (a 401/403, or the server's
+    /// config saying `branding_enabled: false`).
     public func lookup(e164: String) -> StoredBrandingRecord? {
-        guard !state.withLock({ $0.brandingDisabled }) else { return nil }
+        guard state.withLock({ !$0.brandingDisabled && $0.brandingEnabledByServer }) else { return nil }
         if let record = store.lookup(e164: e164) { return record }
         fallback.schedule(e164: e164)
         return nil
@@ -291,6 +305,8 @@ final class SharedState: @unchecked Sendable {
     struct Values {
         var apiKey: String
         var brandingDisabled = false
+        /// The server's `config.branding_enabled` from the last sync (true when absent).
+        var brandingEnabledByServer = true
         var exportedGeneration: UInt64?
         var reloadPolicy: CallDirectoryReloadPolicy
     }

@@ -64,6 +64,14 @@ import Testing
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-03T00:00:00Z")))
         await sdk.configure(apiKey: "sk_live_new")
         #expect(sdk.lookup(e164: "+61412345678") != nil, "on again with new credentials")
+
+        // The server can switch branding off in its config, and on again.
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-04T00:00:00Z", config: #"{"branding_enabled":false}"#)))
+        _ = await sdk.sync()
+        #expect(sdk.lookup(e164: "+61412345678") == nil, "branding_enabled: false")
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-05T00:00:00Z")))
+        _ = await sdk.sync()
+        #expect(sdk.lookup(e164: "+61412345678") != nil)
     }
 
     @Test func aMissReturnsAtOnceAndLearnsInTheBackground() async throws {
