@@ -183,6 +183,12 @@ import Testing
         try expectSameLookups(try BrandingStore(path: path), "base torn: rebuilt")
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: path + ".lookup"))
         try expectSameLookups(try BrandingStore(path: path), "base garbage: rebuilt")
+        // A header that claims more entries than any file holds: refused, no overflow trap.
+        var header = Data("SNLOOKUP".utf8)
+        for word: UInt32 in [1, 0] { withUnsafeBytes(of: word) { header.append(contentsOf: $0) } }
+        for word: UInt64 in [4, 0, UInt64.max / 4, 48] { withUnsafeBytes(of: word) { header.append(contentsOf: $0) } }
+        try (header + Data(count: 64)).write(to: URL(fileURLWithPath: path + ".lookup"))
+        try expectSameLookups(try BrandingStore(path: path), "base with an absurd count: rebuilt")
     }
 
     @Test func aCrashBetweenCommitAndSwapIsRepairedOnOpen() throws {

@@ -88,8 +88,9 @@ final class LookupFile: @unchecked Sendable {
         guard bytes.load(fromByteOffset: 8, as: UInt32.self) == Self.version else { throw fail("unknown version") }
         let count = Int(truncatingIfNeeded: bytes.load(fromByteOffset: 32, as: UInt64.self))
         let indexOffset = Int(truncatingIfNeeded: bytes.load(fromByteOffset: 40, as: UInt64.self))
+        // Compared by division: a garbage count must not overflow a multiplication.
         guard count >= 0, indexOffset >= Self.headerSize, indexOffset % 8 == 0, indexOffset <= size,
-            (size - indexOffset) == count * 16
+            (size - indexOffset) % 16 == 0, (size - indexOffset) / 16 == count
         else { throw fail("sizes do not add up (a torn write?)") }
         var previous = Int64.min
         for position in 0..<count {
