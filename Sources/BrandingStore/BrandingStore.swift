@@ -98,12 +98,61 @@ public final class BrandingStore: Sendable {
     ) throws -> SyncOutcome {
         guard !cursor.isEmpty else { throw SyncRejection.missingCursor }
         return try syncLock.withLock {
+            try repairSnapshotIfStale()
             switch kind {
             case .full: return try applyFull(records, cursor: cursor, config: config, failAfterWrites: failAfterWrites)
             case .incremental: return try applyIncremental(records, cursor: cursor, config: config, failAfterWrites: failAfterWrites)
             }
         }
     }
+
+    /// Stores the answer of a server lookup (`GET /lookup`) for one number,
+    /// leaving the cursor and config as they are: the next sync stays
+    /// authoritative over it. Never rewrites the base lookup file (it runs
+    /// at ring time). Returns false, storing nothing, when the record is not
+    /// valid or no sync has been applied yet.
+    @discardableResult
+    public func storeLookupAnswer(_ incoming: IncomingBrandingRecord) throws -> Bool {
+        guard incoming.isActive, let number = BrandingRecord.number(e164: incoming.e164), let (record, _) = Self.validated(incoming) else {
+            return false
+        }
+        return try syncLock.withLock {
+            try repairSnapshotIfStale()
+            guard slot.current.generation > 0 else { return false }
+            _ = try applyChanges([number: .record(record)], state: .generationOnly, allowCompaction: false, failAfterWrites: nil)
+            return true
+        }
+    }
+
+    /// The generation the database holds (0 before the first sync).
+    private func databaseGeneration() throws -> UInt64 {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT generation FROM sync_state WHERE id = 1")
+        }.map { UInt64($0) } ?? 0
+    }
+
+    /// Reloads (or rebuilds) the lookup files when the snapshot lags the
+    /// database: after a failure between a commit and its file swap, the
+    /// next sync starts from files that match the database again.
+    private func repairSnapshotIfStale() throws {
+        if slot.current.generation != (try databaseGeneration()) { slot.replace(with: try loadSnapshot()) }
+    }
+
+    /// Runs the file swap after a commit. The sync is committed whatever
+    /// happens here; the lookup files are derived, so a failure (a rename,
+    /// a mapping) is repaired from the database at once, or before the next
+    /// sync, or at the next open.
+    private func afterCommit(_ swap: () throws -> LookupSnapshot) {
+        do {
+            slot.replace(with: try swap())
+        } catch {
+            if let repaired = try? loadSnapshot() { slot.replace(with: repaired) }
+        }
+    }
+
+    /// A fresh name for a file being written (one per write, so two writers
+    /// never truncate each other's file).
+    private func pendingPath(for path: String) -> String { path + ".pending-" + UUID().uuidString }
 
     /// Counts row writes and throws the injected failure once past the limit.
     private struct WriteCounter {
@@ -130,7 +179,7 @@ public final class BrandingStore: Sendable {
         _ records: Records, cursor: String, config: String?, failAfterWrites: Int?
     ) throws -> SyncOutcome {
         let generation = slot.current.generation + 1
-        let pending = basePath + ".pending"
+        let pending = pendingPath(for: basePath)
         var outcome = SyncOutcome()
         do {
             let writer = try LookupFileWriter(path: pending, generation: generation)
@@ -162,7 +211,7 @@ public final class BrandingStore: Sendable {
             unlink(pending)
             throw Self.rejection(for: error)
         }
-        try install(pending: pending, as: basePath, generation: generation)
+        afterCommit { try install(pending: pending, generation: generation) }
         return outcome
     }
 
@@ -191,14 +240,33 @@ public final class BrandingStore: Sendable {
             if wasClamped { outcome.clamped += 1 }
             changes[number] = .record(record)
         }
+        return try applyChanges(changes, state: .sync(cursor: cursor, config: config), allowCompaction: true, failAfterWrites: failAfterWrites, outcome: outcome)
+    }
+
+    /// What a change set writes to `sync_state` besides the generation.
+    private enum StateUpdate {
+        /// A sync: its cursor and config.
+        case sync(cursor: String, config: String?)
+        /// A lookup answer: the generation only.
+        case generationOnly
+    }
+
+    /// Writes upserts and deletions in one transaction with the state, and
+    /// the lookup delta (every change since the base) before the commit; with
+    /// `allowCompaction`, a delta past a hundredth of the base is replaced by
+    /// a new base instead.
+    private func applyChanges(
+        _ changes: [Int64: LookupFile.Entry], state: StateUpdate, allowCompaction: Bool, failAfterWrites: Int?, outcome: SyncOutcome = SyncOutcome()
+    ) throws -> SyncOutcome {
+        var outcome = outcome
         let current = slot.current
         let generation = current.generation + 1
         var merged: [Int64: LookupFile.Entry] = [:]
         if let delta = current.delta { for (number, entry) in delta.entries() { merged[number] = entry } }
         merged.merge(changes) { _, new in new }
         let baseCount = current.base?.count ?? 0
-        let compact = current.base == nil || merged.count > max(2_000, baseCount / 100)
-        let pending = deltaPath + ".pending"
+        let compact = current.base == nil || (allowCompaction && merged.count > max(2_000, baseCount / 100))
+        let pending = pendingPath(for: deltaPath)
         do {
             let writer = compact ? nil : try LookupFileWriter(path: pending, generation: generation, baseGeneration: current.base!.generation)
             try pool.write { db in
@@ -221,17 +289,24 @@ public final class BrandingStore: Sendable {
                     for (number, entry) in merged { try writer.append(number, entry) }
                     try writer.finish()
                 }
-                try Self.writeState(db, cursor: cursor, config: config, kind: "incremental", generation: generation)
+                switch state {
+                case .sync(let cursor, let config):
+                    try Self.writeState(db, cursor: cursor, config: config, kind: "incremental", generation: generation)
+                case .generationOnly:
+                    try db.execute(sql: "UPDATE sync_state SET generation = ? WHERE id = 1", arguments: [Int64(generation)])
+                }
             }
         } catch {
             unlink(pending)
             throw Self.rejection(for: error)
         }
-        if compact {
-            slot.replace(with: try rebuildBase(generation: generation))
-        } else {
-            guard rename(pending, deltaPath) == 0 else { throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno) }
-            slot.replace(with: LookupSnapshot(generation: generation, base: current.base, delta: try LookupFile(path: deltaPath)))
+        afterCommit {
+            if compact { return try rebuildBase(generation: generation) }
+            guard rename(pending, deltaPath) == 0 else {
+                unlink(pending)
+                throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno)
+            }
+            return LookupSnapshot(generation: generation, base: current.base, delta: try LookupFile(path: deltaPath))
         }
         return outcome
     }
@@ -248,23 +323,32 @@ public final class BrandingStore: Sendable {
         return error
     }
 
-    /// Moves a written base file into place and swaps it in.
-    private func install(pending: String, as path: String, generation: UInt64) throws {
-        guard rename(pending, path) == 0 else { throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno) }
+    /// Moves a written base file into place; the snapshot that reads it.
+    private func install(pending: String, generation: UInt64) throws -> LookupSnapshot {
+        guard rename(pending, basePath) == 0 else {
+            unlink(pending)
+            throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno)
+        }
         unlink(deltaPath)
-        slot.replace(with: LookupSnapshot(generation: generation, base: try LookupFile(path: path), delta: nil))
+        return LookupSnapshot(generation: generation, base: try LookupFile(path: basePath), delta: nil)
     }
 
     /// Writes the base lookup file from the database (ascending by number,
     /// as the table is clustered by it) and swaps it in.
     private func rebuildBase(generation: UInt64) throws -> LookupSnapshot {
-        let pending = basePath + ".pending"
+        let pending = pendingPath(for: basePath)
         do {
             let writer = try LookupFileWriter(path: pending, generation: generation)
             try pool.read { db in
                 let rows = try Row.fetchCursor(db, sql: "SELECT number, e164, brand_name, brand_id, logo_url, call_reason, updated_at FROM branding ORDER BY number")
                 while let row = try rows.next() {
-                    try writer.append(row[0], .record(BrandingRecord(e164: row[1], brandName: row[2], brandID: row[3], logoURL: row[4], callReason: row[5], updatedAt: row[6])))
+                    do {
+                        try writer.append(row[0], .record(BrandingRecord(e164: row[1], brandName: row[2], brandID: row[3], logoURL: row[4], callReason: row[5], updatedAt: row[6])))
+                    } catch LookupFileWriter.Failure.fieldTooLong {
+                        // Not written by this version (values are clamped in bytes
+                        // too); a row no entry can hold must not stop the store opening.
+                        continue
+                    }
                 }
             }
             try writer.finish()
@@ -272,20 +356,15 @@ public final class BrandingStore: Sendable {
             unlink(pending)
             throw error
         }
-        guard rename(pending, basePath) == 0 else { throw LookupFileWriter.Failure.system("rename", path: pending, errno: errno) }
-        unlink(deltaPath)
-        return LookupSnapshot(generation: generation, base: try LookupFile(path: basePath), delta: nil)
+        return try install(pending: pending, generation: generation)
     }
 
     /// The lookup files that match the database's generation, or a base
     /// rebuilt from the database when they do not (a crash between a
     /// commit and the file swap, a torn or missing file).
     private func loadSnapshot() throws -> LookupSnapshot {
-        unlink(basePath + ".pending")
-        unlink(deltaPath + ".pending")
-        let generation = try pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT generation FROM sync_state WHERE id = 1")
-        }.map { UInt64($0) } ?? 0
+        removePendingFiles()
+        let generation = try databaseGeneration()
         let base = try? LookupFile(path: basePath)
         if let base, base.baseGeneration == 0 {
             if base.generation == generation {
@@ -297,6 +376,15 @@ public final class BrandingStore: Sendable {
             }
         }
         return try rebuildBase(generation: generation)
+    }
+
+    /// Removes lookup files a process left half-written when it died.
+    private func removePendingFiles() {
+        let folder = (basePath as NSString).deletingLastPathComponent
+        let prefixes = [(basePath as NSString).lastPathComponent + ".pending-", (deltaPath as NSString).lastPathComponent + ".pending-"]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where prefixes.contains(where: name.hasPrefix) {
+            unlink((folder as NSString).appendingPathComponent(name))
+        }
     }
 
     /// A failure injected by tests.
@@ -314,9 +402,27 @@ public final class BrandingStore: Sendable {
         var clamped = false
         func clamp(_ text: String, _ limit: Int) -> String {
             // At most `limit` bytes is at most `limit` characters: no need to count them.
-            guard text.utf8.count > limit, text.count > limit else { return text }
+            guard text.utf8.count > limit else { return text }
+            var result = text
+            if text.count > limit {
+                clamped = true
+                result = String(text.prefix(limit))
+            }
+            // A character can be many bytes (a letter with hundreds of
+            // combining marks): cap the bytes too, at four per allowed
+            // character, cutting between scalars (one character alone may be
+            // over the cap, and the text must not come out empty).
+            let byteLimit = limit * 4
+            guard result.utf8.count > byteLimit else { return result }
             clamped = true
-            return String(text.prefix(limit))
+            var bytes = 0
+            var scalars = String.UnicodeScalarView()
+            for scalar in result.unicodeScalars {
+                bytes += String(scalar).utf8.count
+                guard bytes <= byteLimit else { break }
+                scalars.append(scalar)
+            }
+            return String(scalars)
         }
         var logo = incoming.logoURL
         if let url = logo, url.utf8.count > BrandingRecord.Limits.logoURL {

@@ -149,7 +149,9 @@ public final class SecureNode: Sendable {
     public func sync() async -> BrandingSyncStatus {
         _ = try? await device.registerOrUpdate()
         let status = await syncEngine.sync()
-        if status.isDisabled { state.withLock { $0.brandingDisabled = true } }
+        // The engine keeps a 401 to replaced credentials from disabling the
+        // new ones; its status is what holds.
+        if await syncEngine.status.isDisabled { state.withLock { $0.brandingDisabled = true } }
         if case .upToDate(let at, _, _) = status {
             let enabled = Self.brandingEnabled(in: store)
             state.withLock { $0.brandingEnabledByServer = enabled }

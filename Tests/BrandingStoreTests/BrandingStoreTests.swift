@@ -216,7 +216,59 @@ import Testing
         #expect(store.lookup(e164: "+15550000001")?.brandName == "Old")
         #expect(try store.allRecords().map(\.e164) == ["+15550000001"])
         #expect(try store.cursor() == "c1")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("branding.sqlite.lookup.pending").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".pending") }, "no half-written file left")
+    }
+}
+
+/// Failures after a commit, lookup answers, and values whose characters
+/// are many bytes.
+@Suite struct StoreEdgeTests {
+    @Test func aFailedFileSwapAfterTheCommitIsRepairedNotReported() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("branding.sqlite").path
+        try store.apply(.full, records: LookupFileTests.numbers(in: 0..<100).map { BrandingStoreTests.record($0, "Old") }, cursor: "c1")
+        // A directory where the delta goes: the rename after the commit fails.
+        try FileManager.default.createDirectory(atPath: path + ".lookup-delta", withIntermediateDirectories: false)
+        let outcome = try store.apply(.incremental, records: [BrandingStoreTests.record("+15550000001", "New")], cursor: "c2")
+        #expect(outcome.stored == 1, "the sync committed and says so")
+        #expect(store.lookup(e164: "+15550000001")?.brandName == "New", "lookups repaired from the database")
+        #expect(store.syncGeneration == 2)
+        try store.apply(.incremental, records: [BrandingStoreTests.record("+15550000002", "Newer")], cursor: "c3")
+        #expect(store.lookup(e164: "+15550000002")?.brandName == "Newer")
+        #expect(store.lookup(e164: "+15550000001")?.brandName == "New")
+        try FileManager.default.removeItem(atPath: path + ".lookup-delta")
+        let reopened = try BrandingStore(path: path)
+        #expect(reopened.lookup(e164s: LookupFileTests.numbers(in: 0..<100)) == store.lookup(e164s: LookupFileTests.numbers(in: 0..<100)))
+        #expect(try reopened.cursor() == "c3")
+    }
+
+    @Test func lookupAnswersKeepTheCursorAndConfig() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let answer = BrandingStoreTests.record("+447700900123", "Northwind")
+        #expect(try store.storeLookupAnswer(answer) == false, "nothing to add to before the first sync")
+        try store.apply(.full, records: [BrandingStoreTests.record("+15550000001")], cursor: "c1", config: #"{"branding_enabled":false}"#)
+        #expect(try store.storeLookupAnswer(answer))
+        #expect(store.lookup(e164: "+447700900123")?.brandName == "Northwind")
+        #expect(try store.cursor() == "c1")
+        #expect(try store.config() == #"{"branding_enabled":false}"#)
+        let reopened = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
+        #expect(reopened.lookup(e164: "+447700900123")?.brandName == "Northwind")
+        #expect(reopened.syncGeneration == store.syncGeneration)
+    }
+
+    @Test func manyBytesPerCharacterAreCappedToo() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 100 characters of one letter and 700 combining marks each: 140 KB.
+        let heavy = String(repeating: "e" + String(repeating: "\u{301}", count: 700), count: 100)
+        let outcome = try store.apply(.full, records: [BrandingStoreTests.record("+15550000001", heavy, reason: heavy)], cursor: "c1")
+        #expect(outcome.stored == 1 && outcome.clamped == 1)
+        let record = try #require(store.lookup(e164: "+15550000001"))
+        #expect(record.brandName.utf8.count <= 400 && !record.brandName.isEmpty)
+        #expect((record.callReason?.utf8.count ?? 0) <= 800)
+        #expect(try store.allRecords().first?.brandName == record.brandName)
     }
 }
 

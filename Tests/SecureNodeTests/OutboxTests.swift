@@ -72,6 +72,7 @@ import Testing
         #expect(OutboxDelivery.disposition(for: apiError(401)) == .drop)
         #expect(OutboxDelivery.disposition(for: apiError(408)) == .retry(notBefore: nil))
         #expect(OutboxDelivery.disposition(for: apiError(429, [.retryAfter: "7"])) == .retry(notBefore: .seconds(7)))
+        #expect(OutboxDelivery.disposition(for: apiError(503, [.retryAfter: "99999999999"])) == .retry(notBefore: .seconds(86_400)), "capped at a day")
         #expect(OutboxDelivery.disposition(for: UndocumentedResponseError(operationID: "x", response: HTTPResponse(status: 503), body: []))
             == .retry(notBefore: nil))
         #expect(OutboxDelivery.disposition(for: UndocumentedResponseError(operationID: "x", response: HTTPResponse(status: 404), body: []))

@@ -183,6 +183,17 @@ func makeFolder(_ name: String) throws -> URL {
         }
     }
 
+    @Test func a401ToReplacedCredentialsDoesNotDisableTheNewOnes() async throws {
+        try await goodFullSync()
+        fake.route("GET /api/mobile/branding/sync", .delayed(.milliseconds(300), .json(401, #"{"error":"unauthorized"}"#)))
+        let sync = Task { await engine.sync() }
+        try await Task.sleep(for: .milliseconds(100))
+        await engine.reenable()  // new credentials configured while the old ones were being refused
+        #expect(await sync.value.isDisabled == false)
+        fake.route("GET /api/mobile/branding/sync", .json(401, #"{"error":"unauthorized"}"#))
+        #expect(await engine.sync() == .disabled(status: 401), "a 401 to the current credentials disables")
+    }
+
     @Test func noSyncWhileACallIsHandled() async throws {
         calls.callStarted()
         #expect(await engine.sync() == .deferredForCall)

@@ -55,8 +55,15 @@ final class LookupFileWriter {
     /// Reserves room for `count` index pairs.
     func reserve(_ count: Int) { index.reserveCapacity(count) }
 
-    /// Appends a number's entry.
+    /// Appends a number's entry; a field too long for an entry throws
+    /// before anything is written, so the file stays whole.
     func append(_ number: Int64, _ entry: LookupFile.Entry) throws {
+        if case .record(let record) = entry {
+            for field in [record.e164, record.brandName, record.brandID, record.logoURL ?? "", record.callReason ?? "", record.updatedAt]
+            where field.utf8.count >= Int(LookupFile.absent) {
+                throw Failure.fieldTooLong(field.utf8.count)
+            }
+        }
         index.append((number, UInt64(written + buffer.count)))
         switch entry {
         case .removed:

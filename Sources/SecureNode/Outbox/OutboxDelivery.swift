@@ -92,7 +92,8 @@ public actor OutboxDelivery {
         if let failure = error as? any HTTPStatusError {
             switch failure.status {
             case 408, 429, 500...599:
-                let retryAfter = failure.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }
+                // Honoured up to a day: an absurd value must not park an event for ever.
+                let retryAfter = failure.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }.map { min($0, .seconds(86_400)) }
                 return .retry(notBefore: retryAfter)
             case 400...499:
                 return .drop
@@ -181,7 +182,9 @@ public actor OutboxDelivery {
             let report = try await deliverDue()
             if report.attempted > 0 { continue }
             guard let next = try outbox.nextAttemptDate() else { return }
-            let wait = max(0.001, next.timeIntervalSince(now()))
+            // At least 50 ms: events due now but in flight in another pass
+            // must not turn this into a busy loop.
+            let wait = max(0.05, next.timeIntervalSince(now()))
             try await Task.sleep(for: .seconds(min(wait, 60)))
         }
     }

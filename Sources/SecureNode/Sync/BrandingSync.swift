@@ -22,6 +22,9 @@ public actor BrandingSync {
     private let calls: CallActivity
     private var lastSuccess: Date?
     private var observers: [UUID: AsyncStream<BrandingSyncStatus>.Continuation] = [:]
+    /// Bumped by `reenable()`: a 401/403 to a request sent with older
+    /// credentials does not disable the new ones.
+    private var credentialsEpoch = 0
 
     /// A sync engine for `store` over `client`; `deviceID` is sent as
     /// `device_id` when given.
@@ -54,6 +57,7 @@ public actor BrandingSync {
 
     /// Allows syncs again after a 401/403 (new credentials were configured).
     public func reenable() {
+        credentialsEpoch += 1
         if status.isDisabled { publish(((try? store.cursor()) ?? nil) == nil ? .neverSynced : .idle) }
     }
 
@@ -68,13 +72,19 @@ public actor BrandingSync {
             return status
         }
         publish(.syncing)
+        let epoch = credentialsEpoch
         let cursor = (try? store.cursor()) ?? nil
         let since = cursor.flatMap(JSONCoding.parseDateTime)
         let response: BrandingSyncResponse
         do {
             response = try await client.syncBranding(since: since, deviceID: deviceID)
         } catch {
-            publish(Self.status(for: error, lastSuccess: lastSuccess))
+            var failed = Self.status(for: error, lastSuccess: lastSuccess)
+            if failed.isDisabled, epoch != credentialsEpoch {
+                // Refused credentials that were replaced while the request was out.
+                failed = .offline(lastSuccess: lastSuccess)
+            }
+            publish(failed)
             return status
         }
         // The response may have taken seconds; a call may have started meanwhile.

@@ -41,15 +41,13 @@ public actor LookupFallback {
         defer { inFlight.remove(e164) }
         lastAsked[e164] = Date()
         guard case .ok(let answer)? = try? await client.lookupBranding(e164: e164, deviceID: deviceID) else { return nil }
-        // Stored under the store's current cursor: the next sync (full or
-        // incremental) stays authoritative over it. Without a cursor there
-        // is no dataset to add to yet.
-        guard let cursor = (try? store.cursor()) ?? nil else { return nil }
+        // Stored without touching the cursor or config: the next sync stays
+        // authoritative over it. Before the first sync there is nothing to add to.
         let record = IncomingBrandingRecord(
             e164: e164, brandName: answer.brandName, brandID: "",
             logoURL: answer.logoURL?.value?.absoluteString, callReason: answer.callReason?.value ?? nil,
             updatedAt: answer.updatedAt.map(JSONCoding.formatDateTime) ?? JSONCoding.formatDateTime(Date()), isActive: true)
-        guard (try? store.apply(.incremental, records: [record], cursor: cursor)) != nil else { return nil }
+        guard (try? store.storeLookupAnswer(record)) == true else { return nil }
         return store.lookup(e164: e164)
     }
 }
