@@ -245,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientgenTests",
-            dependencies: ["clientgen"],
+            dependencies: ["clientgen", "ProcessTestSupport"],
             path: "Tests/ClientgenTests"
         ),
     ] + generatedClients.map { name in

@@ -172,6 +172,11 @@ public final class BrandingStore: Sendable {
             updated_at = excluded.updated_at
         """
 
+    /// The arguments of ``upsertSQL`` for a record.
+    private static func upsertArguments(_ number: Int64, _ record: BrandingRecord) -> StatementArguments {
+        [number, record.e164, record.brandName, record.brandID, record.logoURL, record.callReason, record.updatedAt]
+    }
+
     /// Replaces the dataset: rows and the next base lookup file are written
     /// in one pass over the records; a number twice (found when the file's
     /// index is sorted) refuses the batch before the commit.
@@ -199,7 +204,7 @@ public final class BrandingStore: Sendable {
                         continue
                     }
                     if wasClamped { outcome.clamped += 1 }
-                    try insert.execute(arguments: [number, record.e164, record.brandName, record.brandID, record.logoURL, record.callReason, record.updatedAt])
+                    try insert.execute(arguments: Self.upsertArguments(number, record))
                     try writer.append(number, .record(record))
                     try counter.wrote()
                     outcome.stored += 1
@@ -276,7 +281,7 @@ public final class BrandingStore: Sendable {
                 for number in changes.keys.sorted() {
                     switch changes[number]! {
                     case .record(let record):
-                        try insert.execute(arguments: [number, record.e164, record.brandName, record.brandID, record.logoURL, record.callReason, record.updatedAt])
+                        try insert.execute(arguments: Self.upsertArguments(number, record))
                         outcome.stored += 1
                     case .removed:
                         try delete.execute(arguments: [number])
@@ -340,10 +345,10 @@ public final class BrandingStore: Sendable {
         do {
             let writer = try LookupFileWriter(path: pending, generation: generation)
             try pool.read { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT number, e164, brand_name, brand_id, logo_url, call_reason, updated_at FROM branding ORDER BY number")
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.recordColumns), number FROM branding ORDER BY number")
                 while let row = try rows.next() {
                     do {
-                        try writer.append(row[0], .record(BrandingRecord(e164: row[1], brandName: row[2], brandID: row[3], logoURL: row[4], callReason: row[5], updatedAt: row[6])))
+                        try writer.append(row[6], .record(Self.record(row)))
                     } catch LookupFileWriter.Failure.fieldTooLong {
                         // Not written by this version (values are clamped in bytes
                         // too); a row no entry can hold must not stop the store opening.
@@ -490,7 +495,7 @@ public final class BrandingStore: Sendable {
     /// Every stored record, ascending by number (for exports and checks).
     public func allRecords() throws -> [BrandingRecord] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT e164, brand_name, brand_id, logo_url, call_reason, updated_at FROM branding ORDER BY number")
+            try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns) FROM branding ORDER BY number")
                 .map(Self.record)
         }
     }
@@ -505,6 +510,10 @@ public final class BrandingStore: Sendable {
         }
     }
 
+    /// The columns `record(_:)` reads, in its order.
+    private static let recordColumns = "e164, brand_name, brand_id, logo_url, call_reason, updated_at"
+
+    /// A record from a row that starts with ``recordColumns``.
     private static func record(_ row: Row) -> BrandingRecord {
         BrandingRecord(e164: row[0], brandName: row[1], brandID: row[2], logoURL: row[3], callReason: row[4], updatedAt: row[5])
     }

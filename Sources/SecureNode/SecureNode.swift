@@ -152,11 +152,12 @@ public final class SecureNode: Sendable {
         // The engine keeps a 401 to replaced credentials from disabling the
         // new ones; its status is what holds.
         if await syncEngine.status.isDisabled { state.withLock { $0.brandingDisabled = true } }
-        if case .upToDate(let at, _, _) = status {
+        if case .upToDate(let at, _, let outcome) = status {
             let enabled = Self.brandingEnabled(in: store)
             state.withLock { $0.brandingEnabledByServer = enabled }
             _ = try? await device.heartbeat(lastSyncedAt: at, force: true)
-            if let urls = try? store.logoURLs() { await logos.prefetch(urls) }
+            // New logos can only come with stored records.
+            if outcome.stored > 0, let urls = try? store.logoURLs() { await logos.prefetch(urls) }
         }
         _ = try? await delivery.deliverDue()
         return status

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// `clientgen lint`, run as the built executable: exit codes, the
@@ -13,16 +14,7 @@ import Testing
     }
 
     /// The `clientgen` executable that `swift build` put beside the test bundle.
-    static let executable: URL? = {
-        let start = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = start.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("clientgen")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let executable = ChildProcess.executable(named: "clientgen")
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

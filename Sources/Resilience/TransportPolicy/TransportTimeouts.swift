@@ -34,15 +34,11 @@ public struct TransportTimeouts: Sendable, Hashable {
     public func urlSessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
         // `URLSessionConfiguration` is a class: change a copy, not the caller's.
         let configuration = base.copy() as! URLSessionConfiguration
-        configuration.timeoutIntervalForRequest = read.seconds
-        configuration.timeoutIntervalForResource = (connect + read + transfer).seconds
+        configuration.timeoutIntervalForRequest = read.totalSeconds
+        configuration.timeoutIntervalForResource = (connect + read + transfer).totalSeconds
         return configuration
     }
 
     /// The per-attempt deadline for ``TimeoutMiddleware``: connect plus read.
     public var attemptDeadline: Duration { connect + read }
-}
-
-extension Duration {
-    fileprivate var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -1,5 +1,6 @@
 import ClientRuntime
 import Foundation
+import Resilience
 import SecureNodeAPI
 
 /// What the server should know about this install.
@@ -72,7 +73,7 @@ public actor DeviceLifecycle {
         self.client = client
         self.profile = profile
         self.stateFile = stateFile
-        self.heartbeatInterval = Double(heartbeatInterval.components.seconds) + Double(heartbeatInterval.components.attoseconds) / 1e18
+        self.heartbeatInterval = heartbeatInterval.totalSeconds
         self.now = now
         state = (try? Data(contentsOf: stateFile)).flatMap { try? JSONCoding.makeDecoder().decode(State.self, from: $0) } ?? State()
     }

@@ -66,6 +66,11 @@ public final class LogoCache: Sendable {
 
     private func file(for url: String) -> URL { folder.appendingPathComponent(Self.fileName(for: url)) }
 
+    /// Whether the logo for `url` is on disk (without reading it).
+    public func isCached(_ url: String) -> Bool {
+        FileManager.default.fileExists(atPath: file(for: url).path)
+    }
+
     /// The cached logo for `url`, from disk only; nil when not cached.
     public func cachedLogo(for url: String) -> Data? {
         try? Data(contentsOf: file(for: url))
@@ -88,7 +93,7 @@ public final class LogoCache: Sendable {
     @discardableResult
     public func prefetch(_ urls: some Sequence<String>) async -> Int {
         var fetched = 0
-        for url in urls where cachedLogo(for: url) == nil {
+        for url in urls where !isCached(url) {
             if (try? await logo(for: url)) != nil { fetched += 1 }
         }
         return fetched

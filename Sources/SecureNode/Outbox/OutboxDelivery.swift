@@ -37,6 +37,9 @@ public actor OutboxDelivery {
         public var attempted: Int { delivered + retried + dropped }
     }
 
+    /// Billing waits: 2 s for the first retry, never more than 10 minutes.
+    public static let defaultBackoff = BackoffPolicy(baseDelay: .seconds(2), maximumDelay: .seconds(600))
+
     private let outbox: BillingOutbox
     private let send: Send
     private let backoff: BackoffPolicy
@@ -47,7 +50,7 @@ public actor OutboxDelivery {
     /// Delivery through `send`; `now` is the clock due dates are read
     /// against (tests inject one).
     public init(
-        outbox: BillingOutbox, backoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(2), maximumDelay: .seconds(600)),
+        outbox: BillingOutbox, backoff: BackoffPolicy = OutboxDelivery.defaultBackoff,
         concurrency: Int = 4, now: @escaping @Sendable () -> Date = { Date() }, send: @escaping Send
     ) {
         self.outbox = outbox
@@ -61,7 +64,7 @@ public actor OutboxDelivery {
     /// add the API key).
     public init(
         outbox: BillingOutbox, client: SecureNodeAPI.Client,
-        backoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(2), maximumDelay: .seconds(600)), concurrency: Int = 4
+        backoff: BackoffPolicy = OutboxDelivery.defaultBackoff, concurrency: Int = 4
     ) {
         self.init(outbox: outbox, backoff: backoff, concurrency: concurrency, send: Self.sending(with: client))
     }
@@ -125,7 +128,7 @@ public actor OutboxDelivery {
                 case .delivered(let eventID): referred[entry.id] = eventID
                 case .unknown: break
                 case .pending:
-                    try outbox.reschedule(entry, at: now().addingTimeInterval(seconds(backoff.baseDelay)))
+                    try outbox.reschedule(entry, at: now().addingTimeInterval(backoff.baseDelay.totalSeconds))
                     report.retried += 1
                     continue
                 }
@@ -151,14 +154,15 @@ public actor OutboxDelivery {
             }
             for _ in 0..<concurrency where !startNext() { break }
             while let (entry, disposition) = try await group.next() {
-                try record(disposition, of: entry, in: &report)
+                try settle(entry, disposition, in: &report)
                 _ = startNext()
             }
         }
         return report
     }
 
-    private func record(_ disposition: Disposition, of entry: BillingOutbox.Entry, in report: inout PassReport) throws {
+    /// Applies an attempt's disposition to the outbox and the report.
+    private func settle(_ entry: BillingOutbox.Entry, _ disposition: Disposition, in report: inout PassReport) throws {
         switch disposition {
         case .delivered(let eventID):
             try outbox.markDelivered(entry, eventID: eventID)
@@ -170,7 +174,7 @@ public actor OutboxDelivery {
             var generator = SystemRandomNumberGenerator()
             var wait = backoff.delay(forRetry: entry.attempts + 1, using: &generator)
             if let notBefore, notBefore > wait { wait = notBefore }
-            try outbox.reschedule(entry, at: now().addingTimeInterval(seconds(wait)))
+            try outbox.reschedule(entry, at: now().addingTimeInterval(wait.totalSeconds))
             report.retried += 1
         }
     }
@@ -188,9 +192,4 @@ public actor OutboxDelivery {
             try await Task.sleep(for: .seconds(min(wait, 60)))
         }
     }
-}
-
-/// A duration in seconds, as `TimeInterval`.
-func seconds(_ duration: Duration) -> TimeInterval {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

@@ -1,6 +1,7 @@
 import BrandingStore
 import ClientRuntime
 import Foundation
+import Resilience
 import SecureNodeAPI
 
 /// The network fallback for a number the local store does not know:
@@ -22,7 +23,7 @@ public actor LookupFallback {
         self.store = store
         self.client = client
         self.deviceID = deviceID
-        self.quietPeriod = Double(quietPeriod.components.seconds)
+        self.quietPeriod = quietPeriod.totalSeconds
     }
 
     /// Schedules a lookup of `e164` and returns at once.
