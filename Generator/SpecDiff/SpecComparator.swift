@@ -74,7 +74,7 @@ public final class SpecComparator {
         }
         for new in revisionOperations where !baseKeys.contains(new.key) {
             add("endpoint-added", .info, new.display, new.operation.location, "endpoint added",
-                symbols: revisionSymbols.method(new.symbolKey).map { [$0] } ?? [])
+                symbols: revisionSymbols.method(new.display).map { [$0] } ?? [])
         }
         return findings
     }
@@ -111,7 +111,6 @@ public final class SpecComparator {
         var key: String { method.wireName + " " + normalizedPath }
         var display: String { method.wireName + " " + path }
         /// The key `SwiftSymbols` uses: method and path as written.
-        var symbolKey: String { display }
     }
 
     static func operations(of document: OpenAPIDocument) -> [OperationEntry] {
@@ -125,7 +124,7 @@ public final class SpecComparator {
     }
 
     private func operationRemoved(_ old: OperationEntry, pathRemoved: Bool) {
-        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        let symbols = baseSymbols.method(old.display).map { [$0] } ?? []
         let prefix = pathRemoved ? "api-path-removed" : "api-removed"
         let what = pathRemoved ? "api path removed" : "api removed"
         if let sunset = old.operation.extensions["x-sunset"]?.stringValue, sunset > today {
@@ -139,9 +138,9 @@ public final class SpecComparator {
 
     private func compareOperation(_ old: OperationEntry, _ new: OperationEntry) {
         let name = new.display
-        let method = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        let method = baseSymbols.method(old.display).map { [$0] } ?? []
         if let oldID = old.operation.operationId, let newID = new.operation.operationId, oldID != newID {
-            let renamed = revisionSymbols.method(new.symbolKey).map { " (now \($0))" } ?? ""
+            let renamed = revisionSymbols.method(new.display).map { " (now \($0))" } ?? ""
             add("api-operation-id-removed", .warning, name, new.operation.location,
                 "api operation id \(oldID) removed and replaced with \(newID): regenerating renames the method\(renamed)", symbols: method)
         }
@@ -156,8 +155,8 @@ public final class SpecComparator {
     /// returns or throws: `catch let error as APIError<ErrorDetail>` still
     /// compiles but stops matching.
     private func compareSwiftResults(_ old: OperationEntry, _ new: OperationEntry) {
-        guard let before = baseSymbols.resultTypes(old.symbolKey), let after = revisionSymbols.resultTypes(new.symbolKey) else { return }
-        let method = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        guard let before = baseSymbols.resultTypes(old.display), let after = revisionSymbols.resultTypes(new.display) else { return }
+        let method = baseSymbols.method(old.display).map { [$0] } ?? []
         if before.success != after.success {
             add("swift-result-type-changed", .warning, new.display, new.operation.location,
                 "the generated method now returns \(after.success) instead of \(before.success)", symbols: method)
@@ -171,15 +170,7 @@ public final class SpecComparator {
     // MARK: Parameters
 
     private func parameters(_ entry: OperationEntry, in document: OpenAPIDocument) -> [Parameter] {
-        var result: [Parameter] = []
-        for candidate in (entry.pathItem.parameters + entry.operation.parameters).compactMap({ document.resolve($0) }) {
-            if let index = result.firstIndex(where: { $0.name == candidate.name && $0.location == candidate.location }) {
-                result[index] = candidate
-            } else {
-                result.append(candidate)
-            }
-        }
-        return result
+        document.parameters(of: entry.operation, in: entry.pathItem)
     }
 
     private func compareParameters(_ old: OperationEntry, _ new: OperationEntry) {
@@ -187,8 +178,8 @@ public final class SpecComparator {
         let oldParameters = parameters(old, in: base)
         let newParameters = parameters(new, in: revision)
         // Path parameters match by position (their names may change with the template).
-        let oldTemplate = Self.templateNames(old.path)
-        let newTemplate = Self.templateNames(new.path)
+        let oldTemplate = templateVariables(in: old.path)
+        let newTemplate = templateVariables(in: new.path)
         func matches(_ a: Parameter, _ b: Parameter) -> Bool {
             guard a.location == b.location else { return false }
             switch a.location {
@@ -198,7 +189,7 @@ public final class SpecComparator {
             }
         }
         for parameter in newParameters where !oldParameters.contains(where: { matches($0, parameter) }) {
-            let symbols = revisionSymbols.parameter(new.symbolKey, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
+            let symbols = revisionSymbols.parameter(new.display, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
             if parameter.location == .path {
                 add("new-request-path-parameter", .error, name, parameter.sourceLocation, "added the new path request parameter \(parameter.name)", symbols: symbols)
             } else if parameter.required {
@@ -210,7 +201,7 @@ public final class SpecComparator {
             }
         }
         for parameter in oldParameters {
-            let symbols = baseSymbols.parameter(old.symbolKey, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
+            let symbols = baseSymbols.parameter(old.display, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
             guard let counterpart = newParameters.first(where: { matches(parameter, $0) }) else {
                 add("request-parameter-removed", .warning, name, parameter.sourceLocation,
                     "deleted the \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)
@@ -228,23 +219,6 @@ public final class SpecComparator {
                 compareParameterSchema(a, b, label: label, operation: name, location: counterpart.sourceLocation, symbols: symbols)
             }
         }
-    }
-
-    /// The `{names}` of a path template, in order.
-    static func templateNames(_ path: String) -> [String] {
-        var names: [String] = []
-        var current: String?
-        for character in path {
-            if character == "{" {
-                current = ""
-            } else if character == "}" {
-                if let name = current { names.append(name) }
-                current = nil
-            } else {
-                current?.append(character)
-            }
-        }
-        return names
     }
 
     private func compareParameterSchema(_ a: Schema, _ b: Schema, label: String, operation: String, location: SourceLocation, symbols: [String], depth: Int = 0) {
@@ -270,7 +244,7 @@ public final class SpecComparator {
         let name = new.display
         let oldBody = old.operation.requestBody.flatMap { base.resolve($0) }
         let newBody = new.operation.requestBody.flatMap { revision.resolve($0) }
-        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        let symbols = baseSymbols.method(old.display).map { [$0] } ?? []
         switch (oldBody, newBody) {
         case (nil, let body?):
             add(body.required ? "request-body-added-required" : "request-body-added-optional", body.required ? .error : .info, name, body.location,
@@ -289,7 +263,7 @@ public final class SpecComparator {
             }
             for (mediaType, oldMedia) in oldBody.content {
                 guard let newMedia = newBody.content[mediaType], let oldSchema = oldMedia.schema, let newSchema = newMedia.schema else { continue }
-                var context = SchemaContext(operation: name, direction: .request, status: nil, path: [], swiftType: baseSymbols.requestBodyType(old.symbolKey), symbol: symbols.first)
+                var context = SchemaContext(operation: name, direction: .request, status: nil, path: [], swiftType: baseSymbols.requestBodyType(old.display), symbol: symbols.first)
                 context.fallbackLocation = newMedia.location
                 compareSchema(oldSchema, newSchema, context)
             }
@@ -302,7 +276,7 @@ public final class SpecComparator {
 
     private func compareResponses(_ old: OperationEntry, _ new: OperationEntry) {
         let name = new.display
-        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        let symbols = baseSymbols.method(old.display).map { [$0] } ?? []
         for (status, oldReference) in old.operation.responses {
             guard let oldResponse = base.resolve(oldReference) else { continue }
             guard let newReference = new.operation.responses[status], let newResponse = revision.resolve(newReference) else {
@@ -325,7 +299,7 @@ public final class SpecComparator {
             for (mediaType, oldMedia) in oldResponse.content {
                 guard let newMedia = newResponse.content[mediaType], let oldSchema = oldMedia.schema, let newSchema = newMedia.schema else { continue }
                 var context = SchemaContext(operation: name, direction: .response, status: status, path: [],
-                    swiftType: baseSymbols.responseBodyType(old.symbolKey, status: status), symbol: symbols.first)
+                    swiftType: baseSymbols.responseBodyType(old.display, status: status), symbol: symbols.first)
                 context.fallbackLocation = newMedia.location
                 compareSchema(oldSchema, newSchema, context)
             }
@@ -345,7 +319,7 @@ public final class SpecComparator {
     private func compareSecurity(_ old: OperationEntry, _ new: OperationEntry) {
         let oldSchemes = Set((old.operation.security ?? base.security ?? []).map { $0.schemes.keys.sorted().joined(separator: " + ") })
         let newSchemes = Set((new.operation.security ?? revision.security ?? []).map { $0.schemes.keys.sorted().joined(separator: " + ") })
-        let symbols = baseSymbols.method(old.symbolKey).map { [$0] } ?? []
+        let symbols = baseSymbols.method(old.display).map { [$0] } ?? []
         for scheme in newSchemes.subtracting(oldSchemes).sorted() {
             add("api-security-added", .info, new.display, new.operation.location,
                 "the endpoint scheme security \(scheme.isEmpty ? "{} (none)" : scheme) was added to the API", symbols: symbols)

@@ -29,9 +29,12 @@ struct SwiftSymbols {
     /// `Module.Client.method(label:label:)` for `METHOD /path`.
     func method(_ operation: String) -> String? {
         guard let declaration = operations[operation] else { return nil }
-        var labels = declaration.parameters.filter { !$0.isOptional }.map { SwiftName.unescaped($0.label) }
-        if declaration.body != nil { labels.append("body") }
-        labels += declaration.parameters.filter(\.isOptional).map { SwiftName.unescaped($0.label) }
+        let labels = declaration.arguments.map { argument in
+            switch argument {
+            case .parameter(let parameter): return SwiftName.unescaped(parameter.label)
+            case .body: return "body"
+            }
+        }
         return "\(module).Client.\(SwiftName.unescaped(declaration.methodName))(\(labels.map { $0 + ":" }.joined()))"
     }
 

@@ -11,11 +11,6 @@ struct Diff: ParsableCommand {
         case ERR, WARN
     }
 
-    /// Output formats.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, markdown, json, github
-    }
-
     static let configuration = CommandConfiguration(
         abstract: "Report what changed between two versions of a spec, and what it breaks.",
         discussion: """
@@ -36,7 +31,7 @@ struct Diff: ParsableCommand {
     var revision: String
 
     @Option(help: "Output format: text, markdown, json or github.")
-    var format: Format = .text
+    var format: FindingFormatter.Format = .text
 
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding at this level or above is not ignored: ERR or WARN.")
     var failOn: FailLevel?
@@ -82,7 +77,7 @@ struct Diff: ParsableCommand {
         let comparator = SpecComparator(base: baseDocument, revision: revisionDocument, moduleName: moduleName, today: today ?? Self.todayUTC())
         var findings = comparator.compare()
         if let ignoreList { findings = ignoreList.apply(to: findings) }
-        print(FindingFormatter.format(findings, as: FindingFormatter.Format(rawValue: format.rawValue) ?? .text, base: base, revision: revision), terminator: "")
+        print(FindingFormatter.format(findings, as: format, base: base, revision: revision), terminator: "")
         if let failOn {
             let threshold: FindingLevel = failOn == .ERR ? .error : .warning
             if findings.contains(where: { !$0.isIgnored && $0.level >= threshold }) { throw ExitCode(1) }
@@ -172,3 +167,6 @@ struct Diff: ParsableCommand {
         return process.terminationStatus == 0 ? data : nil
     }
 }
+
+/// The report formats, as `--format` values.
+extension FindingFormatter.Format: ExpressibleByArgument {}

@@ -101,19 +101,15 @@ struct ClientRenderer {
     private func signature(_ operation: OperationDeclaration) -> (parameters: String, arguments: String) {
         var parameters: [String] = []
         var arguments: [String] = []
-        let pathAndRequired = operation.parameters.filter { !$0.isOptional }
-        let optional = operation.parameters.filter(\.isOptional)
-        for parameter in pathAndRequired {
-            parameters.append("\(parameter.label): \(parameter.type)")
-            arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
-        }
-        if let body = operation.body {
-            parameters.append("body: \(body.type)" + (body.isOptional ? " = nil" : ""))
-            arguments.append("body: body")
-        }
-        for parameter in optional {
-            parameters.append("\(parameter.label): \(parameter.type) = nil")
-            arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+        for argument in operation.arguments {
+            switch argument {
+            case .parameter(let parameter):
+                parameters.append("\(parameter.label): \(parameter.type)" + (parameter.isOptional ? " = nil" : ""))
+                arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+            case .body(let body):
+                parameters.append("body: \(body.type)" + (body.isOptional ? " = nil" : ""))
+                arguments.append("body: body")
+            }
         }
         return (parameters.joined(separator: ", "), arguments.joined(separator: ", "))
     }
@@ -173,13 +169,15 @@ struct ClientRenderer {
 
     /// How a multipart property holds bytes, if it does.
     private enum BinaryShape {
-        case single, optionalSingle, nullable, list, optionalList
+        /// `Data` or `Data?` (`form.append` takes either).
+        case single
+        case nullable, list, optionalList
     }
 
     private func binaryShape(of type: SwiftType) -> BinaryShape? {
         switch type {
         case .named(let name) where isData(name): return .single
-        case .optional(.named(let name)) where isData(name): return .optionalSingle
+        case .optional(.named(let name)) where isData(name): return .single
         case .optional(.nullable(.named(let name))) where isData(name): return .nullable
         case .array(.named(let name)) where isData(name): return .list
         case .optional(.array(.named(let name))) where isData(name): return .optionalList
@@ -224,7 +222,7 @@ struct ClientRenderer {
     }
 
     private func renderBody(_ body: BodyDeclaration, into writer: inout SwiftWriter) {
-        let value = body.isOptional ? "body" : "body"
+        let value = "body"
         let content = SwiftLiteral.string(body.contentType)
         var lines: [String] = []
         switch body.encoding {
@@ -240,7 +238,6 @@ struct ClientRenderer {
                     let member = "\(value).\(SwiftName.unescaped(ModelRenderer.storage(property)))"
                     switch binaryShape(of: property.type) {
                     case .single: lines.append("form.append(\(name), \(member))")
-                    case .optionalSingle: lines.append("form.append(\(name), \(member))")
                     case .nullable: lines.append("if case .value(let part)? = \(member) { form.append(\(name), part) }")
                     case .list: lines.append("for part in \(member) { form.append(\(name), part) }")
                     case .optionalList: lines.append("for part in \(member) ?? [] { form.append(\(name), part) }")

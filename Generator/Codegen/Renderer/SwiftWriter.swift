@@ -27,11 +27,6 @@ struct SwiftWriter {
         }
     }
 
-    /// Removes a trailing blank line.
-    mutating func trimTrailingBlank() {
-        while lines.last == "" { lines.removeLast() }
-    }
-
     /// The text, ending in a newline.
     var text: String { lines.joined(separator: "\n") + "\n" }
 }

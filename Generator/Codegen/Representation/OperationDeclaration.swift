@@ -28,6 +28,23 @@ public struct OperationDeclaration: Sendable, Hashable {
     public var security: [[SecurityUse]]
     /// The `Accept` header value.
     public var accept: String?
+
+    /// One argument of the generated method.
+    public enum Argument: Sendable, Hashable {
+        /// A parameter.
+        case parameter(ParameterDeclaration)
+        /// The request body (label `body`).
+        case body(BodyDeclaration)
+    }
+
+    /// The generated method's arguments in order: required parameters, the
+    /// body, then optional parameters (so defaulted arguments come last).
+    /// The renderer and the spec diff's Swift symbols both read this order.
+    public var arguments: [Argument] {
+        parameters.filter { !$0.isOptional }.map(Argument.parameter)
+            + (body.map { [Argument.body($0)] } ?? [])
+            + parameters.filter(\.isOptional).map(Argument.parameter)
+    }
 }
 
 /// A security scheme used by an operation.

@@ -35,17 +35,9 @@ struct OperationTranslator {
         // The generated method's own locals and arguments.
         var labels = NameScope(reserved: ["body", "request", "response", "form", "part", "core"])
 
-        // Operation parameters override path-level ones with the same name and location.
-        var parameters: [Parameter] = []
-        for candidate in (pathItem.parameters + operation.parameters).compactMap({ document.resolve($0) }) {
-            if let index = parameters.firstIndex(where: { $0.name == candidate.name && $0.location == candidate.location }) {
-                parameters[index] = candidate
-            } else {
-                parameters.append(candidate)
-            }
-        }
+        var parameters = document.parameters(of: operation, in: pathItem)
         parameters.removeAll { $0.location == .header && Self.ignoredHeaders.contains($0.name.lowercased()) }
-        let pathOrder = Self.templateNames(path)
+        let pathOrder = templateVariables(in: path)
         parameters.sort { lhs, rhs in
             func rank(_ parameter: Parameter) -> Int {
                 if parameter.location == .path { return pathOrder.firstIndex(of: parameter.name) ?? 0 }
@@ -82,18 +74,6 @@ struct OperationTranslator {
             security: security(operation), accept: accept)
     }
 
-    private static func templateNames(_ path: String) -> [String] {
-        var names: [String] = []
-        var current: String?
-        for character in path {
-            if character == "{" { current = "" } else if character == "}" {
-                if let name = current { names.append(name) }
-                current = nil
-            } else if current != nil { current?.append(character) }
-        }
-        return names
-    }
-
     // MARK: Bodies
 
     /// Which media type a body is sent or read as, by preference.
@@ -112,7 +92,7 @@ struct OperationTranslator {
 
     static func isJSON(_ mediaType: String) -> Bool {
         let base = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return base == "application/json" || base.hasSuffix("+json") || base == "*/*" && false || base == "text/json"
+        return base == "application/json" || base.hasSuffix("+json") || base == "text/json"
     }
 
     private func bodyDeclaration(_ requestBody: RequestBody, typeName: String) -> BodyDeclaration? {

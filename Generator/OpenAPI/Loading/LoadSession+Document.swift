@@ -318,7 +318,7 @@ extension LoadSession {
 }
 
 /// The `{names}` in a URL or path template, in order.
-func templateVariables(in template: String) -> [String] {
+public func templateVariables(in template: String) -> [String] {
     var names: [String] = []
     var rest = Substring(template)
     while let open = rest.firstIndex(of: "{") {

@@ -117,6 +117,21 @@ public struct OpenAPIDocument: Sendable {
         }
     }
 
+    /// The parameters an operation takes: its path item's, overridden by its
+    /// own with the same name and location (OpenAPI's rule), references
+    /// resolved, in declaration order.
+    public func parameters(of operation: Operation, in pathItem: PathItem) -> [Parameter] {
+        var result: [Parameter] = []
+        for candidate in (pathItem.parameters + operation.parameters).compactMap({ resolve($0) }) {
+            if let index = result.firstIndex(where: { $0.name == candidate.name && $0.location == candidate.location }) {
+                result[index] = candidate
+            } else {
+                result.append(candidate)
+            }
+        }
+        return result
+    }
+
     /// Every operation in document order: path, method, operation, and the
     /// path item's shared parameters.
     public var operations: [(path: String, method: HTTPMethod, operation: Operation, pathItem: PathItem)] {

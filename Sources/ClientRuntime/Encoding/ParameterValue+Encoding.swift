@@ -7,6 +7,30 @@ extension JSONValue {
             self = json
             return
         }
+        // The common parameter types without an encoder round trip (every
+        // path, query, header and cookie parameter comes through here).
+        switch value {
+        case let text as String:
+            self = .string(text)
+            return
+        case let flag as Bool:
+            self = .bool(flag)
+            return
+        case let number as Int:
+            self = .int(number)
+            return
+        case let number as Int32:
+            self = .int(Int(number))
+            return
+        case let number as Int64:
+            self = .int(Int(number))
+            return
+        case let texts as [String]:
+            self = .array(texts.map(JSONValue.string))
+            return
+        default:
+            break
+        }
         if let uuid = value as? UUID {
             self = .string(uuid.uuidString.lowercased())
             return
