@@ -8,13 +8,17 @@ import Testing
 
 @Suite struct IdempotencyTests {
     @Test func everyAttemptOfAWriteCarriesItsOneKey() async throws {
-        // Each write fails twice with 503, then succeeds.
+        // Each write fails twice with 503, then succeeds. The server is taken
+        // to deduplicate by the key (declared to the retry layer, as a spec's
+        // `x-idempotent: true` would be): the key alone does not allow a retry.
         let counter = Counter()
         let server = try LoopbackHTTPServer(keepAlive: false) { request in
             counter.next(request.path) < 2 ? .respond(status: 503) : .json(201, "{}")
         }
         defer { server.shutdown() }
-        let stack: [any ClientMiddleware] = [IdempotencyKeyMiddleware(), RetryMiddleware(clock: VirtualClock())]
+        let stack: [any ClientMiddleware] = [
+            IdempotencyKeyMiddleware(), RetryMiddleware(policy: RetryPolicy(idempotentOperations: ["syncTransactions"]), clock: VirtualClock()),
+        ]
         let client = TestClient(server: server, middlewares: stack)
         let writes = 1_000
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -34,6 +38,16 @@ import Testing
         let keys = keysByWrite.values.compactMap(\.first)
         #expect(Set(keys).count == writes, "all keys distinct")
         #expect(keys.allSatisfy { UUID(uuidString: $0) != nil && $0 == $0.lowercased() && Array($0)[14] == "4" }, "lower-case UUID v4")
+    }
+
+    @Test func aKeyAloneDoesNotMakeAWriteRepeatable() async throws {
+        let server = try LoopbackHTTPServer(keepAlive: false) { _ in .respond(status: 503) }
+        defer { server.shutdown() }
+        let client = TestClient(server: server, middlewares: [IdempotencyKeyMiddleware(), RetryMiddleware(clock: VirtualClock())])
+        let result = try await client.send(.post, "/api/moods", operationID: "createMood", body: "{}")
+        #expect(result.status == 503)
+        #expect(server.requests.count == 1, "a POST with an Idempotency-Key is sent once unless the operation is declared idempotent")
+        #expect(server.requests.first?.header("Idempotency-Key") != nil)
     }
 
     @Test func callerKeysAndReadsAreLeftAlone() async throws {

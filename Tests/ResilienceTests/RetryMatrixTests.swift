@@ -24,7 +24,7 @@ import Testing
         Row(label: "OPTIONS", method: .options, operationID: "options", headers: [:], retryable: true),
         Row(label: "POST", method: .post, operationID: "createMood", headers: [:], retryable: false),
         Row(label: "PATCH", method: .patch, operationID: "updateTransaction", headers: [:], retryable: false),
-        Row(label: "POST+key", method: .post, operationID: "syncTransactions", headers: [.idempotencyKey: "k-1"], retryable: true),
+        Row(label: "POST+key", method: .post, operationID: "syncTransactions", headers: [.idempotencyKey: "k-1"], retryable: false),
         Row(label: "POST idem.op", method: .post, operationID: "recordImprint", headers: [:], retryable: true),
         Row(label: "requestOTP", method: .post, operationID: "requestOTP", headers: [:], retryable: false),
         Row(label: "verifyOTP", method: .post, operationID: "verifyOTP", headers: [.idempotencyKey: "k-2"], retryable: false),

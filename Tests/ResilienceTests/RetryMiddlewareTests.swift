@@ -3,6 +3,7 @@ import HTTPTypes
 import LoopbackHTTPServer
 import Testing
 
+@testable import ClientRuntime
 @testable import Resilience
 
 @Suite struct RetryMiddlewareTests {
@@ -15,6 +16,27 @@ import Testing
             let index = counter.next(request.path)
             return replies[min(index, replies.count - 1)]
         }
+    }
+
+    @Test func theOperationDescriptorDecidesWhatMayBeRepeated() async throws {
+        let server = try Self.scripted([
+            "/events": [.respond(status: 503)], "/moods": [.respond(status: 503)], "/report": [.respond(status: 503)],
+        ])
+        defer { server.shutdown() }
+        let client = TestClient(server: server, middlewares: [RetryMiddleware(clock: VirtualClock())])
+        // A POST the spec declares deduplicated (`x-idempotent: true`).
+        let deduplicated = OperationDescriptor(id: "recordEvent", method: .post, pathTemplate: "/events", security: [], isIdempotent: true)
+        // A plain POST, and a GET the spec says has side effects (`x-idempotent: false`).
+        let plain = OperationDescriptor(id: "createMood", method: .post, pathTemplate: "/moods", security: [])
+        let sideEffects = OperationDescriptor(id: "runReport", method: .get, pathTemplate: "/report", security: [], isIdempotent: false)
+        for (descriptor, path, method) in [(deduplicated, "/events", HTTPRequest.Method.post), (plain, "/moods", .post), (sideEffects, "/report", .get)] {
+            _ = try await OperationDescriptor.$current.withValue(descriptor) {
+                try await client.send(method, path, operationID: descriptor.id, body: method == .post ? "{}" : nil)
+            }
+        }
+        let attempts = Dictionary(grouping: server.requests, by: \.path).mapValues(\.count)
+        #expect(attempts == ["/events": 3, "/moods": 1, "/report": 1])
+        #expect(plain.isIdempotent == false && OperationDescriptor(id: "g", method: .get, pathTemplate: "/", security: []).isIdempotent)
     }
 
     @Test func retryAfterIsNeverUndercut() async throws {

@@ -31,8 +31,11 @@ import Testing
         }
     }
 
-    static func stack(_ session: TokenSession) -> [any ClientMiddleware] {
-        [TokenRefreshMiddleware(session: session), RetryMiddleware(clock: VirtualClock()), BearerTokenMiddleware(session: session)]
+    static func stack(_ session: TokenSession, secondUnauthorized: TokenRefreshMiddleware.SecondUnauthorized = .endSession) -> [any ClientMiddleware] {
+        [
+            TokenRefreshMiddleware(session: session, secondUnauthorized: secondUnauthorized), RetryMiddleware(clock: VirtualClock()),
+            BearerTokenMiddleware(session: session),
+        ]
     }
 
     static let requestCount = 500
@@ -102,7 +105,7 @@ import Testing
         // would then allow a sixth refresh, rightly.
         let session = TokenSession(
             store: InMemoryTokenStore(refreshToken: "r"), refresher: refresher, accessToken: "t0", refreshLimit: 5, refreshWindow: .seconds(3600))
-        let client = TestClient(server: server, middlewares: Self.stack(session))
+        let client = TestClient(server: server, middlewares: Self.stack(session, secondUnauthorized: .returnResponse))
         var limited = 0
         for index in 0..<20 {
             do {
@@ -115,6 +118,56 @@ import Testing
         }
         #expect(refresher.calls == 5)
         #expect(limited == 15)
+    }
+
+    @Test func aSecondUnauthorizedAfterARefreshEndsTheSession() async throws {
+        let server = try LoopbackHTTPServer { _ in .json(401, #"{"detail":"Invalid token"}"#) }
+        defer { server.shutdown() }
+        let refresher = CountingRefresher { call in TokenPair(accessToken: "token-\(call)", refreshToken: "r-\(call + 1)") }
+        let store = InMemoryTokenStore(refreshToken: "r-1")
+        let session = TokenSession(store: store, refresher: refresher, accessToken: "t0")
+        let client = TestClient(server: server, middlewares: Self.stack(session))
+        await #expect(throws: TokenRefreshError.sessionExpired) { try await client.send(.get, "/api/moods", operationID: "listMoods") }
+        #expect(refresher.calls == 1)
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer t0", "Bearer token-1"], "one refresh, one retry")
+        #expect(await store.loadRefreshToken() == nil, "tokens cleared")
+        #expect(session.accessToken == nil)
+        // Later calls fail at once, without a request or a refresh.
+        await #expect(throws: TokenRefreshError.sessionExpired) { try await client.send(.get, "/api/moods", operationID: "listMoods") }
+        #expect(server.requests.count == 2 && refresher.calls == 1)
+        await session.finishEventsForTesting()
+        let events = await session.events.reduce(into: [SessionEvent]()) { $0.append($1) }
+        #expect(events == [.refreshed, .sessionExpired])
+    }
+
+    @Test func withoutAnAccessTokenTheFirstRequestRefreshesBeforeSending() async throws {
+        let server = try LoopbackHTTPServer { request in
+            request.header("Authorization") == "Bearer token-1" ? .json(200, "[]") : .json(401, "{}")
+        }
+        defer { server.shutdown() }
+        let refresher = CountingRefresher { call in TokenPair(accessToken: "token-\(call)", refreshToken: nil) }
+        let session = TokenSession(store: InMemoryTokenStore(refreshToken: "stored"), refresher: refresher)
+        let client = TestClient(server: server, middlewares: Self.stack(session))
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.send(.get, "/api/moods", operationID: "listMoods").status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 20))
+        #expect(refresher.calls == 1, "one refresh for the launch, shared")
+        #expect(server.requests.count == 20, "no request spent on a certain 401")
+    }
+
+    @Test func neverSignedInIsNotAnExpiry() async throws {
+        let server = try LoopbackHTTPServer { _ in .json(200, "[]") }
+        defer { server.shutdown() }
+        let refresher = CountingRefresher { _ in TokenPair(accessToken: "x", refreshToken: nil) }
+        let session = TokenSession(store: InMemoryTokenStore(), refresher: refresher)
+        let client = TestClient(server: server, middlewares: Self.stack(session))
+        await #expect(throws: TokenRefreshError.notSignedIn) { try await client.send(.get, "/api/moods", operationID: "listMoods") }
+        #expect(server.requests.isEmpty && refresher.calls == 0)
+        await session.finishEventsForTesting()
+        let events = await session.events.reduce(into: [SessionEvent]()) { $0.append($1) }
+        #expect(events.isEmpty, "no session-expired event for a user who never signed in")
     }
 
     @Test func aRequestWithAnOlderTokenIsRetriedWithoutAnotherRefresh() async throws {

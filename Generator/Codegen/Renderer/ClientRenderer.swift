@@ -48,8 +48,8 @@ struct ClientRenderer {
         }
         writer.line("")
         writer.block("extension Client") { writer in
-            writer.line("/// Every operation with its method, path and security requirements;")
-            writer.line("/// ``OperationDescriptor/current`` holds the one being sent.")
+            writer.line("/// Every operation with its method, path, security requirements and whether")
+            writer.line("/// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.")
             writer.block("\(access) enum Operations") { writer in
                 for operation in client.operations {
                     writer.line("/// `\(operation.method.uppercased()) \(operation.path)`")
@@ -60,7 +60,7 @@ struct ClientRenderer {
                         }.joined(separator: ", ") + "]"
                     }
                     let deprecated = operation.isDeprecated ? ", isDeprecated: true" : ""
-                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(deprecated))")
+                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))], isIdempotent: \(operation.isIdempotent)\(deprecated))")
                 }
                 writer.line("")
                 writer.line("/// Every operation, by `operationId`.")

@@ -28,6 +28,9 @@ public struct OperationDeclaration: Sendable, Hashable {
     public var security: [[SecurityUse]]
     /// The `Accept` header value.
     public var accept: String?
+    /// Whether a retry layer may send the operation more than once: the
+    /// method's semantics, or the spec's `x-idempotent`.
+    public var isIdempotent: Bool
 
     /// One argument of the generated method.
     public enum Argument: Sendable, Hashable {

@@ -71,7 +71,19 @@ struct OperationTranslator {
             id: id, methodName: methodName, responseMethodName: responseMethodName, method: method.rawValue, path: path,
             documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
             parameters: declaredParameters, body: body, success: success, failure: failure, responses: responses,
-            security: security(operation), accept: accept)
+            security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method))
+    }
+
+    /// Whether the operation may be sent more than once with the effect of
+    /// sending it once, so that a retry layer may repeat it: the method's
+    /// semantics (RFC 9110 section 9.2.2: GET, HEAD, OPTIONS, TRACE, PUT and
+    /// DELETE), unless the spec's `x-idempotent: true|false` says otherwise (a
+    /// write the server deduplicates, such as one keyed by an event key, or
+    /// a read with side effects). An `Idempotency-Key` parameter alone does
+    /// not make a write repeatable: only the server's promise does.
+    static func isIdempotent(_ operation: OpenAPIModel.Operation, method: HTTPMethod) -> Bool {
+        if case .bool(let declared)? = operation.extensions["x-idempotent"] { return declared }
+        return [.get, .head, .options, .trace, .put, .delete].contains(method)
     }
 
     // MARK: Bodies

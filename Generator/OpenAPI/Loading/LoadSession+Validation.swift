@@ -6,6 +6,7 @@ extension LoadSession {
         checkPathParameters(document, root: root)
         checkOperationIds(document, root: root)
         checkSecurityNames(document)
+        checkIdempotentExtensions(document)
     }
 
     /// Every `{name}` in a path template needs a path parameter, and every
@@ -49,6 +50,20 @@ extension LoadSession {
             } else {
                 seen[id] = operation.location
             }
+        }
+    }
+
+    /// `x-idempotent` (read by code generation: may a retry layer repeat the
+    /// operation?) must be a boolean; any other value is ignored.
+    private func checkIdempotentExtensions(_ document: OpenAPIDocument) {
+        for (path, method, operation, _) in document.operations {
+            guard let value = operation.extensions["x-idempotent"] else { continue }
+            if case .bool = value { continue }
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "invalid-x-idempotent",
+                    "x-idempotent of \(method.rawValue.uppercased()) \(path) is \(value.jsonTypeName), not a boolean; it is ignored and the method decides",
+                    at: operation.location, hint: "write 'x-idempotent: true' when the server deduplicates repeats of this operation"))
         }
     }
 

@@ -27,7 +27,7 @@ public struct ClientResponse: Sendable {
         do {
             return try JSONCoding.makeDecoder().decode(Body.self, from: body)
         } catch {
-            throw ResponseDecodingError(operationID: operationID, status: status, decoding: error)
+            throw ResponseDecodingError(operationID: operationID, status: status, decoding: error, headerFields: response.headerFields, rawBody: body)
         }
     }
 

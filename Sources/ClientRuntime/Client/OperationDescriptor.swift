@@ -26,18 +26,39 @@ public struct OperationDescriptor: Sendable, Hashable {
     public let security: [[SecuritySchemeDescriptor]]
     /// Whether the spec marks the operation `deprecated`.
     public let isDeprecated: Bool
+    /// Whether sending the request twice has the effect of sending it once,
+    /// so a retry layer may repeat it. Decided from the spec when the client
+    /// was generated: the method's semantics (GET, HEAD, OPTIONS, TRACE, PUT,
+    /// DELETE), unless the operation's `x-idempotent` says otherwise (a write
+    /// the server deduplicates). An `Idempotency-Key` header alone does not
+    /// make a request repeatable.
+    public let isIdempotent: Bool
 
-    /// Creates a descriptor.
-    public init(id: String, method: HTTPRequest.Method, pathTemplate: String, security: [[SecuritySchemeDescriptor]], isDeprecated: Bool = false) {
+    /// Creates a descriptor; `isIdempotent` defaults to the method's semantics.
+    public init(
+        id: String, method: HTTPRequest.Method, pathTemplate: String, security: [[SecuritySchemeDescriptor]], isIdempotent: Bool? = nil,
+        isDeprecated: Bool = false
+    ) {
         self.id = id
         self.method = method
         self.pathTemplate = pathTemplate
         self.security = security
+        self.isIdempotent = isIdempotent ?? Self.idempotentMethods.contains(method)
         self.isDeprecated = isDeprecated
     }
 
-    /// Whether the operation needs no credential at all.
+    /// The methods RFC 9110 (section 9.2.2) defines as idempotent.
+    public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace, .put, .delete]
+
+    /// Whether the operation can be called without a credential: no security
+    /// requirement, or an empty one among the alternatives (optional
+    /// authentication).
     public var isPublic: Bool { security.isEmpty || security.contains { $0.isEmpty } }
+
+    /// Whether the operation cannot be called without a credential of the
+    /// scheme `name`: it is not public and some requirement names the scheme.
+    /// A 401 from such an operation means the credential is missing or stale.
+    public func requires(scheme name: String) -> Bool { !isPublic && accepts(scheme: name) }
 
     /// Whether some requirement of the operation names the scheme `name`.
     public func accepts(scheme name: String) -> Bool {

@@ -36,17 +36,25 @@ public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
     public let field: String
     /// What is wrong with it.
     public let reason: String
+    /// The response headers.
+    public let headerFields: HTTPFields
+    /// The body's bytes as received, so that what the server did send (an
+    /// error envelope's trace id, say) is not lost with the decoding. Not
+    /// part of ``description``: bodies can echo what the caller sent.
+    public let rawBody: Data
 
     /// Creates the error.
-    public init(operationID: String, status: Int, field: String, reason: String) {
+    public init(operationID: String, status: Int, field: String, reason: String, headerFields: HTTPFields = [:], rawBody: Data = Data()) {
         self.operationID = operationID
         self.status = status
         self.field = field
         self.reason = reason
+        self.headerFields = headerFields
+        self.rawBody = rawBody
     }
 
     /// Describes a `DecodingError` (or another error thrown while decoding) in these terms.
-    public init(operationID: String, status: Int, decoding error: any Error) {
+    public init(operationID: String, status: Int, decoding error: any Error, headerFields: HTTPFields = [:], rawBody: Data = Data()) {
         var path: [any CodingKey] = []
         let reason: String
         switch error as? DecodingError {
@@ -65,7 +73,7 @@ public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
         default:
             reason = String(describing: error)
         }
-        self.init(operationID: operationID, status: status, field: Self.render(path), reason: reason)
+        self.init(operationID: operationID, status: status, field: Self.render(path), reason: reason, headerFields: headerFields, rawBody: rawBody)
     }
 
     /// `operationID: response 200 does not match the spec at branding[3].logo_url: ...`.

@@ -74,17 +74,17 @@ extension Client {
 }
 
 extension Client {
-    /// Every operation with its method, path and security requirements;
-    /// ``OperationDescriptor/current`` holds the one being sent.
+    /// Every operation with its method, path, security requirements and whether
+    /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `POST /v2/tracking-session`
-        public static let createTrackingSession = OperationDescriptor(id: "createTrackingSession", method: .post, pathTemplate: "/v2/tracking-session", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let createTrackingSession = OperationDescriptor(id: "createTrackingSession", method: .post, pathTemplate: "/v2/tracking-session", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
         /// `POST /v2/tracking-session-data`
-        public static let sendTrackingSessionData = OperationDescriptor(id: "sendTrackingSessionData", method: .post, pathTemplate: "/v2/tracking-session-data", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let sendTrackingSessionData = OperationDescriptor(id: "sendTrackingSessionData", method: .post, pathTemplate: "/v2/tracking-session-data", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
         /// `PUT /v1/customer-profiles/set`
-        public static let setCustomerProfile = OperationDescriptor(id: "setCustomerProfile", method: .put, pathTemplate: "/v1/customer-profiles/set", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let setCustomerProfile = OperationDescriptor(id: "setCustomerProfile", method: .put, pathTemplate: "/v1/customer-profiles/set", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `PUT /v2/tracking-session/{sessionId}/location`
-        public static let updateTrackingSessionLocation = OperationDescriptor(id: "updateTrackingSessionLocation", method: .put, pathTemplate: "/v2/tracking-session/{sessionId}/location", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let updateTrackingSessionLocation = OperationDescriptor(id: "updateTrackingSessionLocation", method: .put, pathTemplate: "/v2/tracking-session/{sessionId}/location", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

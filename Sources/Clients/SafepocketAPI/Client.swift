@@ -76,37 +76,37 @@ extension Client {
 }
 
 extension Client {
-    /// Every operation with its method, path and security requirements;
-    /// ``OperationDescriptor/current`` holds the one being sent.
+    /// Every operation with its method, path, security requirements and whether
+    /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `POST /auth/token`
-        public static let exchangeToken = OperationDescriptor(id: "exchangeToken", method: .post, pathTemplate: "/auth/token", security: [])
+        public static let exchangeToken = OperationDescriptor(id: "exchangeToken", method: .post, pathTemplate: "/auth/token", security: [], isIdempotent: false)
         /// `GET /accounts`
-        public static let listAccounts = OperationDescriptor(id: "listAccounts", method: .get, pathTemplate: "/accounts", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let listAccounts = OperationDescriptor(id: "listAccounts", method: .get, pathTemplate: "/accounts", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
         /// `GET /transactions`
-        public static let listTransactions = OperationDescriptor(id: "listTransactions", method: .get, pathTemplate: "/transactions", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let listTransactions = OperationDescriptor(id: "listTransactions", method: .get, pathTemplate: "/transactions", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
         /// `PATCH /transactions/{transactionId}`
-        public static let updateTransaction = OperationDescriptor(id: "updateTransaction", method: .patch, pathTemplate: "/transactions/{transactionId}", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let updateTransaction = OperationDescriptor(id: "updateTransaction", method: .patch, pathTemplate: "/transactions/{transactionId}", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
         /// `POST /transactions/sync`
-        public static let syncTransactions = OperationDescriptor(id: "syncTransactions", method: .post, pathTemplate: "/transactions/sync", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let syncTransactions = OperationDescriptor(id: "syncTransactions", method: .post, pathTemplate: "/transactions/sync", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
         /// `POST /transactions/reset`
-        public static let resetTransactions = OperationDescriptor(id: "resetTransactions", method: .post, pathTemplate: "/transactions/reset", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let resetTransactions = OperationDescriptor(id: "resetTransactions", method: .post, pathTemplate: "/transactions/reset", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
         /// `GET /analytics/summary`
-        public static let getAnalyticsSummary = OperationDescriptor(id: "getAnalyticsSummary", method: .get, pathTemplate: "/analytics/summary", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let getAnalyticsSummary = OperationDescriptor(id: "getAnalyticsSummary", method: .get, pathTemplate: "/analytics/summary", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
         /// `GET /ai/chat`
-        public static let getChatConversation = OperationDescriptor(id: "getChatConversation", method: .get, pathTemplate: "/ai/chat", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let getChatConversation = OperationDescriptor(id: "getChatConversation", method: .get, pathTemplate: "/ai/chat", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
         /// `POST /ai/chat`
-        public static let sendChatMessage = OperationDescriptor(id: "sendChatMessage", method: .post, pathTemplate: "/ai/chat", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let sendChatMessage = OperationDescriptor(id: "sendChatMessage", method: .post, pathTemplate: "/ai/chat", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
         /// `POST /plaid/link-token`
-        public static let createPlaidLinkToken = OperationDescriptor(id: "createPlaidLinkToken", method: .post, pathTemplate: "/plaid/link-token", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let createPlaidLinkToken = OperationDescriptor(id: "createPlaidLinkToken", method: .post, pathTemplate: "/plaid/link-token", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
         /// `POST /plaid/exchange`
-        public static let exchangePlaidPublicToken = OperationDescriptor(id: "exchangePlaidPublicToken", method: .post, pathTemplate: "/plaid/exchange", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let exchangePlaidPublicToken = OperationDescriptor(id: "exchangePlaidPublicToken", method: .post, pathTemplate: "/plaid/exchange", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
         /// `POST /rag/search`
-        public static let searchRAG = OperationDescriptor(id: "searchRAG", method: .post, pathTemplate: "/rag/search", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let searchRAG = OperationDescriptor(id: "searchRAG", method: .post, pathTemplate: "/rag/search", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
         /// `GET /rag/summaries`
-        public static let getRAGSummaries = OperationDescriptor(id: "getRAGSummaries", method: .get, pathTemplate: "/rag/summaries", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let getRAGSummaries = OperationDescriptor(id: "getRAGSummaries", method: .get, pathTemplate: "/rag/summaries", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
         /// `POST /rag/aggregate`
-        public static let aggregateRAG = OperationDescriptor(id: "aggregateRAG", method: .post, pathTemplate: "/rag/aggregate", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let aggregateRAG = OperationDescriptor(id: "aggregateRAG", method: .post, pathTemplate: "/rag/aggregate", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

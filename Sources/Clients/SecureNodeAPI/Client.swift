@@ -68,25 +68,25 @@ extension Client {
 }
 
 extension Client {
-    /// Every operation with its method, path and security requirements;
-    /// ``OperationDescriptor/current`` holds the one being sent.
+    /// Every operation with its method, path, security requirements and whether
+    /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `GET /api/mobile/branding/sync`
-        public static let syncBranding = OperationDescriptor(id: "syncBranding", method: .get, pathTemplate: "/api/mobile/branding/sync", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let syncBranding = OperationDescriptor(id: "syncBranding", method: .get, pathTemplate: "/api/mobile/branding/sync", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `GET /api/mobile/branding/lookup`
-        public static let lookupBranding = OperationDescriptor(id: "lookupBranding", method: .get, pathTemplate: "/api/mobile/branding/lookup", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let lookupBranding = OperationDescriptor(id: "lookupBranding", method: .get, pathTemplate: "/api/mobile/branding/lookup", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `POST /api/mobile/branding/imprint`
-        public static let recordImprint = OperationDescriptor(id: "recordImprint", method: .post, pathTemplate: "/api/mobile/branding/imprint", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let recordImprint = OperationDescriptor(id: "recordImprint", method: .post, pathTemplate: "/api/mobile/branding/imprint", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `POST /api/mobile/branding/event`
-        public static let recordBrandingEvent = OperationDescriptor(id: "recordBrandingEvent", method: .post, pathTemplate: "/api/mobile/branding/event", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let recordBrandingEvent = OperationDescriptor(id: "recordBrandingEvent", method: .post, pathTemplate: "/api/mobile/branding/event", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `POST /api/mobile/device/register`
-        public static let registerDevice = OperationDescriptor(id: "registerDevice", method: .post, pathTemplate: "/api/mobile/device/register", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let registerDevice = OperationDescriptor(id: "registerDevice", method: .post, pathTemplate: "/api/mobile/device/register", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
         /// `POST /api/mobile/device/update`
-        public static let updateDevice = OperationDescriptor(id: "updateDevice", method: .post, pathTemplate: "/api/mobile/device/update", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let updateDevice = OperationDescriptor(id: "updateDevice", method: .post, pathTemplate: "/api/mobile/device/update", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
         /// `POST /api/mobile/device/presence`
-        public static let reportDevicePresence = OperationDescriptor(id: "reportDevicePresence", method: .post, pathTemplate: "/api/mobile/device/presence", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let reportDevicePresence = OperationDescriptor(id: "reportDevicePresence", method: .post, pathTemplate: "/api/mobile/device/presence", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
         /// `POST /api/mobile/debug/upload`
-        public static let uploadDebugLogs = OperationDescriptor(id: "uploadDebugLogs", method: .post, pathTemplate: "/api/mobile/debug/upload", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let uploadDebugLogs = OperationDescriptor(id: "uploadDebugLogs", method: .post, pathTemplate: "/api/mobile/debug/upload", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -69,23 +69,23 @@ extension Client {
 }
 
 extension Client {
-    /// Every operation with its method, path and security requirements;
-    /// ``OperationDescriptor/current`` holds the one being sent.
+    /// Every operation with its method, path, security requirements and whether
+    /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `POST /api/auth/otp/request`
-        public static let requestOTP = OperationDescriptor(id: "requestOTP", method: .post, pathTemplate: "/api/auth/otp/request", security: [])
+        public static let requestOTP = OperationDescriptor(id: "requestOTP", method: .post, pathTemplate: "/api/auth/otp/request", security: [], isIdempotent: false)
         /// `POST /api/auth/verify-otp`
-        public static let verifyOTP = OperationDescriptor(id: "verifyOTP", method: .post, pathTemplate: "/api/auth/verify-otp", security: [])
+        public static let verifyOTP = OperationDescriptor(id: "verifyOTP", method: .post, pathTemplate: "/api/auth/verify-otp", security: [], isIdempotent: false)
         /// `POST /api/auth/refresh`
-        public static let refreshToken = OperationDescriptor(id: "refreshToken", method: .post, pathTemplate: "/api/auth/refresh", security: [])
+        public static let refreshToken = OperationDescriptor(id: "refreshToken", method: .post, pathTemplate: "/api/auth/refresh", security: [], isIdempotent: false)
         /// `POST /api/auth/logout`
-        public static let logout = OperationDescriptor(id: "logout", method: .post, pathTemplate: "/api/auth/logout", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []])
+        public static let logout = OperationDescriptor(id: "logout", method: .post, pathTemplate: "/api/auth/logout", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []], isIdempotent: false)
         /// `GET /api/moods`
-        public static let listMoods = OperationDescriptor(id: "listMoods", method: .get, pathTemplate: "/api/moods", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let listMoods = OperationDescriptor(id: "listMoods", method: .get, pathTemplate: "/api/moods", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
         /// `POST /api/moods`
-        public static let createMood = OperationDescriptor(id: "createMood", method: .post, pathTemplate: "/api/moods", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]])
+        public static let createMood = OperationDescriptor(id: "createMood", method: .post, pathTemplate: "/api/moods", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
         /// `GET /healthz`
-        public static let checkHealth = OperationDescriptor(id: "checkHealth", method: .get, pathTemplate: "/healthz", security: [])
+        public static let checkHealth = OperationDescriptor(id: "checkHealth", method: .get, pathTemplate: "/healthz", security: [], isIdempotent: true)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

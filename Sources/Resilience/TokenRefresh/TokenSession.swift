@@ -209,7 +209,9 @@ public actor TokenSession {
         /// Whether a sign-in, sign-out or expiry happened while this refresh waited.
         func superseded() -> Bool { epoch != startEpoch }
         guard let refreshToken = try await store.loadRefreshToken() else {
-            if !superseded() { expire() }
+            // A session that had an access token and lost its refresh token
+            // ends; one that never had either was never signed in.
+            if !superseded(), currentAccessToken != nil { expire() }
             throw TokenRefreshError.notSignedIn
         }
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
@@ -228,6 +230,20 @@ public actor TokenSession {
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
         eventSink.yield(.refreshed)
+    }
+
+    /// Ends the session because the server refused the access token sent at
+    /// `generation` even after a refresh: tokens are cleared and
+    /// ``SessionEvent/sessionExpired`` is sent once. Does nothing, and
+    /// returns false, when a newer token has arrived since (the refusal may
+    /// concern the older one); returns true when the session is over.
+    public func endSession(ifStillAt generation: Int) async -> Bool {
+        guard isActive else { return true }
+        guard currentGeneration == generation else { return false }
+        expire()
+        inFlight?.cancel()
+        try? await store.clear()
+        return true
     }
 
     /// Ends ``events`` (no more events are sent after this).

@@ -40,19 +40,19 @@ extension Client {
 }
 
 extension Client {
-    /// Every operation with its method, path and security requirements;
-    /// ``OperationDescriptor/current`` holds the one being sent.
+    /// Every operation with its method, path, security requirements and whether
+    /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `GET /pets/{petId}`
-        public static let getPet = OperationDescriptor(id: "getPet", method: .get, pathTemplate: "/pets/{petId}", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let getPet = OperationDescriptor(id: "getPet", method: .get, pathTemplate: "/pets/{petId}", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `DELETE /pets/{petId}`
-        public static let deletePet = OperationDescriptor(id: "deletePet", method: .delete, pathTemplate: "/pets/{petId}", security: [], isDeprecated: true)
+        public static let deletePet = OperationDescriptor(id: "deletePet", method: .delete, pathTemplate: "/pets/{petId}", security: [], isIdempotent: true, isDeprecated: true)
         /// `POST /pets`
-        public static let createPet = OperationDescriptor(id: "createPet", method: .post, pathTemplate: "/pets", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let createPet = OperationDescriptor(id: "createPet", method: .post, pathTemplate: "/pets", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `PUT /pets/{petId}/photo`
-        public static let uploadPhoto = OperationDescriptor(id: "uploadPhoto", method: .put, pathTemplate: "/pets/{petId}/photo", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]])
+        public static let uploadPhoto = OperationDescriptor(id: "uploadPhoto", method: .put, pathTemplate: "/pets/{petId}/photo", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
         /// `POST /login`
-        public static let login = OperationDescriptor(id: "login", method: .post, pathTemplate: "/login", security: [])
+        public static let login = OperationDescriptor(id: "login", method: .post, pathTemplate: "/login", security: [], isIdempotent: false)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

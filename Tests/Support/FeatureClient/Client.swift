@@ -40,29 +40,29 @@ extension Client {
 }
 
 extension Client {
-    /// Every operation with its method, path and security requirements;
-    /// ``OperationDescriptor/current`` holds the one being sent.
+    /// Every operation with its method, path, security requirements and whether
+    /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `GET /items`
-        public static let listItems = OperationDescriptor(id: "listItems", method: .get, pathTemplate: "/items", security: [])
+        public static let listItems = OperationDescriptor(id: "listItems", method: .get, pathTemplate: "/items", security: [], isIdempotent: true)
         /// `PATCH /items/{itemId}`
-        public static let patchItem = OperationDescriptor(id: "patchItem", method: .patch, pathTemplate: "/items/{itemId}", security: [])
+        public static let patchItem = OperationDescriptor(id: "patchItem", method: .patch, pathTemplate: "/items/{itemId}", security: [], isIdempotent: false)
         /// `POST /token`
-        public static let exchangeCode = OperationDescriptor(id: "exchangeCode", method: .post, pathTemplate: "/token", security: [])
+        public static let exchangeCode = OperationDescriptor(id: "exchangeCode", method: .post, pathTemplate: "/token", security: [], isIdempotent: false)
         /// `POST /uploads`
-        public static let upload = OperationDescriptor(id: "upload", method: .post, pathTemplate: "/uploads", security: [])
+        public static let upload = OperationDescriptor(id: "upload", method: .post, pathTemplate: "/uploads", security: [], isIdempotent: false)
         /// `GET /files/{name}`
-        public static let download = OperationDescriptor(id: "download", method: .get, pathTemplate: "/files/{name}", security: [])
+        public static let download = OperationDescriptor(id: "download", method: .get, pathTemplate: "/files/{name}", security: [], isIdempotent: true)
         /// `POST /shapes`
-        public static let echoShapes = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/shapes", security: [])
+        public static let echoShapes = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/shapes", security: [], isIdempotent: false)
         /// `GET /points{coords}`
-        public static let getPoints = OperationDescriptor(id: "getPoints", method: .get, pathTemplate: "/points{coords}", security: [])
+        public static let getPoints = OperationDescriptor(id: "getPoints", method: .get, pathTemplate: "/points{coords}", security: [], isIdempotent: true)
         /// `POST /avatars`
-        public static let uploadAvatar = OperationDescriptor(id: "uploadAvatar", method: .post, pathTemplate: "/avatars", security: [])
+        public static let uploadAvatar = OperationDescriptor(id: "uploadAvatar", method: .post, pathTemplate: "/avatars", security: [], isIdempotent: false)
         /// `GET /envelopes`
-        public static let getEnvelopes = OperationDescriptor(id: "获取", method: .get, pathTemplate: "/envelopes", security: [])
+        public static let getEnvelopes = OperationDescriptor(id: "获取", method: .get, pathTemplate: "/envelopes", security: [], isIdempotent: true)
         /// `POST /envelopes`
-        public static let echoShapes2 = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/envelopes", security: [])
+        public static let echoShapes2 = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/envelopes", security: [], isIdempotent: false)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
