@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Clients", targets: generatedClients),
         .library(name: "BrandingStore", targets: ["BrandingStore"]),
         .library(name: "SecureNode", targets: ["SecureNode"]),
+        .library(name: "Soul", targets: ["Soul"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -115,6 +116,33 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/SecureNode"
+        ),
+        // Runtime: the SOUL SDK on the generated client: OTP sign-in with the
+        // resend cooldown, the session (refresh once, then expire), moods.
+        .target(
+            name: "Soul",
+            dependencies: [
+                "SoulAPI", "Resilience", "ClientRuntime",
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Soul"
+        ),
+        // Test support: backends that behave as their documents say (SOUL's
+        // OTP and token rotation, Safepocket's PKCE), on the loopback server.
+        .target(
+            name: "BackendDoubles",
+            dependencies: ["LoopbackHTTPServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support/BackendDoubles"
+        ),
+        .testTarget(
+            name: "SoulTests",
+            dependencies: [
+                "Soul", "SoulAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SoulTests"
         ),
         // Outbox tests: a process that delivers an outbox, for the test to SIGKILL.
         .executableTarget(

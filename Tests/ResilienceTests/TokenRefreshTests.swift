@@ -242,7 +242,7 @@ extension TokenSession {
         _ = try? await refresh.value
         #expect(session.accessToken == nil, "the refresh must not bring the token back")
         #expect(await store.loadRefreshToken() == nil)
-        await #expect(throws: TokenRefreshError.sessionExpired) { try await session.refresh(after: session.generation) }
+        await #expect(throws: TokenRefreshError.notSignedIn) { try await session.refresh(after: session.generation) }  // signed out, not expired
     }
 
     @Test func afterExpiryEveryLate401GetsTheTypedError() async throws {

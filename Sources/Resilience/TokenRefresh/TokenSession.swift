@@ -101,6 +101,9 @@ public actor TokenSession {
     private var nextWaiter = 0
     private var recentRefreshes: [ContinuousClock.Instant] = []
     private var isActive: Bool
+    /// Why the session is inactive: signed out (``TokenRefreshError/notSignedIn``)
+    /// or expired (``TokenRefreshError/sessionExpired``).
+    private var signedOut = false
     /// Changes on every sign-in, sign-out and expiry, so that a refresh that
     /// was running across one of them neither revives nor wipes the session.
     private var epoch = 0
@@ -134,6 +137,7 @@ public actor TokenSession {
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
         isActive = true
+        signedOut = false
         epoch += 1
         eventSink.yield(.signedIn)
     }
@@ -143,6 +147,7 @@ public actor TokenSession {
         currentAccessToken = nil
         currentGeneration += 1
         isActive = false
+        signedOut = true
         epoch += 1
         inFlight?.cancel()
         try await store.clear()
@@ -154,7 +159,7 @@ public actor TokenSession {
     /// one (guarantees 1, 2 and 4).
     public func refresh(after generation: Int) async throws {
         // An ended session stays ended until the next sign-in (guarantee 3).
-        guard isActive else { throw TokenRefreshError.sessionExpired }
+        guard isActive else { throw signedOut ? TokenRefreshError.notSignedIn : TokenRefreshError.sessionExpired }
         if currentGeneration > generation { return }
         if inFlight == nil {
             let now = ContinuousClock.now

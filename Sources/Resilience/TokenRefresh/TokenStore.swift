@@ -159,3 +159,18 @@ public struct KeychainTokenStore: TokenStore {
     }
 }
 #endif
+
+/// Where an SDK keeps a refresh token unless the app says otherwise.
+public enum SecureTokenStorage {
+    /// The platform's secure store for a refresh token: the Keychain item
+    /// `service` where the `Security` framework exists (Apple platforms),
+    /// otherwise a 0600 file `fileName` in `folder` (Linux, where no keychain
+    /// exists; the folder should be private to the app).
+    public static func platformDefault(service: String, folder: URL, fileName: String) -> any TokenStore {
+        #if canImport(Security)
+        return KeychainTokenStore(service: service)
+        #else
+        return FileTokenStore(url: folder.appendingPathComponent(fileName))
+        #endif
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import OpenAPIRuntime
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What kind of network failure an error is, for SDKs that turn failures
+/// into messages a person can act on ("you are offline", "the server took
+/// too long").
+public enum NetworkFailure: Sendable, Hashable {
+    /// The device could not reach the server: no connectivity, the host
+    /// could not be found or refused the connection, or the connection was
+    /// lost before an answer.
+    case offline
+    /// The server did not answer in time.
+    case timeout
+    /// The call was cancelled.
+    case cancelled
+
+    /// The kind of `error`, or nil when it is not a network failure (an
+    /// HTTP status, a decoding error, ...). `ClientError` wrappers are looked
+    /// through.
+    public init?(_ error: any Error) {
+        let cause = (error as? ClientError)?.underlyingError ?? error
+        if cause is CancellationError {
+            self = .cancelled
+            return
+        }
+        guard let urlError = cause as? URLError else { return nil }
+        switch urlError.code {
+        case .timedOut: self = .timeout
+        case .cancelled: self = .cancelled
+        // Everything else URLSession reports (no connectivity, host not
+        // found or refusing, connection lost, TLS failure) is a failure to
+        // reach the server.
+        default: self = .offline
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Resilience
+import SoulAPI
+
+/// The OTP sign-in of SOUL: request a code for a phone number, verify it,
+/// and start the session; with the resend cooldown the UI shows.
+///
+/// ```swift
+/// let request = try await soul.signIn.requestCode(phone: "+14155550123")
+/// if let preview = request.previewCode { prefill(preview) }   // staging only
+/// countdown(try await soul.signIn.secondsUntilResend(phone: "+14155550123"))
+/// let user = try await soul.signIn.verify(code: enteredCode)
+/// ```
+///
+/// Rules (from the SOUL document):
+/// - The phone is checked as E.164 before anything is sent; a wrong one is
+///   ``SoulError/invalidPhoneNumber(_:)`` and is never corrected.
+/// - After a code is sent, a resend of the same number is refused with
+///   ``SoulError/resendTooSoon(remaining:)`` until the cooldown is over
+///   (``Soul/Configuration/resendCooldown``). A 429 starts a cooldown of its
+///   `Retry-After`, or ``Soul/Configuration/rateLimitFallback`` without one.
+/// - `requestOTP` and `verifyOTP` are sent once: never retried, never a
+///   token refresh.
+/// - The staging preview code is returned only when the environment is
+///   staging; production ignores it even if a server sent one.
+public actor SignInFlow {
+    /// A code was sent.
+    public struct CodeRequest: Sendable, Hashable {
+        /// The number the code went to.
+        public let phone: E164PhoneNumber
+        /// The staging preview code (`DEV_MODE`), nil in production.
+        public let previewCode: String?
+        /// When a resend to this number is allowed.
+        public let resendAllowedAt: Date
+    }
+
+    private let client: SoulAPI.Client
+    private let session: TokenSession
+    private let isStaging: Bool
+    private let resendCooldown: Duration
+    private let rateLimitFallback: Duration
+    private let now: @Sendable () -> Date
+    private var cooldowns: [String: Date] = [:]
+    private var pendingPhone: E164PhoneNumber?
+
+    init(
+        client: SoulAPI.Client, session: TokenSession, isStaging: Bool, resendCooldown: Duration, rateLimitFallback: Duration,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.client = client
+        self.session = session
+        self.isStaging = isStaging
+        self.resendCooldown = resendCooldown
+        self.rateLimitFallback = rateLimitFallback
+        self.now = now
+    }
+
+    /// The number the last code was sent to, masked for display.
+    public var pendingNumber: E164PhoneNumber? { pendingPhone }
+
+    /// Seconds before a code can be requested again for `phone` (0: now).
+    /// An invalid number has no cooldown.
+    public func secondsUntilResend(phone: String) -> Int {
+        guard let number = try? E164PhoneNumber(phone) else { return 0 }
+        return remaining(for: number).map(SoulError.seconds) ?? 0
+    }
+
+    /// Sends a code by SMS to `phone` (E.164, as entered).
+    public func requestCode(phone: String) async throws(SoulError) -> CodeRequest {
+        let number: E164PhoneNumber
+        do {
+            number = try E164PhoneNumber(phone)
+        } catch {
+            throw .invalidPhoneNumber(error)
+        }
+        if let remaining = remaining(for: number) { throw .resendTooSoon(remaining: remaining) }
+        let response: RequestOTPResponse
+        do {
+            response = try await client.requestOTP(body: RequestOTPBody(phone: number.e164))
+        } catch {
+            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, now: now())
+            if case .rateLimited(let wait) = mapped { startCooldown(for: number, lasting: wait) }
+            throw mapped
+        }
+        startCooldown(for: number, lasting: resendCooldown)
+        pendingPhone = number
+        return CodeRequest(
+            phone: number, previewCode: isStaging ? response.previewCode : nil, resendAllowedAt: cooldowns[number.e164] ?? now())
+    }
+
+    /// Verifies the 6-digit `code` sent to the last requested number and
+    /// starts the session: the refresh token goes to the secure store, the
+    /// access token stays in memory.
+    @discardableResult
+    public func verify(code: String) async throws(SoulError) -> User {
+        guard let number = pendingPhone else { throw .noCodeRequested }
+        guard code.utf8.count == 6, code.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            throw .invalidCodeFormat
+        }
+        do {
+            let response = try await client.verifyOTP(body: VerifyOTPBody(phone: number.e164, otp: code))
+            try await session.signIn(TokenPair(accessToken: response.accessToken, refreshToken: response.refreshToken))
+            pendingPhone = nil
+            cooldowns[number.e164] = nil
+            return response.user
+        } catch {
+            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, now: now())
+            if case .rateLimited(let wait) = mapped { startCooldown(for: number, lasting: wait) }
+            throw mapped
+        }
+    }
+
+    private func remaining(for number: E164PhoneNumber) -> Duration? {
+        guard let until = cooldowns[number.e164] else { return nil }
+        let left = until.timeIntervalSince(now())
+        return left > 0 ? .milliseconds(Int64((left * 1000).rounded(.up))) : nil
+    }
+
+    private func startCooldown(for number: E164PhoneNumber, lasting duration: Duration) {
+        let until = now().addingTimeInterval(duration.totalSeconds)
+        // A 429 can only lengthen a cooldown, never shorten it.
+        cooldowns[number.e164] = max(until, cooldowns[number.e164] ?? until)
+    }
+}

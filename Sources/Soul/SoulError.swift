@@ -1,0 +1,135 @@
+import ClientRuntime
+import Foundation
+import HTTPTypes
+import Resilience
+import SoulAPI
+
+/// Every way a SOUL call can fail, as the UI needs to tell them apart: the
+/// document's input errors (400), rate limits (429, with the wait), an ended
+/// session, offline, server errors (5xx) and timeouts.
+///
+/// Descriptions never hold a phone number, an OTP code or a token: server
+/// messages are passed through the ``Redactor`` before they are kept.
+public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The phone number is not E.164; nothing was sent.
+    case invalidPhoneNumber(E164PhoneNumber.Problem)
+    /// The code is not 6 digits; nothing was sent.
+    case invalidCodeFormat
+    /// ``SignInFlow/verify(code:)`` before a code was requested.
+    case noCodeRequested
+    /// A resend before the cooldown is over; nothing was sent.
+    case resendTooSoon(remaining: Duration)
+    /// The server rejected the input (400: "Invalid OTP", "Invalid phone
+    /// number", ...). `detail` is the server's message, masked.
+    case invalidInput(detail: String)
+    /// Too many attempts (429): wait `retryAfter` (the server's `Retry-After`,
+    /// or the configured default when it sent none).
+    case rateLimited(retryAfter: Duration)
+    /// The session is over (the refresh token was refused, or the new access
+    /// token too): tokens are cleared; sign in again.
+    case sessionExpired
+    /// No one is signed in.
+    case notSignedIn
+    /// The server could not be reached.
+    case offline
+    /// The server did not answer in time.
+    case timeout
+    /// The server failed (5xx). `detail` is its message, masked, if any.
+    case server(status: Int, detail: String?)
+    /// The server answered outside the contract (an undocumented status, or
+    /// a body that does not match the spec).
+    case unexpectedResponse(status: Int, reason: String)
+    /// The base URL is not https (http is allowed to loopback hosts only).
+    case insecureBaseURL
+    /// The call was cancelled.
+    case cancelled
+
+    /// A short text for developers and logs.
+    public var description: String {
+        switch self {
+        case .invalidPhoneNumber(let problem): return "invalid phone number: \(problem)"
+        case .invalidCodeFormat: return "the code must be the 6 digits received by SMS"
+        case .noCodeRequested: return "no code was requested: call requestCode(phone:) first"
+        case .resendTooSoon(let remaining): return "a new code can be requested in \(Self.seconds(remaining)) s"
+        case .invalidInput(let detail): return "rejected by the server: \(detail)"
+        case .rateLimited(let wait): return "too many attempts; try again in \(Self.seconds(wait)) s"
+        case .sessionExpired: return "the session expired; sign in again"
+        case .notSignedIn: return "not signed in"
+        case .offline: return "the server could not be reached (offline?)"
+        case .timeout: return "the server did not answer in time"
+        case .server(let status, let detail): return "server error \(status)" + (detail.map { ": \($0)" } ?? "")
+        case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
+        case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// A message to show a person, as the SOUL document words them.
+    public var userMessage: String {
+        switch self {
+        case .invalidPhoneNumber(let problem): return problem.description.prefix(1).uppercased() + problem.description.dropFirst() + "."
+        case .invalidCodeFormat: return "Enter the 6-digit code we sent you."
+        case .noCodeRequested: return "Request a code first."
+        case .resendTooSoon(let remaining): return "You can request a new code in \(Self.seconds(remaining)) seconds."
+        case .invalidInput(let detail): return detail
+        case .rateLimited(let wait): return "Too many attempts. Please try again in \(Self.seconds(wait)) seconds."
+        case .sessionExpired: return "Your session expired. Please sign in again."
+        case .notSignedIn: return "Please sign in."
+        case .offline: return "You appear to be offline."
+        case .timeout: return "The server is taking too long. Please try again."
+        case .server: return "Something went wrong on our side. Please try again later."
+        case .unexpectedResponse: return "Something went wrong. Please try again later."
+        case .insecureBaseURL: return "The app is misconfigured."
+        case .cancelled: return ""
+        }
+    }
+
+    /// Whole seconds, rounded up, so a countdown never shows 0 too early.
+    static func seconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+    }
+
+    /// Maps whatever a call threw (generated client, middlewares, transport).
+    /// `rateLimitFallback` is the wait for a 429 without `Retry-After`.
+    init(_ error: any Error, rateLimitFallback: Duration, now: Date = Date()) {
+        let redactor = Redactor()
+        func detail(_ body: ErrorDetail?) -> String? { body.map { redactor.text($0.detail) } }
+        func retryAfter(_ fields: HTTPFields) -> Duration {
+            fields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) } ?? rateLimitFallback
+        }
+        func byStatus(_ status: Int, fields: HTTPFields, body: ErrorDetail?, reason: @autoclosure () -> String) -> SoulError {
+            switch status {
+            case 400, 422: return .invalidInput(detail: detail(body) ?? "invalid input")
+            case 401: return .sessionExpired
+            case 429: return .rateLimited(retryAfter: retryAfter(fields))
+            case 500...599: return .server(status: status, detail: detail(body))
+            default: return .unexpectedResponse(status: status, reason: reason())
+            }
+        }
+        switch error {
+        case let error as SoulError: self = error
+        case let error as APIError<ErrorDetail>:
+            self = byStatus(error.status, fields: error.headerFields, body: error.body, reason: "documented error status")
+        case let error as UndocumentedResponseError:
+            let body = try? JSONCoding.makeDecoder().decode(ErrorDetail.self, from: Data(error.body))
+            self = byStatus(error.status, fields: error.headerFields, body: body, reason: "status not in the spec")
+        case let error as ResponseDecodingError:
+            let reason = "the body does not match the spec" + (error.field.isEmpty ? "" : " at \(error.field)")
+            self = error.status >= 400
+                ? byStatus(error.status, fields: error.headerFields, body: nil, reason: reason)
+                : .unexpectedResponse(status: error.status, reason: reason)
+        case let error as RateLimitedError: self = .rateLimited(retryAfter: error.retryAfter)
+        case let error as TokenRefreshError:
+            self = error == .notSignedIn ? .notSignedIn : .sessionExpired
+        case is InsecureBaseURLError: self = .insecureBaseURL
+        default:
+            switch NetworkFailure(error) {
+            case .timeout?: self = .timeout
+            case .cancelled?: self = .cancelled
+            case .offline?: self = .offline
+            case nil: self = .unexpectedResponse(status: 0, reason: redactor.text(String(describing: type(of: error))))
+            }
+        }
+    }
+}

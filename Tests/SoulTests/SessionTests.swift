@@ -1,0 +1,161 @@
+import BackendDoubles
+import Foundation
+import LoopbackHTTPServer
+import Resilience
+import Soul
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite struct SessionTests {
+    @Test func aStoredSessionIsRestoredAtLaunchWithOneRefresh() async throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        let first = try await harness.signedIn()
+        _ = try await first.addMood(score: 5)
+        let relaunched = try harness.makeSoul()
+        #expect(await relaunched.hasStoredSession())
+        #expect(try await relaunched.listMoods().count == 1)
+        #expect(harness.backend.counters.refreshCalls == 1)
+        #expect(!harness.backend.server.requests.contains { $0.path == "/api/moods" && $0.header("Authorization") == nil },
+                "no request was spent without a token")
+    }
+
+    @Test func oneHundredConcurrentCallsAcrossAnExpiryMakeOneRefresh() async throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        let soul = try await harness.signedIn()
+        let oldRefresh = harness.backend.issuedTokens[1]
+        harness.backend.expireAccessTokens()
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<100 { group.addTask { (try? await soul.listMoods()) != nil } }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == 100 && results.allSatisfy { $0 })
+        #expect(harness.backend.counters.refreshCalls == 1)
+        #expect(harness.backend.counters.refusedRefreshes == 0)
+        #expect(!harness.backend.liveRefreshTokens.contains(oldRefresh), "rotated: the old refresh token is spent")
+        let stored = try String(contentsOf: harness.tokenFile, encoding: .utf8)
+        #expect(stored.contains(harness.backend.issuedTokens[3]), "the new refresh token replaced the old one")
+    }
+
+    @Test func aRefusedRefreshEndsTheSessionOnce() async throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        let soul = try await harness.signedIn()
+        var events = soul.sessionEvents.makeAsyncIterator()
+        #expect(await events.next() == .signedIn)
+        // The server forgets every refresh token (revoked elsewhere), and the access token expires.
+        let stored = try FileTokenStore(url: harness.tokenFile).loadRefreshToken()
+        _ = try await harness.backend.server.baseURL.post("/api/auth/logout", json: ["refresh_token": stored ?? ""])
+        harness.backend.expireAccessTokens()
+        let errors = await withTaskGroup(of: SoulError?.self) { group in
+            for _ in 0..<20 { group.addTask { await soulError { try await soul.listMoods() } } }
+            return await group.reduce(into: [SoulError?]()) { $0.append($1) }
+        }
+        #expect(errors.allSatisfy { $0 == .sessionExpired })
+        #expect(harness.backend.counters.refreshCalls == 1)
+        #expect(await events.next() == .sessionExpired)
+        #expect(!FileManager.default.fileExists(atPath: harness.tokenFile.path), "tokens cleared")
+        #expect(!(await soul.hasStoredSession()))
+        let requestsBefore = harness.backend.server.requests.count
+        #expect(await soulError { try await soul.addMood(score: 3) } == .sessionExpired)
+        #expect(harness.backend.server.requests.count == requestsBefore, "an ended session sends nothing")
+    }
+
+    @Test func aSecondUnauthorizedAfterARefreshEndsTheSession() async throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        let soul = try await harness.signedIn()
+        harness.backend.fault.withLock { $0 = { request in request.path == "/api/moods" ? .json(401, #"{"detail":"Invalid token"}"#) : nil } }
+        #expect(await soulError { try await soul.listMoods() } == .sessionExpired)
+        #expect(harness.backend.counters.refreshCalls == 1, "refreshed once, retried once, then signed out")
+        #expect(harness.backend.server.requests.filter { $0.path == "/api/moods" }.count == 2)
+        #expect(!(await soul.hasStoredSession()))
+    }
+
+    @Test func logoutIsBestEffortAndNeverRefreshes() async throws {
+        let harness = try SoulHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let soul = try await harness.signedIn()
+        harness.backend.fault.withLock { $0 = { request in request.path == "/api/auth/logout" ? .json(401, #"{"detail":"nope"}"#) : nil } }
+        await soul.signOut()
+        #expect(harness.backend.counters.refreshCalls == 0, "a 401 to logout does not refresh")
+        #expect(harness.backend.server.requests.filter { $0.path == "/api/auth/logout" }.count == 1)
+        #expect(!(await soul.hasStoredSession()), "tokens cleared whatever the server said")
+
+        let again = try await harness.signedIn()
+        harness.backend.fault.withLock { $0 = { request in request.path == "/api/auth/logout" ? .dropConnection : nil } }
+        await again.signOut()
+        #expect(!(await again.hasStoredSession()))
+        #expect(harness.backend.server.requests.filter { $0.path == "/api/auth/logout" }.count == 2, "not retried")
+        #expect(await soulError { try await again.listMoods() } == .notSignedIn)
+    }
+
+    @Test func eachOutcomeMapsToOneTypedError() async throws {
+        let harness = try SoulHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let soul = try await harness.signedIn()
+        let replies: [(LoopbackHTTPServer.Reply, SoulError)] = [
+            (.json(500, #"{"detail":"Internal server error"}"#), .server(status: 500, detail: "Internal server error")),
+            (.respond(status: 502), .server(status: 502, detail: nil)),
+            (.json(429, #"{"detail":"Too many requests"}"#, headers: [("Retry-After", "12")]), .rateLimited(retryAfter: .seconds(12))),
+            (.json(422, #"{"detail":"score must be 1 to 10"}"#), .invalidInput(detail: "score must be 1 to 10")),
+            (.json(200, #"{"id":"x"}"#), .unexpectedResponse(status: 200, reason: "the body does not match the spec at id")),
+            (.json(418, "{}"), .unexpectedResponse(status: 418, reason: "status not in the spec")),
+            (.dropConnection, .offline),
+        ]
+        for (reply, expected) in replies {
+            harness.backend.fault.withLock { $0 = { request in request.path == "/api/moods" ? reply : nil } }
+            #expect(await soulError { try await soul.addMood(score: 4) } == expected)
+        }
+    }
+
+    @Test func offlineIsTypedAndFast() async throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        let connectivity = Connectivity(isOnline: true)
+        let soul = try harness.makeSoul(connectivity: connectivity)
+        let request = try await soul.signIn.requestCode(phone: "+14155550123")
+        try await soul.signIn.verify(code: request.previewCode ?? "")
+        await connectivity.update(isOnline: false)
+        let before = harness.backend.server.requests.count
+        #expect(await soulError { try await soul.listMoods() } == .offline)
+        #expect(harness.backend.server.requests.count == before, "nothing sent while the app reports offline")
+        await connectivity.update(isOnline: true)
+        harness.backend.server.shutdown()
+        #expect(await soulError { try await soul.addMood(score: 2) } == .offline, "refused connection")
+    }
+
+    @Test func timeoutsAreAppliedToTheTransportTheSDKBuilds() async throws {
+        #expect(Soul.Configuration(environment: .production).timeouts == TransportTimeouts(connect: .seconds(5), read: .seconds(10)))
+        let harness = try SoulHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let soul = try harness.makeSoul(timeouts: TransportTimeouts(connect: .seconds(1), read: .seconds(1)))
+        let request = try await soul.signIn.requestCode(phone: "+14155550123")
+        try await soul.signIn.verify(code: request.previewCode ?? "")
+        harness.backend.fault.withLock { $0 = { request in request.path == "/api/moods" ? .delayed(.seconds(4), .json(200, "{}")) : nil } }
+        #expect(await soulError { try await soul.addMood(score: 6) } == .timeout)
+        #expect(harness.backend.server.requests.filter { $0.path == "/api/moods" }.count == 1, "a mood POST that timed out is not resent")
+    }
+
+    @Test func anHTTPBaseURLIsRefusedUnlessLoopback() throws {
+        #expect(throws: SoulError.insecureBaseURL) {
+            try Soul(.init(environment: .init(baseURL: URL(string: "http://api.soulapp.app")!, isStaging: false)))
+        }
+    }
+}
+
+extension URL {
+    /// A bare JSON POST, outside the SDK (a test's own call to the backend).
+    func post(_ path: String, json: [String: String]) async throws -> Int {
+        var request = URLRequest(url: appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+}

@@ -1,0 +1,63 @@
+import BackendDoubles
+import Foundation
+import Resilience
+import Soul
+
+/// A clock the tests move by hand, for cooldowns.
+final class ManualClock: Sendable {
+    private let current = LockedValue(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// A SOUL SDK over a ``SoulBackend`` with a token file in a fresh folder and
+/// every log line captured.
+struct SoulHarness {
+    let backend: SoulBackend
+    let folder: URL
+    let log = LogCapture()
+    let clock = ManualClock()
+    var tokenFile: URL { folder.appendingPathComponent("refresh-token.json") }
+
+    init(settings: SoulBackend.Settings = SoulBackend.Settings(), keepAlive: Bool = true) throws {
+        backend = try SoulBackend(settings: settings, keepAlive: keepAlive)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("soul-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// A new SDK instance (a new app launch) over the same backend and token file.
+    func makeSoul(
+        isStaging: Bool = true, timeouts: TransportTimeouts = TransportTimeouts(connect: .seconds(5), read: .seconds(10)),
+        connectivity: Connectivity? = nil, retryPolicy: RetryPolicy = RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10)))
+    ) throws -> Soul {
+        let clock = self.clock
+        return try Soul(.init(
+            environment: .init(baseURL: backend.baseURL, isStaging: isStaging), tokenStore: FileTokenStore(url: tokenFile),
+            timeouts: timeouts, retryPolicy: retryPolicy, logger: log.logger(label: "soul"), connectivity: connectivity,
+            now: { clock.now }))
+    }
+
+    /// Signs in with the staging preview code.
+    func signedIn(phone: String = "+14155550123") async throws -> Soul {
+        let soul = try makeSoul()
+        let request = try await soul.signIn.requestCode(phone: phone)
+        try await soul.signIn.verify(code: request.previewCode ?? "")
+        return soul
+    }
+
+    /// Removes the folder.
+    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// The error a call threw, as a ``SoulError`` (nil when it succeeded; a
+/// marker `unexpectedResponse` when something else was thrown).
+func soulError<T>(_ call: () async throws -> T) async -> SoulError? {
+    do {
+        _ = try await call()
+        return nil
+    } catch let error as SoulError {
+        return error
+    } catch {
+        return .unexpectedResponse(status: -1, reason: "not a SoulError: \(error)")
+    }
+}
