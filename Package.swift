@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "BrandingStore", targets: ["BrandingStore"]),
         .library(name: "SecureNode", targets: ["SecureNode"]),
         .library(name: "Soul", targets: ["Soul"]),
+        .library(name: "Safepocket", targets: ["Safepocket"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 for PKCE: CryptoKit on Apple platforms, BoringSSL elsewhere.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
     ],
     targets: [
         // Stage 0: the system libyaml, through pkg-config.
@@ -133,8 +136,33 @@ let package = Package(
         // OTP and token rotation, Safepocket's PKCE), on the loopback server.
         .target(
             name: "BackendDoubles",
-            dependencies: ["LoopbackHTTPServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LoopbackHTTPServer", "OpenAPIModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/Support/BackendDoubles"
+        ),
+        // Runtime: the Safepocket SDK on the generated client: PKCE sign-in,
+        // the session, the error envelope, idempotency keys on writes.
+        .target(
+            name: "Safepocket",
+            dependencies: [
+                "SafepocketAPI", "Resilience", "ClientRuntime",
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/Safepocket"
+        ),
+        .testTarget(
+            name: "SafepocketTests",
+            dependencies: [
+                "Safepocket", "SafepocketAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SafepocketTests"
         ),
         .testTarget(
             name: "SoulTests",
@@ -238,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "ClientConsumerTests",
             dependencies: generatedClients.map { .target(name: $0) } + [
-                "ClientRuntime", "LoopbackHTTPServer", "OpenAPIModel", "Resilience",
+                "ClientRuntime", "LoopbackHTTPServer", "OpenAPIModel", "Resilience", "BackendDoubles",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

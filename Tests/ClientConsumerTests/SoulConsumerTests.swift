@@ -1,3 +1,4 @@
+import BackendDoubles
 import Foundation
 import Resilience
 import SoulAPI

@@ -1,3 +1,4 @@
+import BackendDoubles
 import ClientRuntime
 import Foundation
 import HTTPTypes
@@ -10,48 +11,6 @@ import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// The documented responses of a spec's operations, with the example bodies
-/// the spec gives for them, read through the same model the generator uses.
-struct SpecExamples {
-    /// One documented response.
-    struct Documented {
-        /// The status code.
-        let status: Int
-        /// The media type of the example.
-        let contentType: String?
-        /// The example body as JSON (or text) bytes.
-        let body: Data?
-    }
-
-    let document: OpenAPIDocument
-
-    /// Loads `specs/NAME` from the package root.
-    init(_ name: String) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let result = OpenAPILoader.load(path: root.appendingPathComponent("specs").appendingPathComponent(name).path)
-        document = try #require(result.document)
-    }
-
-    /// Every documented response of an operation, with its example.
-    func responses(of operationID: String) throws -> [Documented] {
-        let entry = try #require(document.operations.first { $0.operation.operationId == operationID }, "no operation \(operationID)")
-        return entry.operation.responses.compactMap { status, response -> Documented? in
-            guard let code = Int(status), let resolved = document.resolve(response) else { return nil }
-            guard let (contentType, media) = resolved.content.first(where: { _ in true }).map({ ($0.key, $0.value) }) else {
-                return Documented(status: code, contentType: nil, body: nil)
-            }
-            let example: OpenAPIModel.JSONValue? = media.example
-                ?? media.examples.values.first.flatMap { document.resolve($0)?.value }
-                ?? media.schema.flatMap { document.resolve($0)?.examples.first }
-            let body = example.map { value -> Data in
-                if case .string(let text) = value, !contentType.contains("json") { return Data(text.utf8) }
-                return Data(value.description.utf8)
-            }
-            return Documented(status: code, contentType: contentType, body: body)
-        }
-    }
-}
 
 /// What the server received and what the client made of one response.
 struct Exchange {

@@ -62,30 +62,17 @@ public struct FileTokenStore: TokenStore {
 
     /// The stored token, or nil when there is no file.
     public func loadRefreshToken() throws -> String? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let data = try Data(contentsOf: url)
-        return try JSONDecoder().decode(Stored.self, from: data).refreshToken
+        try PrivateFile.read(url).map { try JSONDecoder().decode(Stored.self, from: $0).refreshToken }
     }
 
     /// Writes the token to a 0600 temporary file, fsyncs it, and renames it over the old file.
     public func save(refreshToken: String) throws {
-        let data = try JSONEncoder().encode(Stored(refreshToken: refreshToken))
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw TokenStoreError.cannotWrite(path: url.path, errno: errno) }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
-            let code = errno
-            unlink(temporary.path)
-            throw TokenStoreError.cannotWrite(path: url.path, errno: code)
-        }
+        try PrivateFile.write(JSONEncoder().encode(Stored(refreshToken: refreshToken)), to: url)
     }
 
     /// Deletes the file.
     public func clear() throws {
-        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        try PrivateFile.remove(url)
     }
 
     private struct Stored: Codable {

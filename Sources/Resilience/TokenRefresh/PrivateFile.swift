@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files only the owner can read (0600), replaced atomically: the new bytes
+/// are written to a temporary file in the same folder, flushed to disk and
+/// renamed over the old file, so a reader sees the old content or the new,
+/// never a mix or nothing. For secrets kept on disk: refresh tokens, PKCE
+/// verifiers.
+package enum PrivateFile {
+    /// Writes `data` to `url` atomically with mode 0600.
+    package static func write(_ data: Data, to url: URL) throws {
+        #if canImport(Glibc)
+        let systemWrite = Glibc.write
+        #else
+        let systemWrite = Darwin.write
+        #endif
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw TokenStoreError.cannotWrite(path: url.path, errno: errno) }
+        let written = data.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw TokenStoreError.cannotWrite(path: url.path, errno: code)
+        }
+    }
+
+    /// The file's bytes, or nil when there is no file.
+    package static func read(_ url: URL) throws -> Data? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try Data(contentsOf: url)
+    }
+
+    /// Deletes the file if it exists.
+    package static func remove(_ url: URL) throws {
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+}

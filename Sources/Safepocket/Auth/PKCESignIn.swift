@@ -1,0 +1,91 @@
+import Foundation
+import Resilience
+import SafepocketAPI
+
+/// One PKCE sign-in at a time: the verifier and `state` of the authorization
+/// URL last opened, checked against the redirect, then the code exchange.
+actor PKCESignIn {
+    private let configuration: AuthorizationConfiguration
+    private let store: PendingAuthorizationStore
+    private let client: SafepocketAPI.Client
+    private let session: TokenSession
+    private var pending: PendingAuthorization?
+    private var loaded = false
+
+    init(configuration: AuthorizationConfiguration, store: PendingAuthorizationStore, client: SafepocketAPI.Client, session: TokenSession) {
+        self.configuration = configuration
+        self.store = store
+        self.client = client
+        self.session = session
+    }
+
+    /// A new verifier and state; the URL to open. Replaces any sign-in in progress.
+    func start() throws(SafepocketError) -> URL {
+        let pkce = PKCE()
+        let state = PKCE.randomString(length: 43)
+        let started = PendingAuthorization(state: state, verifier: pkce.verifier, redirectURI: configuration.redirectURI)
+        do {
+            try store.save(started)
+        } catch {
+            throw .storageFailed
+        }
+        pending = started
+        loaded = true
+        return configuration.authorizationURL(state: state, pkce: pkce)
+    }
+
+    /// Finishes the sign-in from the redirect URL (`...?code=...&state=...`).
+    func complete(redirect: URL) async throws(SafepocketError) {
+        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        if let error = value("error") {
+            // Only the sign-in this redirect belongs to is ended by it.
+            if let state = value("state"), (try? currentPending())??.state == state { clearPending() }
+            throw .authorizationFailed(error: error)
+        }
+        guard let code = value("code"), !code.isEmpty else { throw .missingAuthorizationCode }
+        try await complete(code: code, state: value("state") ?? "")
+    }
+
+    /// Checks `state`, exchanges `code` with the verifier, starts the session.
+    func complete(code: String, state: String) async throws(SafepocketError) {
+        let current: PendingAuthorization?
+        do {
+            current = try currentPending()
+        } catch {
+            throw .storageFailed
+        }
+        guard let current else { throw .noSignInInProgress }
+        guard Self.constantTimeEqual(current.state, state) else { throw .stateMismatch }
+        do {
+            let grant = AuthorizationCodeGrant(
+                grantType: .authorizationCode, code: code, redirectURI: current.redirectURI, codeVerifier: current.verifier)
+            let tokens = try await client.exchangeToken(body: .authorizationCodeGrant(grant))
+            try await session.signIn(TokenPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+        } catch {
+            throw SafepocketError(error)
+        }
+        clearPending()
+    }
+
+    private func currentPending() throws -> PendingAuthorization? {
+        if !loaded {
+            pending = try store.load()
+            loaded = true
+        }
+        return pending
+    }
+
+    private func clearPending() {
+        pending = nil
+        try? store.clear()
+    }
+
+    /// Compares without leaking, through timing, how much of a forged state matched.
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let left = Array(lhs.utf8)
+        let right = Array(rhs.utf8)
+        guard left.count == right.count else { return false }
+        return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

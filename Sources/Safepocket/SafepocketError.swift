@@ -1,0 +1,150 @@
+import ClientRuntime
+import Foundation
+import HTTPTypes
+import Resilience
+import SafepocketAPI
+
+/// A non-2xx answer from Safepocket, with what its error envelope carried:
+/// `error.code`, `error.message`, `error.details` and `traceId`. A body that
+/// does not fully match the envelope still gives whatever it had (the
+/// `traceId` above all, for support tickets) and its status.
+public struct SafepocketFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status.
+    public let status: Int
+    /// The envelope's `error.code`, when readable (unknown codes kept).
+    public let code: ErrorCode?
+    /// The envelope's `error.message`, masked by the ``Redactor``.
+    public let message: String?
+    /// The envelope's `error.details` (field -> reason).
+    public let details: [String: String]
+    /// The envelope's `traceId`: persist it in crash logs and support tickets.
+    public let traceID: String?
+    /// The server's `Retry-After` (429, 503), when it sent one.
+    public let retryAfter: Duration?
+
+    /// Creates a failure.
+    public init(
+        status: Int, code: ErrorCode?, message: String?, details: [String: String] = [:], traceID: String?, retryAfter: Duration? = nil
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.traceID = traceID
+        self.retryAfter = retryAfter
+    }
+
+    /// `status 404 NOT_FOUND: Transaction not found (trace d4b1...)`.
+    public var description: String {
+        "status \(status)" + (code.map { " \($0.rawValue)" } ?? "") + (message.map { ": \($0)" } ?? "")
+            + (traceID.map { " (trace \($0))" } ?? "")
+    }
+
+    /// Reads an error body leniently: the envelope's fields that are there.
+    static func read(status: Int, headers: HTTPFields, body: Data, now: Date) -> SafepocketFailure {
+        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let error = object?["error"] as? [String: Any]
+        let redactor = Redactor()
+        return SafepocketFailure(
+            status: status, code: (error?["code"] as? String).map(ErrorCode.init(rawValue:)),
+            message: (error?["message"] as? String).map(redactor.text),
+            details: (error?["details"] as? [String: Any])?.compactMapValues { ($0 as? String).map(redactor.text) } ?? [:],
+            traceID: object?["traceId"] as? String, retryAfter: headers[.retryAfter].flatMap { RetryAfter.parse($0, now: now) })
+    }
+}
+
+/// Every way a Safepocket call or sign-in can fail, for the app to act on.
+public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server answered with an error status (400, 403, 404, 429, 5xx...);
+    /// the envelope's code, message and trace id are in the failure.
+    case api(SafepocketFailure)
+    /// The session is over (the refresh token was refused, or the new access
+    /// token too): tokens are cleared; sign in again.
+    case sessionExpired
+    /// No one is signed in.
+    case notSignedIn
+    /// The redirect's `state` is not the one this sign-in sent: a forged or
+    /// stale redirect. Nothing was exchanged.
+    case stateMismatch
+    /// A redirect or code arrived but no sign-in was started.
+    case noSignInInProgress
+    /// The authorization server sent the browser back with an error
+    /// (`error=access_denied`, ...).
+    case authorizationFailed(error: String)
+    /// The redirect carried no `code`.
+    case missingAuthorizationCode
+    /// The server could not be reached.
+    case offline
+    /// The server did not answer in time.
+    case timeout
+    /// A success whose body does not match the spec.
+    case unexpectedResponse(status: Int, reason: String)
+    /// The base URL is not https (http is allowed to loopback hosts only).
+    case insecureBaseURL
+    /// A secret could not be stored.
+    case storageFailed
+    /// The call was cancelled.
+    case cancelled
+
+    /// A short text for developers and logs; never a token or a verifier.
+    public var description: String {
+        switch self {
+        case .api(let failure): return "Safepocket error \(failure)"
+        case .sessionExpired: return "the session expired; sign in again"
+        case .notSignedIn: return "not signed in"
+        case .stateMismatch: return "the redirect's state does not match this sign-in; it was ignored"
+        case .noSignInInProgress: return "no sign-in was started: open an authorization URL first"
+        case .authorizationFailed(let error): return "the authorization server refused: \(error)"
+        case .missingAuthorizationCode: return "the redirect carried no authorization code"
+        case .offline: return "the server could not be reached (offline?)"
+        case .timeout: return "the server did not answer in time"
+        case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
+        case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
+        case .storageFailed: return "the secure store could not be written"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// The trace id to quote to support, when the server sent one.
+    public var traceID: String? {
+        if case .api(let failure) = self { return failure.traceID }
+        return nil
+    }
+
+    /// Maps whatever a call threw (generated client, middlewares, transport).
+    init(_ error: any Error, now: Date = Date()) {
+        switch error {
+        case let error as SafepocketError: self = error
+        case let error as APIError<ErrorEnvelope>:
+            let envelope = error.body
+            let redactor = Redactor()
+            self = .api(SafepocketFailure(
+                status: error.status, code: envelope.error.code, message: redactor.text(envelope.error.message),
+                details: (envelope.error.details ?? [:]).mapValues(redactor.text), traceID: envelope.traceID,
+                retryAfter: error.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }))
+        case let error as UndocumentedResponseError where error.status >= 400:
+            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: Data(error.body), now: now))
+        case let error as UndocumentedResponseError:
+            self = .unexpectedResponse(status: error.status, reason: "status not in the spec")
+        case let error as ResponseDecodingError where error.status >= 400:
+            // An error body that is not quite the envelope: keep what it has.
+            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: error.rawBody, now: now))
+        case let error as ResponseDecodingError:
+            self = .unexpectedResponse(
+                status: error.status, reason: "the body does not match the spec" + (error.field.isEmpty ? "" : " at \(error.field)"))
+        case let error as RateLimitedError:
+            self = .api(SafepocketFailure(status: 429, code: .rateLimited, message: nil, traceID: nil, retryAfter: error.retryAfter))
+        case let error as TokenRefreshError:
+            self = error == .notSignedIn ? .notSignedIn : .sessionExpired
+        case is InsecureBaseURLError: self = .insecureBaseURL
+        case is TokenStoreError: self = .storageFailed
+        default:
+            switch NetworkFailure(error) {
+            case .timeout?: self = .timeout
+            case .cancelled?: self = .cancelled
+            case .offline?: self = .offline
+            case nil: self = .unexpectedResponse(status: 0, reason: String(describing: type(of: error)))
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import BackendDoubles
+import Foundation
+import Resilience
+import Safepocket
+
+/// A Safepocket SDK over a ``SafepocketBackend`` with its files in a fresh
+/// folder and every log line captured.
+struct SafepocketHarness {
+    let backend: SafepocketBackend
+    let folder: URL
+    let log = LogCapture()
+    var tokenFile: URL { folder.appendingPathComponent("refresh-token.json") }
+    var pendingFile: URL { folder.appendingPathComponent("pending-sign-in.json") }
+    static let authorization = AuthorizationConfiguration(
+        authorizeEndpoint: URL(string: "https://auth.safepocket.example/oauth2/authorize")!, clientID: "ios-client")
+
+    init(keepAlive: Bool = true) throws {
+        backend = try SafepocketBackend(keepAlive: keepAlive)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("safepocket-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// A new SDK instance (a new launch) over the same backend and files.
+    func makeSafepocket(timeouts: TransportTimeouts = TransportTimeouts()) throws -> Safepocket {
+        try Safepocket(.init(
+            baseURL: backend.baseURL, authorization: Self.authorization, tokenStore: FileTokenStore(url: tokenFile),
+            pendingSignInFile: pendingFile, timeouts: timeouts, retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))),
+            logger: log.logger(label: "safepocket")))
+    }
+
+    /// Signs in through the PKCE flow, the backend playing the hosted UI.
+    func signedIn() async throws -> Safepocket {
+        let safepocket = try makeSafepocket()
+        let url = try await safepocket.startSignIn()
+        guard let redirect = backend.authorize(url) else { throw HarnessError.badAuthorizationURL(url) }
+        try await safepocket.completeSignIn(redirect: redirect)
+        return safepocket
+    }
+
+    /// Removes the folder.
+    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+
+    enum HarnessError: Error {
+        case badAuthorizationURL(URL)
+    }
+}
+
+/// The error a call threw, as a ``SafepocketError``.
+func safepocketError<T>(_ call: () async throws -> T) async -> SafepocketError? {
+    do {
+        _ = try await call()
+        return nil
+    } catch let error as SafepocketError {
+        return error
+    } catch {
+        return .unexpectedResponse(status: -1, reason: "not a SafepocketError: \(error)")
+    }
+}
