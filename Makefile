@@ -78,13 +78,15 @@ test: deps ## Run the test suites
 
 check: lint drift spec-diff test ## Everything CI checks: spec lint, generated-code drift, breaking spec changes, tests
 
-bench: deps ## Parse, middleware and code generation benchmarks (release); prints BENCH lines
+bench: deps ## Parse, middleware, SDK, branding store and code generation benchmarks (release); prints BENCH lines
 	$(SWIFT) build -c release --product clientgen-bench
 	$(SWIFT) build -c release --product resilience-bench
 	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
 	.build/release/resilience-bench --requests 2000
 	$(SWIFT) build -c release --product branding-bench
 	.build/release/branding-bench
+	$(SWIFT) build -c release --product sdk-bench
+	.build/release/sdk-bench
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS) $(BENCH_CODEGEN_FLAGS)
 

@@ -172,6 +172,27 @@ let package = Package(
             ],
             path: "Tests/SoulTests"
         ),
+        // Test support: every SOUL and Safepocket operation through its SDK's
+        // stack against injected faults (the retry contract; tests and bench).
+        .target(
+            name: "RetryMatrix",
+            dependencies: [
+                "Soul", "Safepocket", "SoulAPI", "SafepocketAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support/RetryMatrix"
+        ),
+        .testTarget(
+            name: "RetryContractTests",
+            dependencies: ["RetryMatrix", "SoulAPI", "SafepocketAPI", "SecureNodeAPI", "ClientRuntime"],
+            path: "Tests/RetryContractTests"
+        ),
+        // `make bench`: SOUL's refresh storm and the retry matrix.
+        .executableTarget(
+            name: "sdk-bench",
+            dependencies: ["RetryMatrix", "Soul", "Resilience", "BackendDoubles", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/SDKBenchmarks"
+        ),
         // Outbox tests: a process that delivers an outbox, for the test to SIGKILL.
         .executableTarget(
             name: "outbox-delivery-child",
