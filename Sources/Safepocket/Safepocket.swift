@@ -86,6 +86,8 @@ public final class Safepocket: Sendable {
     public let session: TokenSession
     private let signIn: PKCESignIn
     private let configuration: Configuration
+    /// Masks secrets in logs and error texts, the session's tokens included.
+    private let redactor: Redactor
 
     /// Builds the client and the session. Throws
     /// ``SafepocketError/insecureBaseURL`` for an http URL to a non-loopback host.
@@ -101,14 +103,16 @@ public final class Safepocket: Sendable {
         let authClient = SafepocketAPI.Client(
             serverURL: configuration.baseURL, transport: transport,
             middlewares: [SecureTransportMiddleware(), RedactingLogMiddleware(logger: configuration.logger)])
-        session = TokenSession(store: configuration.tokenStore, refresher: SafepocketTokenRefresher(client: authClient))
+        let session = TokenSession(store: configuration.tokenStore, refresher: SafepocketTokenRefresher(client: authClient))
+        self.session = session
+        redactor = Redactor(knownSecrets: { session.recentTokens })
         client = SafepocketAPI.Client(
             serverURL: configuration.baseURL, transport: transport,
             middlewares: Self.middlewares(
                 session: session, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity))
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: PendingAuthorizationStore(file: configuration.pendingSignInFile),
-            client: authClient, session: session)
+            client: authClient, session: session, redactor: redactor)
     }
 
     /// The middleware stack the README documents for Safepocket, outermost first.
@@ -121,7 +125,7 @@ public final class Safepocket: Sendable {
             TokenRefreshMiddleware(session: session),
             RetryMiddleware(policy: retryPolicy, connectivity: connectivity),
             BearerTokenMiddleware(session: session, operations: .requiringScheme("bearerAuth")),
-            RedactingLogMiddleware(logger: logger),
+            RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { session.recentTokens })),
         ]
     }
 
@@ -180,7 +184,7 @@ public final class Safepocket: Sendable {
         do {
             return try await call(client)
         } catch {
-            throw SafepocketError(error)
+            throw SafepocketError(error, redactor: redactor)
         }
     }
 }

@@ -41,10 +41,9 @@ public struct SafepocketFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads an error body leniently: the envelope's fields that are there.
-    static func read(status: Int, headers: HTTPFields, body: Data, now: Date) -> SafepocketFailure {
+    static func read(status: Int, headers: HTTPFields, body: Data, redactor: Redactor, now: Date) -> SafepocketFailure {
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         let error = object?["error"] as? [String: Any]
-        let redactor = Redactor()
         return SafepocketFailure(
             status: status, code: (error?["code"] as? String).map(ErrorCode.init(rawValue:)),
             message: (error?["message"] as? String).map(redactor.text),
@@ -111,24 +110,24 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         return nil
     }
 
-    /// Maps whatever a call threw (generated client, middlewares, transport).
-    init(_ error: any Error, now: Date = Date()) {
+    /// Maps whatever a call threw (generated client, middlewares, transport);
+    /// server messages are masked by `redactor`.
+    init(_ error: any Error, redactor: Redactor, now: Date = Date()) {
         switch error {
         case let error as SafepocketError: self = error
         case let error as APIError<ErrorEnvelope>:
             let envelope = error.body
-            let redactor = Redactor()
             self = .api(SafepocketFailure(
                 status: error.status, code: envelope.error.code, message: redactor.text(envelope.error.message),
                 details: (envelope.error.details ?? [:]).mapValues(redactor.text), traceID: envelope.traceID,
                 retryAfter: error.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }))
         case let error as UndocumentedResponseError where error.status >= 400:
-            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: Data(error.body), now: now))
+            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: Data(error.body), redactor: redactor, now: now))
         case let error as UndocumentedResponseError:
             self = .unexpectedResponse(status: error.status, reason: "status not in the spec")
         case let error as ResponseDecodingError where error.status >= 400:
             // An error body that is not quite the envelope: keep what it has.
-            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: error.rawBody, now: now))
+            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: error.rawBody, redactor: redactor, now: now))
         case let error as ResponseDecodingError:
             self = .unexpectedResponse(
                 status: error.status, reason: "the body does not match the spec" + (error.field.isEmpty ? "" : " at \(error.field)"))

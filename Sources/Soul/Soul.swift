@@ -113,6 +113,8 @@ public final class Soul: Sendable {
     /// The OTP sign-in.
     public let signIn: SignInFlow
     private let configuration: Configuration
+    /// Masks secrets in logs and error texts, the session's tokens included.
+    private let redactor: Redactor
 
     /// Builds the client, the session and the sign-in flow. Throws
     /// ``SoulError/insecureBaseURL`` for an http URL to a non-loopback host.
@@ -130,14 +132,16 @@ public final class Soul: Sendable {
         let refreshClient = SoulAPI.Client(
             serverURL: baseURL, transport: transport,
             middlewares: [SecureTransportMiddleware(), RedactingLogMiddleware(logger: configuration.logger)])
-        session = TokenSession(store: configuration.tokenStore, refresher: SoulTokenRefresher(client: refreshClient))
+        let session = TokenSession(store: configuration.tokenStore, refresher: SoulTokenRefresher(client: refreshClient))
+        self.session = session
+        redactor = Redactor(knownSecrets: { session.recentTokens })
         client = SoulAPI.Client(
             serverURL: baseURL, transport: transport,
             middlewares: Self.middlewares(
                 session: session, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity))
         signIn = SignInFlow(
             client: client, session: session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
-            rateLimitFallback: configuration.rateLimitFallback, now: configuration.now)
+            rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now)
     }
 
     /// The middleware stack the README documents for SOUL, outermost first:
@@ -145,7 +149,8 @@ public final class Soul: Sendable {
     /// spec: a 401 refreshes once and retries once, a second 401 ends the
     /// session); retry (only operations the spec marks repeatable: the GETs;
     /// `Retry-After` honoured); the bearer token where the spec names
-    /// `bearerAuth`; redacted logs of each attempt. No `Idempotency-Key`:
+    /// `bearerAuth`; redacted logs of each attempt (the session's own tokens
+    /// masked wherever they appear). No `Idempotency-Key`:
     /// the SOUL backend does not deduplicate.
     public static func middlewares(
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil
@@ -155,7 +160,7 @@ public final class Soul: Sendable {
             TokenRefreshMiddleware(session: session),
             RetryMiddleware(policy: retryPolicy, connectivity: connectivity),
             BearerTokenMiddleware(session: session, operations: .requiringScheme("bearerAuth")),
-            RedactingLogMiddleware(logger: logger),
+            RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { session.recentTokens })),
         ]
     }
 
@@ -192,7 +197,7 @@ public final class Soul: Sendable {
         do {
             return try await call(client)
         } catch {
-            throw SoulError(error, rateLimitFallback: configuration.rateLimitFallback, now: configuration.now())
+            throw SoulError(error, rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now())
         }
     }
 

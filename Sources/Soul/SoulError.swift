@@ -91,9 +91,9 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Maps whatever a call threw (generated client, middlewares, transport).
-    /// `rateLimitFallback` is the wait for a 429 without `Retry-After`.
-    init(_ error: any Error, rateLimitFallback: Duration, now: Date = Date()) {
-        let redactor = Redactor()
+    /// `rateLimitFallback` is the wait for a 429 without `Retry-After`;
+    /// server messages are masked by `redactor`.
+    init(_ error: any Error, rateLimitFallback: Duration, redactor: Redactor, now: Date = Date()) {
         func detail(_ body: ErrorDetail?) -> String? { body.map { redactor.text($0.detail) } }
         func retryAfter(_ fields: HTTPFields) -> Duration {
             fields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) } ?? rateLimitFallback

@@ -10,6 +10,13 @@ import Testing
 @Suite struct RedactionTests {
     let redactor = Redactor()
 
+    @Test func knownSecretsAreMaskedWhateverTheirShape() {
+        let redactor = Redactor(knownSecrets: { ["rt-0f3a9c1e-opaque", "short"] })
+        #expect(redactor.text("bad token rt-0f3a9c1e-opaque, try again") == "bad token ***, try again")
+        #expect(redactor.body(Array(#"{"message":"rt-0f3a9c1e-opaque"}"#.utf8), contentType: "application/json") == #"{"message":"***"}"#)
+        #expect(redactor.text("short stays") == "short stays", "values under 8 characters are not treated as secrets")
+    }
+
     @Test func headers() {
         #expect(redactor.header(name: "Authorization", value: "Bearer eyJhbGciOi.abc.def") == "Bearer ***")
         #expect(redactor.header(name: "X-API-Key", value: "sn_live_123456") == "***")

@@ -2,6 +2,7 @@ import BackendDoubles
 import Foundation
 import Resilience
 import Safepocket
+import Testing
 
 /// A Safepocket SDK over a ``SafepocketBackend`` with its files in a fresh
 /// folder and every log line captured.
@@ -37,8 +38,13 @@ struct SafepocketHarness {
         return safepocket
     }
 
-    /// Removes the folder.
-    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+    /// Checks that no secret that crossed the wire (token, authorization
+    /// code, verifier) reached a log line, then removes the folder. Every
+    /// test ends here, so the whole suite's logs are checked.
+    func cleanUp(sourceLocation: SourceLocation = #_sourceLocation) {
+        for leak in log.leaks(of: backend.secrets) { Issue.record("secret in a log line: \(leak)", sourceLocation: sourceLocation) }
+        try? FileManager.default.removeItem(at: folder)
+    }
 
     enum HarnessError: Error {
         case badAuthorizationURL(URL)

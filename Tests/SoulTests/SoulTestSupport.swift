@@ -2,6 +2,7 @@ import BackendDoubles
 import Foundation
 import Resilience
 import Soul
+import Testing
 
 /// A clock the tests move by hand, for cooldowns.
 final class ManualClock: Sendable {
@@ -45,8 +46,13 @@ struct SoulHarness {
         return soul
     }
 
-    /// Removes the folder.
-    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+    /// Checks that no secret that crossed the wire (token, code, full phone
+    /// number) reached a log line, then removes the folder. Every test ends
+    /// here, so the whole suite's logs are checked.
+    func cleanUp(sourceLocation: SourceLocation = #_sourceLocation) {
+        for leak in log.leaks(of: backend.secrets) { Issue.record("secret in a log line: \(leak)", sourceLocation: sourceLocation) }
+        try? FileManager.default.removeItem(at: folder)
+    }
 }
 
 /// The error a call threw, as a ``SoulError`` (nil when it succeeded; a

@@ -16,6 +16,11 @@ public struct Redactor: Sendable {
     public var secretFields: Set<String>
     /// Field names (normalised) whose values are phone numbers.
     public var phoneFields: Set<String>
+    /// Secrets the app currently holds (a session's access and refresh
+    /// tokens), masked wherever they appear in text, whatever their shape:
+    /// an opaque token echoed in a server's error message is caught here
+    /// when no pattern would catch it. Values under 8 characters are ignored.
+    public var knownSecrets: @Sendable () -> [String]
 
     /// The defaults cover the four backends' credentials and personal data.
     public init(
@@ -24,8 +29,10 @@ public struct Redactor: Sendable {
             "accesstoken", "refreshtoken", "oldrefreshtoken", "idtoken", "token", "apikey", "password", "secret",
             "clientsecret", "code", "otp", "otpcode", "previewcode", "codeverifier", "publictoken", "authorization",
         ],
-        phoneFields: Set<String> = ["phone", "phonenumber", "phonenumbere164", "e164", "msisdn", "mobile"]
+        phoneFields: Set<String> = ["phone", "phonenumber", "phonenumbere164", "e164", "msisdn", "mobile"],
+        knownSecrets: @escaping @Sendable () -> [String] = { [] }
     ) {
+        self.knownSecrets = knownSecrets
         self.secretHeaders = secretHeaders
         self.secretFields = Set(secretFields.map(Self.normalise))
         self.phoneFields = Set(phoneFields.map(Self.normalise))
@@ -81,9 +88,12 @@ public struct Redactor: Sendable {
         return "<\(bytes.count) bytes>"
     }
 
-    /// Free text with phone numbers and bearer tokens masked.
+    /// Free text with known secrets, phone numbers and bearer tokens masked.
     public func text(_ text: String) -> String {
         var result = text
+        for secret in knownSecrets() where secret.count >= 8 && result.contains(secret) {
+            result = result.replacingOccurrences(of: secret, with: Self.mask)
+        }
         for (expression, replace) in Self.textPatterns {
             let range = NSRange(result.startIndex..., in: result)
             for match in expression.matches(in: result, range: range).reversed() {

@@ -131,8 +131,14 @@ public actor TokenSession {
     /// they were sent with (guarantee 2).
     public nonisolated var generation: Int { snapshot.read().generation }
 
+    /// The tokens this session has held lately (access and refresh, the
+    /// current ones and a few before them), for a ``Redactor`` to mask
+    /// wherever they appear: `Redactor(knownSecrets: { session.recentTokens })`.
+    public nonisolated var recentTokens: [String] { snapshot.recentTokens() }
+
     /// Stores the tokens of a sign-in (OTP verify, PKCE exchange).
     public func signIn(_ tokens: TokenPair) async throws {
+        snapshot.remember(tokens)
         if let refreshToken = tokens.refreshToken { try await store.save(refreshToken: refreshToken) }
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
@@ -229,6 +235,8 @@ public actor TokenSession {
             try? await store.clear()
             throw TokenRefreshError.sessionExpired
         }
+        snapshot.remember(TokenPair(accessToken: tokens.accessToken, refreshToken: refreshToken))
+        snapshot.remember(tokens)
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
         if let newRefreshToken = tokens.refreshToken { try await store.save(refreshToken: newRefreshToken) }
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
@@ -267,15 +275,33 @@ public actor TokenSession {
 
 /// The session's access token and generation behind a lock.
 ///
-/// `@unchecked Sendable` is safe: both fields are read and written only while
+/// `@unchecked Sendable` is safe: every field is read and written only while
 /// `lock` is held, and only ``TokenSession`` (on its actor) writes them.
 private final class TokenSnapshot: @unchecked Sendable {
     private let lock = NSLock()
     private var accessToken: String?
     private var generation = 0
+    private var recent: [String] = []
 
     init(accessToken: String?) {
         self.accessToken = accessToken
+        if let accessToken { recent = [accessToken] }
+    }
+
+    /// Keeps the pair's tokens among the last 8 seen.
+    func remember(_ tokens: TokenPair) {
+        lock.lock()
+        defer { lock.unlock() }
+        for token in [tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) where !recent.contains(token) {
+            recent.append(token)
+        }
+        if recent.count > 8 { recent.removeFirst(recent.count - 8) }
+    }
+
+    func recentTokens() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recent
     }
 
     func set(accessToken: String?, generation: Int) {

@@ -9,10 +9,15 @@ actor PKCESignIn {
     private let store: PendingAuthorizationStore
     private let client: SafepocketAPI.Client
     private let session: TokenSession
+    private let redactor: Redactor
     private var pending: PendingAuthorization?
     private var loaded = false
 
-    init(configuration: AuthorizationConfiguration, store: PendingAuthorizationStore, client: SafepocketAPI.Client, session: TokenSession) {
+    init(
+        configuration: AuthorizationConfiguration, store: PendingAuthorizationStore, client: SafepocketAPI.Client, session: TokenSession,
+        redactor: Redactor
+    ) {
+        self.redactor = redactor
         self.configuration = configuration
         self.store = store
         self.client = client
@@ -63,7 +68,7 @@ actor PKCESignIn {
             let tokens = try await client.exchangeToken(body: .authorizationCodeGrant(grant))
             try await session.signIn(TokenPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
         } catch {
-            throw SafepocketError(error)
+            throw SafepocketError(error, redactor: redactor)
         }
         clearPending()
     }

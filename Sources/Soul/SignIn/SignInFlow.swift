@@ -40,13 +40,15 @@ public actor SignInFlow {
     private let resendCooldown: Duration
     private let rateLimitFallback: Duration
     private let now: @Sendable () -> Date
+    private let redactor: Redactor
     private var cooldowns: [String: Date] = [:]
     private var pendingPhone: E164PhoneNumber?
 
     init(
         client: SoulAPI.Client, session: TokenSession, isStaging: Bool, resendCooldown: Duration, rateLimitFallback: Duration,
-        now: @escaping @Sendable () -> Date
+        redactor: Redactor, now: @escaping @Sendable () -> Date
     ) {
+        self.redactor = redactor
         self.client = client
         self.session = session
         self.isStaging = isStaging
@@ -78,7 +80,7 @@ public actor SignInFlow {
         do {
             response = try await client.requestOTP(body: RequestOTPBody(phone: number.e164))
         } catch {
-            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, now: now())
+            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, redactor: redactor, now: now())
             if case .rateLimited(let wait) = mapped { startCooldown(for: number, lasting: wait) }
             throw mapped
         }
@@ -104,7 +106,7 @@ public actor SignInFlow {
             cooldowns[number.e164] = nil
             return response.user
         } catch {
-            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, now: now())
+            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, redactor: redactor, now: now())
             if case .rateLimited(let wait) = mapped { startCooldown(for: number, lasting: wait) }
             throw mapped
         }

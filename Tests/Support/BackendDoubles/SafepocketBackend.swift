@@ -27,6 +27,7 @@ package final class SafepocketBackend: Sendable {
         var accessTokens: [String: ContinuousClock.Instant] = [:]
         var refreshTokens: Set<String> = []
         var issuedTokens: [String] = []
+        var secretsSeen: [String] = []
         var accessTokenLifetime: Duration = .seconds(3600)
     }
 
@@ -72,6 +73,8 @@ package final class SafepocketBackend: Sendable {
     package var issuedTokens: [String] { state.withLock { $0.issuedTokens } }
     /// The refresh tokens the server would still accept.
     package var liveRefreshTokens: Set<String> { state.withLock { $0.refreshTokens } }
+    /// Every secret that crossed the wire: tokens, authorization codes, PKCE verifiers.
+    package var secrets: [String] { state.withLock { $0.issuedTokens + $0.secretsSeen } }
     /// Makes every access token issued so far expired.
     package func expireAccessTokens() {
         state.withLock { state in
@@ -90,7 +93,10 @@ package final class SafepocketBackend: Sendable {
             let redirect = value("redirect_uri"), let state = value("state"), value("client_id") != nil
         else { return nil }
         let code = UUID().uuidString.lowercased()
-        self.state.withLock { $0.codes[code] = (challenge, redirect) }
+        self.state.withLock {
+            $0.codes[code] = (challenge, redirect)
+            $0.secretsSeen.append(code)
+        }
         var components = URLComponents(string: redirect)!
         components.queryItems = [URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: state)]
         return components.url
@@ -118,6 +124,7 @@ package final class SafepocketBackend: Sendable {
         }
         if request.method == "POST", request.path == "/auth/token" {
             let body = JSONText.object(request.body) ?? [:]
+            if let verifier = body["codeVerifier"] as? String { state.secretsSeen.append(verifier) }
             switch body["grantType"] as? String {
             case "authorization_code":
                 state.counters.codeExchanges += 1

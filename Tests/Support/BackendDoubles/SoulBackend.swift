@@ -44,6 +44,7 @@ package final class SoulBackend: Sendable {
         var accessTokens: [String: (user: Int, expires: ContinuousClock.Instant)] = [:]
         var refreshTokens: [String: Int] = [:]
         var codes: [String: String] = [:]
+        var codeHistory: Set<String> = []
         var users: [String: Int] = [:]
         var moods: [Int: [[String: Any]]] = [:]
         var nextMood = 1
@@ -84,6 +85,13 @@ package final class SoulBackend: Sendable {
     package func code(sentTo phone: String) -> String? { state.withLock { $0.codes[phone] } }
     /// Every access and refresh token issued so far.
     package var issuedTokens: [String] { state.withLock { $0.issuedTokens } }
+    /// Every secret that crossed the wire: tokens, OTP codes, and the full
+    /// phone numbers (which must be masked in logs).
+    package var secrets: [String] {
+        state.withLock { state in
+            state.issuedTokens + Array(state.codeHistory) + state.counters.codeRequests.keys.flatMap { [$0, String($0.dropFirst())] }
+        }
+    }
     /// The refresh tokens the server would still accept.
     package var liveRefreshTokens: Set<String> { state.withLock { Set($0.refreshTokens.keys) } }
 
@@ -118,9 +126,12 @@ package final class SoulBackend: Sendable {
             }
             if state.settings.isStaging {
                 state.codes[phone] = "123456"
+                state.codeHistory.insert("123456")
                 return .json(200, #"{"status":"ok","preview_code":"123456"}"#)
             }
-            state.codes[phone] = state.settings.smsCode ?? String(format: "%06d", Int.random(in: 0..<1_000_000))
+            let code = state.settings.smsCode ?? String(format: "%06d", Int.random(in: 0..<1_000_000))
+            state.codes[phone] = code
+            state.codeHistory.insert(code)
             return .json(200, #"{"status":"ok"}"#)
         case ("POST", "/api/auth/verify-otp"):
             guard let phone = body["phone"] as? String, let otp = body["otp"] as? String else { return detail(400, "phone and otp required") }
