@@ -32,6 +32,8 @@ let package = Package(
         .library(name: "SecureNode", targets: ["SecureNode"]),
         .library(name: "Soul", targets: ["Soul"]),
         .library(name: "Safepocket", targets: ["Safepocket"]),
+        .executable(name: "soul-example", targets: ["soul-example"]),
+        .executable(name: "safepocket-example", targets: ["safepocket-example"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -137,7 +139,7 @@ let package = Package(
         .target(
             name: "BackendDoubles",
             dependencies: [
-                "LoopbackHTTPServer", "OpenAPIModel",
+                "LoopbackHTTPServer", "OpenAPIModel", "ProcessTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -167,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "SoulTests",
             dependencies: [
-                "Soul", "SoulAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer",
+                "Soul", "SoulAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SoulTests"
@@ -177,7 +179,7 @@ let package = Package(
         .target(
             name: "RetryMatrix",
             dependencies: [
-                "Soul", "Safepocket", "SoulAPI", "SafepocketAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer",
+                "Soul", "Safepocket", "SoulAPI", "SafepocketAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/RetryMatrix"
@@ -192,6 +194,28 @@ let package = Package(
             name: "sdk-bench",
             dependencies: ["RetryMatrix", "Soul", "Resilience", "BackendDoubles", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/SDKBenchmarks"
+        ),
+        // Sample apps: the code an app team copies, on the public products only.
+        .executableTarget(
+            name: "soul-example",
+            dependencies: [
+                "Soul", "SoulAPI", "Resilience",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/SoulExample"
+        ),
+        .executableTarget(
+            name: "safepocket-example",
+            dependencies: [
+                "Safepocket", "SafepocketAPI", "Resilience",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/SafepocketExample"
+        ),
+        .testTarget(
+            name: "ExampleTests",
+            dependencies: ["soul-example", "safepocket-example", "BackendDoubles", "ProcessTestSupport"],
+            path: "Tests/ExampleTests"
         ),
         // Outbox tests: a process that delivers an outbox, for the test to SIGKILL.
         .executableTarget(

@@ -104,6 +104,25 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The case's name (`stateMismatch`), for analytics and scripts.
+    public var kind: String {
+        switch self {
+        case .api: return "api"
+        case .sessionExpired: return "sessionExpired"
+        case .notSignedIn: return "notSignedIn"
+        case .stateMismatch: return "stateMismatch"
+        case .noSignInInProgress: return "noSignInInProgress"
+        case .authorizationFailed: return "authorizationFailed"
+        case .missingAuthorizationCode: return "missingAuthorizationCode"
+        case .offline: return "offline"
+        case .timeout: return "timeout"
+        case .unexpectedResponse: return "unexpectedResponse"
+        case .insecureBaseURL: return "insecureBaseURL"
+        case .storageFailed: return "storageFailed"
+        case .cancelled: return "cancelled"
+        }
+    }
+
     /// The trace id to quote to support, when the server sent one.
     public var traceID: String? {
         if case .api(let failure) = self { return failure.traceID }

@@ -64,6 +64,26 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The case's name (`rateLimited`), for analytics and scripts.
+    public var kind: String {
+        switch self {
+        case .invalidPhoneNumber: return "invalidPhoneNumber"
+        case .invalidCodeFormat: return "invalidCodeFormat"
+        case .noCodeRequested: return "noCodeRequested"
+        case .resendTooSoon: return "resendTooSoon"
+        case .invalidInput: return "invalidInput"
+        case .rateLimited: return "rateLimited"
+        case .sessionExpired: return "sessionExpired"
+        case .notSignedIn: return "notSignedIn"
+        case .offline: return "offline"
+        case .timeout: return "timeout"
+        case .server: return "server"
+        case .unexpectedResponse: return "unexpectedResponse"
+        case .insecureBaseURL: return "insecureBaseURL"
+        case .cancelled: return "cancelled"
+        }
+    }
+
     /// A message to show a person, as the SOUL document words them.
     public var userMessage: String {
         switch self {

@@ -1,12 +1,13 @@
 import BackendDoubles
 import Foundation
+import ProcessTestSupport
 import Resilience
 import Soul
 import Testing
 
 /// A clock the tests move by hand, for cooldowns.
 final class ManualClock: Sendable {
-    private let current = LockedValue(Date(timeIntervalSince1970: 1_800_000_000))
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import ProcessTestSupport
 import Logging
 
 /// A swift-log handler that keeps every line at every level, so a test can
 /// check what an SDK would have written to an app's logs.
 package final class LogCapture: Sendable {
-    private let lines = LockedValue<[String]>([])
+    private let lines = Mutex<[String]>([])
 
     /// Creates an empty capture.
     package init() {}

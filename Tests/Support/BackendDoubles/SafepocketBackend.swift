@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ProcessTestSupport
 import LoopbackHTTPServer
 import OpenAPIModel
 
@@ -42,8 +43,8 @@ package final class SafepocketBackend: Sendable {
     /// The server.
     package let server: LoopbackHTTPServer
     /// A fault to answer instead of the real behaviour (nil: behave).
-    package let fault = LockedValue<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
-    private let state = LockedValue(State())
+    package let fault = Mutex<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
+    private let state = Mutex(State())
 
     /// Starts the backend; the examples come from `specs/safepocket.yaml`.
     package init(keepAlive: Bool = true) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import LoopbackHTTPServer
 
 /// A SOUL backend that behaves as the SOUL document says, on a loopback
@@ -53,12 +54,12 @@ package final class SoulBackend: Sendable {
     /// The server.
     package let server: LoopbackHTTPServer
     /// A fault to answer instead of the real behaviour (nil: behave).
-    package let fault = LockedValue<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
-    private let state: LockedValue<State>
+    package let fault = Mutex<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
+    private let state: Mutex<State>
 
     /// Starts the backend on a free loopback port.
     package init(settings: Settings = Settings(), keepAlive: Bool = true) throws {
-        let state = LockedValue(State(settings: settings))
+        let state = Mutex(State(settings: settings))
         let fault = self.fault
         self.state = state
         server = try LoopbackHTTPServer(keepAlive: keepAlive) { request in

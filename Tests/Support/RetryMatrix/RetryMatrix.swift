@@ -1,5 +1,6 @@
 import BackendDoubles
 import Foundation
+import ProcessTestSupport
 import Logging
 import LoopbackHTTPServer
 import Resilience
@@ -113,7 +114,7 @@ package enum RetryMatrix {
         backend: String, operation: String, fault: Fault, server: LoopbackHTTPServer, method: String, path: String,
         install: (@escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?) -> Void, call: () async throws -> Void
     ) async -> Cell {
-        let arrivals = LockedValue<[ContinuousClock.Instant]>([])
+        let arrivals = Mutex<[ContinuousClock.Instant]>([])
         install { request in
             guard request.method == method, request.path == path else { return nil }
             arrivals.withLock { $0.append(.now) }

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Resilience
+import Safepocket
+import SafepocketAPI
+
+/// A command-line Safepocket client: the code an app team copies. Signs in
+/// with Authorization Code + PKCE (the PKCE verifier and state wait in
+/// `--state` between `authorize-url` and `exchange`, as they would across an
+/// app's trip to the browser), reads accounts and transactions, signs out.
+///
+/// Success: one JSON object per line on stdout. Failure: one line
+/// `error: <kind>: <what happened>` on stderr (with the server's trace id
+/// when it sent one), exit status 1.
+@main
+struct SafepocketExample: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "safepocket-example", abstract: "Sign in to Safepocket with PKCE and read the finance API.",
+        subcommands: [AuthorizeURL.self, Exchange.self, Accounts.self, Transactions.self, Logout.self])
+
+    struct Options: ParsableArguments {
+        @Flag(help: "Log each request and response (secrets masked) to stderr.")
+        var verbose = false
+        @Option(help: "The API's base URL (https, or http to a loopback host).")
+        var baseURL: String = "https://api.safepocket.app"
+        @Option(help: "Folder that keeps the refresh token and a started sign-in between runs (created if missing).")
+        var state: String
+        @Option(help: "The hosted UI's authorization endpoint.")
+        var authorizeEndpoint: String = "https://auth.safepocket.app/oauth2/authorize"
+        @Option(help: "The app client id registered with the authorization server.")
+        var clientID: String = "safepocket-ios"
+        @Option(help: "The redirect URI registered for the app.")
+        var redirectURI: String = "safepocket://auth/callback"
+
+        func makeSafepocket() throws -> Safepocket {
+            guard let url = URL(string: baseURL), url.scheme != nil else { throw ValidationError("--base-url is not a URL: \(baseURL)") }
+            guard let endpoint = URL(string: authorizeEndpoint), endpoint.scheme != nil else {
+                throw ValidationError("--authorize-endpoint is not a URL: \(authorizeEndpoint)")
+            }
+            // Quiet unless asked: stderr carries the one error line.
+            var logger = Logger(label: "safepocket") { label -> any LogHandler in verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler() }
+            logger.logLevel = .debug
+            let folder = URL(fileURLWithPath: state, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return try Safepocket(.init(
+                baseURL: url, authorization: .init(authorizeEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI),
+                tokenStore: FileTokenStore(url: folder.appendingPathComponent("safepocket-refresh-token.json")),
+                pendingSignInFile: folder.appendingPathComponent("safepocket-pending-sign-in.json"), logger: logger))
+        }
+    }
+
+    struct AuthorizeURL: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "authorize-url", abstract: "Start a sign-in: print the URL to open in a browser.")
+        @OptionGroup var options: Options
+
+        func run() async throws {
+            try await report {
+                let url = try await options.makeSafepocket().startSignIn()
+                printJSON(["authorize_url": url.absoluteString])
+            }
+        }
+    }
+
+    struct Exchange: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Finish the sign-in with the CODE and STATE the redirect carried.")
+        @OptionGroup var options: Options
+        @Argument(help: "The `code` of the redirect.") var code: String
+        @Argument(help: "The `state` of the redirect.") var stateValue: String
+
+        func run() async throws {
+            try await report {
+                try await options.makeSafepocket().completeSignIn(code: code, state: stateValue)
+                printJSON(["event": "signed_in"])
+            }
+        }
+    }
+
+    struct Accounts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the linked accounts, one per line.")
+        @OptionGroup var options: Options
+
+        func run() async throws {
+            try await report {
+                for account in try await options.makeSafepocket().accounts().accounts { printLine(account) }
+            }
+        }
+    }
+
+    struct Transactions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a month's transactions, one per line.")
+        @OptionGroup var options: Options
+        @Option(help: "The month, YYYY-MM (the current one when left out).") var month: String?
+
+        func run() async throws {
+            try await report {
+                for transaction in try await options.makeSafepocket().transactions(month: month).transactions { printLine(transaction) }
+            }
+        }
+    }
+
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget both tokens.")
+        @OptionGroup var options: Options
+
+        func run() async throws {
+            try await report {
+                let safepocket = try options.makeSafepocket()
+                await safepocket.signOut()
+                printJSON(["event": "signed_out"])
+            }
+        }
+    }
+}
+
+/// Runs `body`; a ``SafepocketError`` becomes one line on stderr and exit status 1.
+func report(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as SafepocketError {
+        FileHandle.standardError.write(Data("error: \(error.kind): \(error)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+/// A value as the JSON the API uses, on one line of stdout.
+func printLine(_ value: some Encodable) {
+    let encoder = JSONCoding.makeEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    print(String(decoding: data, as: UTF8.self))
+}
+
+/// One JSON object on one line of stdout.
+func printJSON(_ object: [String: String]) {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    print(String(decoding: data, as: UTF8.self))
+}

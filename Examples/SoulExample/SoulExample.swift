@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Resilience
+import Soul
+import SoulAPI
+
+/// A command-line SOUL client: the code an app team copies. Signs in with an
+/// OTP, lists and adds moods, signs out; the refresh token persists in
+/// `--state` between runs (the access token is never written down).
+///
+/// Success: one JSON object per line on stdout. Failure: one line
+/// `error: <kind>: <what happened>` on stderr, exit status 1.
+@main
+struct SoulExample: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soul-example", abstract: "Sign in to SOUL with an OTP and use the moods API.",
+        subcommands: [Login.self, Moods.self, AddMood.self, Logout.self])
+
+    struct Options: ParsableArguments {
+        @Flag(help: "Log each request and response (secrets masked) to stderr.")
+        var verbose = false
+        @Option(help: "The API's base URL (https, or http to a loopback host).")
+        var baseURL: String = "https://api.soulapp.app"
+        @Option(help: "Folder that keeps the refresh token between runs (created if missing).")
+        var state: String
+        @Flag(help: "Staging (DEV_MODE): show the OTP preview code.")
+        var staging = false
+
+        func makeSoul() throws -> Soul {
+            guard let url = URL(string: baseURL), url.scheme != nil else { throw ValidationError("--base-url is not a URL: \(baseURL)") }
+            // Quiet unless asked: stderr carries the one error line.
+            var logger = Logger(label: "soul") { label -> any LogHandler in verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler() }
+            logger.logLevel = .debug
+            let folder = URL(fileURLWithPath: state, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return try Soul(.init(
+                environment: .init(baseURL: url, isStaging: staging),
+                tokenStore: FileTokenStore(url: folder.appendingPathComponent("soul-refresh-token.json")), logger: logger))
+        }
+    }
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Request a code for PHONE (E.164), then verify CODE.")
+        @OptionGroup var options: Options
+        @Argument(help: "The phone number, E.164 (+14155550123).") var phone: String
+        @Argument(help: "The 6-digit code received by SMS.") var code: String
+
+        func run() async throws {
+            try await report {
+                let soul = try options.makeSoul()
+                let request = try await soul.signIn.requestCode(phone: phone)
+                var sent: [String: Any] = ["event": "code_sent", "phone": request.phone.description]
+                if let preview = request.previewCode { sent["preview_code"] = preview }
+                printJSON(sent)
+                let user = try await soul.signIn.verify(code: code)
+                printJSON(["event": "signed_in", "user_id": user.id])
+            }
+        }
+    }
+
+    struct Moods: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the signed-in user's moods, newest first.")
+        @OptionGroup var options: Options
+
+        func run() async throws {
+            try await report {
+                for mood in try await options.makeSoul().listMoods() { printLine(mood) }
+            }
+        }
+    }
+
+    struct AddMood: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add-mood", abstract: "Record a mood (SCORE 1 to 10, optional NOTE).")
+        @OptionGroup var options: Options
+        @Argument(help: "1 (lowest) to 10 (highest).") var score: Int32
+        @Argument(help: "A note.") var note: String?
+
+        func run() async throws {
+            try await report {
+                printLine(try await options.makeSoul().addMood(score: score, note: note))
+            }
+        }
+    }
+
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke the refresh token (best effort) and forget both tokens.")
+        @OptionGroup var options: Options
+
+        func run() async throws {
+            try await report {
+                let soul = try options.makeSoul()
+                await soul.signOut()
+                printJSON(["event": "signed_out"])
+            }
+        }
+    }
+}
+
+/// Runs `body`; a ``SoulError`` becomes one line on stderr and exit status 1.
+func report(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as SoulError {
+        FileHandle.standardError.write(Data("error: \(error.kind): \(error)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+/// A value as the JSON the API uses, on one line of stdout.
+func printLine(_ value: some Encodable) {
+    let encoder = JSONCoding.makeEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    print(String(decoding: data, as: UTF8.self))
+}
+
+/// One JSON object on one line of stdout.
+func printJSON(_ object: [String: Any]) {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    print(String(decoding: data, as: UTF8.self))
+}
