@@ -36,7 +36,7 @@ let package = Package(
         .executable(name: "safepocket-example", targets: ["safepocket-example"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),

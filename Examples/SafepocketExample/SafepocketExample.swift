@@ -19,6 +19,8 @@ struct SafepocketExample: AsyncParsableCommand {
         commandName: "safepocket-example", abstract: "Sign in to Safepocket with PKCE and read the finance API.",
         subcommands: [AuthorizeURL.self, Exchange.self, Accounts.self, Transactions.self, Logout.self])
 
+    @OptionGroup var options: Options
+
     struct Options: ParsableArguments {
         @Flag(help: "Log each request and response (secrets masked) to stderr.")
         var verbose = false
@@ -52,11 +54,11 @@ struct SafepocketExample: AsyncParsableCommand {
 
     struct AuthorizeURL: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "authorize-url", abstract: "Start a sign-in: print the URL to open in a browser.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SafepocketExample
 
         func run() async throws {
             try await report {
-                let url = try await options.makeSafepocket().startSignIn()
+                let url = try await root.options.makeSafepocket().startSignIn()
                 printJSON(["authorize_url": url.absoluteString])
             }
         }
@@ -64,13 +66,13 @@ struct SafepocketExample: AsyncParsableCommand {
 
     struct Exchange: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Finish the sign-in with the CODE and STATE the redirect carried.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SafepocketExample
         @Argument(help: "The `code` of the redirect.") var code: String
         @Argument(help: "The `state` of the redirect.") var stateValue: String
 
         func run() async throws {
             try await report {
-                try await options.makeSafepocket().completeSignIn(code: code, state: stateValue)
+                try await root.options.makeSafepocket().completeSignIn(code: code, state: stateValue)
                 printJSON(["event": "signed_in"])
             }
         }
@@ -78,34 +80,34 @@ struct SafepocketExample: AsyncParsableCommand {
 
     struct Accounts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the linked accounts, one per line.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SafepocketExample
 
         func run() async throws {
             try await report {
-                for account in try await options.makeSafepocket().accounts().accounts { printLine(account) }
+                for account in try await root.options.makeSafepocket().accounts().accounts { printLine(account) }
             }
         }
     }
 
     struct Transactions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a month's transactions, one per line.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SafepocketExample
         @Option(help: "The month, YYYY-MM (the current one when left out).") var month: String?
 
         func run() async throws {
             try await report {
-                for transaction in try await options.makeSafepocket().transactions(month: month).transactions { printLine(transaction) }
+                for transaction in try await root.options.makeSafepocket().transactions(month: month).transactions { printLine(transaction) }
             }
         }
     }
 
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Forget both tokens.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SafepocketExample
 
         func run() async throws {
             try await report {
-                let safepocket = try options.makeSafepocket()
+                let safepocket = try root.options.makeSafepocket()
                 await safepocket.signOut()
                 printJSON(["event": "signed_out"])
             }

@@ -17,6 +17,8 @@ struct SoulExample: AsyncParsableCommand {
         commandName: "soul-example", abstract: "Sign in to SOUL with an OTP and use the moods API.",
         subcommands: [Login.self, Moods.self, AddMood.self, Logout.self])
 
+    @OptionGroup var options: Options
+
     struct Options: ParsableArguments {
         @Flag(help: "Log each request and response (secrets masked) to stderr.")
         var verbose = false
@@ -42,13 +44,13 @@ struct SoulExample: AsyncParsableCommand {
 
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Request a code for PHONE (E.164), then verify CODE.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SoulExample
         @Argument(help: "The phone number, E.164 (+14155550123).") var phone: String
         @Argument(help: "The 6-digit code received by SMS.") var code: String
 
         func run() async throws {
             try await report {
-                let soul = try options.makeSoul()
+                let soul = try root.options.makeSoul()
                 let request = try await soul.signIn.requestCode(phone: phone)
                 var sent: [String: Any] = ["event": "code_sent", "phone": request.phone.description]
                 if let preview = request.previewCode { sent["preview_code"] = preview }
@@ -61,35 +63,35 @@ struct SoulExample: AsyncParsableCommand {
 
     struct Moods: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the signed-in user's moods, newest first.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SoulExample
 
         func run() async throws {
             try await report {
-                for mood in try await options.makeSoul().listMoods() { printLine(mood) }
+                for mood in try await root.options.makeSoul().listMoods() { printLine(mood) }
             }
         }
     }
 
     struct AddMood: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-mood", abstract: "Record a mood (SCORE 1 to 10, optional NOTE).")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SoulExample
         @Argument(help: "1 (lowest) to 10 (highest).") var score: Int32
         @Argument(help: "A note.") var note: String?
 
         func run() async throws {
             try await report {
-                printLine(try await options.makeSoul().addMood(score: score, note: note))
+                printLine(try await root.options.makeSoul().addMood(score: score, note: note))
             }
         }
     }
 
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke the refresh token (best effort) and forget both tokens.")
-        @OptionGroup var options: Options
+        @ParentCommand var root: SoulExample
 
         func run() async throws {
             try await report {
-                let soul = try options.makeSoul()
+                let soul = try root.options.makeSoul()
                 await soul.signOut()
                 printJSON(["event": "signed_out"])
             }

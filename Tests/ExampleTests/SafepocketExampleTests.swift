@@ -9,7 +9,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: state) }
         let common = ["--base-url", backend.baseURL.absoluteString, "--state", state.path]
 
-        let start = try ExampleRun.run("safepocket-example", ["authorize-url"] + common)
+        let start = try ExampleRun.run("safepocket-example", common + ["authorize-url"])
         #expect(start.status == 0, "\(start.stderr)")
         let text = try #require(start.objects.first?["authorize_url"] as? String)
         let url = try #require(URL(string: text))
@@ -18,29 +18,29 @@ import Testing
         let code = try #require(items.first { $0.name == "code" }?.value)
         let redirectState = try #require(items.first { $0.name == "state" }?.value)
 
-        let forged = try ExampleRun.run("safepocket-example", ["exchange"] + common + [code, "forged-state"])
+        let forged = try ExampleRun.run("safepocket-example", common + ["exchange", code, "forged-state"])
         #expect(forged.status == 1 && forged.stderr.hasPrefix("error: stateMismatch: "))
         #expect(backend.counters.codeExchanges == 0)
 
-        let exchange = try ExampleRun.run("safepocket-example", ["exchange"] + common + [code, redirectState])
+        let exchange = try ExampleRun.run("safepocket-example", common + ["exchange", code, redirectState])
         #expect(exchange.status == 0 && exchange.objects.first?["event"] as? String == "signed_in", "\(exchange.stderr)")
 
-        let accounts = try ExampleRun.run("safepocket-example", ["accounts"] + common)
+        let accounts = try ExampleRun.run("safepocket-example", common + ["accounts"])
         #expect(accounts.status == 0 && !accounts.objects.isEmpty && accounts.objects.allSatisfy { $0["id"] is String })
-        let transactions = try ExampleRun.run("safepocket-example", ["transactions"] + common + ["--month", "2024-06"])
+        let transactions = try ExampleRun.run("safepocket-example", common + ["transactions", "--month", "2024-06"])
         #expect(transactions.status == 0 && !transactions.objects.isEmpty)
         #expect(backend.server.requests.first { $0.path == "/transactions" }?.query == "month=2024-06")
 
         backend.fault.withLock { $0 = { request in
             request.path == "/accounts" ? SafepocketBackend.envelope(403, "FORBIDDEN", "Plaid item not linked") : nil
         } }
-        let forbidden = try ExampleRun.run("safepocket-example", ["accounts"] + common)
+        let forbidden = try ExampleRun.run("safepocket-example", common + ["accounts"])
         #expect(forbidden.status == 1)
         #expect(forbidden.stderr == "error: api: Safepocket error status 403 FORBIDDEN: Plaid item not linked (trace trace-403-forbidden)\n")
 
-        let logout = try ExampleRun.run("safepocket-example", ["logout"] + common)
+        let logout = try ExampleRun.run("safepocket-example", common + ["logout"])
         #expect(logout.status == 0)
-        let after = try ExampleRun.run("safepocket-example", ["accounts"] + common)
+        let after = try ExampleRun.run("safepocket-example", common + ["accounts"])
         #expect(after.status == 1 && after.stderr == "error: notSignedIn: not signed in\n")
     }
 }
