@@ -280,7 +280,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ResilienceTests",
-            dependencies: resilienceOverLoopback,
+            dependencies: resilienceOverLoopback + ["BackendDoubles"],
             path: "Tests/ResilienceTests"
         ),
         // `make bench`: the resilience stack's per-request overhead.

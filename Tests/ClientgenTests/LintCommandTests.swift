@@ -7,11 +7,7 @@ import Testing
 @Suite struct LintCommandTests {
     struct MissingExecutable: Error {}
 
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Run = CompletedRun
 
     /// The `clientgen` executable that `swift build` put beside the test bundle.
     static let executable = ChildProcess.executable(named: "clientgen")
@@ -20,23 +16,11 @@ import Testing
         .deletingLastPathComponent()
 
     func clientgen(_ arguments: [String]) throws -> Run {
-        let process = Process()
         guard let executable = Self.executable else {
             Issue.record("clientgen must be built beside the test bundle (swift build builds it)")
             throw MissingExecutable()
         }
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = Self.packageRoot
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return try ChildProcess.run(executable, arguments: arguments, in: Self.packageRoot)
     }
 
     func temporarySpec(_ text: String) throws -> String {

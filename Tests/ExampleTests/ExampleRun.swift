@@ -16,21 +16,8 @@ struct ExampleRun {
     /// Runs the built executable `name` with `arguments` and waits for it.
     static func run(_ name: String, _ arguments: [String]) throws -> ExampleRun {
         let executable = try #require(ChildProcess.executable(named: name), "\(name) is not built beside the tests")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ExampleRun(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self).split(separator: "\n").map(String.init),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let run = try ChildProcess.run(executable, arguments: arguments)
+        return ExampleRun(status: run.status, stdout: run.stdout.split(separator: "\n").map(String.init), stderr: run.stderr)
     }
 }
 

@@ -1,3 +1,4 @@
+import BackendDoubles
 import Foundation
 import HTTPTypes
 import LoopbackHTTPServer
@@ -53,49 +54,19 @@ import Testing
         }
         defer { server.shutdown() }
         let lines = LogCapture()
-        var logger = Logger(label: "test") { _ in lines.handler() }
-        logger.logLevel = .trace
+        let logger = lines.logger()
         let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: logger)])
         let headers: HTTPFields = [.authorization: "Bearer \(token)", HTTPField.Name("X-API-Key")!: apiKey]
         _ = try await client.send(
             .post, "/api/auth/verify-otp?phone=\(phone.replacingOccurrences(of: "+", with: "%2B"))&api_key=\(apiKey)", operationID: "verifyOTP",
             headers: headers + [.contentType: "application/json"],
             body: #"{"phone":"\#(phone)","code":"\#(otp)","old_refresh_token":"\#(refresh)"}"#)
-        let log = lines.text
+        let log = lines.all.joined(separator: "\n")
         #expect(!log.isEmpty && log.contains("verify-otp") && log.contains("4567"))
         for secret in [apiKey, token, refresh, otp, phone, "5551234567", "PLANTED"] {
             #expect(!log.contains(secret), "the log holds '\(secret)':\n\(log)")
         }
         #expect(server.requests.first?.header("X-API-Key") == apiKey, "the request itself is untouched")
-    }
-}
-
-/// Collects log lines in memory.
-///
-/// `@unchecked Sendable` is safe: `lines` is only touched while `lock` is held.
-final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    var text: String { lock.withLock { lines.joined(separator: "\n") } }
-
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-
-    func handler() -> some LogHandler { CapturingHandler(capture: self) }
-
-    struct CapturingHandler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            capture.append("\(event.level) \(event.message) \(event.metadata ?? [:])")
-        }
     }
 }
 
@@ -106,13 +77,12 @@ final class LogCapture: @unchecked Sendable {
         let server = try LoopbackHTTPServer(keepAlive: false) { _ in .dropConnection }
         defer { server.shutdown() }
         let lines = LogCapture()
-        var logger = Logger(label: "test") { _ in lines.handler() }
-        logger.logLevel = .trace
+        let logger = lines.logger()
         let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: logger)])
         _ = try? await client.send(
             .post, "/api/auth/verify-otp?code=\(otp)", operationID: "verifyOTP", headers: [.contentType: "application/json"],
             body: #"{"code":"\#(otp)","old_refresh_token":"\#(refresh)"}"#)
-        let log = lines.text
+        let log = lines.all.joined(separator: "\n")
         #expect(log.contains("failed after"))
         #expect(!log.contains(otp) && !log.contains(refresh), "\(log)")
     }

@@ -33,6 +33,46 @@ package enum ChildProcess {
     }
 }
 
+/// What a child process printed and how it ended.
+package struct CompletedRun: Sendable {
+    /// The exit status.
+    package let status: Int32
+    /// Everything it wrote to stdout.
+    package let stdout: String
+    /// Everything it wrote to stderr.
+    package let stderr: String
+}
+
+extension ChildProcess {
+    /// Runs `executable` to the end and returns its status and output. Both
+    /// pipes are drained at once (stderr on its own thread), so a chatty
+    /// child cannot block on a full pipe.
+    package static func run(_ executable: URL, arguments: [String], in directory: URL? = nil) throws -> CompletedRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errors = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errors.withLock { $0 = data }
+            drained.signal()
+        }.start()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        return CompletedRun(
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+    }
+}
+
 /// A value behind a lock, for results collected from several threads.
 package final class Mutex<Value>: @unchecked Sendable {
     // `@unchecked Sendable` is safe: `value` is only touched inside
