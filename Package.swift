@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SecureNode", targets: ["SecureNode"]),
         .library(name: "Soul", targets: ["Soul"]),
         .library(name: "Safepocket", targets: ["Safepocket"]),
+        .library(name: "MobileTracker", targets: ["MobileTracker"]),
         .executable(name: "soul-example", targets: ["soul-example"]),
         .executable(name: "safepocket-example", targets: ["safepocket-example"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
@@ -194,6 +195,18 @@ let package = Package(
             name: "sdk-bench",
             dependencies: ["RetryMatrix", "Soul", "Resilience", "BackendDoubles", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/SDKBenchmarks"
+        ),
+        // Runtime: the MobileTracker SDK on the generated client: sessions,
+        // dual storage and a durable, bounded event queue.
+        .target(
+            name: "MobileTracker",
+            dependencies: [
+                "MobileTrackerAPI", "Resilience", "ClientRuntime",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/MobileTracker"
         ),
         // Sample apps: the code an app team copies, on the public products only.
         .executableTarget(

@@ -1,0 +1,217 @@
+import ClientRuntime
+import Foundation
+import Logging
+import MobileTrackerAPI
+import OpenAPIRuntime
+import OpenAPIURLSession
+import Resilience
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The MobileTracker SDK: sessions, dual storage and an event queue that
+/// loses nothing, as the MobileTracker document describes for iOS, with a
+/// durable queue where the document's is in memory only.
+///
+/// ```swift
+/// try await MobileTracker.shared.initialize(brandId: "925", config: TrackerConfig(
+///     apiUrl: "https://api.example.com", xApiKey: key))
+/// await MobileTracker.shared.track(eventName: "PURCHASE", attributes: ["order_id": "ORD-789", "total": 149.99])
+/// await MobileTracker.shared.identify(userId: "user123", profileData: ["email": "user@example.com"])
+/// await MobileTracker.shared.screen(name: "ProductDetails")
+/// ```
+///
+/// Guarantees:
+/// - Every call is safe from any thread or task; only ``initialize(brandId:config:)``
+///   throws. Other failures are logged (`debug` in the configuration turns
+///   the log on) and the tracker carries on.
+/// - A tracked event, profile or location update is in the on-disk queue
+///   before the call returns, and leaves it only once the server accepted it
+///   (or refused it with a 4xx other than 408 and 429, which is counted).
+///   Calls made before the session is ready wait in the same queue and are
+///   sent, in order, once it is.
+/// - Delivery keeps the order calls were made in, retries 5xx, 408, 429
+///   (after `Retry-After`) and network failures with backoff, pauses while
+///   the app reports offline, and resumes on connectivity or at launch.
+public final class MobileTracker: Sendable {
+    /// Where and how the tracker keeps its state; the defaults suit an app.
+    public struct Options: Sendable {
+        /// The folder for the queue and the backup files (Application Support).
+        public var folder: URL
+        /// The primary key-value store (UserDefaults on Apple platforms, in
+        /// memory elsewhere unless the app supplies one).
+        public var primaryStore: any TrackerKeyValueStore
+        /// How requests are sent (a URLSession transport when nil).
+        public var transport: (any ClientTransport)?
+        /// The device's connectivity as the app reports it.
+        public var connectivity: Connectivity?
+        /// Where logs go (only when the configuration says `debug`).
+        public var logger: Logger
+        /// The most rows the queue keeps before dropping the oldest. Default 10,000.
+        public var maximumQueuedItems: Int
+        /// The most payload bytes the queue keeps before dropping the oldest. Default 10 MiB.
+        public var maximumQueuedBytes: Int
+        /// The operating system's name sent with a new session.
+        public var osName: String
+        /// The device type sent with a new session.
+        public var deviceType: String
+
+        /// Creates options.
+        public init(
+            folder: URL? = nil, primaryStore: (any TrackerKeyValueStore)? = nil, transport: (any ClientTransport)? = nil,
+            connectivity: Connectivity? = nil, logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
+            maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile"
+        ) {
+            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSTemporaryDirectory())
+            self.folder = folder ?? support.appendingPathComponent("MobileTracker", isDirectory: true)
+            #if canImport(Darwin)
+            self.primaryStore = primaryStore ?? UserDefaultsStore()
+            #else
+            self.primaryStore = primaryStore ?? InMemoryKeyValueStore()
+            #endif
+            self.transport = transport
+            self.connectivity = connectivity
+            self.logger = logger
+            self.maximumQueuedItems = maximumQueuedItems
+            self.maximumQueuedBytes = maximumQueuedBytes
+            self.osName = osName
+            self.deviceType = deviceType
+        }
+
+        /// `iOS`, `macOS`, `tvOS`, `watchOS`, `visionOS` or `Linux`.
+        public static var currentOSName: String {
+            #if os(iOS)
+            return "iOS"
+            #elseif os(macOS)
+            return "macOS"
+            #elseif os(tvOS)
+            return "tvOS"
+            #elseif os(watchOS)
+            return "watchOS"
+            #elseif os(visionOS)
+            return "visionOS"
+            #else
+            return "Linux"
+            #endif
+        }
+    }
+
+    /// The tracker apps use.
+    public static let shared = MobileTracker()
+
+    private let core: TrackerCore
+
+    /// A tracker with its own options (tests, several brands, app extensions).
+    public init(options: Options = Options()) {
+        core = TrackerCore(options: options)
+    }
+
+    /// Validates `brandId` (non-empty, numeric) and `config` (https
+    /// `apiUrl` without a trailing slash, an `xApiKey`, `cookieExpiration`
+    /// > 0), then restores the stored session or creates one with
+    /// `POST /v2/tracking-session`. Returns at once when already initialized;
+    /// a call made while another is in progress waits for it (30 s at most).
+    public func initialize(brandId: String, config: TrackerConfig?) async throws(TrackerError) {
+        try await core.initialize(brandID: brandId, config: config)
+    }
+
+    /// Queues an event (`POST /v2/tracking-session-data`); `attributes`,
+    /// the session's metadata and `metadata` are merged into its `data`.
+    /// A value JSON cannot carry is logged as `serializationFailed` and
+    /// nothing is queued.
+    public func track(eventName: String, attributes: [String: Any]? = nil, metadata: [String: Any]? = nil) async {
+        let data: [String: JSONValue]
+        do {
+            data = try JSONConversion.object(attributes ?? [:], path: "attributes")
+                .merging(try JSONConversion.object(metadata ?? [:], path: "metadata")) { $1 }
+        } catch {
+            await core.log(error)
+            return
+        }
+        await core.track(eventName: eventName, data: data)
+    }
+
+    /// Associates `userId` with the session and updates the profile
+    /// (`PUT /v1/customer-profiles/set`).
+    public func identify(userId: String, profileData: [String: Any]? = nil) async {
+        do {
+            let profile = try JSONConversion.object(profileData ?? [:], path: "profileData")
+            await core.updateProfile(profile, userID: userId)
+        } catch {
+            await core.log(error)
+        }
+    }
+
+    /// Updates the profile without changing the user id.
+    public func set(profileData: [String: Any]) async {
+        do {
+            await core.updateProfile(try JSONConversion.object(profileData, path: "profileData"), userID: nil)
+        } catch {
+            await core.log(error)
+        }
+    }
+
+    /// Session metadata: sent with the profile now and merged into every
+    /// later event of this session.
+    public func setMetadata(_ metadata: [String: Any]) async {
+        do {
+            await core.setMetadata(try JSONConversion.object(metadata, path: "metadata"))
+        } catch {
+            await core.log(error)
+        }
+    }
+
+    /// The session's location (`PUT /v2/tracking-session/{id}/location`).
+    public func updateLocation(latitude: Double, longitude: Double, accuracy: Double) async {
+        await core.updateLocation(LocationUpdateRequest(latitude: latitude, longitude: longitude, accuracy: accuracy))
+    }
+
+    /// A screen view: a `VIEW_PAGE` event with `screen: name` and
+    /// `properties`; the same screen twice in a row is tracked once. For
+    /// SwiftUI (`.onAppear { Task { await tracker.screen(name: "Cart") } }`)
+    /// and UIKit apps.
+    public func screen(name: String, properties: [String: Any]? = nil) async {
+        guard await core.isNewScreen(name) else { return }
+        await track(eventName: "VIEW_PAGE", attributes: (properties ?? [:]).merging(["screen": name]) { $1 })
+    }
+
+    /// Clears the stored session, identity and email (and the brand id when
+    /// `all`) from both stores and starts a new session. Events already
+    /// queued are still delivered, with the session they were tracked in.
+    public func reset(all: Bool = false) async {
+        await core.reset(all: all)
+    }
+
+    /// Waits until every queued row is delivered (or `timeout` passes);
+    /// true when the queue is empty.
+    @discardableResult
+    public func flush(timeout: Duration = .seconds(30)) async -> Bool {
+        await core.flush(timeout: timeout)
+    }
+
+    /// The queue's counters: pending, delivered, dropped as refused, dropped
+    /// for space.
+    public func queueStatus() async -> QueueStatus {
+        await core.queueStatus()
+    }
+
+    /// The session id, once known.
+    public func sessionID() async -> String? { await core.currentSession }
+
+    /// The install's device id, once initialized.
+    public func deviceID() async -> String? { await core.currentDevice }
+}
+
+/// The queue's counters (kept across launches).
+public struct QueueStatus: Sendable, Hashable {
+    /// Rows waiting for delivery.
+    public let pending: Int
+    /// Rows the server accepted.
+    public let delivered: Int
+    /// Rows the server refused with a 4xx (other than 408 and 429).
+    public let droppedAsRejected: Int
+    /// Rows dropped, oldest first, because the queue was full.
+    public let droppedForSpace: Int
+}

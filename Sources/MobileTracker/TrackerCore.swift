@@ -1,0 +1,290 @@
+import ClientRuntime
+import Foundation
+import Logging
+import MobileTrackerAPI
+import OpenAPIRuntime
+import OpenAPIURLSession
+import Resilience
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The tracker's state, one actor so every call is safe from any task.
+actor TrackerCore {
+    /// What initialization produced.
+    private struct Ready {
+        let brandID: BrandID
+        let brandText: String
+        let storage: TrackerStorage
+        let queue: EventQueue
+        let delivery: QueueDelivery
+        let client: MobileTrackerAPI.Client
+        let deviceID: UUID
+    }
+
+    private let options: Options
+    private var ready: Ready?
+    private var initializing: Task<Void, any Error>?
+    private var sessionID: String?
+    private var sessionMetadata: [String: JSONValue] = [:]
+    private var lastScreen: String?
+    private var debug = false
+    /// The options' logger, at `debug` level when the configuration asks.
+    private var logger: Logger
+    private var lastSessionAttempt: ContinuousClock.Instant?
+    /// Calls made while initialization runs, before the queue exists.
+    private var early: [(EventQueue.Item)] = []
+
+    typealias Options = MobileTracker.Options
+
+    init(options: Options) {
+        self.options = options
+        logger = options.logger
+    }
+
+    var currentSession: String? { sessionID }
+    var currentDevice: String? { ready?.deviceID.uuidString.lowercased() }
+
+    // MARK: Initialization
+
+    func initialize(brandID text: String, config: TrackerConfig?) async throws(TrackerError) {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let brandID = BrandID(text) else {
+            throw .invalidBrandId
+        }
+        guard let config else { throw .invalidConfiguration(reason: "a configuration with apiUrl and xApiKey is required") }
+        let (url, apiKey, lifetime) = try config.validated()
+        if let ready, ready.brandText == text, sessionID != nil { return }
+        if let initializing {
+            try await waitFor(initializing)
+            if sessionID != nil { return }
+        }
+        debug = config.debug
+        if debug { logger.logLevel = .debug }
+        let task = Task { () async throws -> Void in
+            try await self.start(brandID: brandID, text: text, url: url, apiKey: apiKey, lifetime: lifetime)
+        }
+        initializing = task
+        defer { initializing = nil }
+        try await waitFor(task)
+    }
+
+    /// Waits for an initialization, 30 s at most (the document's limit).
+    private func waitFor(_ task: Task<Void, any Error>) async throws(TrackerError) {
+        let outcome = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
+            group.addTask { await task.result }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case .success?: return
+        case .failure(let error as TrackerError)?: throw error
+        case .failure(let error)?: throw .sessionCreationFailed(reason: String(describing: type(of: error)))
+        case nil: throw .sessionCreationFailed(reason: "initialization did not finish within 30 seconds")
+        }
+    }
+
+    private func start(brandID: BrandID, text: String, url: URL, apiKey: String, lifetime: TimeInterval) async throws {
+        let folder = options.folder.appendingPathComponent("brand-\(text)", isDirectory: true)
+        let storage: TrackerStorage
+        let queue: EventQueue
+        do {
+            storage = try TrackerStorage(brandID: text, primary: options.primaryStore, folder: folder, lifetime: lifetime, now: { Date() })
+            queue = try EventQueue(
+                path: folder.appendingPathComponent("queue.sqlite").path,
+                limits: .init(maximumCount: options.maximumQueuedItems, maximumBytes: options.maximumQueuedBytes))
+        } catch {
+            throw TrackerError.invalidConfiguration(reason: "the tracker's folder cannot be written: \(error)")
+        }
+        let transport = options.transport ?? URLSessionTransport()
+        let client = MobileTrackerAPI.Client(
+            serverURL: url, transport: transport,
+            middlewares: [
+                SecureTransportMiddleware(), APIKeyMiddleware { apiKey },
+                RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKey] })),
+            ])
+        let deviceID = storage.value(.deviceID).flatMap(UUID.init(uuidString:)) ?? UUID()
+        try? storage.set(deviceID.uuidString.lowercased(), for: .deviceID)
+        try? storage.set(text, for: .brandID)
+        let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, logger: logger)
+        ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client, deviceID: deviceID)
+        // Calls made while the queue was being opened go in first, in order.
+        for item in early { try? queue.append(Self.filled(item, brandID: brandID), sessionID: nil) }
+        early.removeAll()
+        if let stored = storage.value(.sessionID) {
+            await adopt(session: stored)
+        } else {
+            try await createSession()
+        }
+    }
+
+    /// Creates a backend session and makes it current; throws
+    /// ``TrackerError/sessionCreationFailed(reason:)``.
+    private func createSession() async throws(TrackerError) {
+        guard let ready else { return }
+        lastSessionAttempt = .now
+        let response: CreateTrackingSessionResponse
+        do {
+            response = try await ready.client.createTrackingSession(
+                body: CreateTrackingSessionRequest(deviceID: ready.deviceID, osName: options.osName, deviceType: options.deviceType, brandID: ready.brandID))
+        } catch let error as ResponseDecodingError {
+            throw .sessionCreationFailed(reason: "the response has no session id (\(error.field.isEmpty ? "body" : error.field))")
+        } catch let error as any HTTPStatusError {
+            throw .sessionCreationFailed(reason: "status \(error.status)")
+        } catch {
+            throw .sessionCreationFailed(reason: NetworkFailure(error).map { "\($0)" } ?? String(describing: type(of: error)))
+        }
+        let id = response.data.id.uuidString.lowercased()
+        try? ready.storage.set(id, for: .sessionID)
+        await adopt(session: id)
+    }
+
+    private func adopt(session id: String) async {
+        sessionID = id
+        guard let ready else { return }
+        try? ready.queue.assignSession(id)
+        await ready.delivery.setSession(id)
+    }
+
+    /// After a failed session creation, a later call tries again (at most
+    /// every 5 s).
+    private func retrySessionIfNeeded() async {
+        guard ready != nil, sessionID == nil, initializing == nil else { return }
+        if let last = lastSessionAttempt, ContinuousClock.now - last < .seconds(5) { return }
+        do {
+            try await createSession()
+        } catch {
+            log(error)
+        }
+    }
+
+    // MARK: Calls
+
+    func track(eventName: String, data: [String: JSONValue]) async {
+        let merged = sessionMetadata.merging(data) { $1 }
+        await enqueue(.event(name: eventName, data: merged.isEmpty ? nil : merged))
+    }
+
+    func updateProfile(_ profile: [String: JSONValue], userID: String?) async {
+        guard let ready else {
+            await enqueue(.profile(Self.profileRequest(profile, userID: userID, brandID: 0, sessionID: nil)))
+            return
+        }
+        if let userID { try? ready.storage.set(userID, for: .identifyID) }
+        if case .string(let email)? = profile["email"] { try? ready.storage.set(email, for: .sessionEmail) }
+        let stored = ready.storage.value(.identifyID)
+        await enqueue(.profile(Self.profileRequest(profile, userID: userID ?? stored, brandID: ready.brandID, sessionID: sessionID.flatMap(UUID.init))))
+    }
+
+    func setMetadata(_ metadata: [String: JSONValue]) async {
+        guard ready != nil || initializing != nil else {
+            log("setMetadata needs an initialized tracker (a session or a user id); ignored")
+            return
+        }
+        sessionMetadata.merge(metadata) { $1 }
+        await enqueue(.profile(CustomerProfileUpdateRequest(
+            brandID: ready?.brandID ?? 0, userID: ready?.storage.value(.identifyID).map { .value($0) },
+            sessionID: sessionID.flatMap(UUID.init), metadata: .value(metadata))))
+    }
+
+    func updateLocation(_ location: LocationUpdateRequest) async {
+        await enqueue(.location(location))
+    }
+
+    func isNewScreen(_ name: String) -> Bool {
+        defer { lastScreen = name }
+        return lastScreen != name
+    }
+
+    func reset(all: Bool) async {
+        guard let ready else { return }
+        ready.storage.clear(keepingBrand: !all)
+        sessionID = nil
+        sessionMetadata = [:]
+        lastScreen = nil
+        await ready.delivery.setSession(nil)
+        if !all { try? ready.storage.set(ready.brandText, for: .brandID) }
+        do {
+            try await createSession()
+        } catch {
+            log(error)
+        }
+    }
+
+    func flush(timeout: Duration) async -> Bool {
+        await retrySessionIfNeeded()
+        guard let ready, sessionID != nil else { return false }
+        return await ready.delivery.waitUntilEmpty(timeout: timeout)
+    }
+
+    func queueStatus() -> QueueStatus {
+        let counts = (try? ready?.queue.counts()) ?? nil
+        return QueueStatus(
+            pending: counts?.pending ?? early.count, delivered: counts?.delivered ?? 0, droppedAsRejected: counts?.droppedRejected ?? 0,
+            droppedForSpace: counts?.droppedOverflow ?? 0)
+    }
+
+    // MARK: Queue
+
+    private func enqueue(_ item: EventQueue.Item) async {
+        guard let ready else {
+            if initializing != nil {
+                early.append(item)
+            } else {
+                log("the tracker is not initialized: call initialize(brandId:config:) first; \(item.kind) dropped")
+            }
+            return
+        }
+        do {
+            try ready.queue.append(Self.filled(item, brandID: ready.brandID), sessionID: sessionID)
+        } catch {
+            log("could not queue a \(item.kind): \(error)")
+            return
+        }
+        if sessionID == nil {
+            await retrySessionIfNeeded()
+        } else {
+            await ready.delivery.kick()
+        }
+    }
+
+    /// Profile rows queued before the brand was known get it now.
+    private static func filled(_ item: EventQueue.Item, brandID: BrandID) -> EventQueue.Item {
+        guard case .profile(var body) = item, body.brandID == 0 else { return item }
+        body.brandID = brandID
+        return .profile(body)
+    }
+
+    /// The document's profile fields from `data`; the rest goes to `metadata`.
+    static func profileRequest(_ data: [String: JSONValue], userID: String?, brandID: BrandID, sessionID: UUID?) -> CustomerProfileUpdateRequest {
+        var rest = data
+        func take(_ keys: String...) -> Nullable<String>? {
+            for key in keys {
+                if let value = rest.removeValue(forKey: key) {
+                    if case .string(let text) = value { return .value(text) }
+                    rest[key] = value
+                }
+            }
+            return nil
+        }
+        return CustomerProfileUpdateRequest(
+            brandID: brandID, userID: userID.map { .value($0) }, sessionID: sessionID, name: take("name"), email: take("email"),
+            phone: take("phone"), gender: take("gender"), businessDomain: take("business_domain", "businessDomain"), source: take("source"),
+            birthday: take("birthday"), metadata: rest.isEmpty ? nil : .value(rest))
+    }
+
+    // MARK: Logs
+
+    func log(_ error: any Error) {
+        log(String(describing: error))
+    }
+
+    private func log(_ message: String) {
+        if debug { logger.debug("tracker: \(message)") } else { logger.trace("tracker: \(message)") }
+    }
+}
