@@ -208,6 +208,14 @@ let package = Package(
             ],
             path: "Sources/MobileTracker"
         ),
+        .testTarget(
+            name: "MobileTrackerTests",
+            dependencies: [
+                "MobileTracker", "MobileTrackerAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/MobileTrackerTests"
+        ),
         // Sample apps: the code an app team copies, on the public products only.
         .executableTarget(
             name: "soul-example",

@@ -90,6 +90,11 @@ actor TrackerCore {
     }
 
     private func start(brandID: BrandID, text: String, url: URL, apiKey: String, lifetime: TimeInterval) async throws {
+        if let ready, ready.brandText == text {
+            // An earlier attempt opened the stores; only the session is missing.
+            try await createSession()
+            return
+        }
         let folder = options.folder.appendingPathComponent("brand-\(text)", isDirectory: true)
         let storage: TrackerStorage
         let queue: EventQueue

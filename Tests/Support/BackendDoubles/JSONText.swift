@@ -2,12 +2,12 @@ import Foundation
 
 extension JSONText {
     /// A JSON object from a request body, or nil.
-    static func object(_ bytes: [UInt8]) -> [String: Any]? {
+    package static func object(_ bytes: [UInt8]) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
     }
 
     /// JSON text for `value`.
-    static func text(_ value: Any) -> String {
+    package static func text(_ value: Any) -> String {
         precondition(JSONSerialization.isValidJSONObject(value), "not a JSON array or object: \(type(of: value))")
         let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
@@ -15,4 +15,5 @@ extension JSONText {
 }
 
 /// JSON helpers for the doubles.
-enum JSONText {}
+package enum JSONText {}
+

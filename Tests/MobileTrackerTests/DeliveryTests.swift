@@ -1,0 +1,178 @@
+import BackendDoubles
+import Foundation
+import LoopbackHTTPServer
+import MobileTracker
+import ProcessTestSupport
+import Resilience
+import Testing
+
+@Suite struct TrackerDeliveryTests {
+    @Test func payloadsFollowTheSpec() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let session = try #require(await tracker.sessionID())
+        await tracker.setMetadata(["experiment_group": "variant_a"])
+        await tracker.track(
+            eventName: "PURCHASE", attributes: ["order_id": "ORD-789", "total": 149.99, "items": [["id": "12345", "quantity": 2]]],
+            metadata: ["flow_id": "checkout_v2"])
+        await tracker.identify(userId: "user123", profileData: ["email": "user@example.com", "name": "John Doe", "plan": "pro"])
+        await tracker.set(profileData: ["plan": "enterprise"])
+        await tracker.updateLocation(latitude: 37.77, longitude: -122.42, accuracy: 10)
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        let received = harness.backend.received.dropFirst()  // the session
+        #expect(received.map(\.kind) == ["profile", "event", "profile", "profile", "location"])
+        let event = try #require(received.first { $0.kind == "event" })
+        #expect(event.sessionID == session && (event.json["brand_id"] as? NSNumber)?.intValue == 925)
+        let data = try #require(event.json["data"] as? [String: Any])
+        #expect(data["order_id"] as? String == "ORD-789" && data["flow_id"] as? String == "checkout_v2")
+        #expect(data["experiment_group"] as? String == "variant_a", "session metadata goes with later events")
+        let identify = received.filter { $0.kind == "profile" }[1].json
+        #expect(identify["user_id"] as? String == "user123" && identify["email"] as? String == "user@example.com")
+        #expect(identify["name"] as? String == "John Doe" && (identify["metadata"] as? [String: Any])?["plan"] as? String == "pro")
+        #expect(received.last?.sessionID == session && received.last?.json["latitude"] as? Double == 37.77)
+        #expect(harness.backend.server.requests.allSatisfy { $0.header("X-API-Key") == harness.backend.apiKey && $0.header("Content-Type") == "application/json" })
+        #expect(harness.primary.string(forKey: "__GT_925_identify_id") != nil && harness.primary.string(forKey: "__GT_925_session_email") != nil)
+    }
+
+    @Test func callsBeforeTheSessionIsReadyAreSentInOrderOnceItIs() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let gate = Mutex(true)
+        harness.backend.fault.withLock { $0 = { request in
+            guard request.path == "/v2/tracking-session" else { return nil }
+            while gate.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
+            return nil
+        } }
+        let tracker = harness.makeTracker()
+        let initialization = Task { try await tracker.initialize(brandId: "925", config: harness.config) }
+        try await Task.sleep(for: .milliseconds(100))
+        for index in 0..<20 { await tracker.track(eventName: "EARLY_\(index)") }
+        #expect(harness.backend.events.isEmpty)
+        gate.withLock { $0 = false }
+        try await initialization.value
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(harness.backend.events.map(\.eventName) == (0..<20).map { "EARLY_\($0)" })
+        let session = await tracker.sessionID()
+        #expect(Set(harness.backend.events.map(\.sessionID)) == [session])
+    }
+
+    @Test func unencodableValuesAreRefusedAndNothingIsQueued() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        await tracker.track(eventName: "BAD", attributes: ["when": Date()])
+        await tracker.track(eventName: "BAD", attributes: ["ratio": Double.nan])
+        await tracker.identify(userId: "u", profileData: ["avatar": Data([1, 2])])
+        #expect(await tracker.queueStatus().pending == 0)
+        #expect(harness.log.all.contains { $0.contains("attributes.when cannot be sent as JSON") })
+        await tracker.track(eventName: "GOOD", attributes: ["n": 1, "ok": true, "none": NSNull(), "nested": ["a": [1, 2.5, "x"]]])
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(harness.backend.events.map(\.eventName) == ["GOOD"])
+        let data = harness.backend.events.first?.json["data"] as? [String: Any]
+        #expect(data?["ok"] as? Bool == true && data?["none"] is NSNull)
+    }
+
+    @Test func failuresAreRetriedAndRefusalsDroppedInOrder() async throws {
+        let harness = try TrackerHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let attempts = Mutex([String: Int]())
+        harness.backend.fault.withLock { $0 = { request in
+            let name = (JSONText.object(request.body)?["event_name"] as? String) ?? ""
+            let attempt = attempts.withLock { $0[name, default: 0] += 1; return $0[name]! }
+            switch name {
+            case "FLAKY": return attempt <= 2 ? .respond(status: 503) : nil
+            case "LIMITED": return attempt == 1 ? .json(429, "{}", headers: [("Retry-After", "1")]) : nil
+            case "RESET": return attempt == 1 ? .dropConnection : nil
+            case "REFUSED": return .json(400, #"{"success":false,"message":"bad event"}"#)
+            default: return nil
+            }
+        } }
+        let started = ContinuousClock.now
+        for name in ["FLAKY", "LIMITED", "REFUSED", "RESET", "LAST"] { await tracker.track(eventName: name) }
+        #expect(await tracker.flush(timeout: .seconds(30)))
+        #expect(harness.backend.events.map(\.eventName) == ["FLAKY", "LIMITED", "RESET", "LAST"], "order kept; the refused one dropped")
+        #expect(attempts.withLock { $0 } == ["FLAKY": 3, "LIMITED": 2, "REFUSED": 1, "RESET": 2, "LAST": 1])
+        #expect(ContinuousClock.now - started >= .seconds(1), "Retry-After waited")
+        let status = await tracker.queueStatus()
+        #expect(status.pending == 0 && status.delivered == 4 && status.droppedAsRejected == 1)
+    }
+
+    @Test func deliveryWaitsWhileOfflineAndSurvivesARelaunch() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let connectivity = Connectivity(isOnline: true)
+        let tracker = harness.makeTracker(connectivity: connectivity)
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        await connectivity.update(isOnline: false)
+        for index in 0..<5 { await tracker.track(eventName: "OFFLINE_\(index)") }
+        try await Task.sleep(for: .milliseconds(200))
+        let pending = await tracker.queueStatus().pending
+        #expect(harness.backend.events.isEmpty && pending == 5)
+        // The app is killed offline; the next launch is online.
+        let relaunched = harness.makeTracker()
+        try await relaunched.initialize(brandId: "925", config: harness.config)
+        #expect(await relaunched.flush(timeout: .seconds(10)))
+        #expect(harness.backend.events.map(\.eventName) == (0..<5).map { "OFFLINE_\($0)" })
+        await connectivity.update(isOnline: true)
+    }
+
+    @Test func theQueueIsBoundedOldestFirst() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let connectivity = Connectivity(isOnline: false)
+        let tracker = harness.makeTracker(connectivity: connectivity, maximumQueuedItems: 5)
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        for index in 0..<8 { await tracker.track(eventName: "E\(index)") }
+        let status = await tracker.queueStatus()
+        #expect(status.pending == 5 && status.droppedForSpace == 3)
+        await connectivity.update(isOnline: true)
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(harness.backend.events.map(\.eventName) == ["E3", "E4", "E5", "E6", "E7"])
+    }
+
+    @Test func resetStartsANewSessionAndKeepsQueuedEventsWithTheirOwn() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let connectivity = Connectivity(isOnline: false)
+        let tracker = harness.makeTracker(connectivity: connectivity)
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        await tracker.identify(userId: "user123", profileData: ["email": "user@example.com"])
+        let first = await tracker.sessionID()
+        await tracker.track(eventName: "BEFORE_RESET")
+        await connectivity.update(isOnline: true)
+        await tracker.reset()
+        let second = await tracker.sessionID()
+        #expect(second != nil && second != first)
+        #expect(harness.primary.string(forKey: "__GT_925_identify_id") == nil && harness.primary.string(forKey: "__GT_925_session_email") == nil)
+        #expect(harness.primary.string(forKey: "__GT_925_brand_id") != nil, "the brand id stays unless reset(all: true)")
+        await tracker.track(eventName: "AFTER_RESET")
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        let events = harness.backend.events
+        #expect(events.map(\.eventName) == ["BEFORE_RESET", "AFTER_RESET"])
+        #expect(events.map(\.sessionID) == [first, second])
+        await tracker.reset(all: true)
+        #expect(harness.primary.string(forKey: "__GT_925_brand_id") == nil)
+    }
+
+    @Test func consecutiveScreensAreTrackedOnce() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        for name in ["Home", "Home", "Cart", "Cart", "Home"] { await tracker.screen(name: name, properties: ["tab": 1]) }
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        let views = harness.backend.events
+        #expect(views.map(\.eventName) == ["VIEW_PAGE", "VIEW_PAGE", "VIEW_PAGE"])
+        #expect(views.compactMap { ($0.json["data"] as? [String: Any])?["screen"] as? String } == ["Home", "Cart", "Home"])
+    }
+
+    @Test func anUninitializedTrackerDropsWithAWarning() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = harness.makeTracker()
+        await tracker.track(eventName: "TOO_EARLY")
+        #expect(harness.log.all.contains { $0.contains("not initialized") })
+        #expect(await tracker.queueStatus().pending == 0)
+    }
+}

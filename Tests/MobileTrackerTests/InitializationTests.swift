@@ -1,0 +1,110 @@
+import BackendDoubles
+import Foundation
+import LoopbackHTTPServer
+import MobileTracker
+import Testing
+
+@Suite struct TrackerInitializationTests {
+    @Test(arguments: ["", "92a", " 925", "-925", "9.25"])
+    func aBrandIDMustBeNumeric(brand: String) async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        await #expect(throws: TrackerError.invalidBrandId) { try await harness.makeTracker().initialize(brandId: brand, config: harness.config) }
+        #expect(harness.backend.server.requests.isEmpty)
+    }
+
+    @Test func theConfigurationIsValidated() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let url = harness.backend.baseURL.absoluteString
+        let cases: [(TrackerConfig?, String)] = [
+            (nil, "a configuration with apiUrl and xApiKey is required"),
+            (TrackerConfig(xApiKey: "k"), "apiUrl is required"),
+            (TrackerConfig(apiUrl: url + "/", xApiKey: "k"), "apiUrl must not end with a slash (\"https://api.example.com\")"),
+            (TrackerConfig(apiUrl: "http://api.example.com", xApiKey: "k"), "apiUrl must use https (http only to a loopback host)"),
+            (TrackerConfig(apiUrl: "not a url", xApiKey: "k"), "apiUrl is not a valid URL"),
+            (TrackerConfig(apiUrl: url, xApiKey: " "), "xApiKey is required"),
+            (TrackerConfig(apiUrl: url, xApiKey: "k", cookieExpiration: 0), "cookieExpiration must be more than 0 days"),
+        ]
+        for (config, reason) in cases {
+            await #expect(throws: TrackerError.invalidConfiguration(reason: reason)) {
+                try await harness.makeTracker().initialize(brandId: "925", config: config)
+            }
+        }
+        #expect(harness.backend.server.requests.isEmpty)
+    }
+
+    @Test func aSessionIsCreatedOnceAndRestoredAtLaunch() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = harness.makeTracker()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<5 { group.addTask { try await tracker.initialize(brandId: "925", config: harness.config) } }
+            try await group.waitForAll()
+        }
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        #expect(harness.backend.sessions.count == 1, "concurrent calls wait for the one in progress")
+        let session = try #require(await tracker.sessionID())
+        let device = try #require(await tracker.deviceID())
+        let created = try #require(harness.backend.received.first)
+        #expect(created.json["device_id"] as? String == device && (created.json["brand_id"] as? NSNumber)?.intValue == 925)
+        #expect(created.json["os_name"] as? String == "Linux" && created.json["device_type"] as? String == "Mobile")
+        #expect(harness.backend.server.requests.first?.header("X-API-Key") == harness.backend.apiKey)
+
+        // Dual storage: the prefix, both stores.
+        let keys = Set(harness.primary.allKeys())
+        #expect(keys == ["__GT_925_session_id", "__GT_925_device_id", "__GT_925_brand_id"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: harness.folder.appendingPathComponent("brand-925").path)
+        #expect(Set(files).isSuperset(of: keys))
+
+        let relaunched = harness.makeTracker()
+        try await relaunched.initialize(brandId: "925", config: harness.config)
+        let restoredSession = await relaunched.sessionID()
+        let restoredDevice = await relaunched.deviceID()
+        #expect(restoredSession == session && restoredDevice == device)
+        #expect(harness.backend.sessions.count == 1, "restored, not created")
+
+        // The primary store lost (UserDefaults wiped): the backup restores it and repairs the primary.
+        let freshPrimary = InMemoryKeyValueStore()
+        let repaired = harness.makeTracker(primary: freshPrimary)
+        try await repaired.initialize(brandId: "925", config: harness.config)
+        let repairedSession = await repaired.sessionID()
+        let repairedDevice = await repaired.deviceID()
+        #expect(repairedSession == session && repairedDevice == device)
+        #expect(freshPrimary.string(forKey: "__GT_925_session_id") != nil, "the primary is repaired from the backup")
+        #expect(harness.backend.sessions.count == 1)
+    }
+
+    @Test func anExpiredStoredSessionIsReplaced() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let first = try await harness.initialized()
+        let old = await first.sessionID()
+        // Both copies say the session expired an hour ago.
+        let expired = #"{"value":"\#(old ?? "")","expires":\#(Date().timeIntervalSince1970 - 3600)}"#
+        harness.primary.set(expired, forKey: "__GT_925_session_id")
+        try Data(expired.utf8).write(to: harness.folder.appendingPathComponent("brand-925/__GT_925_session_id"))
+        let relaunched = try await harness.initialized()
+        let replaced = await relaunched.sessionID()
+        #expect(replaced != old)
+        #expect(harness.backend.sessions.count == 2)
+    }
+
+    @Test func aMalformedSessionResponseFailsAndTheNextCallRetries() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        harness.backend.fault.withLock { $0 = { request in request.path == "/v2/tracking-session" ? .json(200, #"{"data":{}}"#) : nil } }
+        let tracker = harness.makeTracker()
+        await #expect(throws: TrackerError.sessionCreationFailed(reason: "the response has no session id (data.id)")) {
+            try await tracker.initialize(brandId: "925", config: harness.config)
+        }
+        await tracker.track(eventName: "OFFLINE_FIRST")
+        #expect(await tracker.queueStatus().pending == 1, "kept while there is no session")
+        harness.backend.fault.withLock { $0 = nil }
+        try await Task.sleep(for: .seconds(5.1))  // session creation is retried at most every 5 s
+        await tracker.track(eventName: "SECOND")
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(harness.backend.sessions.count == 1)
+        #expect(harness.backend.events.map(\.eventName) == ["OFFLINE_FIRST", "SECOND"])
+    }
+}

@@ -1,0 +1,37 @@
+import BackendDoubles
+import Foundation
+import LoopbackHTTPServer
+import MobileTracker
+import ProcessTestSupport
+import Resilience
+
+/// A tracker over a ``TrackerBackend``, its files in a fresh folder; a new
+/// ``makeTracker()`` is a new app launch over the same files and primary store.
+struct TrackerHarness {
+    let backend: TrackerBackend
+    let folder: URL
+    let primary: InMemoryKeyValueStore
+    let log = LogCapture()
+
+    init(keepAlive: Bool = true) throws {
+        backend = try TrackerBackend(keepAlive: keepAlive)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-\(UUID().uuidString)")
+        primary = InMemoryKeyValueStore()
+    }
+
+    var config: TrackerConfig { TrackerConfig(debug: true, apiUrl: backend.baseURL.absoluteString, xApiKey: backend.apiKey) }
+
+    func makeTracker(primary: InMemoryKeyValueStore? = nil, connectivity: Connectivity? = nil, maximumQueuedItems: Int = 10_000) -> MobileTracker {
+        MobileTracker(options: .init(
+            folder: folder, primaryStore: primary ?? self.primary, connectivity: connectivity, logger: log.logger(label: "tracker"),
+            maximumQueuedItems: maximumQueuedItems))
+    }
+
+    func initialized() async throws -> MobileTracker {
+        let tracker = makeTracker()
+        try await tracker.initialize(brandId: "925", config: config)
+        return tracker
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+}
