@@ -87,6 +87,8 @@ bench: deps ## Parse, middleware, SDK, branding store and code generation benchm
 	.build/release/branding-bench
 	$(SWIFT) build -c release --product sdk-bench
 	.build/release/sdk-bench
+	$(SWIFT) build -c release --product tracker-bench
+	.build/release/tracker-bench
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS) $(BENCH_CODEGEN_FLAGS)
 

@@ -238,6 +238,12 @@ let package = Package(
             dependencies: ["soul-example", "safepocket-example", "BackendDoubles", "ProcessTestSupport"],
             path: "Tests/ExampleTests"
         ),
+        // `make bench`: the MobileTracker queue (track cost, drain).
+        .executableTarget(
+            name: "tracker-bench",
+            dependencies: ["MobileTracker", "Resilience", "BackendDoubles", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/TrackerBenchmarks"
+        ),
         // Outbox tests: a process that delivers an outbox, for the test to SIGKILL.
         .executableTarget(
             name: "outbox-delivery-child",

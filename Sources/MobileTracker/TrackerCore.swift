@@ -254,7 +254,10 @@ actor TrackerCore {
         if sessionID == nil {
             await retrySessionIfNeeded()
         } else {
-            await ready.delivery.kick()
+            // Only an idle delivery needs waking (a running one reads the
+            // queue until it is empty), and not awaited: the row is on disk.
+            let delivery = ready.delivery
+            if delivery.idle.withLock({ $0 }) { Task { await delivery.kick() } }
         }
     }
 

@@ -27,7 +27,12 @@ actor QueueDelivery {
     private let logger: Logger
     private let backoff = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300))
     private var sessionID: String?
-    private var running: Task<Void, Never>?
+    private var running: Task<Void, Never>? {
+        didSet { idle.withLock { $0 = running == nil } }
+    }
+    /// Whether no delivery loop runs, readable without a hop onto the actor:
+    /// a new row needs a ``kick()`` only then.
+    nonisolated let idle = Locked(true)
     private var wake: CheckedContinuation<Void, Never>?
     private var kicked = false
     private var failures = 0
