@@ -65,11 +65,12 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 	@for spec in $(wildcard $(CORPUS)/*.yaml $(CORPUS)/*.json); do $(CLIENTGEN) lint "$$spec" 2>&1 | tail -n 1; $(CLIENTGEN) lint "$$spec" >/dev/null 2>&1 || exit 1; done
 	python3 scripts/corpus.py $(CLIENTGEN) $(CORPUS) $(foreach s,$(CORPUS_SKIP),--skip $(s))
 
-# Tests that run child processes and load both cores for minutes (SIGKILL
-# crash and outbox tests, 8-thread torn reads): run after the others, so
+# Tests that run child processes or load both cores for minutes (SIGKILL
+# crash, outbox and tracker tests, 8-thread torn reads, the tracker's
+# 100,000-event stress test): run after the others, so
 # they do not stretch the timing of tests running beside them, and one at a
 # time, as each one loads both cores on its own.
-HEAVY_TESTS = CrashTests|TornReadTests|OutboxTests
+HEAVY_TESTS = CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests
 
 test: deps ## Run the test suites
 	$(SWIFT) build --build-tests

@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "MobileTracker", targets: ["MobileTracker"]),
         .executable(name: "soul-example", targets: ["soul-example"]),
         .executable(name: "safepocket-example", targets: ["safepocket-example"]),
+        .executable(name: "tracker-example", targets: ["tracker-example"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
@@ -208,10 +209,16 @@ let package = Package(
             ],
             path: "Sources/MobileTracker"
         ),
+        // Kill test: a process that tracks and delivers, for the test to SIGKILL.
+        .executableTarget(
+            name: "tracker-child",
+            dependencies: ["MobileTracker", "Resilience", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support/TrackerChild"
+        ),
         .testTarget(
             name: "MobileTrackerTests",
             dependencies: [
-                "MobileTracker", "MobileTrackerAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
+                "MobileTracker", "MobileTrackerAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport", "tracker-child",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/MobileTrackerTests"
@@ -233,9 +240,17 @@ let package = Package(
             ],
             path: "Examples/SafepocketExample"
         ),
+        .executableTarget(
+            name: "tracker-example",
+            dependencies: [
+                "MobileTracker",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/TrackerExample"
+        ),
         .testTarget(
             name: "ExampleTests",
-            dependencies: ["soul-example", "safepocket-example", "BackendDoubles", "ProcessTestSupport"],
+            dependencies: ["soul-example", "safepocket-example", "tracker-example", "BackendDoubles", "ProcessTestSupport"],
             path: "Tests/ExampleTests"
         ),
         // `make bench`: the MobileTracker queue (track cost, drain).

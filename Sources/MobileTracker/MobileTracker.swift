@@ -56,13 +56,18 @@ public final class MobileTracker: Sendable {
         public var osName: String
         /// The device type sent with a new session.
         public var deviceType: String
+        /// The waits between delivery attempts of a row that failed
+        /// (default: full jitter from 0.5 s, doubling, at most 5 minutes).
+        public var deliveryBackoff: BackoffPolicy
 
         /// Creates options.
         public init(
             folder: URL? = nil, primaryStore: (any TrackerKeyValueStore)? = nil, transport: (any ClientTransport)? = nil,
             connectivity: Connectivity? = nil, logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
-            maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile"
+            maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
+            deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300))
         ) {
+            self.deliveryBackoff = deliveryBackoff
             let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? URL(fileURLWithPath: NSTemporaryDirectory())
             self.folder = folder ?? support.appendingPathComponent("MobileTracker", isDirectory: true)

@@ -116,7 +116,7 @@ actor TrackerCore {
         let deviceID = storage.value(.deviceID).flatMap(UUID.init(uuidString:)) ?? UUID()
         try? storage.set(deviceID.uuidString.lowercased(), for: .deviceID)
         try? storage.set(text, for: .brandID)
-        let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, logger: logger)
+        let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, backoff: options.deliveryBackoff, logger: logger)
         ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client, deviceID: deviceID)
         // Calls made while the queue was being opened go in first, in order.
         for item in early { try? queue.append(Self.filled(item, brandID: brandID), sessionID: nil) }

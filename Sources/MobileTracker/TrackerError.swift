@@ -15,6 +15,17 @@ public enum TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An HTTP request failed.
     case networkError(reason: String)
 
+    /// The case's name (`invalidBrandId`), for analytics and scripts.
+    public var kind: String {
+        switch self {
+        case .invalidBrandId: return "invalidBrandId"
+        case .invalidConfiguration: return "invalidConfiguration"
+        case .sessionCreationFailed: return "sessionCreationFailed"
+        case .serializationFailed: return "serializationFailed"
+        case .networkError: return "networkError"
+        }
+    }
+
     /// What went wrong.
     public var description: String {
         switch self {

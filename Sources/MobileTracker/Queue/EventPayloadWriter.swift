@@ -1,8 +1,9 @@
 import ClientRuntime
 
-/// Writes a queued event's JSON by hand: the same bytes `JSONEncoder` makes
-/// for `EventQueue.Item.event(name:data:)` (`{"event":{"name":...,"data":...}}`),
-/// several times faster, because `track` pays for it on the caller's time.
+/// Writes a queued event's JSON by hand, in the shape `JSONEncoder` gives
+/// `EventQueue.Item.event(name:data:)` (`{"event":{"name":...,"data":...}}`)
+/// and reading back as the same item, several times faster: `track` pays
+/// for it on the caller's time.
 enum EventPayloadWriter {
     static func event(name: String, data: [String: JSONValue]?) -> [UInt8] {
         var out: [UInt8] = []
@@ -25,7 +26,7 @@ enum EventPayloadWriter {
         case .double(let number):
             // `description` is the shortest form that reads back exactly, and
             // valid JSON for finite values (the only ones queued).
-            out.append(contentsOf: (number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : number.description).utf8)
+            out.append(contentsOf: number.description.utf8)
         case .string(let text): string(text, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))

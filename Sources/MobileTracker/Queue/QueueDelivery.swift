@@ -25,7 +25,7 @@ actor QueueDelivery {
     private let brandID: BrandID
     private let connectivity: Connectivity?
     private let logger: Logger
-    private let backoff = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300))
+    private let backoff: BackoffPolicy
     private var sessionID: String?
     private var running: Task<Void, Never>? {
         didSet { idle.withLock { $0 = running == nil } }
@@ -37,7 +37,10 @@ actor QueueDelivery {
     private var kicked = false
     private var failures = 0
 
-    init(queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, logger: Logger) {
+    init(
+        queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, backoff: BackoffPolicy, logger: Logger
+    ) {
+        self.backoff = backoff
         self.queue = queue
         self.client = client
         self.brandID = brandID

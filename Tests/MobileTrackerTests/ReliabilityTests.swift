@@ -1,0 +1,122 @@
+import BackendDoubles
+import Foundation
+import MobileTracker
+import ProcessTestSupport
+import Resilience
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// 100,000 events from 30 tasks with the network blocked, then released.
+@Suite struct TrackerStressTests {
+    @Test(.timeLimit(.minutes(10))) func oneHundredThousandEventsFromThirtyTasksArriveAllAndInOrder() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let connectivity = Connectivity(isOnline: false)
+        let tracker = harness.makeTracker(connectivity: connectivity, maximumQueuedItems: 200_000)
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        let tasks = 30
+        let perTask = 100_000 / tasks + 1  // 3,334: 100,020 events
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    for sequence in 0..<perTask { await tracker.track(eventName: "STRESS", attributes: ["task": task, "seq": sequence]) }
+                }
+            }
+        }
+        #expect(harness.backend.events.isEmpty, "nothing leaves while the network is blocked")
+        #expect(await tracker.queueStatus().pending == tasks * perTask)
+        await connectivity.update(isOnline: true)
+        #expect(await tracker.flush(timeout: .seconds(540)))
+        var next = [Int](repeating: 0, count: tasks)
+        var outOfOrder = 0
+        var seen = 0
+        for event in harness.backend.events {
+            guard let data = event.json["data"] as? [String: Any], let task = data["task"] as? Int, let sequence = data["seq"] as? Int else { continue }
+            if sequence != next[task] { outOfOrder += 1 }
+            next[task] = sequence + 1
+            seen += 1
+        }
+        print("tracker stress: \(tasks * perTask) events from \(tasks) tasks, received \(seen), out of order \(outOfOrder)")
+        #expect(seen == tasks * perTask, "0 lost, 0 duplicated")
+        #expect(outOfOrder == 0)
+        #expect(next.allSatisfy { $0 == perTask })
+    }
+}
+
+/// A tracking, delivering process SIGKILLed 100 times while 30% of
+/// responses are lost after the server applied them.
+@Suite struct TrackerKillTests {
+    static let child = ChildProcess.executable(named: "tracker-child")
+
+    /// Runs the child; kills it after `killAfter` (nil: lets it finish).
+    /// Returns the numbers it reported tracked.
+    static func run(_ executable: URL, _ arguments: [String], killAfter: Double?) throws -> (tracked: [Int], killed: Bool) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Only the child may hold the write end, so its death ends the pipe.
+        try? output.fileHandleForWriting.close()
+        var killed = false
+        if let killAfter {
+            Thread.sleep(forTimeInterval: killAfter)
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killed = true
+            }
+        }
+        // Exit first, then read: the lines are few, well under a pipe's buffer.
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let tracked = text.split(separator: "\n").compactMap { line in line.hasPrefix("tracked ") ? Int(line.dropFirst(8)) : nil }
+        return (tracked, killed)
+    }
+
+    @Test(.timeLimit(.minutes(10))) func nothingAcknowledgedIsLostAcross100Kills() throws {
+        let executable = try #require(Self.child, "tracker-child must be built beside the test bundle")
+        let backend = try TrackerBackend(keepAlive: false)
+        backend.dropAfterApplying.withLock { $0 = 0.3 }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let common = [folder.path, backend.baseURL.absoluteString, backend.apiKey]
+        var acknowledged = Set<Int>()
+        var next = 0
+        var kills = 0
+        for _ in 0..<100 {
+            let (tracked, killed) = try Self.run(executable, common + [String(next), "40"], killAfter: Double.random(in: 0.02...0.12))
+            acknowledged.formUnion(tracked)
+            next = max(next, (tracked.max() ?? next - 1) + 1)
+            // A number tracked but not yet reported may be on disk: never reuse it.
+            next += 1
+            if killed { kills += 1 }
+        }
+        let last = try Self.run(executable, common + [String(next), "0"], killAfter: nil)
+        #expect(!last.killed)
+        var counts: [Int: Int] = [:]
+        var firstArrivals: [Int] = []
+        for event in backend.events {
+            guard let number = (event.json["data"] as? [String: Any])?["n"] as? Int else { continue }
+            if counts[number] == nil { firstArrivals.append(number) }
+            counts[number, default: 0] += 1
+        }
+        let lost = acknowledged.subtracting(counts.keys)
+        let duplicates = counts.values.reduce(0) { $0 + $1 - 1 }
+        let sessions = Set(backend.events.compactMap(\.sessionID))
+        print("tracker kill test: \(acknowledged.count) events acknowledged, \(kills) kills, \(backend.responsesDropped) responses dropped, "
+            + "received \(counts.count) distinct, lost \(lost.count), duplicates \(duplicates), sessions \(sessions.count)")
+        #expect(kills >= 90, "killed mid-work, not after it finished")
+        #expect(acknowledged.count > 1_000)
+        #expect(lost.isEmpty, "every event whose track returned reached the server")
+        #expect(firstArrivals == firstArrivals.sorted(), "first arrivals in tracking order")
+        // At-least-once: a row is sent again only when its answer was lost, or
+        // when the process died between the answer and the row's deletion.
+        #expect(duplicates <= backend.responsesDropped + kills, "duplicates bounded by lost responses plus kills")
+        #expect(sessions.count == 1, "every launch restored the one session")
+    }
+}
