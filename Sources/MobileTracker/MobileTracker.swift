@@ -68,9 +68,7 @@ public final class MobileTracker: Sendable {
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300))
         ) {
             self.deliveryBackoff = deliveryBackoff
-            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSTemporaryDirectory())
-            self.folder = folder ?? support.appendingPathComponent("MobileTracker", isDirectory: true)
+            self.folder = folder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("MobileTracker", isDirectory: true)
             #if canImport(Darwin)
             self.primaryStore = primaryStore ?? UserDefaultsStore()
             #else

@@ -58,12 +58,10 @@ public final class Safepocket: Sendable {
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "safepocket"),
             connectivity: Connectivity? = nil
         ) {
-            let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSHomeDirectory())
             self.baseURL = baseURL
             self.authorization = authorization
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
-                service: "app.safepocket.refresh-token", folder: folder, fileName: "safepocket-refresh-token.json")
+                service: "app.safepocket.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "safepocket-refresh-token.json")
             self.pendingSignInFile = pendingSignInFile
             self.timeouts = timeouts
             self.transport = transport

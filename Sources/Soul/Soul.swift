@@ -88,7 +88,7 @@ public final class Soul: Sendable {
         ) {
             self.environment = environment
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
-                service: "app.soulapp.refresh-token", folder: Self.defaultFolder, fileName: "soul-refresh-token.json")
+                service: "app.soulapp.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "soul-refresh-token.json")
             self.timeouts = timeouts
             self.transport = transport
             self.retryPolicy = retryPolicy
@@ -97,11 +97,6 @@ public final class Soul: Sendable {
             self.logger = logger
             self.connectivity = connectivity
             self.now = now
-        }
-
-        private static var defaultFolder: URL {
-            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSHomeDirectory())
         }
     }
 

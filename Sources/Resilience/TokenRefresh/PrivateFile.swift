@@ -38,6 +38,12 @@ package enum PrivateFile {
         return try Data(contentsOf: url)
     }
 
+    /// The app's Application Support folder (the home folder where there is
+    /// none), where the SDKs keep their files unless told otherwise.
+    package static var applicationSupportFolder: URL {
+        FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first ?? URL(fileURLWithPath: NSHomeDirectory())
+    }
+
     /// Deletes the file if it exists.
     package static func remove(_ url: URL) throws {
         if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
