@@ -52,28 +52,19 @@ import Glibc
     static let child = ChildProcess.executable(named: "tracker-child")
 
     /// Runs the child; kills it after `killAfter` (nil: lets it finish).
-    /// Returns the numbers it reported tracked.
+    /// Returns the numbers it reported tracked, read from its output file
+    /// once it has ended.
     static func run(_ executable: URL, _ arguments: [String], killAfter: Double?) throws -> (tracked: [Int], killed: Bool) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Only the child may hold the write end, so its death ends the pipe.
-        try? output.fileHandleForWriting.close()
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-child-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let child = try SpawnedProcess(executable, arguments: arguments, output: log)
         var killed = false
         if let killAfter {
             Thread.sleep(forTimeInterval: killAfter)
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                killed = true
-            }
+            killed = child.kill()
         }
-        // Exit first, then read: the lines are few, well under a pipe's buffer.
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.wait()
+        let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
         let tracked = text.split(separator: "\n").compactMap { line in line.hasPrefix("tracked ") ? Int(line.dropFirst(8)) : nil }
         return (tracked, killed)
     }

@@ -93,7 +93,16 @@ actor QueueDelivery {
                 try? await connectivity.waitUntilOnline()
                 continue
             }
-            guard let session = sessionID, let entry = (try? queue.oldest(limit: 1))?.first else { return }
+            guard let session = sessionID else { return }
+            guard let entry = (try? queue.oldest(limit: 1))?.first else {
+                // Say idle before the last look: a row appended by a caller
+                // that still saw this loop running is found here, and one
+                // appended after this point sees `idle` and kicks.
+                idle.withLock { $0 = true }
+                guard (try? queue.oldest(limit: 1))?.first != nil else { return }
+                idle.withLock { $0 = false }
+                continue
+            }
             let outcome = await send(entry, session: entry.sessionID ?? session)
             switch outcome {
             case .delivered:
