@@ -34,7 +34,7 @@ actor TrackerCore {
     private var logger: Logger
     private var lastSessionAttempt: ContinuousClock.Instant?
     /// Calls made while initialization runs, before the queue exists.
-    private var early: [(EventQueue.Item)] = []
+    private var early: [EventQueue.Item] = []
 
     typealias Options = MobileTracker.Options
 

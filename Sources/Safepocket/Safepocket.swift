@@ -132,7 +132,7 @@ public final class Safepocket: Sendable {
 
     /// Whether a session exists: a refresh token is stored.
     public func hasStoredSession() async -> Bool {
-        (try? await configuration.tokenStore.loadRefreshToken()) != nil
+        await session.hasStoredRefreshToken()
     }
 
     // MARK: Sign-in

@@ -166,7 +166,7 @@ public final class Soul: Sendable {
     /// Whether a session exists: a refresh token is stored (after a sign-in
     /// in this launch or an earlier one).
     public func hasStoredSession() async -> Bool {
-        (try? await configuration.tokenStore.loadRefreshToken()) != nil
+        await session.hasStoredRefreshToken()
     }
 
     /// The signed-in user's moods.

@@ -78,14 +78,6 @@ actor QueueDelivery {
         return ((try? queue.counts().pending) ?? 1) == 0
     }
 
-    /// Stops delivering (the tracker was released or reset).
-    func stop() {
-        running?.cancel()
-        running = nil
-        wake?.resume()
-        wake = nil
-    }
-
     private func run() async {
         defer { running = nil }
         while !Task.isCancelled {

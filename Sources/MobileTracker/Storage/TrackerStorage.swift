@@ -7,7 +7,7 @@ import Resilience
 /// - Read: the primary first; if it lacks the value (or it expired), the
 ///   backup, and a value found there is written back to the primary
 ///   (repair).
-/// - Write and remove: both stores.
+/// - Write: both stores.
 /// - Clear: every key and file with the brand's prefix.
 final class TrackerStorage: Sendable {
     /// The keys the document lists.
@@ -58,12 +58,6 @@ final class TrackerStorage: Sendable {
         let data = try JSONEncoder().encode(Stored(value: value, expires: now().timeIntervalSince1970 + lifetime))
         primary.set(String(decoding: data, as: UTF8.self), forKey: name)
         try PrivateFile.write(data, to: file(name))
-    }
-
-    func remove(_ key: Key) {
-        let name = prefix + key.rawValue
-        primary.remove(forKey: name)
-        try? PrivateFile.remove(file(name))
     }
 
     /// Removes every value of this brand from both stores.

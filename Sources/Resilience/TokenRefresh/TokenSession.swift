@@ -136,9 +136,15 @@ public actor TokenSession {
     /// wherever they appear: `Redactor(knownSecrets: { session.recentTokens })`.
     public nonisolated var recentTokens: [String] { snapshot.recentTokens() }
 
+    /// Whether a refresh token is stored: a session exists (signed in now or
+    /// at an earlier launch) that a protected request can resume.
+    public func hasStoredRefreshToken() async -> Bool {
+        (try? await store.loadRefreshToken()) != nil
+    }
+
     /// Stores the tokens of a sign-in (OTP verify, PKCE exchange).
     public func signIn(_ tokens: TokenPair) async throws {
-        snapshot.remember(tokens)
+        snapshot.remember([tokens.accessToken, tokens.refreshToken].compactMap { $0 })
         if let refreshToken = tokens.refreshToken { try await store.save(refreshToken: refreshToken) }
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
@@ -235,8 +241,7 @@ public actor TokenSession {
             try? await store.clear()
             throw TokenRefreshError.sessionExpired
         }
-        snapshot.remember(TokenPair(accessToken: tokens.accessToken, refreshToken: refreshToken))
-        snapshot.remember(tokens)
+        snapshot.remember([refreshToken, tokens.accessToken, tokens.refreshToken].compactMap { $0 })
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
         if let newRefreshToken = tokens.refreshToken { try await store.save(refreshToken: newRefreshToken) }
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
@@ -288,11 +293,11 @@ private final class TokenSnapshot: @unchecked Sendable {
         if let accessToken { recent = [accessToken] }
     }
 
-    /// Keeps the pair's tokens among the last 8 seen.
-    func remember(_ tokens: TokenPair) {
+    /// Keeps `tokens` among the last 8 seen.
+    func remember(_ tokens: [String]) {
         lock.lock()
         defer { lock.unlock() }
-        for token in [tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) where !recent.contains(token) {
+        for token in tokens where !recent.contains(token) {
             recent.append(token)
         }
         if recent.count > 8 { recent.removeFirst(recent.count - 8) }

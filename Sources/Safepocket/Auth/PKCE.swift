@@ -55,11 +55,12 @@ public struct PKCE: Sendable, Hashable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    // The verifier is secret: keep it out of debug output.
-    public var description: String { "PKCE(S256, challenge: \(challenge))" }
 }
 
 extension PKCE: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `PKCE(S256, challenge: ...)`: the verifier is secret and stays out.
+    public var description: String { "PKCE(S256, challenge: \(challenge))" }
+
     /// As ``description``: without the verifier.
     public var debugDescription: String { description }
 }
