@@ -59,14 +59,20 @@ public final class MobileTracker: Sendable {
         /// The waits between delivery attempts of a row that failed
         /// (default: full jitter from 0.5 s, doubling, at most 5 minutes).
         public var deliveryBackoff: BackoffPolicy
+        /// Whether ``MobileTracker/initialize(brandId:config:)`` starts
+        /// automatic `VIEW_PAGE` events for UIKit view controllers (default
+        /// true; only where UIKit exists, elsewhere ignored).
+        public var tracksScreensAutomatically: Bool
 
         /// Creates options.
         public init(
             folder: URL? = nil, primaryStore: (any TrackerKeyValueStore)? = nil, transport: (any ClientTransport)? = nil,
             connectivity: Connectivity? = nil, logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
-            deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300))
+            deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
+            tracksScreensAutomatically: Bool = true
         ) {
+            self.tracksScreensAutomatically = tracksScreensAutomatically
             self.deliveryBackoff = deliveryBackoff
             self.folder = folder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("MobileTracker", isDirectory: true)
             #if canImport(Darwin)
@@ -105,10 +111,12 @@ public final class MobileTracker: Sendable {
     public static let shared = MobileTracker()
 
     private let core: TrackerCore
+    private let tracksScreensAutomatically: Bool
 
     /// A tracker with its own options (tests, several brands, app extensions).
     public init(options: Options = Options()) {
         core = TrackerCore(options: options)
+        tracksScreensAutomatically = options.tracksScreensAutomatically
     }
 
     /// Validates `brandId` (non-empty, numeric) and `config` (https
@@ -116,24 +124,51 @@ public final class MobileTracker: Sendable {
     /// > 0), then restores the stored session or creates one with
     /// `POST /v2/tracking-session`. Returns at once when already initialized;
     /// a call made while another is in progress waits for it (30 s at most).
+    /// Where UIKit exists it also starts automatic screen tracking (see
+    /// ``Options/tracksScreensAutomatically``).
     public func initialize(brandId: String, config: TrackerConfig?) async throws(TrackerError) {
+        _ = try TrackerCore.validate(brandID: brandId, config: config)
+        #if canImport(UIKit) && !os(watchOS)
+        // Before the session exists, so the first screen is not missed: its
+        // event waits in the queue with the other early calls.
+        if tracksScreensAutomatically { await UIKitScreenTracking.install(for: self) }
+        #endif
         try await core.initialize(brandID: brandId, config: config)
     }
 
+    #if compiler(>=6.2)
+    /// Queues an event (`POST /v2/tracking-session-data`); `attributes`,
+    /// the session's metadata and `metadata` are merged into its `data`.
+    /// A value JSON cannot carry is logged as `serializationFailed` and
+    /// nothing is queued. Once a session exists this runs on the caller's
+    /// executor without a hop: the event is encoded and written to the
+    /// queue's journal (one `write(2)`) before it returns.
+    nonisolated(nonsending)
+    public func track(eventName: String, attributes: [String: Any]? = nil, metadata: [String: Any]? = nil) async {
+        guard let data = eventData(attributes, metadata), !core.trackNow(eventName: eventName, data: data) else { return }
+        await core.track(eventName: eventName, data: data)
+    }
+    #else
     /// Queues an event (`POST /v2/tracking-session-data`); `attributes`,
     /// the session's metadata and `metadata` are merged into its `data`.
     /// A value JSON cannot carry is logged as `serializationFailed` and
     /// nothing is queued.
     public func track(eventName: String, attributes: [String: Any]? = nil, metadata: [String: Any]? = nil) async {
-        let data: [String: JSONValue]
+        guard let data = eventData(attributes, metadata), !core.trackNow(eventName: eventName, data: data) else { return }
+        await core.track(eventName: eventName, data: data)
+    }
+    #endif
+
+    /// An event's `data` from the app's values; nil (logged) when JSON
+    /// cannot carry one of them.
+    private func eventData(_ attributes: [String: Any]?, _ metadata: [String: Any]?) -> [String: JSONValue]? {
         do {
-            data = try JSONConversion.object(attributes ?? [:], path: "attributes")
+            return try JSONConversion.object(attributes ?? [:], path: "attributes")
                 .merging(try JSONConversion.object(metadata ?? [:], path: "metadata")) { $1 }
         } catch {
-            await core.log(error)
-            return
+            core.log(error)
+            return nil
         }
-        await core.track(eventName: eventName, data: data)
     }
 
     /// Associates `userId` with the session and updates the profile
@@ -143,7 +178,7 @@ public final class MobileTracker: Sendable {
             let profile = try JSONConversion.object(profileData ?? [:], path: "profileData")
             await core.updateProfile(profile, userID: userId)
         } catch {
-            await core.log(error)
+            core.log(error)
         }
     }
 
@@ -152,7 +187,7 @@ public final class MobileTracker: Sendable {
         do {
             await core.updateProfile(try JSONConversion.object(profileData, path: "profileData"), userID: nil)
         } catch {
-            await core.log(error)
+            core.log(error)
         }
     }
 
@@ -162,7 +197,7 @@ public final class MobileTracker: Sendable {
         do {
             await core.setMetadata(try JSONConversion.object(metadata, path: "metadata"))
         } catch {
-            await core.log(error)
+            core.log(error)
         }
     }
 

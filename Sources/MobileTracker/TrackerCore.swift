@@ -32,15 +32,34 @@ actor TrackerCore {
     private var debug = false
     /// The options' logger, at `debug` level when the configuration asks.
     private var logger: Logger
+    /// The logger and the `debug` flag for `log(_:)`, which
+    /// any thread may call.
+    private nonisolated let logSink: Locked<(logger: Logger, debug: Bool)>
     private var lastSessionAttempt: ContinuousClock.Instant?
     /// Calls made while initialization runs, before the queue exists.
     private var early: [EventQueue.Item] = []
+
+    /// What `track` needs once a session exists, readable without a hop
+    /// onto the actor (see ``trackNow(eventName:data:)``).
+    struct HotPath: Sendable {
+        let queue: EventQueue
+        let delivery: QueueDelivery
+        let sessionID: String
+        let metadata: [String: JSONValue]
+    }
+
+    /// Published by the actor after every change to the session, the
+    /// metadata or the queue; nil while there is no session. Appends made
+    /// through it happen under its lock, so once the actor has published a
+    /// change (a reset, say) no call can still append with the old state.
+    nonisolated let hotPath = Locked<HotPath?>(nil)
 
     typealias Options = MobileTracker.Options
 
     init(options: Options) {
         self.options = options
         logger = options.logger
+        logSink = Locked((options.logger, false))
     }
 
     var currentSession: String? { sessionID }
@@ -48,12 +67,21 @@ actor TrackerCore {
 
     // MARK: Initialization
 
-    func initialize(brandID text: String, config: TrackerConfig?) async throws(TrackerError) {
+    /// The brand ID as a number and the configuration's values, or the
+    /// document's error for the first thing wrong with them.
+    static func validate(brandID text: String, config: TrackerConfig?) throws(TrackerError) -> (
+        brandID: BrandID, config: TrackerConfig, url: URL, apiKey: String, lifetime: TimeInterval
+    ) {
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let brandID = BrandID(text) else {
             throw .invalidBrandId
         }
         guard let config else { throw .invalidConfiguration(reason: "a configuration with apiUrl and xApiKey is required") }
         let (url, apiKey, lifetime) = try config.validated()
+        return (brandID, config, url, apiKey, lifetime)
+    }
+
+    func initialize(brandID text: String, config: TrackerConfig?) async throws(TrackerError) {
+        let (brandID, config, url, apiKey, lifetime) = try Self.validate(brandID: text, config: config)
         if let ready, ready.brandText == text, sessionID != nil { return }
         if let initializing {
             try await waitFor(initializing)
@@ -61,6 +89,7 @@ actor TrackerCore {
         }
         debug = config.debug
         if debug { logger.logLevel = .debug }
+        logSink.withLock { [logger, debug] in $0 = (logger, debug) }
         let task = Task { () async throws -> Void in
             try await self.start(brandID: brandID, text: text, url: url, apiKey: apiKey, lifetime: lifetime)
         }
@@ -153,7 +182,15 @@ actor TrackerCore {
         sessionID = id
         guard let ready else { return }
         try? ready.queue.assignSession(id)
+        publishHotPath()
         await ready.delivery.setSession(id)
+    }
+
+    private func publishHotPath() {
+        let hot = ready.flatMap { ready in
+            sessionID.map { HotPath(queue: ready.queue, delivery: ready.delivery, sessionID: $0, metadata: sessionMetadata) }
+        }
+        hotPath.withLock { $0 = hot }
     }
 
     /// After a failed session creation, a later call tries again (at most
@@ -169,6 +206,26 @@ actor TrackerCore {
     }
 
     // MARK: Calls
+
+    /// Records an event on the caller's thread when a session exists (the
+    /// common case: no hop onto the actor, so `track` costs its caller the
+    /// encoding and one journal write). False: there is no session yet, or
+    /// the write failed; the caller goes through ``track(eventName:data:)``,
+    /// which queues it for the session to come, or logs the failure.
+    nonisolated func trackNow(eventName: String, data: [String: JSONValue]) -> Bool {
+        hotPath.withLock { hot in
+            guard let hot else { return false }
+            let merged = hot.metadata.isEmpty ? data : hot.metadata.merging(data) { $1 }
+            do {
+                try hot.queue.append(.event(name: eventName, data: merged.isEmpty ? nil : merged), sessionID: hot.sessionID)
+            } catch {
+                return false
+            }
+            let delivery = hot.delivery
+            if delivery.idle.withLock({ $0 }) { Task { await delivery.kick() } }
+            return true
+        }
+    }
 
     func track(eventName: String, data: [String: JSONValue]) async {
         let merged = sessionMetadata.merging(data) { $1 }
@@ -192,6 +249,7 @@ actor TrackerCore {
             return
         }
         sessionMetadata.merge(metadata) { $1 }
+        publishHotPath()
         await enqueue(.profile(CustomerProfileUpdateRequest(
             brandID: ready?.brandID ?? 0, userID: ready?.storage.value(.identifyID).map { .value($0) },
             sessionID: sessionID.flatMap(UUID.init), metadata: .value(metadata))))
@@ -211,6 +269,7 @@ actor TrackerCore {
         ready.storage.clear(keepingBrand: !all)
         sessionID = nil
         sessionMetadata = [:]
+        publishHotPath()
         lastScreen = nil
         await ready.delivery.setSession(nil)
         if !all { try? ready.storage.set(ready.brandText, for: .brandID) }
@@ -288,11 +347,12 @@ actor TrackerCore {
 
     // MARK: Logs
 
-    func log(_ error: any Error) {
+    nonisolated func log(_ error: any Error) {
         log(String(describing: error))
     }
 
-    private func log(_ message: String) {
+    private nonisolated func log(_ message: String) {
+        let (logger, debug) = logSink.withLock { $0 }
         if debug { logger.debug("tracker: \(message)") } else { logger.trace("tracker: \(message)") }
     }
 }
