@@ -1,8 +1,9 @@
 // `make bench`: the MobileTracker SDK's durable queue.
 //
 // tracker-track-p99 / -p50: what one `track` call costs its caller, the
-// event committed to SQLite before it returns (20,000 calls, delivery paused
-// so it does not compete). Peer in the same run: the document's design, an
+// event written to the queue's journal before it returns (20,000 calls,
+// delivery paused so it does not compete; the journal's import into SQLite
+// runs in the background meanwhile). Peer in the same run: the document's design, an
 // actor appending to an in-memory array (nothing survives a kill).
 // tracker-drain-10k: 10,000 queued events delivered, one request each, in
 // order, to a loopback backend. Medians of --runs runs (default 3).

@@ -14,13 +14,14 @@ import Testing
         ("MyApp.ListViewController<MyApp.Order>", "List"),
         ("MyApp.(unknown context at $1034c8).PrivateViewController", "Private"),
         ("LegacyObjCCartViewController", "LegacyObjCCart"),
+        ("__C.LegacyObjCCartViewController", "LegacyObjCCart"),
     ])
     func appControllersAreNamedWithoutModuleOrSuffix(typeName: String, expected: String) {
         #expect(ScreenNaming.automaticName(typeName: typeName) == expected)
     }
 
     @Test(arguments: [
-        "UINavigationController", "UIKit.UIAlertController", "UIInputWindowController", "_UIRemoteInputViewController",
+        "UINavigationController", "UIKit.UIAlertController", "__C.UIActivityViewController", "UIInputWindowController", "_UIRemoteInputViewController",
         "SwiftUI.UIHostingController<SwiftUI.AnyView>", "MyApp.RootHostingController", "MyApp._InternalViewController",
     ])
     func frameworkAndPrivateControllersAreNotScreens(typeName: String) {

@@ -11,7 +11,8 @@ enum ScreenNaming {
         let plain = typeName.split(separator: "<", maxSplits: 1).first.map(String.init) ?? typeName
         let parts = plain.split(separator: ".")
         guard let last = parts.last.map(String.init), !last.isEmpty else { return nil }
-        let module = parts.count > 1 ? String(parts[0]) : nil
+        // `__C` is the runtime's module for imported Objective-C classes.
+        let module = parts.count > 1 && parts[0] != "__C" ? String(parts[0]) : nil
         if last.hasPrefix("_") { return nil }
         if module == "UIKit" || module == "SwiftUI" || last.contains("HostingController") { return nil }
         // Objective-C classes have no module: UIKit's own start with `UI`.

@@ -63,8 +63,10 @@ enum UIKitScreenTracking {
 
 extension UIViewController {
     /// After the exchange this is `viewDidAppear(_:)`'s implementation; the
-    /// call inside it runs the original one.
-    @objc fileprivate func mobileTrackerViewDidAppear(_ animated: Bool) {
+    /// call inside it runs the original one. `dynamic`, so that call is sent
+    /// through the Objective-C runtime (and finds the exchanged
+    /// implementation) rather than bound at compile time to this method.
+    @objc dynamic fileprivate func mobileTrackerViewDidAppear(_ animated: Bool) {
         mobileTrackerViewDidAppear(animated)
         UIKitScreenTracking.didAppear(self)
     }
