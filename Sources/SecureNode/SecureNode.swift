@@ -91,9 +91,19 @@ public final class SecureNode: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         state = SharedState(apiKey: configuration.apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
         let state = self.state
+        let mountFile = folder.appendingPathComponent("api-mount")
         let client = SecureNodeAPI.Client(
             serverURL: configuration.apiURL, transport: configuration.transport,
-            middlewares: [APIKeyMiddleware { state.withLock { $0.apiKey } }])
+            middlewares: [
+                // The README: `{base}/mobile/...` first, `{base}/api/mobile/...` as the fallback.
+                MountDiscoveryMiddleware(
+                    specPrefix: "/api", mounts: ["", "/api"], operationsAnswering404: ["lookupBranding"],
+                    known: (try? String(contentsOf: mountFile, encoding: .utf8)).map { $0 == "root" ? "" : $0 },
+                    onDiscover: { mount in try? Data((mount.isEmpty ? "root" : mount).utf8).write(to: mountFile, options: .atomic) }),
+                // The contract lists it on every request, GETs included.
+                DefaultHeadersMiddleware([.contentType: "application/json"]),
+                APIKeyMiddleware { state.withLock { $0.apiKey } },
+            ])
         store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
         logos = LogoCache(folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), fetch: configuration.logoFetch)
@@ -129,14 +139,17 @@ public final class SecureNode: Sendable {
 
     // MARK: Configuration
 
-    /// New credentials: later requests send `apiKey`, and branding turned
-    /// off by a 401/403 is on again.
+    /// New credentials: later requests send `apiKey`, branding turned off
+    /// by a 401/403 is on again, and billing delivery paused by one resumes.
     public func configure(apiKey: String) async {
         state.withLock { values in
             values.apiKey = apiKey
             values.brandingDisabled = false
         }
         await syncEngine.reenable()
+        await delivery.resume()
+        let delivery = self.delivery
+        Task { _ = try? await delivery.deliverDue() }
     }
 
     // MARK: Sync
@@ -294,10 +307,26 @@ public final class SecureNode: Sendable {
     }
 
     /// Delivers every pending event, waiting out backoff (a background
-    /// task's flush); returns when the outbox is empty or the task is cancelled.
+    /// task's flush); returns when the outbox is empty, the task is
+    /// cancelled, or the server refused the credentials (delivery paused).
     public func deliverPendingEvents() async {
         try? await delivery.deliverUntilEmpty()
     }
+
+    /// Resumes billing delivery paused by a 401/403 without new credentials
+    /// (the app knows the refusal was temporary). ``configure(apiKey:)``
+    /// resumes it too.
+    public func resumeBillingDelivery() async {
+        await delivery.resume()
+        _ = try? await delivery.deliverDue()
+    }
+
+    /// The status that paused billing delivery (401 or 403), nil while it runs.
+    public func billingPausedForStatus() async -> Int? { await delivery.pausedForStatus }
+
+    /// Every billing pause, resume and dropped event from now on (each drop
+    /// is also in `outbox.counts().dropped`).
+    public func billingNotices() async -> AsyncStream<BillingNotice> { await delivery.notices() }
 }
 
 /// The facade's small mutable state, shared with the API-key middleware.

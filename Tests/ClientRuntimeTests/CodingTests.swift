@@ -62,6 +62,21 @@ struct TransactionUpdate: Codable, Equatable {
         #expect(throws: DecodingError.self) { try decoder.decode(Date.self, from: Data(#""yesterday""#.utf8)) }
     }
 
+    /// A date read from a server goes back exactly as it came (a cursor, a
+    /// `last_synced_at`): every millisecond value survives parse and format,
+    /// and other dates are rounded to the nearest millisecond, not truncated.
+    @Test func dateTimesRoundTripToTheMillisecond() throws {
+        for millisecond in 0..<1000 {
+            let text = millisecond == 0 ? "2024-01-02T08:15:00Z" : "2024-01-02T08:15:00.\(String(format: "%03d", millisecond))Z"
+            let date = try #require(JSONCoding.parseDateTime(text))
+            #expect(JSONCoding.formatDateTime(date) == text)
+        }
+        let base = try #require(JSONCoding.parseDateTime("2024-01-02T08:15:00Z"))
+        #expect(JSONCoding.formatDateTime(base.addingTimeInterval(0.1236)) == "2024-01-02T08:15:00.124Z")
+        #expect(JSONCoding.formatDateTime(base.addingTimeInterval(0.9996)) == "2024-01-02T08:15:01Z")
+        #expect(JSONCoding.formatDateTime(Date(timeIntervalSince1970: -1.2345)) == "1969-12-31T23:59:58.765Z")
+    }
+
     @Test func calendarDates() throws {
         #expect(CalendarDate("2024-02-29")?.description == "2024-02-29")
         #expect(CalendarDate("2023-02-29") == nil)

@@ -39,8 +39,15 @@ public enum JSONCoding {
 
     /// Formats a date as RFC 3339 in UTC, with milliseconds when it has any.
     public static func formatDateTime(_ date: Date) -> String {
-        let hasFraction = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) != 0
-        return date.formatted(hasFraction ? withFraction : withoutFraction)
+        // To the nearest millisecond. The formatter truncates, and a parsed
+        // `.124` is often stored as 0.12399...: half a millisecond added
+        // makes the truncation land on the rounded value, so a date read
+        // from a server is sent back exactly as it came.
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        if milliseconds.truncatingRemainder(dividingBy: 1000) == 0 {
+            return Date(timeIntervalSince1970: milliseconds / 1000).formatted(withoutFraction)
+        }
+        return Date(timeIntervalSince1970: (milliseconds + 0.5) / 1000).formatted(withFraction)
     }
 
     // Value types, made once: decoding a list of dates creates no formatter

@@ -55,6 +55,8 @@ public actor DeviceLifecycle {
     struct State: Codable {
         var registered: DeviceProfile?
         var lastHeartbeat: Date?
+        /// The last successful branding sync, sent with every heartbeat.
+        var lastSyncedAt: Date?
     }
 
     private let client: SecureNodeAPI.Client
@@ -83,34 +85,58 @@ public actor DeviceLifecycle {
     }
 
     /// Registers the install the first time, updates it when the profile
-    /// changed; remembers the profile only once the server accepted it.
+    /// changed; remembers the profile once the server accepted it. A 2xx
+    /// is acceptance even when its body lacks `success` (the response shape
+    /// is not documented); only `success: false` is a refusal.
     @discardableResult
     public func registerOrUpdate() async throws -> RegistrationAction {
+        let request = DeviceRegisterRequest(
+            deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion,
+            sdkVersion: profile.sdkVersion, appVersion: profile.appVersion, capabilities: profile.capabilities)
         guard let registered = state.registered else {
-            _ = try await client.registerDevice(body: DeviceRegisterRequest(
-                deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion,
-                sdkVersion: profile.sdkVersion, appVersion: profile.appVersion, capabilities: profile.capabilities))
+            guard try await accepted({ try await client.registerDevice(body: request).success }) else { return .unchanged }
             state.registered = profile
             try save()
             return .registered
         }
         guard registered != profile else { return .unchanged }
-        _ = try await client.updateDevice(body: DeviceUpdateRequest(
-            deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion,
-            sdkVersion: profile.sdkVersion, appVersion: profile.appVersion, capabilities: profile.capabilities))
+        guard try await accepted({
+            try await client.updateDevice(body: DeviceUpdateRequest(
+                deviceID: request.deviceID, platform: request.platform, osVersion: request.osVersion,
+                sdkVersion: request.sdkVersion, appVersion: request.appVersion, capabilities: request.capabilities)).success
+        }) else { return .unchanged }
         state.registered = profile
         try save()
         return .updated
     }
 
+    /// Whether a call's 2xx answer accepted it: its `success` when the body
+    /// decoded, true for a 2xx whose body does not match the assumed shape.
+    private func accepted(_ call: () async throws -> Bool?) async throws -> Bool {
+        do {
+            return try await call() ?? true
+        } catch let decoding as ResponseDecodingError where (200..<300).contains(decoding.status) {
+            return true
+        }
+    }
+
     /// Sends a presence heartbeat when the last one is `heartbeatInterval`
     /// old or more (or after a sync, with `force`); returns whether it sent.
+    /// Every heartbeat carries the last successful sync's time: the one
+    /// given here (a sync just succeeded), else the one remembered.
     @discardableResult
     public func heartbeat(lastSyncedAt: Date? = nil, force: Bool = false) async throws -> Bool {
         let time = now()
+        if let lastSyncedAt, lastSyncedAt != state.lastSyncedAt {
+            state.lastSyncedAt = lastSyncedAt
+            try? save()
+        }
         if !force, let last = state.lastHeartbeat, time.timeIntervalSince(last) < heartbeatInterval { return false }
-        _ = try await client.reportDevicePresence(body: PresenceRequest(
-            deviceID: profile.deviceID, observedAt: time, platform: profile.platform, osVersion: profile.osVersion, lastSyncedAt: lastSyncedAt))
+        _ = try await accepted({
+            try await client.reportDevicePresence(body: PresenceRequest(
+                deviceID: profile.deviceID, observedAt: time, platform: profile.platform, osVersion: profile.osVersion,
+                lastSyncedAt: state.lastSyncedAt)).success
+        })
         state.lastHeartbeat = time
         try save()
         return true

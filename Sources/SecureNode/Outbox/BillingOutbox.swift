@@ -9,8 +9,8 @@ import SecureNodeAPI
 /// bills each event once.
 ///
 /// Recording is one small SQLite transaction (WAL): no network, no waiting
-/// for a delivery. Delivered events are removed; events the server refuses
-/// for good (a 4xx other than 408 and 429) are removed and counted.
+/// for a delivery. Delivered events are removed; events the server states
+/// are invalid (a 400 or 422 with its error body) are removed and counted.
 public final class BillingOutbox: Sendable {
     /// Which endpoint an event goes to.
     public enum Kind: String, Sendable, Hashable {
@@ -198,12 +198,13 @@ public final class BillingOutbox: Sendable {
         }
     }
 
-    /// Keeps an event for another attempt at `date`.
-    public func reschedule(_ entry: Entry, at date: Date) throws {
+    /// Keeps an event for another attempt at `date`; `countingAttempt`
+    /// false when the attempt says nothing about the event (delivery paused).
+    public func reschedule(_ entry: Entry, at date: Date, countingAttempt: Bool = true) throws {
         try queue.write { db in
             try db.execute(
-                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
-                arguments: [date.timeIntervalSince1970, entry.id])
+                sql: "UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ? WHERE id = ?",
+                arguments: [countingAttempt ? 1 : 0, date.timeIntervalSince1970, entry.id])
         }
     }
 

@@ -6,10 +6,19 @@ import SecureNodeAPI
 /// Delivers the ``BillingOutbox`` in the background: due events are sent
 /// (a few at once), removed when the server accepts them, rescheduled with
 /// exponential backoff and full jitter when the attempt fails in a way that
-/// may pass (no connection, timeout, 408, 429, 5xx; `Retry-After` is
-/// honoured), and dropped and counted when the server refuses them for good
-/// (any other 4xx). Every attempt of an event sends the key it was recorded
-/// with.
+/// may pass, paused when the server refuses the credentials, and dropped
+/// only when the server states that the event itself is invalid. Every
+/// attempt of an event sends the key it was recorded with.
+///
+/// A billable event is never lost to something that is not about the event:
+///
+/// | answer | what happens |
+/// | --- | --- |
+/// | 2xx (even with a body that does not match the spec) | delivered, removed |
+/// | 401, 403 (any body) | kept; delivery pauses until ``resume()`` (new credentials, or the app says so) |
+/// | 400, 422 with the server's JSON error body | dropped, counted, reported as ``BillingNotice/dropped(eventKey:kind:status:reason:)`` |
+/// | 400, 422 with another body (a proxy's page), any other 4xx (404 from a wrong mount, 409...) | kept, retried with backoff |
+/// | 408, 429, 5xx, no connection, timeout | kept, retried with backoff, never sooner than `Retry-After` |
 public actor OutboxDelivery {
     /// Sends one event (with the `event_id` of the event it refers to, if
     /// any); returns the server's `event_id`, throws what the client threw.
@@ -21,8 +30,11 @@ public actor OutboxDelivery {
         case delivered(eventID: String?)
         /// Try again later, not before `notBefore` when the server said so.
         case retry(notBefore: Duration?)
-        /// The server will never take it: remove it and count it.
-        case drop
+        /// The server refused the credentials: keep it and pause delivery.
+        case pause(status: Int)
+        /// The server stated the event is invalid: remove it and count it.
+        /// `reason` is the server's error code (or what was wrong locally).
+        case drop(status: Int, reason: String)
     }
 
     /// What one pass did.
@@ -46,6 +58,9 @@ public actor OutboxDelivery {
     private let concurrency: Int
     private let now: @Sendable () -> Date
     private var inFlight = Set<Int64>()
+    /// The status that paused delivery (401 or 403), nil while it runs.
+    public private(set) var pausedForStatus: Int?
+    private var observers: [UUID: AsyncStream<BillingNotice>.Continuation] = [:]
 
     /// Delivery through `send`; `now` is the clock due dates are read
     /// against (tests inject one).
@@ -90,33 +105,85 @@ public actor OutboxDelivery {
         }
     }
 
-    /// How an attempt that threw `error` ends.
+    /// How an attempt that threw `error` ends (see the type's table).
     public static func disposition(for error: any Error) -> Disposition {
         if let failure = error as? any HTTPStatusError {
             switch failure.status {
+            case 401, 403:
+                return .pause(status: failure.status)
             case 408, 429, 500...599:
                 // Honoured up to a day: an absurd value must not park an event for ever.
                 let retryAfter = failure.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }.map { min($0, .seconds(86_400)) }
                 return .retry(notBefore: retryAfter)
-            case 400...499:
-                return .drop
+            case 400, 422:
+                guard let reason = Self.serverReason(failure) else { return .retry(notBefore: nil) }
+                return .drop(status: failure.status, reason: reason)
             default:
                 return .retry(notBefore: nil)
             }
         }
-        // A 2xx whose body did not match the spec: the server has the event.
-        if let decoding = error as? ResponseDecodingError, (200..<300).contains(decoding.status) { return .delivered(eventID: nil) }
+        if let decoding = error as? ResponseDecodingError {
+            // A 2xx whose body did not match the spec: the server has the event.
+            if (200..<300).contains(decoding.status) { return .delivered(eventID: nil) }
+            // Refused credentials, whatever the body says.
+            if decoding.status == 401 || decoding.status == 403 { return .pause(status: decoding.status) }
+            // An error body that is not the server's (a proxy's page): not a statement about the event.
+            return .retry(notBefore: nil)
+        }
         // The stored body no longer decodes: it can never be sent.
-        if error is DecodingError { return .drop }
+        if error is DecodingError { return .drop(status: 0, reason: "the stored event no longer decodes") }
         // No connection, a timeout, a dropped response: the server may or may
         // not have it; the same key makes the next attempt safe either way.
         return .retry(notBefore: nil)
+    }
+
+    /// The server's error code when the failure carries its JSON error
+    /// body (decoded by the client as the spec's `ErrorResponse`, or, for a
+    /// status the spec does not document, a JSON object); nil otherwise.
+    private static func serverReason(_ failure: any HTTPStatusError) -> String? {
+        switch failure {
+        case let documented as APIError<ErrorResponse>:
+            // The body decoded as the spec's error envelope: the server's own statement.
+            return documented.body.error ?? documented.body.message ?? "error body"
+        case let undocumented as UndocumentedResponseError:
+            return ServerErrorBody.code(in: Data(undocumented.body))
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Pause and notices
+
+    /// Starts delivery again after a 401/403 paused it (new credentials,
+    /// or the app says the old ones are good again).
+    public func resume() {
+        guard pausedForStatus != nil else { return }
+        pausedForStatus = nil
+        notify(.resumed)
+    }
+
+    /// Every pause, resume and drop from now on, until the consumer stops.
+    public func notices() -> AsyncStream<BillingNotice> {
+        let (stream, continuation) = AsyncStream.makeStream(of: BillingNotice.self, bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    private func notify(_ notice: BillingNotice) {
+        for observer in observers.values { observer.yield(notice) }
     }
 
     /// One pass over the events due now, at most `concurrency` in flight;
     /// events a concurrent pass is sending are left to it.
     @discardableResult
     public func deliverDue(limit: Int = 256) async throws -> PassReport {
+        guard pausedForStatus == nil else { return PassReport() }
         // A follow-up waits until the event it refers to is delivered (its
         // server id is what it must send); if that one is gone, it goes without.
         var due: [BillingOutbox.Entry] = []
@@ -141,7 +208,8 @@ public actor OutboxDelivery {
         try await withThrowingTaskGroup(of: (BillingOutbox.Entry, Disposition).self) { group in
             var pending = due.makeIterator()
             func startNext() -> Bool {
-                guard let entry = pending.next() else { return false }
+                // After a 401/403 the rest of the pass waits for new credentials.
+                guard pausedForStatus == nil, let entry = pending.next() else { return false }
                 let referredEventID = referred[entry.id]
                 group.addTask {
                     do {
@@ -167,9 +235,18 @@ public actor OutboxDelivery {
         case .delivered(let eventID):
             try outbox.markDelivered(entry, eventID: eventID)
             report.delivered += 1
-        case .drop:
+        case .drop(let status, let reason):
             try outbox.markDropped(entry)
             report.dropped += 1
+            notify(.dropped(eventKey: entry.eventKey, kind: entry.kind, status: status, reason: reason))
+        case .pause(let status):
+            // Due again at once when delivery resumes; not an attempt that failed.
+            try outbox.reschedule(entry, at: now(), countingAttempt: false)
+            report.retried += 1
+            if pausedForStatus == nil {
+                pausedForStatus = status
+                notify(.paused(status: status))
+            }
         case .retry(let notBefore):
             var generator = SystemRandomNumberGenerator()
             var wait = backoff.delay(forRetry: entry.attempts + 1, using: &generator)
@@ -181,8 +258,9 @@ public actor OutboxDelivery {
 
     /// Delivers until the outbox is empty, sleeping until the next event is
     /// due between passes (a background task's flush; cancel to stop early).
+    /// Returns early while delivery is paused for credentials.
     public func deliverUntilEmpty() async throws {
-        while !Task.isCancelled {
+        while !Task.isCancelled, pausedForStatus == nil {
             let report = try await deliverDue()
             if report.attempted > 0 { continue }
             guard let next = try outbox.nextAttemptDate() else { return }
@@ -191,5 +269,28 @@ public actor OutboxDelivery {
             let wait = max(0.05, next.timeIntervalSince(now()))
             try await Task.sleep(for: .seconds(min(wait, 60)))
         }
+    }
+}
+
+/// What billing delivery tells the app besides the counts.
+public enum BillingNotice: Sendable, Hashable {
+    /// The server stated an event invalid (a 400 or 422 with its error
+    /// body); it was removed and counted. `reason` is the server's error
+    /// code, or its message when it sent no code.
+    case dropped(eventKey: String, kind: BillingOutbox.Kind, status: Int, reason: String)
+    /// The server refused the credentials; events are kept and delivery
+    /// waits for ``OutboxDelivery/resume()``.
+    case paused(status: Int)
+    /// Delivery runs again.
+    case resumed
+}
+
+/// The server's JSON error body (`{"error": "...", "message": "..."}`).
+enum ServerErrorBody {
+    /// The body's `error` code (or `message`, or `"error body"` when it is
+    /// a JSON object with neither); nil when it is not a JSON object.
+    static func code(in body: Data) -> String? {
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { return nil }
+        return (object["error"] as? String) ?? (object["message"] as? String) ?? "error body"
     }
 }

@@ -125,6 +125,8 @@ public actor BrandingSync {
             }
         }
         if let decoding = error as? ResponseDecodingError {
+            // Auth failure disables branding whatever the body is (empty, text, another shape).
+            if decoding.status == 401 || decoding.status == 403 { return .disabled(status: decoding.status) }
             return .rejected(reason: "the sync response does not match the spec at \(decoding.field): \(decoding.reason)")
         }
         return .offline(lastSuccess: lastSuccess)

@@ -1,0 +1,253 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import LoopbackHTTPServer
+import SecureNode
+import SecureNodeAPI
+import Testing
+
+/// What a real deployment sends that the happy path does not: error bodies
+/// of any shape, acknowledgements without `success`, an API mounted at the
+/// root or under `/api`, refused credentials while events wait.
+@Suite struct DeploymentTests {
+    let fake: FakeSecureNode
+    let folder: URL
+
+    init() throws {
+        fake = try FakeSecureNode()
+        folder = try makeFolder("deployment")
+        route("POST /api/mobile/device/register", .json(200, #"{"success":true,"device_id":"device-1"}"#))
+        route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
+        route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-02T08:15:00Z")))
+    }
+
+    func route(_ route: String, _ reply: LoopbackHTTPServer.Reply) { fake.route(route, reply) }
+
+    func makeSDK(heartbeatInterval: Duration = .seconds(300)) throws -> SecureNode {
+        try SecureNode(.init(
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
+            heartbeatInterval: heartbeatInterval, logoFetch: { _ in Data() }, sendsHeartbeats: false))
+    }
+
+    func eventually(_ condition: () async -> Bool) async throws -> Bool {
+        for _ in 0..<100 {
+            if await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return await condition()
+    }
+
+    @Test(arguments: [
+        (401, LoopbackHTTPServer.Reply.respond(status: 401, body: "")),
+        (401, .respond(status: 401, headers: [("Content-Type", "text/plain")], body: "Unauthorized")),
+        (401, .json(401, #"{"error":"unauthorized"}"#)),
+        (403, .respond(status: 403, headers: [("Content-Type", "text/html")], body: "<html>Forbidden</html>")),
+        (403, .json(403, #"{"error":"forbidden","message":"key revoked"}"#)),
+    ])
+    func anAuthenticationFailureDisablesBrandingWhateverTheBody(status: Int, reply: LoopbackHTTPServer.Reply) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sdk = try makeSDK()
+        _ = await sdk.sync()
+        #expect(sdk.lookup(e164: "+61412345678") != nil)
+        route("GET /api/mobile/branding/sync", reply)
+        #expect(await sdk.sync() == .disabled(status: status))
+        #expect(sdk.lookup(e164: "+61412345678") == nil)
+    }
+
+    @Test func everyRequestCarriesTheContractsHeaders() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_1"}"#))
+        route("GET /api/mobile/branding/lookup", .json(404, #"{"error":"not_found"}"#))
+        let sdk = try makeSDK()
+        _ = await sdk.sync()
+        _ = sdk.lookup(e164: "+447700900123")
+        sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true)
+        await sdk.deliverPendingEvents()
+        #expect(try await eventually { !fake.requests("/api/mobile/branding/lookup").isEmpty })
+        let requests = fake.server.requests
+        #expect(Set(requests.map { "\($0.method) \($0.path)" }).isSuperset(of: [
+            "GET /api/mobile/branding/sync", "GET /api/mobile/branding/lookup", "POST /api/mobile/branding/event",
+            "POST /api/mobile/device/register", "POST /api/mobile/device/presence",
+        ]))
+        for request in requests {
+            #expect(request.header("Content-Type") == "application/json", "\(request.method) \(request.target)")
+            #expect(request.header("X-API-Key") == "sk_live_secret")
+        }
+    }
+
+    @Test(arguments: [#"{}"#, #"{"device_id":"device-1"}"#, #"{"success":"yes"}"#])
+    func aRegistrationAcknowledgedWithoutSuccessIsNotRepeated(body: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        route("POST /api/mobile/device/register", .json(200, body))
+        let sdk = try makeSDK()
+        _ = await sdk.sync()
+        _ = await sdk.sync()
+        _ = try await makeSDK().sync()
+        #expect(fake.requests("/api/mobile/device/register").count == 1)
+    }
+
+    @Test func aRegistrationRefusedWithSuccessFalseIsTriedAgain() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        route("POST /api/mobile/device/register", .json(200, #"{"success":false}"#))
+        let sdk = try makeSDK()
+        _ = await sdk.sync()
+        route("POST /api/mobile/device/register", .json(200, #"{"success":true}"#))
+        _ = await sdk.sync()
+        _ = await sdk.sync()
+        #expect(fake.requests("/api/mobile/device/register").count == 2)
+    }
+
+    @Test func timerHeartbeatsCarryTheLastSyncTime() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sdk = try makeSDK(heartbeatInterval: .milliseconds(50))
+        #expect(await sdk.heartbeatIfDue())
+        let beforeSync = try #require(fake.requests("/api/mobile/device/presence").last).bodyText
+        #expect(!beforeSync.contains("last_synced_at"), "no sync yet: nothing to report")
+        _ = await sdk.sync()
+        let afterSync = try #require(fake.requests("/api/mobile/device/presence").last).bodyText
+        let synced = try #require(afterSync.range(of: #""last_synced_at":"[^"]+""#, options: .regularExpression).map { String(afterSync[$0]) })
+        try await Task.sleep(for: .milliseconds(80))
+        #expect(await sdk.heartbeatIfDue())
+        #expect(try #require(fake.requests("/api/mobile/device/presence").last).bodyText.contains(synced), "the timer's heartbeat too")
+        try await Task.sleep(for: .milliseconds(80))
+        #expect(try await makeSDK(heartbeatInterval: .milliseconds(50)).heartbeatIfDue())
+        #expect(try #require(fake.requests("/api/mobile/device/presence").last).bodyText.contains(synced), "and after a restart: \(fake.requests("/api/mobile/device/presence").map(\.bodyText))")
+    }
+
+    // MARK: Where the API is mounted
+
+    /// Routes the SDK's calls at `prefix` (`""`: the root) and nowhere else.
+    func mount(at prefix: String) {
+        for route in ["POST /mobile/device/register", "POST /mobile/device/presence", "GET /mobile/branding/sync", "POST /mobile/branding/event"] {
+            let parts = route.split(separator: " ")
+            for candidate in ["", "/api"] {
+                fake.route("\(parts[0]) \(candidate)\(parts[1])", .json(404, #"{"error":"not_found"}"#))
+            }
+        }
+        route("POST \(prefix)/mobile/device/register", .json(200, #"{"success":true}"#))
+        route("POST \(prefix)/mobile/device/presence", .json(200, #"{"success":true}"#))
+        route("GET \(prefix)/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-02T08:15:00Z")))
+    }
+
+    @Test func theAPIIsFoundAtTheRootFirstAndRemembered() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        mount(at: "")
+        guard case .upToDate = try await makeSDK().sync() else {
+            Issue.record("sync failed")
+            return
+        }
+        #expect(fake.server.requests.allSatisfy { !$0.path.hasPrefix("/api/") }, "the root answered first; /api was never needed")
+        let sdk = try makeSDK()
+        let before = fake.server.requests.count
+        _ = await sdk.sync()
+        #expect(fake.server.requests.dropFirst(before).allSatisfy { !$0.path.hasPrefix("/api/") })
+    }
+
+    @Test func anAPIUnderSlashAPIIsFoundOnceAndRediscoveredWhenItMoves() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        mount(at: "/api")
+        let sdk = try makeSDK()
+        guard case .upToDate = await sdk.sync() else {
+            Issue.record("sync failed: \(await sdk.syncStatus())")
+            return
+        }
+        let rootProbes = fake.server.requests.filter { !$0.path.hasPrefix("/api/") }.count
+        #expect(rootProbes == 1, "one 404 at the root, then /api is remembered")
+        // A restart goes straight to /api.
+        let before = fake.server.requests.count
+        guard case .upToDate = try await makeSDK().sync() else {
+            Issue.record("sync after restart failed")
+            return
+        }
+        #expect(fake.server.requests.dropFirst(before).allSatisfy { $0.path.hasPrefix("/api/") })
+
+        // The API moves to the root: one 404 at /api, then the root is found.
+        mount(at: "")
+        guard case .upToDate = await sdk.sync() else {
+            Issue.record("sync after the move failed: \(await sdk.syncStatus())")
+            return
+        }
+        let afterMove = fake.server.requests.count
+        _ = await sdk.sync()
+        #expect(fake.server.requests.dropFirst(afterMove).allSatisfy { !$0.path.hasPrefix("/api/") })
+    }
+
+    @Test func aLookupsNoMatchIsAnAnswerNotAMove() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        route("GET /api/mobile/branding/lookup", .json(404, #"{"error":"not_found"}"#))
+        let sdk = try makeSDK()
+        _ = await sdk.sync()
+        let before = fake.server.requests.count
+        #expect(sdk.lookup(e164: "+447700900123") == nil)
+        #expect(try await eventually { fake.server.requests.count > before })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(fake.server.requests.dropFirst(before).map(\.path) == ["/api/mobile/branding/lookup"], "no probe of the root")
+    }
+
+    // MARK: Billing and credentials
+
+    @Test func refusedCredentialsPauseBillingAndNothingIsLost() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        route("POST /api/mobile/branding/event", .respond(status: 401, body: "no"))
+        let sdk = try makeSDK()
+        _ = await sdk.sync()
+        let notices = await sdk.billingNotices()
+        let keys = (0..<3).compactMap { _ in sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true) }
+        #expect(keys.count == 3)
+        await sdk.deliverPendingEvents()
+        #expect(await sdk.billingPausedForStatus() == 401)
+        let attempts = fake.requests("/api/mobile/branding/event").count
+        #expect(attempts >= 1 && attempts <= 3)
+        await sdk.deliverPendingEvents()
+        _ = await sdk.sync()
+        #expect(fake.requests("/api/mobile/branding/event").count == attempts, "paused: nothing sent until the credentials change")
+        #expect(try sdk.outbox.counts() == BillingOutbox.Counts(pending: 3, delivered: 0, dropped: 0))
+
+        route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt"}"#))
+        await sdk.configure(apiKey: "sk_live_rotated")
+        await sdk.deliverPendingEvents()
+        #expect(try sdk.outbox.counts() == BillingOutbox.Counts(pending: 0, delivered: 3, dropped: 0))
+        let delivered = fake.requests("/api/mobile/branding/event").filter { $0.header("X-API-Key") == "sk_live_rotated" }
+        for key in keys { #expect(delivered.contains { $0.bodyText.contains(key) }, "sent again with the same key") }
+        var seen: [BillingNotice] = []
+        for await notice in notices {
+            seen.append(notice)
+            if seen.count == 2 { break }
+        }
+        #expect(seen == [.paused(status: 401), .resumed])
+    }
+
+    @Test func onlyAStatedRefusalDropsABillableEvent() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sdk = try makeSDK()
+        let notices = await sdk.billingNotices()
+        let replies: [(LoopbackHTTPServer.Reply, dropped: Bool)] = [
+            (.json(400, #"{"error":"invalid_request","message":"phone_number_e164 too long"}"#), true),
+            (.json(422, #"{"error":"unprocessable"}"#), true),
+            (.respond(status: 400, headers: [("Content-Type", "text/html")], body: "<html>Bad Request</html>"), false),
+            (.json(404, #"{"error":"not_found"}"#), false),
+            (.json(409, #"{"error":"conflict"}"#), false),
+        ]
+        var expectedDrops: [BillingNotice] = []
+        for (index, (reply, dropped)) in replies.enumerated() {
+            route("POST /api/mobile/branding/event", reply)
+            let key = try #require(sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true))
+            #expect(try await eventually { fake.requests("/api/mobile/branding/event").contains { $0.bodyText.contains(key) } })
+            try await Task.sleep(for: .milliseconds(100))
+            let counts = try sdk.outbox.counts()
+            #expect(counts.dropped == expectedDrops.count + (dropped ? 1 : 0), "reply \(index)")
+            if dropped {
+                let status = index == 0 ? 400 : 422
+                expectedDrops.append(.dropped(eventKey: key, kind: .callEvent, status: status, reason: index == 0 ? "invalid_request" : "unprocessable"))
+            }
+        }
+        #expect(try sdk.outbox.counts().pending == 3, "the three kept for a later attempt")
+        var seen: [BillingNotice] = []
+        for await notice in notices {
+            seen.append(notice)
+            if seen.count == expectedDrops.count { break }
+        }
+        #expect(seen == expectedDrops)
+    }
+}
