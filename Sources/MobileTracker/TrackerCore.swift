@@ -29,7 +29,6 @@ actor TrackerCore {
     private var sessionID: String?
     private var sessionMetadata: [String: JSONValue] = [:]
     private var lastScreen: String?
-    private var debug = false
     /// The options' logger, at `debug` level when the configuration asks.
     private var logger: Logger
     /// The logger and the `debug` flag for `log(_:)`, which
@@ -87,9 +86,8 @@ actor TrackerCore {
             try await waitFor(initializing)
             if sessionID != nil { return }
         }
-        debug = config.debug
-        if debug { logger.logLevel = .debug }
-        logSink.withLock { [logger, debug] in $0 = (logger, debug) }
+        if config.debug { logger.logLevel = .debug }
+        logSink.withLock { [logger] in $0 = (logger, config.debug) }
         let task = Task { () async throws -> Void in
             try await self.start(brandID: brandID, text: text, url: url, apiKey: apiKey, lifetime: lifetime)
         }

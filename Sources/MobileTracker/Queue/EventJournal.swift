@@ -197,17 +197,19 @@ final class EventJournal: Sendable {
 
     static func encode(_ record: Record) -> [UInt8] {
         let session = record.sessionID.map { Array($0.utf8.prefix(Int(noSession) - 1)) }
-        var body: [UInt8] = []
-        body.reserveCapacity(10 + (session?.count ?? 0) + record.payload.count)
-        append(UInt64(bitPattern: record.sequence), bytes: 8, to: &body)
-        append(UInt64(session.map { UInt16($0.count) } ?? noSession), bytes: 2, to: &body)
-        if let session { body.append(contentsOf: session) }
-        body.append(contentsOf: record.payload)
-        var out: [UInt8] = []
-        out.reserveCapacity(headerSize + body.count)
-        append(UInt64(body.count), bytes: 4, to: &out)
-        append(UInt64(CRC32.checksum(body)), bytes: 4, to: &out)
-        out.append(contentsOf: body)
+        // One buffer: the header's 8 bytes are filled in once the body is there.
+        var out = [UInt8](repeating: 0, count: headerSize)
+        out.reserveCapacity(headerSize + 10 + (session?.count ?? 0) + record.payload.count)
+        append(UInt64(bitPattern: record.sequence), bytes: 8, to: &out)
+        append(UInt64(session.map { UInt16($0.count) } ?? noSession), bytes: 2, to: &out)
+        if let session { out.append(contentsOf: session) }
+        out.append(contentsOf: record.payload)
+        let length = UInt64(out.count - headerSize)
+        let checksum = UInt64(CRC32.checksum(out[headerSize...]))
+        for index in 0..<4 {
+            out[index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index)))
+            out[4 + index] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt64(index)))
+        }
         return out
     }
 

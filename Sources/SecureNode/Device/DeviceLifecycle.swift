@@ -127,11 +127,12 @@ public actor DeviceLifecycle {
     @discardableResult
     public func heartbeat(lastSyncedAt: Date? = nil, force: Bool = false) async throws -> Bool {
         let time = now()
-        if let lastSyncedAt, lastSyncedAt != state.lastSyncedAt {
-            state.lastSyncedAt = lastSyncedAt
-            try? save()
+        let newSync = lastSyncedAt.map { $0 != state.lastSyncedAt } ?? false
+        if newSync { state.lastSyncedAt = lastSyncedAt }
+        if !force, let last = state.lastHeartbeat, time.timeIntervalSince(last) < heartbeatInterval {
+            if newSync { try save() }
+            return false
         }
-        if !force, let last = state.lastHeartbeat, time.timeIntervalSince(last) < heartbeatInterval { return false }
         _ = try await accepted({
             try await client.reportDevicePresence(body: PresenceRequest(
                 deviceID: profile.deviceID, observedAt: time, platform: profile.platform, osVersion: profile.osVersion,
