@@ -30,24 +30,20 @@ public struct ClientCore: Sendable {
     /// Sends a request through the middlewares and the transport and
     /// buffers the response body.
     public func send(_ request: RequestBuilder) async throws -> ClientResponse {
+        try await open(request).collect()
+    }
+
+    /// Sends a request through the middlewares and the transport and returns
+    /// once the response head has arrived, its body unread: for a body read
+    /// as it arrives (``OpenedResponse/streamJSONArray(of:member:envelope:batchSize:)``).
+    public func open(_ request: RequestBuilder) async throws -> OpenedResponse {
         let operation = request.operation
         let httpRequest = request.makeHTTPRequest()
         let body = request.body.map { HTTPBody($0) }
         let (response, responseBody) = try await OperationDescriptor.$current.withValue(operation) {
             try await call(index: 0, request: httpRequest, body: body, baseURL: serverURL, operationID: operation.id)
         }
-        var bytes = Data()
-        if let responseBody {
-            // Read chunk by chunk: only going past the limit is "too large";
-            // a reset or timeout while reading reaches the caller as it is.
-            for try await chunk in responseBody {
-                bytes.append(contentsOf: chunk)
-                if bytes.count > maximumResponseBytes {
-                    throw ResponseTooLargeError(operationID: operation.id, status: response.status.code, limit: maximumResponseBytes)
-                }
-            }
-        }
-        return ClientResponse(operationID: operation.id, response: response, body: bytes)
+        return OpenedResponse(operationID: operation.id, response: response, body: responseBody, maximumBytes: maximumResponseBytes)
     }
 
     private func call(index: Int, request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
@@ -57,6 +53,55 @@ public struct ClientCore: Sendable {
         return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
             try await call(index: index + 1, request: request, body: body, baseURL: baseURL, operationID: operationID)
         }
+    }
+}
+
+/// A response whose head has arrived and whose body has not been read.
+public struct OpenedResponse: Sendable {
+    /// The operation.
+    public let operationID: String
+    /// The status and headers.
+    public let response: HTTPResponse
+    /// The body, unread.
+    public let body: HTTPBody?
+    /// The most bytes ``collect()`` reads, and the most one streamed element may have.
+    public let maximumBytes: Int
+
+    /// Creates an opened response.
+    public init(operationID: String, response: HTTPResponse, body: HTTPBody?, maximumBytes: Int) {
+        self.operationID = operationID
+        self.response = response
+        self.body = body
+        self.maximumBytes = maximumBytes
+    }
+
+    /// The status code.
+    public var status: Int { response.status.code }
+
+    /// Reads the whole body; past ``maximumBytes`` it throws ``ResponseTooLargeError``.
+    public func collect() async throws -> ClientResponse {
+        var bytes = Data()
+        if let body {
+            // Read chunk by chunk: only going past the limit is "too large";
+            // a reset or timeout while reading reaches the caller as it is.
+            for try await chunk in body {
+                bytes.append(contentsOf: chunk)
+                if bytes.count > maximumBytes {
+                    throw ResponseTooLargeError(operationID: operationID, status: status, limit: maximumBytes)
+                }
+            }
+        }
+        return ClientResponse(operationID: operationID, response: response, body: bytes)
+    }
+
+    /// The body as a JSON array decoded element by element while it arrives:
+    /// the array at `member` of the body's object, or the body itself when
+    /// `member` is nil. No limit applies to the whole body; one element, or
+    /// the body around the array, may have up to ``maximumBytes``.
+    public func streamJSONArray<Item: Decodable & Sendable, Envelope: Decodable & Sendable>(
+        of item: Item.Type, member: String?, envelope: Envelope.Type, batchSize: Int = 256
+    ) -> StreamedJSONArray<Item, Envelope> {
+        StreamedJSONArray(operationID: operationID, response: response, body: body, member: member, limit: maximumBytes, batchSize: batchSize)
     }
 }
 
