@@ -293,8 +293,16 @@ extension SpecComparator {
             case .request where wasRequired && !isRequired:
                 add("request-property-became-optional", .info, context.operation, location, "the request property \(path) became optional", symbols: symbols)
             case .response where wasRequired && !isRequired:
-                add("response-property-became-optional", .error, context.operation, location,
-                    "the response property \(path) became optional\(context.statusText)", symbols: symbols)
+                // With a `default`, an absent field decodes as that value:
+                // the generated property keeps its non-optional type.
+                if let defaultValue = revision.resolve(newProperty)?.defaultValue {
+                    add("response-property-became-optional-with-default", .info, context.operation, location,
+                        "the response property \(path) became optional\(context.statusText); absent, it reads as its default \(defaultValue)",
+                        symbols: symbols)
+                } else {
+                    add("response-property-became-optional", .error, context.operation, location,
+                        "the response property \(path) became optional\(context.statusText)", symbols: symbols)
+                }
             case .response where !wasRequired && isRequired:
                 add("response-property-became-required", .info, context.operation, location,
                     "the response property \(path) became required\(context.statusText)", symbols: symbols)

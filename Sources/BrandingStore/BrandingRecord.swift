@@ -74,9 +74,16 @@ public struct IncomingBrandingRecord: Sendable, Hashable {
     public var updatedAt: String
     /// `is_active`: false means "delete this number".
     public var isActive: Bool
+    /// The record's position in the server's response, which a skipped
+    /// record is reported by; nil: its position in the sequence applied.
+    public var sourceIndex: Int?
 
     /// Creates an incoming record.
-    public init(e164: String, brandName: String, brandID: String, logoURL: String? = nil, callReason: String? = nil, updatedAt: String, isActive: Bool) {
+    public init(
+        e164: String, brandName: String, brandID: String, logoURL: String? = nil, callReason: String? = nil, updatedAt: String, isActive: Bool,
+        sourceIndex: Int? = nil
+    ) {
+        self.sourceIndex = sourceIndex
         self.e164 = e164
         self.brandName = brandName
         self.brandID = brandID

@@ -84,24 +84,41 @@ public final class BrandingStore: Sendable {
     public func apply<Records: Sequence<IncomingBrandingRecord>>(
         _ kind: SyncBatch.Kind, records: Records, cursor: String, config: String? = nil
     ) throws -> SyncOutcome {
-        try apply(kind, records: records, cursor: cursor, config: config, failAfterWrites: nil)
+        try apply(kind, records: records, state: { SyncState(cursor: cursor, config: config) }, failAfterWrites: nil)
+    }
+
+    /// Applies a sync whose cursor and config are known only once its
+    /// records have been read (a response decoded as it arrives, where
+    /// `synced_at` may follow the records): `finalState` is called after
+    /// the last record, inside the transaction, and a throw from it (or
+    /// from anything else) leaves the store as it was.
+    @discardableResult
+    public func apply<Records: Sequence<IncomingBrandingRecord>>(
+        _ kind: SyncBatch.Kind, records: Records, finalState: () throws -> SyncState
+    ) throws -> SyncOutcome {
+        try apply(kind, records: records, state: finalState, failAfterWrites: nil)
     }
 
     /// `apply`, with a failure injected after `failAfterWrites` row writes
     /// (tests prove the rollback with it).
     func apply(_ batch: SyncBatch, failAfterWrites: Int?) throws -> SyncOutcome {
-        try apply(batch.kind, records: batch.records, cursor: batch.cursor, config: batch.config, failAfterWrites: failAfterWrites)
+        try apply(batch.kind, records: batch.records, state: { SyncState(cursor: batch.cursor, config: batch.config) }, failAfterWrites: failAfterWrites)
     }
 
     func apply<Records: Sequence<IncomingBrandingRecord>>(
-        _ kind: SyncBatch.Kind, records: Records, cursor: String, config: String?, failAfterWrites: Int?
+        _ kind: SyncBatch.Kind, records: Records, state: () throws -> SyncState, failAfterWrites: Int?
     ) throws -> SyncOutcome {
-        guard !cursor.isEmpty else { throw SyncRejection.missingCursor }
+        // The cursor is checked when it is known, before anything commits.
+        func checkedState() throws -> SyncState {
+            let final = try state()
+            guard !final.cursor.isEmpty else { throw SyncRejection.missingCursor }
+            return final
+        }
         return try syncLock.withLock {
             try repairSnapshotIfStale()
             switch kind {
-            case .full: return try applyFull(records, cursor: cursor, config: config, failAfterWrites: failAfterWrites)
-            case .incremental: return try applyIncremental(records, cursor: cursor, config: config, failAfterWrites: failAfterWrites)
+            case .full: return try applyFull(records, state: checkedState, failAfterWrites: failAfterWrites)
+            case .incremental: return try applyIncremental(records, state: checkedState, failAfterWrites: failAfterWrites)
             }
         }
     }
@@ -113,9 +130,9 @@ public final class BrandingStore: Sendable {
     /// valid or no sync has been applied yet.
     @discardableResult
     public func storeLookupAnswer(_ incoming: IncomingBrandingRecord) throws -> Bool {
-        guard incoming.isActive, let number = BrandingRecord.number(e164: incoming.e164), let (record, _) = Self.validated(incoming) else {
-            return false
-        }
+        guard incoming.isActive, let number = BrandingRecord.number(e164: incoming.e164),
+              case .valid(let record, _) = Self.validate(incoming)
+        else { return false }
         return try syncLock.withLock {
             try repairSnapshotIfStale()
             guard slot.current.generation > 0 else { return false }
@@ -181,7 +198,7 @@ public final class BrandingStore: Sendable {
     /// in one pass over the records; a number twice (found when the file's
     /// index is sorted) refuses the batch before the commit.
     private func applyFull<Records: Sequence<IncomingBrandingRecord>>(
-        _ records: Records, cursor: String, config: String?, failAfterWrites: Int?
+        _ records: Records, state: () throws -> SyncState, failAfterWrites: Int?
     ) throws -> SyncOutcome {
         let generation = slot.current.generation + 1
         let pending = pendingPath(for: basePath)
@@ -192,25 +209,30 @@ public final class BrandingStore: Sendable {
                 var counter = WriteCounter(failAfter: failAfterWrites)
                 try db.execute(sql: "DELETE FROM branding")
                 let insert = try db.cachedStatement(sql: Self.upsertSQL)
-                for incoming in records {
+                for (position, incoming) in records.enumerated() {
                     // An inactive record in a full sync is simply not part of the dataset.
                     guard let number = BrandingRecord.number(e164: incoming.e164) else {
-                        outcome.skipped += 1
+                        outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: Self.notANumber))
                         continue
                     }
                     guard incoming.isActive else { continue }
-                    guard let (record, wasClamped) = Self.validated(incoming) else {
-                        outcome.skipped += 1
+                    let record: BrandingRecord
+                    switch Self.validate(incoming) {
+                    case .invalid(let reason):
+                        outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: reason))
                         continue
+                    case .valid(let valid, let wasClamped):
+                        record = valid
+                        if wasClamped { outcome.clamped += 1 }
                     }
-                    if wasClamped { outcome.clamped += 1 }
                     try insert.execute(arguments: Self.upsertArguments(number, record))
                     try writer.append(number, .record(record))
                     try counter.wrote()
                     outcome.stored += 1
                 }
+                let final = try state()
                 try writer.finish()
-                try Self.writeState(db, cursor: cursor, config: config, kind: "full", generation: generation)
+                try Self.writeState(db, cursor: final.cursor, config: final.config, kind: "full", generation: generation)
             }
         } catch {
             unlink(pending)
@@ -224,13 +246,13 @@ public final class BrandingStore: Sendable {
     /// (every change since the base) is rewritten, or the base rebuilt once
     /// the delta has grown past a hundredth of it.
     private func applyIncremental<Records: Sequence<IncomingBrandingRecord>>(
-        _ records: Records, cursor: String, config: String?, failAfterWrites: Int?
+        _ records: Records, state: () throws -> SyncState, failAfterWrites: Int?
     ) throws -> SyncOutcome {
         var outcome = SyncOutcome()
         var changes: [Int64: LookupFile.Entry] = [:]
-        for incoming in records {
+        for (position, incoming) in records.enumerated() {
             guard let number = BrandingRecord.number(e164: incoming.e164) else {
-                outcome.skipped += 1
+                outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: Self.notANumber))
                 continue
             }
             guard changes[number] == nil else { throw SyncRejection.duplicateNumber(incoming.e164) }
@@ -238,14 +260,17 @@ public final class BrandingStore: Sendable {
                 changes[number] = .removed
                 continue
             }
-            guard let (record, wasClamped) = Self.validated(incoming) else {
-                outcome.skipped += 1
-                continue
+            switch Self.validate(incoming) {
+            case .invalid(let reason):
+                outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: reason))
+            case .valid(let record, let wasClamped):
+                if wasClamped { outcome.clamped += 1 }
+                changes[number] = .record(record)
             }
-            if wasClamped { outcome.clamped += 1 }
-            changes[number] = .record(record)
         }
-        return try applyChanges(changes, state: .sync(cursor: cursor, config: config), allowCompaction: true, failAfterWrites: failAfterWrites, outcome: outcome)
+        let final = try state()
+        return try applyChanges(
+            changes, state: .sync(cursor: final.cursor, config: final.config), allowCompaction: true, failAfterWrites: failAfterWrites, outcome: outcome)
     }
 
     /// What a change set writes to `sync_state` besides the generation.
@@ -395,15 +420,29 @@ public final class BrandingStore: Sendable {
     /// A failure injected by tests.
     struct InjectedFailure: Error {}
 
+    /// What validation makes of an incoming record.
+    enum Validation {
+        /// Storable, with whether a value was clamped to fit a limit.
+        case valid(BrandingRecord, clamped: Bool)
+        /// Not storable, and why.
+        case invalid(String)
+    }
+
+    static let notANumber = "phone_number_e164: not an E.164 number (+ and 1 to 15 digits)"
+
     /// The record with values clamped to the limits, and whether any was;
-    /// nil when it cannot be stored (an empty brand name, an id or an
+    /// invalid when it cannot be stored (an empty brand name, an id or an
     /// `updated_at` longer than one can be). The brand id may be empty: the
     /// iOS README lists it as optional, and lookup answers carry none.
-    static func validated(_ incoming: IncomingBrandingRecord) -> (BrandingRecord, Bool)? {
+    static func validate(_ incoming: IncomingBrandingRecord) -> Validation {
         let name = trimmed(incoming.brandName)
-        guard !name.isEmpty, incoming.brandID.utf8.count <= BrandingRecord.Limits.brandID,
-            incoming.updatedAt.utf8.count <= BrandingRecord.Limits.timestamp
-        else { return nil }
+        guard !name.isEmpty else { return .invalid("brand_name: empty") }
+        guard incoming.brandID.utf8.count <= BrandingRecord.Limits.brandID else {
+            return .invalid("brand_id: longer than \(BrandingRecord.Limits.brandID) bytes")
+        }
+        guard incoming.updatedAt.utf8.count <= BrandingRecord.Limits.timestamp else {
+            return .invalid("updated_at: longer than \(BrandingRecord.Limits.timestamp) bytes")
+        }
         var clamped = false
         func clamp(_ text: String, _ limit: Int) -> String {
             // At most `limit` bytes is at most `limit` characters: no need to count them.
@@ -438,7 +477,7 @@ public final class BrandingStore: Sendable {
         let record = BrandingRecord(
             e164: incoming.e164, brandName: clamp(name, BrandingRecord.Limits.brandName), brandID: incoming.brandID,
             logoURL: logo, callReason: incoming.callReason.map { clamp($0, BrandingRecord.Limits.callReason) }, updatedAt: incoming.updatedAt)
-        return (record, clamped)
+        return .valid(record, clamped: clamped)
     }
 
     /// `text` without leading and trailing white space; the text itself

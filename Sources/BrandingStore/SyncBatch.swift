@@ -37,13 +37,65 @@ public struct SyncOutcome: Sendable, Hashable {
     public var skipped = 0
     /// Records stored with a value shortened or dropped to fit a limit.
     public var clamped = 0
+    /// The first skipped records (at most ``reportedSkipsLimit``), by
+    /// position in the response, with the reason each was skipped.
+    public var skippedRecords: [SkippedRecord] = []
+
+    /// How many skipped records ``skippedRecords`` lists; ``skipped`` counts them all.
+    public static let reportedSkipsLimit = 100
 
     /// Creates an outcome.
-    public init(stored: Int = 0, deleted: Int = 0, skipped: Int = 0, clamped: Int = 0) {
+    public init(stored: Int = 0, deleted: Int = 0, skipped: Int = 0, clamped: Int = 0, skippedRecords: [SkippedRecord] = []) {
         self.stored = stored
         self.deleted = deleted
         self.skipped = skipped
         self.clamped = clamped
+        self.skippedRecords = skippedRecords
+    }
+
+    /// Counts a skipped record, listing it while the list has room.
+    public mutating func skip(_ record: SkippedRecord) {
+        skipped += 1
+        if skippedRecords.count < Self.reportedSkipsLimit { skippedRecords.append(record) }
+    }
+
+    /// Adds skips found elsewhere (records that did not decode), keeping
+    /// the list in response order.
+    public mutating func merge(skips: [SkippedRecord], total: Int) {
+        skipped += total
+        skippedRecords = Array((skippedRecords + skips).sorted { $0.index < $1.index }.prefix(Self.reportedSkipsLimit))
+    }
+}
+
+/// A record a sync left out, and why.
+public struct SkippedRecord: Sendable, Hashable, CustomStringConvertible {
+    /// Its position in the response's array (0-based).
+    public var index: Int
+    /// Why: the field at fault and what is wrong with it (no values, so
+    /// no phone number is repeated).
+    public var reason: String
+
+    /// Creates a skipped record.
+    public init(index: Int, reason: String) {
+        self.index = index
+        self.reason = reason
+    }
+
+    /// `record 12: updated_at: expected a date`.
+    public var description: String { "record \(index): \(reason)" }
+}
+
+/// The cursor and config a sync stores with its records.
+public struct SyncState: Sendable, Hashable {
+    /// The cursor to send as `since` next time.
+    public var cursor: String
+    /// The server's `config` object as JSON.
+    public var config: String?
+
+    /// Creates a state.
+    public init(cursor: String, config: String? = nil) {
+        self.cursor = cursor
+        self.config = config
     }
 }
 

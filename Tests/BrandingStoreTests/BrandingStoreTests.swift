@@ -57,7 +57,10 @@ import Testing
             Self.record("+1234567890123456"),  // 16 digits
             Self.record("+61400000000", "   "),  // empty brand name
         ], cursor: "c1"))
-        #expect(outcome == SyncOutcome(stored: 1, deleted: 0, skipped: 4, clamped: 1))
+        #expect((outcome.stored, outcome.deleted, outcome.skipped, outcome.clamped) == (1, 0, 4, 1))
+        // Each skip is reported by its position, with the field at fault and no number in it.
+        #expect(outcome.skippedRecords.map(\.index) == [1, 2, 3, 4])
+        #expect(outcome.skippedRecords.map(\.reason) == [BrandingStore.notANumber, BrandingStore.notANumber, BrandingStore.notANumber, "brand_name: empty"])
         let stored = try #require(store.lookup(e164: "+61412345678"))
         #expect(stored.brandName.count == 100)
         #expect(stored.callReason?.count == 200)

@@ -30,8 +30,16 @@ import Testing
         #expect(server.requests.last?.target == "/api/mobile/branding/sync")
         let record = try #require(sync.branding.first)
         #expect(record.phoneNumberE164.hasPrefix("+"))
-        #expect(!record.brandName.isEmpty && !record.brandID.isEmpty)
+        #expect(!record.brandName.isEmpty && record.brandID?.isEmpty == false)
         if case .value(let logo)? = record.logoURL { #expect(logo.scheme == "https") }
+        // The streamed variant reads the same records and the rest of the body.
+        let streamed = try await Client(serverURL: server.url, transport: ConsumerCheck.makeTransport()).syncBrandingStreamed()
+        var records: [BrandingRecord] = []
+        for try await element in streamed { records.append(try element.result.get()) }
+        #expect(records == sync.branding)
+        #expect(streamed.envelope?.syncedAt == sync.syncedAt)
+        #expect(streamed.envelope?.config == sync.config)
+        #expect(streamed.envelope?.branding.isEmpty == true)
     }
 
     @Test func lookupBranding() async throws {

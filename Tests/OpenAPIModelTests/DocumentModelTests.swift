@@ -183,6 +183,33 @@ import Testing
         #expect((noResponses.line, noResponses.column) == (6, 7))
     }
 
+    @Test func aStreamedArrayMustNameAnArray() throws {
+        func yaml(_ hint: String, schema: String = "{type: object, properties: {items: {type: array, items: {type: string}}, next: {type: string}}}") -> String {
+            """
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths:
+              /a:
+                get:
+                  responses:
+                    '200':
+                      description: OK
+                      content:
+                        application/json:
+                          x-stream-array: \(hint)
+                          schema: \(schema)
+            """
+        }
+        #expect(load(yaml("items")).warnings.isEmpty)
+        #expect(load(yaml("true", schema: "{type: array, items: {type: string}}")).warnings.isEmpty)
+        let missing = try only("invalid-x-stream-array", in: load(yaml("records")))
+        #expect(missing.message.contains("has no property 'records' (it has: items, next)"))
+        #expect((missing.line, missing.column) == (11, 15))
+        #expect(try only("invalid-x-stream-array", in: load(yaml("next"))).message.contains("'next' is not an array"))
+        #expect(try only("invalid-x-stream-array", in: load(yaml("true"))).message.contains("not an array"))
+        #expect(try only("invalid-x-stream-array", in: load(yaml("3"))).message.contains("not true or a property name"))
+    }
+
     @Test func unknownFieldsSuggestTheRightOne() throws {
         let yaml = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      sumary: Typo\n      responses: {'200': {description: OK}}\n"
         let warning = try only("unknown-field", in: load(yaml))

@@ -21,7 +21,10 @@ import Testing
 
         #expect(spec.response(.get, "/api/mobile/branding/lookup", "404") != nil, "404 means no match")
         let record = try #require(spec.schema("BrandingRecord"))
-        #expect(record.required.contains("phone_number_e164") && record.required.contains("is_active"))
+        #expect(record.required.contains("phone_number_e164") && record.required.contains("brand_name"))
+        // The README's shape too: brand_id may be absent, and a record without is_active is active.
+        #expect(!record.required.contains("brand_id") && !record.required.contains("is_active"))
+        #expect(spec.property("is_active", of: "BrandingRecord")?.defaultValue == .bool(true))
         #expect(spec.property("brand_name", of: "BrandingRecord")?.maxLength == 100)
         #expect(spec.property("logo_url", of: "BrandingRecord")?.maxLength == 2048)
         #expect(spec.property("call_reason", of: "BrandingRecord")?.maxLength == 200)

@@ -112,14 +112,42 @@ func makeFolder(_ name: String) throws -> URL {
         #expect(try store.cursor() == "2024-01-03T12:00:00Z")
     }
 
+    @Test func aBadRecordIsSkippedAndReportedAndTheRestApplies() async throws {
+        try await goodFullSync()
+        let good = FakeSecureNode.record("+61412345678", "Changed")
+        // The README's shape: no brand_id, no is_active.
+        let readmeShape = #"{"phone_number_e164":"+447700900123","brand_name":"Readme Shape","updated_at":"2024-01-05T00:00:00Z"}"#
+        let wrongType = FakeSecureNode.record("+61400000001", "Wrong").replacingOccurrences(of: #""is_active":true"#, with: #""is_active":"yes""#)
+        let missingName = FakeSecureNode.record("+61400000002", "Gone").replacingOccurrences(of: #""brand_name":"Gone","#, with: "")
+        let badDate = FakeSecureNode.record("+61400000003", "Date").replacingOccurrences(of: "2024-01-01T00:00:00Z", with: "yesterday")
+        let badNumber = FakeSecureNode.record("+0400", "Number")
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync(
+            [wrongType, good, missingName, readmeShape, badDate, badNumber], syncedAt: "2024-02-01T00:00:00Z")))
+        let status = await engine.sync()
+        guard case .upToDate(_, .incremental, let outcome) = status else {
+            Issue.record("a batch with bad records: \(status)")
+            return
+        }
+        #expect(outcome.stored == 2)
+        #expect(outcome.skipped == 4)
+        #expect(outcome.skippedRecords.map(\.index) == [0, 2, 4, 5])
+        #expect(outcome.skippedRecords[0].reason.hasPrefix("is_active: "))
+        #expect(outcome.skippedRecords[1].reason.hasPrefix("brand_name: "))
+        #expect(outcome.skippedRecords[2].reason.hasPrefix("updated_at: "))
+        #expect(outcome.skippedRecords[3].reason.hasPrefix("phone_number_e164: "))
+        #expect(outcome.skippedRecords.allSatisfy { !$0.reason.contains("6140000") }, "no number in a reason")
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Changed")
+        #expect(store.lookup(e164: "+447700900123")?.brandID == "")
+        #expect(store.lookup(e164: "+61400000001") == nil)
+        #expect(try store.cursor() == "2024-02-01T00:00:00Z")
+    }
+
     @Test func malformedResponsesChangeNothing() async throws {
         try await goodFullSync()
         let before = try store.allRecords()
         let record = FakeSecureNode.record("+61412345678", "Changed")
         let malformed: [(String, String)] = [
             ("truncated JSON", String(FakeSecureNode.sync([record], syncedAt: "2024-02-01T00:00:00Z").dropLast(12))),
-            ("wrong type", FakeSecureNode.sync([record.replacingOccurrences(of: #""is_active":true"#, with: #""is_active":"yes""#)], syncedAt: "2024-02-01T00:00:00Z")),
-            ("missing required field", FakeSecureNode.sync([record.replacingOccurrences(of: #""brand_name":"Changed","#, with: "")], syncedAt: "2024-02-01T00:00:00Z")),
             ("missing synced_at", #"{"branding":[\#(record)]}"#),
             ("bad date", FakeSecureNode.sync([record], syncedAt: "yesterday")),
             ("duplicate numbers", FakeSecureNode.sync([record, FakeSecureNode.record("+61412345678", "Other")], syncedAt: "2024-02-01T00:00:00Z")),

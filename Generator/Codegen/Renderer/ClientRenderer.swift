@@ -146,25 +146,64 @@ struct ClientRenderer {
         writer.line("/// `\(SwiftName.unescaped(operation.methodName))`, returning the status and headers with the body.")
         if operation.isDeprecated { writer.line("@available(*, deprecated)") }
         writer.block("\(access) func \(operation.responseMethodName)(\(parameters)) async throws -> Response<\(operation.success.bodyType)>") { writer in
-            let mutates = !operation.parameters.isEmpty || operation.body != nil || operation.accept != nil
-            writer.line("\(mutates ? "var" : "let") request = RequestBuilder(Operations.\(SwiftName.unescaped(operation.methodName)))")
-            for parameter in operation.parameters {
-                let name = SwiftLiteral.string(parameter.wireName)
-                // `content: application/json` parameters go as their JSON text.
-                let value = !parameter.isJSONContent ? parameter.label
-                    : parameter.isOptional ? "\(parameter.label).map(JSONParameter.init)" : "JSONParameter(\(parameter.label))"
-                switch parameter.location {
-                case "path": writer.line("try request.setPath(\(name), \(value), style: \(SwiftLiteral.string(parameter.style)), explode: \(parameter.explode))")
-                case "query": writer.line("try request.addQuery(\(name), \(value), style: .\(Self.queryStyle(parameter.style)), explode: \(parameter.explode))")
-                case "header": writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
-                default: writer.line("try request.addCookie(\(name), \(value))")
-                }
-            }
-            if let body = operation.body { renderBody(body, into: &writer) }
-            if let accept = operation.accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
+            renderRequest(operation, into: &writer)
             writer.line("let response = try await self.core.send(request)")
             renderResponseSwitch(operation, into: &writer)
         }
+        if let streaming = operation.streaming { renderStreamedMethod(operation, streaming, parameters: parameters, into: &writer) }
+    }
+
+    /// The method that decodes the response's array while the body arrives.
+    private func renderStreamedMethod(_ operation: OperationDeclaration, _ streaming: StreamingDeclaration, parameters: String, into writer: inout SwiftWriter) {
+        let what = streaming.member.map { "its `\($0)` array" } ?? "its array body"
+        writer.line("")
+        writer.documentation("""
+            `\(SwiftName.unescaped(operation.methodName))`, \(what) decoded element by element while the body
+            arrives (`x-stream-array`): memory holds a batch of elements, not the whole response. An element
+            that does not decode is delivered as a failure and the others go on; once iteration has ended,
+            `envelope` holds the rest of the body.
+
+            - Throws: what `\(SwiftName.unescaped(operation.responseMethodName))` throws for a status other than \(streaming.status).
+            """)
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        let resultType = "StreamedJSONArray<\(streaming.elementType), \(streaming.envelopeType)>"
+        writer.block("\(access) func \(streaming.methodName)(\(parameters)) async throws -> \(resultType)") { writer in
+            renderRequest(operation, into: &writer)
+            writer.line("let opened = try await self.core.open(request)")
+            let member = streaming.member.map(SwiftLiteral.string) ?? "nil"
+            writer.block("if \(Self.statusCondition(streaming.status, "opened.status"))") { writer in
+                writer.line("return opened.streamJSONArray(of: \(streaming.elementType).self, member: \(member), envelope: \(streaming.envelopeType).self)")
+            }
+            writer.line("let response = try await opened.collect()")
+            renderResponseSwitch(operation, includingSuccess: false, into: &writer)
+        }
+    }
+
+    /// `status == 200`, or `(200...299).contains(status)` for `2XX`.
+    private static func statusCondition(_ status: String, _ value: String) -> String {
+        if let code = Int(status) { return "\(value) == \(code)" }
+        let digit = status.first?.wholeNumberValue ?? 2
+        return "(\(digit * 100)...\(digit * 100 + 99)).contains(\(value))"
+    }
+
+    /// Declares `request` with the operation's parameters, body and `Accept`.
+    private func renderRequest(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+        let mutates = !operation.parameters.isEmpty || operation.body != nil || operation.accept != nil
+        writer.line("\(mutates ? "var" : "let") request = RequestBuilder(Operations.\(SwiftName.unescaped(operation.methodName)))")
+        for parameter in operation.parameters {
+            let name = SwiftLiteral.string(parameter.wireName)
+            // `content: application/json` parameters go as their JSON text.
+            let value = !parameter.isJSONContent ? parameter.label
+                : parameter.isOptional ? "\(parameter.label).map(JSONParameter.init)" : "JSONParameter(\(parameter.label))"
+            switch parameter.location {
+            case "path": writer.line("try request.setPath(\(name), \(value), style: \(SwiftLiteral.string(parameter.style)), explode: \(parameter.explode))")
+            case "query": writer.line("try request.addQuery(\(name), \(value), style: .\(Self.queryStyle(parameter.style)), explode: \(parameter.explode))")
+            case "header": writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
+            default: writer.line("try request.addCookie(\(name), \(value))")
+            }
+        }
+        if let body = operation.body { renderBody(body, into: &writer) }
+        if let accept = operation.accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
     }
 
     /// How a multipart property holds bytes, if it does.
@@ -259,11 +298,14 @@ struct ClientRenderer {
         }
     }
 
-    private func renderResponseSwitch(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+    /// The `switch` over `response.status`; without `includingSuccess`, the
+    /// success statuses are left out (the caller has handled them).
+    private func renderResponseSwitch(_ operation: OperationDeclaration, includingSuccess: Bool = true, into writer: inout SwiftWriter) {
+        let responses = includingSuccess ? operation.responses : operation.responses.filter { !$0.isSuccess }
         // Exact codes first, then ranges, then `default`.
-        let ordered = operation.responses.filter { Int($0.status) != nil }
-            + operation.responses.filter { Int($0.status) == nil && $0.status != "default" }
-            + operation.responses.filter { $0.status == "default" }
+        let ordered = responses.filter { Int($0.status) != nil }
+            + responses.filter { Int($0.status) == nil && $0.status != "default" }
+            + responses.filter { $0.status == "default" }
         // Statuses read the same way share one case: `case 400, 429:`.
         var arms: [(patterns: [String], statement: String)] = []
         for response in ordered {
@@ -303,7 +345,7 @@ struct ClientRenderer {
             let label = arm.patterns == ["default"] ? "default" : "case " + arm.patterns.joined(separator: ", ")
             writer.line("\(label): \(arm.statement)")
         }
-        if !operation.responses.contains(where: { $0.status == "default" }) {
+        if !responses.contains(where: { $0.status == "default" }) {
             writer.line("default: throw response.undocumented()")
         }
         writer.line("}")

@@ -31,6 +31,9 @@ public struct OperationDeclaration: Sendable, Hashable {
     /// Whether a retry layer may send the operation more than once: the
     /// method's semantics, or the spec's `x-idempotent`.
     public var isIdempotent: Bool
+    /// The method that decodes the success body's array while it arrives,
+    /// when the spec asks for one (`x-stream-array`).
+    public var streaming: StreamingDeclaration?
 
     /// One argument of the generated method.
     public enum Argument: Sendable, Hashable {
@@ -48,6 +51,22 @@ public struct OperationDeclaration: Sendable, Hashable {
             + (body.map { [Argument.body($0)] } ?? [])
             + parameters.filter(\.isOptional).map(Argument.parameter)
     }
+}
+
+/// A method that decodes a success response's JSON array element by element
+/// (`StreamedJSONArray`).
+public struct StreamingDeclaration: Sendable, Hashable {
+    /// The method name (`syncBrandingStreamed`).
+    public var methodName: String
+    /// The success status whose body is streamed (`200`, `2XX`).
+    public var status: String
+    /// The array's property in the body's object; nil when the body is the array.
+    public var member: String?
+    /// The array's element type.
+    public var elementType: SwiftType
+    /// What the rest of the body decodes into: the success type (its array
+    /// empty), or `EmptyBody` when the body is the array.
+    public var envelopeType: SwiftType
 }
 
 /// A security scheme used by an operation.

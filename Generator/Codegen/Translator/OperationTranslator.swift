@@ -20,7 +20,11 @@ struct OperationTranslator {
             let id = operation.operationId ?? Self.derivedID(method: method, path: path)
             let methodName = methodNames.claim(SwiftName.memberName(id, fallback: SwiftName.memberName(Self.derivedID(method: method, path: path), fallback: method.rawValue)))
             let responseMethodName = methodNames.claim(SwiftName.unescaped(methodName) + "WithResponse")
-            result.append(translate(operation, id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path, pathItem: pathItem))
+            var declaration = translate(operation, id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path, pathItem: pathItem)
+            if declaration.streaming != nil {
+                declaration.streaming?.methodName = methodNames.claim(SwiftName.unescaped(methodName) + "Streamed")
+            }
+            result.append(declaration)
         }
         return result
     }
@@ -71,7 +75,40 @@ struct OperationTranslator {
             id: id, methodName: methodName, responseMethodName: responseMethodName, method: method.rawValue, path: path,
             documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
             parameters: declaredParameters, body: body, success: success, failure: failure, responses: responses,
-            security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method))
+            security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method),
+            streaming: streaming(operation, success: success))
+    }
+
+    /// The streamed variant `x-stream-array` asks for, when it can be made:
+    /// one success status, whose JSON body is the array or an object
+    /// holding it (anything else is reported by the loader's checks).
+    private func streaming(_ operation: OpenAPIModel.Operation, success: ResultDeclaration) -> StreamingDeclaration? {
+        guard case .single(let successType) = success else { return nil }
+        let successes = operation.responses.filter { $0.key.hasPrefix("2") }
+        guard successes.count == 1, let (status, reference) = successes.first, let response = document.resolve(reference),
+              case let (_, media, .json)? = Self.preferredContent(response.content),
+              case .success(let hint)? = StreamedArray.read(media, in: document)
+        else { return nil }
+        switch hint {
+        case .body:
+            guard case .array(let element) = successType else { return nil }
+            return StreamingDeclaration(methodName: "", status: status, member: nil, elementType: element, envelopeType: .named("EmptyBody"))
+        case .property(let name):
+            guard case .named(let typeName) = successType,
+                  let declaration = models.declarations.first(where: { $0.name == typeName }),
+                  case .structure(let shape) = declaration.kind,
+                  let property = shape.properties.first(where: { $0.wireName == name })
+            else { return nil }
+            var type = property.type
+            while true {
+                switch type {
+                case .optional(let wrapped), .nullable(let wrapped): type = wrapped
+                case .array(let element):
+                    return StreamingDeclaration(methodName: "", status: status, member: name, elementType: element, envelopeType: successType)
+                default: return nil
+                }
+            }
+        }
     }
 
     /// Whether the operation may be sent more than once with the effect of

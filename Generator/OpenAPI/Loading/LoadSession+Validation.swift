@@ -7,6 +7,7 @@ extension LoadSession {
         checkOperationIds(document, root: root)
         checkSecurityNames(document)
         checkIdempotentExtensions(document)
+        checkStreamedArrays(document)
     }
 
     /// Every `{name}` in a path template needs a path parameter, and every
@@ -64,6 +65,32 @@ extension LoadSession {
                     .warning, "invalid-x-idempotent",
                     "x-idempotent of \(method.rawValue.uppercased()) \(path) is \(value.jsonTypeName), not a boolean; it is ignored and the method decides",
                     at: operation.location, hint: "write 'x-idempotent: true' when the server deduplicates repeats of this operation"))
+        }
+    }
+
+    /// `x-stream-array` must name an array (``StreamedArray``) on the JSON
+    /// content of an operation's only success status; elsewhere it is ignored.
+    private func checkStreamedArrays(_ document: OpenAPIDocument) {
+        for (path, method, operation, _) in document.operations {
+            let successes = operation.responses.keys.filter { $0.hasPrefix("2") }
+            for (status, reference) in operation.responses {
+                guard let response = document.resolve(reference) else { continue }
+                for (mediaType, media) in response.content {
+                    guard let hint = StreamedArray.read(media, in: document) else { continue }
+                    let place = "x-stream-array of \(method.rawValue.uppercased()) \(path) (\(status), \(mediaType))"
+                    var problem: String?
+                    if case .failure(let failure) = hint { problem = failure.reason }
+                    if !status.hasPrefix("2") { problem = "it is on a status that is not a success" }
+                    if successes.count > 1 { problem = "the operation has more than one success status (\(successes.joined(separator: ", ")))" }
+                    if !(mediaType.lowercased().contains("json")) { problem = "the media type is not JSON" }
+                    guard let problem else { continue }
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "invalid-x-stream-array", "\(place) is ignored: \(problem)",
+                            at: media.location,
+                            hint: "write 'x-stream-array: true' when the body is an array, or the name of the object's array property"))
+                }
+            }
         }
     }
 

@@ -42,27 +42,29 @@ public enum DevicePlatform: OpenEnum {
 /// Authoritative branding record, stored locally and used for ring-time
 /// lookups (never network lookups).
 ///
-/// Required fields follow the authoritative contract. Note that the iOS
-/// README lists `brand_id` as optional and does not mention `is_active`
-/// in sync items; the contract's required list is used here.
+/// The contract lists `brand_id` and `is_active` as required, while the
+/// iOS SDK README lists `brand_id` as optional and leaves `is_active` out
+/// of sync items. Deployed servers send either shape, so both are
+/// accepted: a record without `brand_id` has none, and a record without
+/// `is_active` is active (the README's items are all live records).
 public struct BrandingRecord: Codable, Hashable, Sendable {
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
     public let phoneNumberE164: E164PhoneNumber
     /// Display name shown on incoming calls.
     public let brandName: String
     /// Identifier of the brand this number belongs to.
-    public let brandID: String
+    public let brandID: String?
     /// Optional logo URL (served from `https://assets.securenode.io`, cached locally under `Library/Caches/SecureNodeBranding/`).
     public let logoURL: Nullable<URL>?
     /// Optional reason for the call shown with the identity.
     public let callReason: Nullable<String>?
     /// When the record last changed.
     public let updatedAt: Date
-    /// Whether the record is active. Records with `is_active: false` must be purged from the local store.
+    /// Whether the record is active. Records with `is_active: false` must be purged from the local store; a record without the field is active.
     public let isActive: Bool
 
     /// Creates a value.
-    public init(phoneNumberE164: E164PhoneNumber, brandName: String, brandID: String, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date, isActive: Bool) {
+    public init(phoneNumberE164: E164PhoneNumber, brandName: String, brandID: String? = nil, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date, isActive: Bool = true) {
         self.phoneNumberE164 = phoneNumberE164
         self.brandName = brandName
         self.brandID = brandID
@@ -80,6 +82,18 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
         case callReason = "call_reason"
         case updatedAt = "updated_at"
         case isActive = "is_active"
+    }
+
+    /// Decodes a value; absent fields with a schema `default` take it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.phoneNumberE164 = try container.decode(E164PhoneNumber.self, forKey: .phoneNumberE164)
+        self.brandName = try container.decode(String.self, forKey: .brandName)
+        self.brandID = try container.decodeIfPresent(String.self, forKey: .brandID)
+        self.logoURL = try container.decodeIfPresent(Nullable<URL>.self, forKey: .logoURL)
+        self.callReason = try container.decodeIfPresent(Nullable<String>.self, forKey: .callReason)
+        self.updatedAt = try container.decode(Date.self, forKey: .updatedAt)
+        self.isActive = try container.decodeIfPresent(Bool.self, forKey: .isActive) ?? true
     }
 }
 

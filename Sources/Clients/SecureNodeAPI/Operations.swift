@@ -46,6 +46,28 @@ extension Client {
         }
     }
 
+    /// `syncBranding`, its `branding` array decoded element by element while the body
+    /// arrives (`x-stream-array`): memory holds a batch of elements, not the whole response. An element
+    /// that does not decode is delivered as a failure and the others go on; once iteration has ended,
+    /// `envelope` holds the rest of the body.
+    ///
+    /// - Throws: what `syncBrandingWithResponse` throws for a status other than 200.
+    public func syncBrandingStreamed(since: Date? = nil, deviceID: DeviceID? = nil) async throws -> StreamedJSONArray<BrandingRecord, BrandingSyncResponse> {
+        var request = RequestBuilder(Operations.syncBranding)
+        try request.addQuery("since", since, style: .form, explode: true)
+        try request.addQuery("device_id", deviceID, style: .form, explode: true)
+        request.accept("application/json")
+        let opened = try await self.core.open(request)
+        if opened.status == 200 {
+            return opened.streamJSONArray(of: BrandingRecord.self, member: "branding", envelope: BrandingSyncResponse.self)
+        }
+        let response = try await opened.collect()
+        switch response.status {
+        case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
     /// Look up the branding for one number (cache-miss fallback)
     ///
     /// Fallback only: used on a local cache miss. Must never be called

@@ -75,9 +75,9 @@ public actor BrandingSync {
         let epoch = credentialsEpoch
         let cursor = (try? store.cursor()) ?? nil
         let since = cursor.flatMap(JSONCoding.parseDateTime)
-        let response: BrandingSyncResponse
+        let response: StreamedJSONArray<SecureNodeAPI.BrandingRecord, BrandingSyncResponse>
         do {
-            response = try await client.syncBranding(since: since, deviceID: deviceID)
+            response = try await client.syncBrandingStreamed(since: since, deviceID: deviceID)
         } catch {
             var failed = Self.status(for: error, lastSuccess: lastSuccess)
             if failed.isDisabled, epoch != credentialsEpoch {
@@ -87,33 +87,94 @@ public actor BrandingSync {
             publish(failed)
             return status
         }
-        // The response may have taken seconds; a call may have started meanwhile.
-        guard !calls.isCallInProgress else {
-            publish(.deferredForCall)
-            return status
-        }
         let kind: SyncBatch.Kind = since == nil ? .full : .incremental
-        let config = response.config.flatMap { try? JSONCoding.makeEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         do {
-            let outcome = try store.apply(
-                kind, records: response.branding.lazy.map(Self.incoming),
-                cursor: JSONCoding.formatDateTime(response.syncedAt), config: config)
+            let outcome = try await Self.apply(response, kind: kind, to: store, calls: calls)
             lastSuccess = Date()
             publish(.upToDate(at: lastSuccess!, kind: kind, outcome: outcome))
+        } catch is CallStartedDuringSync {
+            publish(.deferredForCall)
         } catch let rejection as SyncRejection {
             publish(.rejected(reason: rejection.description))
+        } catch let failure as ResponseReadFailure {
+            // The body was malformed or stopped arriving (a reset, a timeout): nothing was applied.
+            publish(Self.status(for: failure.underlying, lastSuccess: lastSuccess))
         } catch {
             publish(.rejected(reason: "the store could not apply the sync: \(error)"))
         }
         return status
     }
 
-    /// A record as the generated client decoded it, in the store's terms.
-    static func incoming(_ record: SecureNodeAPI.BrandingRecord) -> IncomingBrandingRecord {
+    /// How many decoded records travel to the store's thread together.
+    static let chunkSize = 512
+
+    /// Reads the response as it arrives and applies it in one transaction
+    /// on a thread of its own: records that do not decode are skipped and
+    /// reported with their index; the cursor and config, which may come
+    /// after the records, are committed with them. A call that starts before
+    /// the commit rolls the sync back (``CallStartedDuringSync``).
+    static func apply(
+        _ response: StreamedJSONArray<SecureNodeAPI.BrandingRecord, BrandingSyncResponse>, kind: SyncBatch.Kind, to store: BrandingStore,
+        calls: CallActivity
+    ) async throws -> SyncOutcome {
+        let handoff = RecordHandoff()
+        let applying = Task<SyncOutcome, any Error>.detachedThread {
+            defer { handoff.close() }
+            return try store.apply(kind, records: handoff.records) {
+                let state = try handoff.finalState()
+                if calls.isCallInProgress { throw CallStartedDuringSync() }
+                return state
+            }
+        }
+        var skips: [SkippedRecord] = []
+        var skipCount = 0
+        do {
+            var chunk: [IncomingBrandingRecord] = []
+            chunk.reserveCapacity(chunkSize)
+            reading: for try await element in response {
+                switch element.result {
+                case .success(let record):
+                    chunk.append(incoming(record, index: element.index))
+                case .failure(let error):
+                    skipCount += 1
+                    if skips.count < SyncOutcome.reportedSkipsLimit {
+                        // The field path without the array's name: `[12].updated_at` -> `updated_at`.
+                        skips.append(SkippedRecord(index: element.index, reason: Self.reason(error)))
+                    }
+                }
+                if chunk.count == chunkSize {
+                    guard await handoff.put(chunk) else { break reading }
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            if !chunk.isEmpty { _ = await handoff.put(chunk) }
+            guard let envelope = response.envelope else { throw HandoffNotFinished() }
+            let config = envelope.config.flatMap { try? JSONCoding.makeEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+            handoff.finish(.success(SyncState(cursor: JSONCoding.formatDateTime(envelope.syncedAt), config: config)))
+        } catch {
+            handoff.finish(.failure(ResponseReadFailure(underlying: error)))
+        }
+        var outcome = try await applying.value
+        outcome.merge(skips: skips, total: skipCount)
+        return outcome
+    }
+
+    /// `updated_at: expected Date: ...` from `branding[12].updated_at`.
+    static func reason(_ error: ResponseDecodingError) -> String {
+        var field = Substring(error.field)
+        if let close = field.firstIndex(of: "]") { field = field[field.index(after: close)...] }
+        if field.hasPrefix(".") { field = field.dropFirst() }
+        return (field.isEmpty ? "" : field + ": ") + error.reason
+    }
+
+    /// A record as the generated client decoded it, in the store's terms;
+    /// `index` is its position in the response. A record without `brand_id`
+    /// (the README's shape) has an empty one.
+    static func incoming(_ record: SecureNodeAPI.BrandingRecord, index: Int? = nil) -> IncomingBrandingRecord {
         IncomingBrandingRecord(
-            e164: record.phoneNumberE164, brandName: record.brandName, brandID: record.brandID,
+            e164: record.phoneNumberE164, brandName: record.brandName, brandID: record.brandID ?? "",
             logoURL: record.logoURL?.value?.absoluteString, callReason: record.callReason?.value ?? nil,
-            updatedAt: JSONCoding.formatDateTime(record.updatedAt), isActive: record.isActive)
+            updatedAt: JSONCoding.formatDateTime(record.updatedAt), isActive: record.isActive, sourceIndex: index)
     }
 
     /// The status a failed request leads to.
