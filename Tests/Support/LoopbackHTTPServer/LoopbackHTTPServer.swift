@@ -53,6 +53,10 @@ package final class LoopbackHTTPServer: Sendable {
         case delayed(Duration, Reply)
         /// Closes the connection without answering.
         case dropConnection
+        /// Sends a body of `length` bytes made while it is sent: `body` is
+        /// called with a writer (false once the client has gone) and must
+        /// write exactly `length` bytes. For bodies too large to hold.
+        case streamed(status: Int, headers: [(String, String)] = [], length: Int, body: @Sendable (_ write: ([UInt8]) -> Bool) -> Void)
 
         /// A response with a UTF-8 text body.
         package static func respond(status: Int, headers: [(String, String)] = [], body: String) -> Reply {
@@ -172,14 +176,29 @@ package final class LoopbackHTTPServer: Sendable {
                 Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
                 reply = next
             }
-            guard case .respond(let status, let headers, let body) = reply else { return }
-            var head = "HTTP/1.1 \(status) \(reason(status))\r\nContent-Length: \(body.count)\r\n"
-            if !state.keepAlive { head += "Connection: close\r\n" }
-            for (name, value) in headers { head += "\(name): \(value)\r\n" }
-            head += "\r\n"
-            guard writeAll(connection, Array(head.utf8) + body) else { return }
+            switch reply {
+            case .respond(let status, let headers, let body):
+                guard writeAll(connection, head(status, headers, length: body.count, keepAlive: state.keepAlive) + body) else { return }
+            case .streamed(let status, let headers, let length, let body):
+                guard writeAll(connection, head(status, headers, length: length, keepAlive: state.keepAlive)) else { return }
+                var open = true
+                body { bytes in
+                    open = open && writeAll(connection, bytes)
+                    return open
+                }
+                guard open else { return }
+            default:
+                return
+            }
             if !state.keepAlive || request.header("Connection")?.lowercased() == "close" { return }
         }
+    }
+
+    private static func head(_ status: Int, _ headers: [(String, String)], length: Int, keepAlive: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(reason(status))\r\nContent-Length: \(length)\r\n"
+        if !keepAlive { head += "Connection: close\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        return Array((head + "\r\n").utf8)
     }
 
     private static func readRequest(_ connection: Int32, buffer: inout [UInt8], state: LockedState) -> Request? {
