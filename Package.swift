@@ -281,7 +281,12 @@ let package = Package(
         // `make bench`: the branding store at 1M records.
         .executableTarget(
             name: "branding-bench",
-            dependencies: ["BrandingStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BrandingStore", "SecureNode", "SecureNodeAPI", "ClientRuntime", "LoopbackHTTPServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Benchmarks/BrandingBenchmarks"
         ),
         // Test support: finding and starting the child processes tests kill; a lock.

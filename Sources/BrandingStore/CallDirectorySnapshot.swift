@@ -9,7 +9,14 @@ import Foundation
 /// is fsynced and read back to check the order, then the current snapshot
 /// becomes `previous` (for ``rollback()``) and the new one takes its name
 /// with an atomic rename. A failure at any step leaves the current snapshot
-/// as it was.
+/// as it was. The snapshot iOS last loaded is kept as `reloaded`
+/// (``didReload()``), so a reload that fails can put it back
+/// (``rollbackToLastReload()``) and the extension keeps serving what the
+/// phone shows.
+///
+/// The extension reads the snapshot with ``forEachEntry(in:_:)``: in
+/// ascending order, a chunk at a time, never the whole file in memory (a
+/// Call Directory extension has a few megabytes).
 public struct CallDirectorySnapshot: Sendable {
     /// The folder holding the snapshots.
     public let folder: URL
@@ -18,6 +25,8 @@ public struct CallDirectorySnapshot: Sendable {
     public var current: URL { folder.appendingPathComponent("call-directory.snapshot") }
     /// The snapshot before the last export.
     public var previous: URL { folder.appendingPathComponent("call-directory.previous") }
+    /// The snapshot iOS last loaded (see ``didReload()``).
+    public var reloaded: URL { folder.appendingPathComponent("call-directory.reloaded") }
     private var pending: URL { folder.appendingPathComponent("call-directory.pending") }
 
     /// A snapshot in `folder`.
@@ -26,7 +35,7 @@ public struct CallDirectorySnapshot: Sendable {
     }
 
     /// A snapshot that failed its check before it could replace the current one.
-    public struct InvalidSnapshot: Error, Sendable, CustomStringConvertible {
+    public struct InvalidSnapshot: Error, Sendable, Hashable, CustomStringConvertible {
         /// The 1-based line at fault.
         public let line: Int
         /// What is wrong.
@@ -85,28 +94,95 @@ public struct CallDirectorySnapshot: Sendable {
         try Self.synchronizeFolder(folder)
     }
 
+    /// Records that iOS loaded the current snapshot (the extension reload
+    /// succeeded): it is kept as ``reloaded``.
+    public func didReload() throws {
+        guard FileManager.default.fileExists(atPath: current.path) else { return }
+        try replaceWithLink(reloaded, to: current)
+    }
+
+    /// Puts the snapshot iOS last loaded back as the current one, after a
+    /// reload failed; returns false (changing nothing) when no reload ever
+    /// succeeded.
+    @discardableResult
+    public func rollbackToLastReload() throws -> Bool {
+        guard FileManager.default.fileExists(atPath: reloaded.path) else { return false }
+        try replaceWithLink(current, to: reloaded)
+        return true
+    }
+
+    /// Makes `target` another name of `source`'s file, atomically (a link
+    /// under a temporary name, then a rename over `target`).
+    private func replaceWithLink(_ target: URL, to source: URL) throws {
+        let temporary = folder.appendingPathComponent("call-directory.link-" + UUID().uuidString)
+        try FileManager.default.linkItem(at: source, to: temporary)
+        do {
+            try Self.rename(temporary, to: target)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        try Self.synchronizeFolder(folder)
+    }
+
     /// Reads a snapshot and checks every line; returns the number of entries.
     @discardableResult
     public static func validate(_ url: URL) throws -> Int {
-        let data = try Data(contentsOf: url)
         var count = 0
+        try forEachEntry(in: url) { _, _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with each entry of the snapshot at `url` (the current
+    /// one by default, for the extension), in ascending order, reading the
+    /// file a chunk at a time: memory holds one chunk, not the snapshot.
+    /// Throws ``InvalidSnapshot`` at the first line out of order or out of
+    /// shape (the entries before it have been delivered).
+    ///
+    /// ```swift
+    /// // In the Call Directory extension:
+    /// try CallDirectorySnapshot.forEachEntry(in: snapshot.current) { number, label in
+    ///     context.addIdentificationEntry(withNextSequentialPhoneNumber: number, label: label)
+    /// }
+    /// ```
+    public static func forEachEntry(in url: URL, chunkSize: Int = 64 << 10, _ body: (Int64, String) throws -> Void) throws {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var carry: [UInt8] = []
         var last: Int64 = 0
         var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+        func entry(_ line: ArraySlice<UInt8>) throws {
             lineNumber += 1
-            guard let tab = line.firstIndex(of: UInt8(ascii: "\t")),
-                let number = Int64(String(decoding: line[line.startIndex..<tab], as: UTF8.self)), number > 0
-            else { throw InvalidSnapshot(line: lineNumber, reason: "expected '<digits>\\t<label>'") }
+            guard let tab = line.firstIndex(of: UInt8(ascii: "\t")), let number = parseNumber(line[line.startIndex..<tab]) else {
+                throw InvalidSnapshot(line: lineNumber, reason: "expected '<digits>\\t<label>'")
+            }
             guard number > last else {
                 throw InvalidSnapshot(line: lineNumber, reason: number == last ? "duplicate number" : "numbers must ascend")
             }
             last = number
-            count += 1
+            try body(number, String(decoding: line[(tab + 1)...], as: UTF8.self))
         }
-        if let final = data.last, final != UInt8(ascii: "\n") {
-            throw InvalidSnapshot(line: lineNumber + 1, reason: "the last line is not terminated")
+        while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
+            carry.append(contentsOf: chunk)
+            var start = carry.startIndex
+            while let newline = carry[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                try entry(carry[start..<newline])
+                start = newline + 1
+            }
+            carry.removeSubrange(..<start)
         }
-        return count
+        if !carry.isEmpty { throw InvalidSnapshot(line: lineNumber + 1, reason: "the last line is not terminated") }
+    }
+
+    /// A positive number of at most 15 digits (E.164 without the `+`).
+    private static func parseNumber(_ digits: ArraySlice<UInt8>) -> Int64? {
+        guard !digits.isEmpty, digits.count <= 15 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value > 0 ? value : nil
     }
 
     /// A label on one line: tabs and line breaks become spaces.

@@ -43,6 +43,8 @@ public final class SecureNode: Sendable {
         public var callDirectoryReloadInterval: TimeInterval
         /// How logos are downloaded (URLSession when nil).
         public var logoFetch: LogoCache.Fetch?
+        /// The most bytes the logo cache may hold (20 MiB).
+        public var logoCacheBytes: Int
         /// Whether the SDK sends presence heartbeats on its own while it is
         /// alive (every `heartbeatInterval`, as the iOS SDK does from `init`);
         /// off, the host calls ``SecureNode/heartbeatIfDue()`` itself.
@@ -52,9 +54,10 @@ public final class SecureNode: Sendable {
         public init(
             apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String, folder: URL, device: DeviceProfile,
             transport: any ClientTransport, heartbeatInterval: Duration = .seconds(300), callDirectoryReloadInterval: TimeInterval = 15 * 60,
-            logoFetch: LogoCache.Fetch? = nil, sendsHeartbeats: Bool = true
+            logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20, sendsHeartbeats: Bool = true
         ) {
             self.logoFetch = logoFetch
+            self.logoCacheBytes = logoCacheBytes
             self.sendsHeartbeats = sendsHeartbeats
             self.apiURL = apiURL
             self.apiKey = apiKey
@@ -106,7 +109,9 @@ public final class SecureNode: Sendable {
             ])
         store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
-        logos = LogoCache(folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), fetch: configuration.logoFetch)
+        logos = LogoCache(
+            folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), maximumBytes: configuration.logoCacheBytes,
+            fetch: configuration.logoFetch)
         calls = CallActivity()
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls)
@@ -169,8 +174,11 @@ public final class SecureNode: Sendable {
             let enabled = Self.brandingEnabled(in: store)
             state.withLock { $0.brandingEnabledByServer = enabled }
             _ = try? await device.heartbeat(lastSyncedAt: at, force: true)
-            // New logos can only come with stored records.
-            if outcome.stored > 0, let urls = try? store.logoURLs() { await logos.prefetch(urls) }
+            // Logos of purged or changed records go; new ones can only come with stored records.
+            if outcome.stored > 0 || outcome.deleted > 0, let urls = try? store.logoURLs() {
+                logos.removeLogos(except: urls)
+                if outcome.stored > 0 { await logos.prefetch(urls) }
+            }
         }
         _ = try? await delivery.deliverDue()
         return status
@@ -230,9 +238,40 @@ public final class SecureNode: Sendable {
     /// Writes the Call Directory snapshot when the dataset changed, and calls
     /// `reload` (the host's `CXCallDirectoryManager.reloadExtension`) when
     /// the snapshot changed and the last reload is old enough. Returns
-    /// whether it reloaded.
+    /// whether it reloaded. When `reload` throws, the snapshot iOS last
+    /// loaded is put back (the extension keeps serving what the phone
+    /// shows) and the error is rethrown; the next call exports and tries again.
     @discardableResult
     public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () throws -> Void) throws -> Bool {
+        guard let version = try callDirectoryVersionToReload(now: now) else { return false }
+        do {
+            try reload()
+        } catch {
+            rollBackCallDirectory()
+            throw error
+        }
+        try callDirectoryDidReload(version: version, at: now)
+        return true
+    }
+
+    /// ``reloadCallDirectoryIfNeeded(now:reload:)`` for an asynchronous
+    /// reload (`try await CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier:)`).
+    @discardableResult
+    public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () async throws -> Void) async throws -> Bool {
+        guard let version = try callDirectoryVersionToReload(now: now) else { return false }
+        do {
+            try await reload()
+        } catch {
+            rollBackCallDirectory()
+            throw error
+        }
+        try callDirectoryDidReload(version: version, at: now)
+        return true
+    }
+
+    /// Exports the snapshot if the dataset changed since the last export;
+    /// the version to reload, or nil when no reload is due.
+    private func callDirectoryVersionToReload(now: Date) throws -> String? {
         let generation = try state.exportLock.withLock {
             let generation = store.syncGeneration
             if state.withLock({ $0.exportedGeneration }) != generation {
@@ -242,10 +281,21 @@ public final class SecureNode: Sendable {
             return generation
         }
         let version = String(generation)
-        guard state.withLock({ $0.reloadPolicy.shouldReload(version: version, now: now) }) else { return false }
-        try reload()
+        return state.withLock({ $0.reloadPolicy.shouldReload(version: version, now: now) }) ? version : nil
+    }
+
+    private func callDirectoryDidReload(version: String, at now: Date) throws {
+        try callDirectory.didReload()
         state.withLock { $0.reloadPolicy.didReload(version: version, at: now) }
-        return true
+    }
+
+    /// A reload failed: the snapshot iOS last loaded becomes current again,
+    /// and the next reload exports anew.
+    private func rollBackCallDirectory() {
+        state.exportLock.withLock {
+            _ = try? callDirectory.rollbackToLastReload()
+            state.withLock { $0.exportedGeneration = nil }
+        }
     }
 
     // MARK: Billing events

@@ -53,6 +53,52 @@ import Testing
         #expect(throws: CallDirectorySnapshot.InvalidSnapshot.self) { try check("1\ta") }
     }
 
+    @Test func theExtensionReadsEntriesInOrderAChunkAtATime() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let numbers = (0..<500).map { "+1" + String(2_000_000_000 + $0 * 7919) }
+        try store.apply(SyncBatch(kind: .full, records: numbers.shuffled().map { BrandingStoreTests.record($0, "Brand é \($0.suffix(3))") }, cursor: "c1"))
+        let snapshot = CallDirectorySnapshot(folder: folder)
+        #expect(try snapshot.export(from: store) == 500)
+        // Chunks smaller than a line: entries still come out whole, ascending.
+        for chunkSize in [5, 64, 1 << 16] {
+            var read: [(Int64, String)] = []
+            try CallDirectorySnapshot.forEachEntry(in: snapshot.current, chunkSize: chunkSize) { read.append(($0, $1)) }
+            #expect(read.map(\.0) == numbers.map { Int64($0.dropFirst())! }.sorted())
+            #expect(read.allSatisfy { $0.1 == "Brand é \(String($0.0).suffix(3))" })
+        }
+        // A bad line stops the reading there, after the good ones.
+        let damaged = folder.appendingPathComponent("damaged")
+        try "1\ta\n3\tc\n2\tb\n".write(to: damaged, atomically: true, encoding: .utf8)
+        var seen: [Int64] = []
+        #expect(throws: CallDirectorySnapshot.InvalidSnapshot(line: 3, reason: "numbers must ascend")) {
+            try CallDirectorySnapshot.forEachEntry(in: damaged, chunkSize: 3) { number, _ in seen.append(number) }
+        }
+        #expect(seen == [1, 3])
+    }
+
+    @Test func aFailedReloadPutsBackTheSnapshotIOSLoaded() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let snapshot = CallDirectorySnapshot(folder: folder)
+        try store.apply(SyncBatch(kind: .full, records: [BrandingStoreTests.record("+61412345678")], cursor: "c1"))
+        try snapshot.export(from: store)
+        #expect(try snapshot.rollbackToLastReload() == false, "nothing was ever loaded: nothing to put back")
+        try snapshot.didReload()
+        // Two exports since the reload (one skipped by the rate limit, one whose reload fails).
+        try store.apply(SyncBatch(kind: .full, records: [BrandingStoreTests.record("+1234567890")], cursor: "c2"))
+        try snapshot.export(from: store)
+        try store.apply(SyncBatch(kind: .full, records: [BrandingStoreTests.record("+1234567891"), BrandingStoreTests.record("+1234567892")], cursor: "c3"))
+        try snapshot.export(from: store)
+        #expect(try snapshot.rollbackToLastReload())
+        #expect(try String(contentsOf: snapshot.current, encoding: .utf8) == "61412345678\tAcme Bank\n", "what iOS loaded, not the export before")
+        #expect(try CallDirectorySnapshot.validate(snapshot.reloaded) == 1, "kept for the next failure")
+        // The next export and reload go on from there.
+        #expect(try snapshot.export(from: store) == 2)
+        try snapshot.didReload()
+        #expect(try CallDirectorySnapshot.validate(snapshot.reloaded) == 2)
+    }
+
     @Test func reloadsOnlyForANewSnapshotAndNotTooOften() {
         var policy = CallDirectoryReloadPolicy(minimumInterval: 900)
         let start = Date(timeIntervalSince1970: 1_700_000_000)

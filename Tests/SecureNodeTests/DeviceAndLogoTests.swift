@@ -98,4 +98,38 @@ final class TestClock: @unchecked Sendable {
         try cache.clear()
         #expect(cache.cachedLogo(for: url) == nil)
     }
+
+    @Test func theCacheIsBoundedInBytesAndEvictsTheLeastRecentlyUsed() async throws {
+        let folder = try makeFolder("logo-bound")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = LogoCache(folder: folder, maximumBytes: 1000, maximumLogoBytes: 400) { url in
+            Data(repeating: 7, count: url.lastPathComponent == "huge.png" ? 401 : 300)
+        }
+        let urls = (0..<6).map { "https://assets.securenode.io/logos/\($0).png" }
+        // Prefetch stops once the budget is reached and trims what went past it.
+        let fetched = await cache.prefetch(urls)
+        #expect(fetched == 4)
+        #expect(cache.totalBytes() <= 1000)
+        #expect(cache.totalBytes() == 900)
+        let cached = urls.filter(cache.isCached)
+        #expect(cached.count == 3)
+        // Reading a logo marks it used: the next eviction takes another one.
+        try await Task.sleep(for: .milliseconds(20))
+        let kept = try #require(cached.first)
+        #expect(cache.cachedLogo(for: kept) != nil)
+        try await Task.sleep(for: .milliseconds(20))
+        let newcomer = try #require(urls.first { !cache.isCached($0) })
+        _ = try await cache.logo(for: newcomer)
+        #expect(cache.totalBytes() == 900)
+        #expect(cache.isCached(kept) && cache.isCached(newcomer))
+        #expect(cached.dropFirst().filter(cache.isCached).count == 1, "one of the logos not read since went")
+        // One logo past its own limit is not cached at all.
+        await #expect(throws: LogoCache.Failure.tooLarge(bytes: 401, limit: 400)) {
+            try await cache.logo(for: "https://assets.securenode.io/logos/huge.png")
+        }
+        #expect(!cache.isCached("https://assets.securenode.io/logos/huge.png"))
+        // Logos no record names any more are deleted.
+        #expect(cache.removeLogos(except: [kept]) == 2)
+        #expect(cache.totalBytes() == 300 && cache.isCached(kept))
+    }
 }

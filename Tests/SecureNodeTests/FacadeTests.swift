@@ -55,6 +55,23 @@ import Testing
         #expect(fake.requests("/api/mobile/device/register").count == 1, "registered once per install")
     }
 
+    @Test func logosOfPurgedRecordsAreDeleted() async throws {
+        _ = await sdk.sync()
+        let record = try #require(sdk.lookup(e164: "+61412345678"))
+        #expect(sdk.cachedLogo(for: record) != nil)
+        let file = sdk.logos.folder.appendingPathComponent(LogoCache.fileName(for: "https://assets.securenode.io/logos/acme.png"))
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        // The record is purged: its logo goes with it.
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync(
+            [FakeSecureNode.record("+61412345678", "Acme Bank", active: false)], syncedAt: "2024-01-03T00:00:00Z")))
+        guard case .upToDate(_, .incremental, let outcome) = await sdk.sync(), outcome.deleted == 1 else {
+            Issue.record("purge: \(await sdk.syncStatus())")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the purged record's logo is deleted")
+        #expect(sdk.logos.totalBytes() == 0)
+    }
+
     @Test func unauthorizedTurnsBrandingOffUntilConfigured() async throws {
         _ = await sdk.sync()
         #expect(sdk.lookup(e164: "+61412345678") != nil)
@@ -95,6 +112,26 @@ import Testing
         #expect(try sdk.reloadCallDirectoryIfNeeded(now: start.addingTimeInterval(60)) { reloads += 1 } == false, "changed, but within 15 minutes")
         #expect(try sdk.reloadCallDirectoryIfNeeded(now: start.addingTimeInterval(16 * 60)) { reloads += 1 })
         #expect(reloads == 2)
+        #expect(try String(contentsOf: sdk.callDirectory.current, encoding: .utf8).split(separator: "\n").count == 3)
+    }
+
+    @Test func aFailedCallDirectoryReloadPutsTheLoadedSnapshotBack() async throws {
+        struct ReloadRefused: Error {}
+        _ = await sdk.sync()
+        let start = Date()
+        #expect(try sdk.reloadCallDirectoryIfNeeded(now: start) {})
+        let loaded = try String(contentsOf: sdk.callDirectory.current, encoding: .utf8)
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+447700900123", "Northwind")], syncedAt: "2024-01-03T00:00:00Z")))
+        _ = await sdk.sync()
+        // iOS refuses the reload (the extension failed, or was disabled).
+        await #expect(throws: ReloadRefused.self) {
+            try await sdk.reloadCallDirectoryIfNeeded(now: start.addingTimeInterval(16 * 60)) { () async throws in throw ReloadRefused() }
+        }
+        #expect(try String(contentsOf: sdk.callDirectory.current, encoding: .utf8) == loaded, "the extension serves what iOS loaded")
+        // The next attempt exports again and succeeds.
+        var reloads = 0
+        #expect(try await sdk.reloadCallDirectoryIfNeeded(now: start.addingTimeInterval(17 * 60)) { () async throws in reloads += 1 })
+        #expect(reloads == 1)
         #expect(try String(contentsOf: sdk.callDirectory.current, encoding: .utf8).split(separator: "\n").count == 3)
     }
 

@@ -11,6 +11,11 @@ import FoundationNetworking
 /// padding) and `.png`, as the iOS SDK names them, so names are unique per
 /// URL and safe on every file system; a URL too long for a file name keeps
 /// a 200-character prefix of its base64 plus a 64-bit hash of the whole URL.
+///
+/// The cache is bounded: ``maximumBytes`` in all (the least recently used
+/// logos go first, a read counting as a use) and ``maximumLogoBytes`` per
+/// logo; logos no stored record names any more are deleted after each
+/// sync (``removeLogos(except:)``).
 public final class LogoCache: Sendable {
     /// Fetches a URL's bytes.
     public typealias Fetch = @Sendable (URL) async throws -> Data
@@ -21,26 +26,39 @@ public final class LogoCache: Sendable {
         case notAnAssetURL(String)
         /// The server answered with a status other than 200.
         case status(Int)
+        /// The logo is larger than ``LogoCache/maximumLogoBytes``.
+        case tooLarge(bytes: Int, limit: Int)
 
         /// What went wrong.
         public var description: String {
             switch self {
             case .notAnAssetURL(let url): return "not fetched: \(url) is not an https URL on the logo assets host"
             case .status(let status): return "logo fetch failed with status \(status)"
+            case .tooLarge(let bytes, let limit): return "logo not cached: \(bytes) bytes is more than the \(limit) a logo may have"
             }
         }
     }
 
     /// The folder the logos live in.
     public let folder: URL
+    /// The most bytes all cached logos may take together (default 20 MiB).
+    public let maximumBytes: Int
+    /// The most bytes one logo may have (default 1 MiB); a larger one is not cached.
+    public let maximumLogoBytes: Int
     private let allowedHost: String
     private let fetch: Fetch
 
     /// A cache in `folder` for logos on `allowedHost`, fetched with `fetch`
-    /// (URLSession by default).
-    public init(folder: URL, allowedHost: String = "assets.securenode.io", fetch: Fetch? = nil) {
+    /// (URLSession by default), holding at most `maximumBytes` in all and
+    /// `maximumLogoBytes` per logo.
+    public init(
+        folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = 1 << 20,
+        fetch: Fetch? = nil
+    ) {
         self.folder = folder
         self.allowedHost = allowedHost
+        self.maximumBytes = maximumBytes
+        self.maximumLogoBytes = min(maximumLogoBytes, maximumBytes)
         self.fetch = fetch ?? Self.urlSessionFetch
     }
 
@@ -71,32 +89,100 @@ public final class LogoCache: Sendable {
         FileManager.default.fileExists(atPath: file(for: url).path)
     }
 
-    /// The cached logo for `url`, from disk only; nil when not cached.
+    /// The cached logo for `url`, from disk only; nil when not cached. A
+    /// read marks the logo used, so the bound evicts it last.
     public func cachedLogo(for url: String) -> Data? {
-        try? Data(contentsOf: file(for: url))
+        let path = file(for: url).path
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        utimes(path, nil)
+        return data
     }
 
     /// The logo for `url`: from the cache when there, else fetched and
-    /// stored (written atomically, so a reader never sees half a logo).
+    /// stored (written atomically, so a reader never sees half a logo),
+    /// then the cache trimmed to its bound.
     @discardableResult
     public func logo(for url: String) async throws -> Data {
         if let cached = cachedLogo(for: url) { return cached }
+        let data = try await fetchAndStore(url)
+        trim(keeping: Self.fileName(for: url))
+        return data
+    }
+
+    private func fetchAndStore(_ url: String) async throws -> Data {
         guard let parsed = URL(string: url), parsed.scheme == "https", parsed.host == allowedHost else { throw Failure.notAnAssetURL(url) }
         let data = try await fetch(parsed)
+        guard data.count <= maximumLogoBytes else { throw Failure.tooLarge(bytes: data.count, limit: maximumLogoBytes) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try data.write(to: file(for: url), options: .atomic)
         return data
     }
 
-    /// Fetches every logo not cached yet; failures are skipped (the next
-    /// prefetch tries again). Returns how many were fetched.
+    /// Fetches logos not cached yet until the cache holds ``maximumBytes``
+    /// (the rest wait for room: fetching them would evict others); failures
+    /// are skipped (the next prefetch tries again). Returns how many were fetched.
     @discardableResult
     public func prefetch(_ urls: some Sequence<String>) async -> Int {
         var fetched = 0
+        var total = totalBytes()
         for url in urls where !isCached(url) {
-            if (try? await logo(for: url)) != nil { fetched += 1 }
+            guard total < maximumBytes else { break }
+            guard let data = try? await fetchAndStore(url) else { continue }
+            fetched += 1
+            total += data.count
         }
+        if total > maximumBytes { trim() }
         return fetched
+    }
+
+    // MARK: Bounds
+
+    /// The cached files: name, size, last use.
+    private func entries() -> [(name: String, bytes: Int, used: Date)] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.compactMap { name in
+            // Files being written (`.atomic` writes a temporary beside the logo) are not logos yet.
+            guard name.hasSuffix(".png") else { return nil }
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path) else { return nil }
+            let bytes = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            return (name, bytes, attributes[.modificationDate] as? Date ?? .distantPast)
+        }
+    }
+
+    /// The bytes all cached logos take.
+    public func totalBytes() -> Int {
+        entries().reduce(0) { $0 + $1.bytes }
+    }
+
+    /// Deletes the least recently used logos until the cache holds at most
+    /// ``maximumBytes``, never the one named `keeping`; returns how many
+    /// were deleted.
+    @discardableResult
+    public func trim(keeping: String? = nil) -> Int {
+        var all = entries()
+        var total = all.reduce(0) { $0 + $1.bytes }
+        guard total > maximumBytes else { return 0 }
+        all.sort { ($0.used, $0.name) < ($1.used, $1.name) }
+        var removed = 0
+        for entry in all where total > maximumBytes && entry.name != keeping {
+            guard (try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry.name))) != nil else { continue }
+            total -= entry.bytes
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Deletes every cached logo whose URL is not in `urls` (the logo URLs
+    /// the store still names: the others belonged to purged or changed
+    /// records); returns how many were deleted.
+    @discardableResult
+    public func removeLogos(except urls: some Sequence<String>) -> Int {
+        let kept = Set(urls.lazy.map(Self.fileName(for:)))
+        var removed = 0
+        for entry in entries() where !kept.contains(entry.name) {
+            if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry.name))) != nil { removed += 1 }
+        }
+        return removed
     }
 
     /// Removes every cached logo.
