@@ -300,26 +300,56 @@ public final class SecureNode: Sendable {
 
     // MARK: Billing events
 
-    /// Records that branding was shown on an incoming call (`POST
-    /// /branding/event`, surfaced as the README's `recordCallSeen`). Written
-    /// to the outbox and delivered in the background; returns the event's
-    /// key, which ``recordCallReturned(phoneNumberE164:callEventKey:returnCallLatencySeconds:)``
+    /// The assisted incoming-call path (the README's `assistIncomingCall`):
+    /// looks the number up locally (no network, as ``lookup(e164:)``) and,
+    /// when branding applies, records an imprint (`POST /branding/imprint`,
+    /// billable, delivered in the background) and returns what to show. Nil
+    /// when nothing applies (no record, branding off): nothing is billed.
+    public func assistIncomingCall(phoneNumberE164: String, surface: String = "incoming_call") -> AssistedCall? {
+        guard let record = lookup(e164: phoneNumberE164) else { return nil }
+        let key = recordImprint(phoneNumberE164: record.e164, brandID: record.brandID.isEmpty ? nil : record.brandID, surface: surface)
+        return AssistedCall(record: record, logo: cachedLogo(for: record), imprintKey: key)
+    }
+
+    /// Records a call event with every field the README names (`POST
+    /// /branding/event`): the outcome the app observed (the SDK derives
+    /// none), whether branding was applied, with which profile and identity
+    /// type, durations and numbers. Written to the outbox and delivered in
+    /// the background; returns the event's key, which later events take as
+    /// `callEventKey` (sent as `meta.call_event_id` once the server has
+    /// answered with the event's id).
+    @discardableResult
+    public func recordCallEvent(
+        phoneNumberE164: String, callOutcome: CallOutcome, brandingApplied: Bool, identityType: IdentityType? = nil,
+        brandingProfileID: String? = nil, ringDurationSeconds: Int? = nil, callDurationSeconds: Int? = nil, callerNumberE164: String? = nil,
+        destinationNumberE164: String? = nil, observedAt: Date = Date(), surface: String = "incoming_call", callEventKey: String? = nil
+    ) -> String? {
+        recordEvent(phoneNumberE164: phoneNumberE164, outcome: callOutcome.rawValue.lowercased(), surface: surface, meta: EventMeta(
+            callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, observedAtUTC: observedAt,
+            brandingApplied: brandingApplied, brandingProfileID: brandingProfileID, identityType: identityType?.rawValue,
+            ringDurationSeconds: ringDurationSeconds.map(Int32.init(clamping:)), callDurationSeconds: callDurationSeconds.map(Int32.init(clamping:)),
+            callOutcome: callOutcome.rawValue), refersTo: callEventKey)
+    }
+
+    /// Records that branding was shown on an incoming call (the README's
+    /// `recordCallSeen`): ``recordCallEvent(phoneNumberE164:callOutcome:brandingApplied:identityType:brandingProfileID:ringDurationSeconds:callDurationSeconds:callerNumberE164:destinationNumberE164:observedAt:surface:callEventKey:)``
+    /// with the common fields. Returns the event's key, which
+    /// ``recordCallReturned(phoneNumberE164:callEventKey:returnCallLatencySeconds:)``
     /// takes to attribute a return call.
     @discardableResult
     public func recordCallSeen(
-        phoneNumberE164: String, brandingDisplayed: Bool, callOutcome: String, ringDurationSeconds: Int? = nil,
+        phoneNumberE164: String, brandingDisplayed: Bool, callOutcome: CallOutcome, ringDurationSeconds: Int? = nil,
         callDurationSeconds: Int? = nil, callerNumberE164: String? = nil, destinationNumberE164: String? = nil, surface: String = "incoming_call"
     ) -> String? {
-        recordEvent(phoneNumberE164: phoneNumberE164, outcome: callOutcome.lowercased(), surface: surface, meta: EventMeta(
-            callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, observedAtUTC: Date(),
-            brandingApplied: brandingDisplayed, ringDurationSeconds: ringDurationSeconds.map(Int32.init(clamping:)),
-            callDurationSeconds: callDurationSeconds.map(Int32.init(clamping:)), callOutcome: callOutcome))
+        recordCallEvent(
+            phoneNumberE164: phoneNumberE164, callOutcome: callOutcome, brandingApplied: brandingDisplayed, ringDurationSeconds: ringDurationSeconds,
+            callDurationSeconds: callDurationSeconds, callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, surface: surface)
     }
 
     /// Records a missed call.
     @discardableResult
     public func recordMissedCall(phoneNumberE164: String, brandingDisplayed: Bool, ringDurationSeconds: Int? = nil) -> String? {
-        recordCallSeen(phoneNumberE164: phoneNumberE164, brandingDisplayed: brandingDisplayed, callOutcome: "MISSED", ringDurationSeconds: ringDurationSeconds)
+        recordCallSeen(phoneNumberE164: phoneNumberE164, brandingDisplayed: brandingDisplayed, callOutcome: .missed, ringDurationSeconds: ringDurationSeconds)
     }
 
     /// Records that the user called a branded number back; sent with the

@@ -135,6 +135,34 @@ import Testing
         #expect(try String(contentsOf: sdk.callDirectory.current, encoding: .utf8).split(separator: "\n").count == 3)
     }
 
+    @Test func anAssistedCallIsImprintedAndAFullEventCarriesEveryField() async throws {
+        fake.route("POST /api/mobile/branding/imprint", .json(200, #"{"success":true}"#))
+        fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_1"}"#))
+        _ = await sdk.sync()
+        // A number without branding: nothing shown, nothing billed.
+        #expect(sdk.assistIncomingCall(phoneNumberE164: "+19995550000") == nil)
+        let assisted = try #require(sdk.assistIncomingCall(phoneNumberE164: "+61412345678"))
+        #expect(assisted.record.brandName == "Acme Bank")
+        #expect(assisted.logo == Data("logo acme.png".utf8), "the cached logo, read from disk")
+        let outcome: CallOutcome = "VOICEMAIL"
+        let key = sdk.recordCallEvent(
+            phoneNumberE164: "+61412345678", callOutcome: outcome, brandingApplied: true, identityType: "verified_brand",
+            brandingProfileID: "profile_7", ringDurationSeconds: 9, callDurationSeconds: 31, callEventKey: assisted.imprintKey)
+        #expect(key != nil)
+        await sdk.deliverPendingEvents()
+        let imprints = fake.requests("/api/mobile/branding/imprint").map(\.bodyText)
+        #expect(imprints.count == 1, "one imprint, for the branded call only")
+        let imprint = try #require(imprints.first)
+        #expect(imprint.contains(#""phone_number_e164":"+61412345678""#) && imprint.contains(#""brand_id":"brand_1""#))
+        #expect(imprint.contains(#""outcome":"displayed""#) && imprint.contains(#""surface":"incoming_call""#))
+        let event = try #require(fake.requests("/api/mobile/branding/event").map(\.bodyText).first)
+        for field in [#""identity_type":"verified_brand""#, #""branding_profile_id":"profile_7""#, #""call_outcome":"VOICEMAIL""#,
+                      #""branding_applied":true"#, #""ring_duration_seconds":9"#, #""call_duration_seconds":31"#, #""outcome":"voicemail""#] {
+            #expect(event.contains(field), "\(field) in \(event)")
+        }
+        #expect(CallOutcome.answered.rawValue == "ANSWERED" && CallOutcome.missed.rawValue == "MISSED" && CallOutcome.rejected.rawValue == "REJECTED")
+    }
+
     @Test func aReturnedCallIsSentWithTheSeenEventsServerID() async throws {
         fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_seen_1"}"#))
         let seen = try #require(sdk.recordCallSeen(phoneNumberE164: "+61412345678", brandingDisplayed: true, callOutcome: "ANSWERED", ringDurationSeconds: 12))
