@@ -86,6 +86,8 @@ bench: deps ## Parse, middleware, SDK, branding store and code generation benchm
 	.build/release/resilience-bench --requests 2000
 	$(SWIFT) build -c release --product branding-bench
 	.build/release/branding-bench
+	$(SWIFT) build -c release --product sync-http-bench
+	.build/release/sync-http-bench
 	$(SWIFT) build -c release --product sdk-bench
 	.build/release/sdk-bench
 	$(SWIFT) build -c release --product tracker-bench

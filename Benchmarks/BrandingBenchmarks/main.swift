@@ -9,9 +9,8 @@ import Glibc
 /// `make bench`: the branding store at 1M records. Prints `BENCH` lines:
 /// full sync of 1M records (wall, peak RSS), incremental sync of 1k changes,
 /// lookup p50/p99 over random stored numbers (and the same lookups through
-/// SQLite, as the peer), Call Directory export; first, in child processes,
-/// a full sync of 1M records over HTTP streamed and buffered (HTTPSync).
-/// Usage: branding-bench [--records N] [--lookups N] [--no-http]
+/// SQLite, as the peer), Call Directory export.
+/// Usage: branding-bench [--records N] [--lookups N]
 
 func argument(_ name: String, default value: Int) -> Int {
     guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else { return value }
@@ -29,18 +28,6 @@ func peakRSSMegabytes() -> Double {
 }
 
 let recordCount = argument("--records", default: 1_000_000)
-
-// `--http-child MODE`: one HTTP full sync in this process (see HTTPSync).
-if let index = CommandLine.arguments.firstIndex(of: "--http-child"), index + 1 < CommandLine.arguments.count,
-   let mode = HTTPSync.Mode(rawValue: CommandLine.arguments[index + 1]) {
-    let childFolder = FileManager.default.temporaryDirectory.appendingPathComponent("branding-bench-http-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: childFolder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: childFolder) }
-    try await HTTPSync.run(mode, count: recordCount, folder: childFolder)
-    exit(0)
-}
-if !CommandLine.arguments.contains("--no-http") { try HTTPSync.runChildren(count: recordCount) }
-
 let lookupCount = argument("--lookups", default: 200_000)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("branding-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -93,7 +93,7 @@ enum HTTPSync {
         for mode in [Mode.streamed, .buffered] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            process.arguments = ["--http-child", mode.rawValue, "--records", String(count)]
+            process.arguments = ["--child", mode.rawValue, "--records", String(count)]
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
