@@ -36,6 +36,7 @@ let package = Package(
         .executable(name: "soul-example", targets: ["soul-example"]),
         .executable(name: "safepocket-example", targets: ["safepocket-example"]),
         .executable(name: "tracker-example", targets: ["tracker-example"]),
+        .executable(name: "securenode-example", targets: ["securenode-example"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
@@ -248,9 +249,21 @@ let package = Package(
             ],
             path: "Examples/TrackerExample"
         ),
+        .executableTarget(
+            name: "securenode-example",
+            dependencies: [
+                "SecureNode",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            path: "Examples/SecureNodeExample"
+        ),
         .testTarget(
             name: "ExampleTests",
-            dependencies: ["soul-example", "safepocket-example", "tracker-example", "BackendDoubles", "ProcessTestSupport"],
+            dependencies: [
+                "soul-example", "safepocket-example", "tracker-example", "securenode-example", "BackendDoubles", "LoopbackHTTPServer",
+                "ProcessTestSupport",
+            ],
             path: "Tests/ExampleTests"
         ),
         // `make bench`: the MobileTracker queue (track cost, drain).

@@ -1,0 +1,213 @@
+import ArgumentParser
+import Foundation
+import OpenAPIURLSession
+import SecureNode
+
+/// A command-line SecureNode client: the code an app team copies. The
+/// branding dataset, the billing outbox and the device's identity live in
+/// `--state`, so each run goes on from the last one: the first `sync` is
+/// full, later ones incremental; events recorded offline are delivered by
+/// a later run.
+///
+/// Success: one JSON object per line on stdout, phone numbers masked.
+/// Failure: one line `error: <kind>: <what happened>` on stderr, exit status 1.
+@main
+struct SecureNodeExample: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "securenode-example", abstract: "Sync SecureNode branding, look numbers up, record calls and deliver billing events.",
+        subcommands: [Sync.self, Lookup.self, Call.self, Deliver.self])
+
+    @OptionGroup var options: Options
+
+    struct Options: ParsableArguments {
+        @Option(help: "The API's base URL (the SDK finds whether it is mounted at / or /api/).")
+        var baseURL: String
+        @Option(help: "The API key sent as X-API-Key.")
+        var apiKey: String
+        @Option(help: "Folder for the dataset, the outbox and the device id (created if missing).")
+        var state: String
+
+        func makeSDK() throws -> SecureNode {
+            guard let url = URL(string: baseURL), url.scheme == "https" || url.host == "127.0.0.1" || url.host == "localhost" else {
+                throw SecureNodeExampleError.configuration("--base-url must be an https URL (http only to a loopback host): \(baseURL)")
+            }
+            let folder = URL(fileURLWithPath: state, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let device = DeviceProfile(deviceID: try Self.deviceID(in: folder), platform: .ios, osVersion: "17.4", sdkVersion: "1.0.0",
+                                       capabilities: ["call_directory": true])
+            // A command-line run sends its heartbeat with each sync only.
+            return try SecureNode(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, transport: URLSessionTransport(),
+                                        sendsHeartbeats: false))
+        }
+
+        /// This install's id: made once, kept in the state folder.
+        static func deviceID(in folder: URL) throws -> String {
+            let file = folder.appendingPathComponent("device-id")
+            if let saved = try? String(contentsOf: file, encoding: .utf8), !saved.isEmpty { return saved }
+            let id = UUID().uuidString.lowercased()
+            try id.write(to: file, atomically: true, encoding: .utf8)
+            return id
+        }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register the device, sync the branding dataset and send a heartbeat.")
+        @ParentCommand var root: SecureNodeExample
+
+        func run() async throws {
+            try await report {
+                let sdk = try root.options.makeSDK()
+                let status = await sdk.sync()
+                guard case .upToDate(_, let kind, let outcome) = status else { throw SecureNodeExampleError.sync(status) }
+                printJSON([
+                    "event": "synced", "kind": kind == .full ? "full" : "incremental", "stored": outcome.stored, "deleted": outcome.deleted,
+                    "skipped": outcome.skipped, "clamped": outcome.clamped, "records": try sdk.store.count(),
+                    "cursor": (try sdk.store.cursor()) ?? NSNull(),
+                    "skipped_records": outcome.skippedRecords.map { ["index": $0.index, "reason": $0.reason] },
+                ])
+            }
+        }
+    }
+
+    struct Lookup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Look numbers up in the local dataset (no network, as at ring time).")
+        @ParentCommand var root: SecureNodeExample
+        @Argument(help: "Numbers in E.164 form (+61412345678).") var numbers: [String]
+
+        func run() async throws {
+            try await report {
+                let sdk = try root.options.makeSDK()
+                for number in numbers {
+                    guard let record = sdk.lookup(e164: number) else {
+                        printJSON(["number": mask(number), "match": false])
+                        continue
+                    }
+                    printJSON(["number": mask(number), "match": true, "brand_name": record.brandName, "call_reason": record.callReason ?? NSNull(),
+                               "logo_cached": sdk.cachedLogo(for: record) != nil])
+                }
+            }
+        }
+    }
+
+    struct Call: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "An incoming call: show its branding (an imprint when it applies), record its outcome, deliver the events.")
+        @ParentCommand var root: SecureNodeExample
+        @Argument(help: "The caller's number in E.164 form.") var number: String
+        @Option(help: "How the call ended, as your exports expect it (ANSWERED, MISSED, REJECTED, ...).") var outcome = "ANSWERED"
+        @Option(help: "Seconds the phone rang.") var ringSeconds: Int?
+        @Option(help: "Seconds the call lasted.") var callSeconds: Int?
+        @Option(help: "The longest wait for delivery, in seconds.") var timeout = 10
+
+        func run() async throws {
+            try await report {
+                let sdk = try root.options.makeSDK()
+                sdk.calls.callStarted()
+                let assisted = sdk.assistIncomingCall(phoneNumberE164: number)
+                sdk.calls.callEnded()
+                let key = sdk.recordCallEvent(
+                    phoneNumberE164: number, callOutcome: CallOutcome(outcome), brandingApplied: assisted != nil,
+                    ringDurationSeconds: ringSeconds, callDurationSeconds: callSeconds, callEventKey: assisted?.imprintKey)
+                guard let key else { throw SecureNodeExampleError.notRecorded }
+                let counts = try await deliver(sdk, timeout: timeout)
+                printJSON(["event": "call", "number": mask(number), "branded": assisted != nil, "brand_name": assisted?.record.brandName ?? NSNull(),
+                           "event_key": key, "pending": counts.pending, "delivered": counts.delivered, "dropped": counts.dropped])
+            }
+        }
+    }
+
+    struct Deliver: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deliver the billing events the outbox holds; fail if some remain.")
+        @ParentCommand var root: SecureNodeExample
+        @Option(help: "The longest wait, in seconds.") var timeout = 30
+
+        func run() async throws {
+            try await report {
+                let sdk = try root.options.makeSDK()
+                let counts = try await deliver(sdk, timeout: timeout)
+                printJSON(["event": "delivered", "pending": counts.pending, "delivered": counts.delivered, "dropped": counts.dropped])
+                if counts.pending > 0 { throw SecureNodeExampleError.notDelivered(pending: counts.pending) }
+            }
+        }
+    }
+}
+
+/// Delivers pending events for at most `timeout` seconds (delivery waits
+/// out backoff while the server is unreachable); what is left stays in the
+/// outbox for the next run.
+func deliver(_ sdk: SecureNode, timeout: Int) async throws -> BillingOutbox.Counts {
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask { await sdk.deliverPendingEvents() }
+        group.addTask { try? await Task.sleep(for: .seconds(timeout)) }
+        await group.next()
+        group.cancelAll()
+    }
+    if let status = await sdk.billingPausedForStatus() { throw SecureNodeExampleError.billingPaused(status: status) }
+    return try sdk.outbox.counts()
+}
+
+/// What can go wrong, as the one line on stderr says it.
+enum SecureNodeExampleError: Error, CustomStringConvertible {
+    case configuration(String)
+    case sync(BrandingSyncStatus)
+    case notRecorded
+    case notDelivered(pending: Int)
+    case billingPaused(status: Int)
+
+    var kind: String {
+        switch self {
+        case .configuration: return "configuration"
+        case .sync(let status):
+            switch status {
+            case .offline: return "offline"
+            case .serverError: return "serverError"
+            case .rejected: return "rejected"
+            case .disabled: return "disabled"
+            case .deferredForCall: return "deferredForCall"
+            default: return "notSynced"
+            }
+        case .notRecorded: return "notRecorded"
+        case .notDelivered: return "notDelivered"
+        case .billingPaused: return "billingPaused"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .configuration(let message): return message
+        case .sync(let status):
+            switch status {
+            case .offline: return "the server could not be reached; the dataset and cursor are unchanged"
+            case .serverError(let code, _): return "the server answered \(code); the dataset and cursor are unchanged"
+            case .rejected(let reason): return "the response was refused, nothing applied: \(reason)"
+            case .disabled(let code): return "the server refused the API key (\(code)); branding is off until the key changes"
+            default: return "the sync did not run (\(status))"
+            }
+        case .notRecorded: return "the event could not be written to the outbox"
+        case .notDelivered(let pending): return "\(pending) event(s) not delivered yet; they stay in the outbox for the next run"
+        case .billingPaused(let status): return "the server refused the API key (\(status)); events are kept until the key changes"
+        }
+    }
+}
+
+/// Runs `body`; a failure becomes one line on stderr and exit status 1.
+func report(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as SecureNodeExampleError {
+        FileHandle.standardError.write(Data("error: \(error.kind): \(error)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+/// `+61•••••5678`: numbers are not printed whole.
+func mask(_ e164: String) -> String {
+    guard e164.count > 6 else { return String(repeating: "•", count: e164.count) }
+    return String(e164.prefix(3)) + String(repeating: "•", count: e164.count - 7) + String(e164.suffix(4))
+}
+
+/// One JSON object on one line of stdout.
+func printJSON(_ object: [String: Any]) {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    print(String(decoding: data, as: UTF8.self))
+}
