@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
         .library(name: "Resilience", targets: ["Resilience"]),
         .library(name: "ClientRuntime", targets: ["ClientRuntime"]),
+        .library(name: "ClientRuntimeTesting", targets: ["ClientRuntimeTesting"]),
         .library(name: "Clients", targets: generatedClients),
         .library(name: "BrandingStore", targets: ["BrandingStore"]),
         .library(name: "SecureNode", targets: ["SecureNode"]),
@@ -334,6 +335,16 @@ let package = Package(
             ],
             path: "Sources/ClientRuntime"
         ),
+        // For apps' tests (and this repository's): an in-memory transport
+        // that records requests and answers from a script.
+        .target(
+            name: "ClientRuntimeTesting",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/ClientRuntimeTesting"
+        ),
         .testTarget(
             name: "ClientRuntimeTests",
             dependencies: ["ClientRuntime", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -400,7 +411,7 @@ let package = Package(
         .testTarget(
             name: "GeneratedFeatureTests",
             dependencies: [
-                "FeatureClient", "ClientRuntime", "LoopbackHTTPServer",
+                "FeatureClient", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer",
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
