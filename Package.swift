@@ -389,7 +389,7 @@ let package = Package(
         .testTarget(
             name: "ClientConsumerTests",
             dependencies: generatedClients.map { .target(name: $0) } + [
-                "ClientRuntime", "LoopbackHTTPServer", "OpenAPIModel", "Resilience", "BackendDoubles",
+                "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "OpenAPIModel", "Resilience", "BackendDoubles",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

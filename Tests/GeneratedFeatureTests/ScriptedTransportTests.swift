@@ -60,4 +60,12 @@ import Testing
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(transport.requests.count == 1)
     }
+
+    @Test func aKeywordNamedOperationThroughTheProtocolShorthand() async throws {
+        let transport = ScriptedTransport { _ in .status(204) }
+        let api: any APIProtocol = Client(serverURL: Self.base, transport: transport)
+        try await api.`import`()
+        try await api.`import`(default: true)
+        #expect(transport.requests.map(\.target) == ["/imports", "/imports?default=true"])
+    }
 }

@@ -23,7 +23,7 @@ final class ModelTranslator {
     /// Names that generated code or the runtime declare, or that would shadow
     /// standard types.
     static let reservedTopLevelNames: Set<String> = [
-        "Client", "Server", "Operations", "Response", "APIError", "JSONValue", "Nullable", "OpenEnum", "CalendarDate",
+        "Client", "APIProtocol", "Server", "Operations", "Response", "APIError", "StreamedJSONArray", "StreamedElement", "JSONValue", "Nullable", "OpenEnum", "CalendarDate",
         "EmptyBody", "ClientCore", "RequestBuilder", "ClientResponse", "MultipartForm", "OperationDescriptor",
         "SecuritySchemeDescriptor", "UndocumentedResponseError", "ResponseDecodingError", "String", "Int", "Int32",
         "Int64", "Double", "Float", "Bool", "Date", "Data", "URL", "UUID", "Decimal", "Array", "Dictionary", "Set",

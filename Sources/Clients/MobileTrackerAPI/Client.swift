@@ -60,6 +60,25 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+    /// `POST /v2/tracking-session`: Create a tracking session
+    func createTrackingSession(body: CreateTrackingSessionRequest) async throws -> CreateTrackingSessionResponse
+
+    /// `POST /v2/tracking-session-data`: Track an event
+    func sendTrackingSessionData(body: TrackEventRequest) async throws -> StatusResponse
+
+    /// `PUT /v1/customer-profiles/set`: Update a customer profile or session metadata
+    func setCustomerProfile(body: CustomerProfileUpdateRequest) async throws -> StatusResponse
+
+    /// `PUT /v2/tracking-session/{sessionId}/location`: Update a session's location
+    func updateTrackingSessionLocation(sessionID: SessionID, body: LocationUpdateRequest) async throws -> StatusResponse
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {

@@ -62,6 +62,55 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+    /// `POST /auth/token`: Exchange an authorization code or refresh token for tokens
+    func exchangeToken(body: TokenRequest) async throws -> TokenResponse
+
+    /// `GET /accounts`: List linked accounts with balances
+    func listAccounts() async throws -> AccountList
+
+    /// `GET /transactions`: List transactions for a month or a range
+    func listTransactions(month: String?, from: String?, to: String?, accountID: UUID?, page: Int32?, pageSize: Int32?) async throws -> TransactionList
+
+    /// `PATCH /transactions/{transactionId}`: Update a transaction's category or notes
+    func updateTransaction(transactionID: UUID, body: TransactionUpdate, idempotencyKey: UUID?) async throws -> Transaction
+
+    /// `POST /transactions/sync`: Trigger a Plaid transaction sync
+    func syncTransactions(body: SyncRequest?, idempotencyKey: UUID?) async throws -> SyncResult
+
+    /// `POST /transactions/reset`: Reset the user's ledger data
+    func resetTransactions(body: ResetRequest?, idempotencyKey: UUID?) async throws -> ResetResult
+
+    /// `GET /analytics/summary`: Get the monthly analytics summary
+    func getAnalyticsSummary(month: String?, generateAI: Bool?) async throws -> AnalyticsSummary
+
+    /// `GET /ai/chat`: Get a chat conversation
+    func getChatConversation(conversationID: UUID?) async throws -> ChatConversation
+
+    /// `POST /ai/chat`: Send a chat message
+    func sendChatMessage(body: ChatMessageRequest, idempotencyKey: UUID?) async throws -> ChatConversation
+
+    /// `POST /plaid/link-token`: Create a Plaid Link token
+    func createPlaidLinkToken(idempotencyKey: UUID?) async throws -> PlaidLinkToken
+
+    /// `POST /plaid/exchange`: Exchange a Plaid public token
+    func exchangePlaidPublicToken(body: PlaidExchangeRequest, idempotencyKey: UUID?) async throws -> PlaidExchangeResult
+
+    /// `POST /rag/search`: Semantic search over transactions
+    func searchRAG(body: RAGSearchRequest) async throws -> RAGSearchResult
+
+    /// `GET /rag/summaries`: Get lightweight monthly summaries
+    func getRAGSummaries(month: String?) async throws -> RAGSummaries
+
+    /// `POST /rag/aggregate`: Aggregate transactions over a custom window
+    func aggregateRAG(body: RAGAggregateRequest) async throws -> RAGAggregateResult
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {

@@ -457,3 +457,55 @@ extension Client {
         }
     }
 }
+
+extension APIProtocol {
+    /// `listTransactions` with its optional arguments left out.
+    public func listTransactions() async throws -> TransactionList {
+        try await listTransactions(month: nil, from: nil, to: nil, accountID: nil, page: nil, pageSize: nil)
+    }
+
+    /// `updateTransaction` with its optional arguments left out.
+    public func updateTransaction(transactionID: UUID, body: TransactionUpdate) async throws -> Transaction {
+        try await updateTransaction(transactionID: transactionID, body: body, idempotencyKey: nil)
+    }
+
+    /// `syncTransactions` with its optional arguments left out.
+    public func syncTransactions() async throws -> SyncResult {
+        try await syncTransactions(body: nil, idempotencyKey: nil)
+    }
+
+    /// `resetTransactions` with its optional arguments left out.
+    public func resetTransactions() async throws -> ResetResult {
+        try await resetTransactions(body: nil, idempotencyKey: nil)
+    }
+
+    /// `getAnalyticsSummary` with its optional arguments left out.
+    public func getAnalyticsSummary() async throws -> AnalyticsSummary {
+        try await getAnalyticsSummary(month: nil, generateAI: nil)
+    }
+
+    /// `getChatConversation` with its optional arguments left out.
+    public func getChatConversation() async throws -> ChatConversation {
+        try await getChatConversation(conversationID: nil)
+    }
+
+    /// `sendChatMessage` with its optional arguments left out.
+    public func sendChatMessage(body: ChatMessageRequest) async throws -> ChatConversation {
+        try await sendChatMessage(body: body, idempotencyKey: nil)
+    }
+
+    /// `createPlaidLinkToken` with its optional arguments left out.
+    public func createPlaidLinkToken() async throws -> PlaidLinkToken {
+        try await createPlaidLinkToken(idempotencyKey: nil)
+    }
+
+    /// `exchangePlaidPublicToken` with its optional arguments left out.
+    public func exchangePlaidPublicToken(body: PlaidExchangeRequest) async throws -> PlaidExchangeResult {
+        try await exchangePlaidPublicToken(body: body, idempotencyKey: nil)
+    }
+
+    /// `getRAGSummaries` with its optional arguments left out.
+    public func getRAGSummaries() async throws -> RAGSummaries {
+        try await getRAGSummaries(month: nil)
+    }
+}

@@ -54,6 +54,37 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+    /// `GET /api/mobile/branding/sync`: Sync branding records to the device cache
+    func syncBranding(since: Date?, deviceID: DeviceID?) async throws -> BrandingSyncResponse
+
+    /// `GET /api/mobile/branding/lookup`: Look up the branding for one number (cache-miss fallback)
+    func lookupBranding(e164: E164PhoneNumber, deviceID: DeviceID?) async throws -> LookupBrandingResult
+
+    /// `POST /api/mobile/branding/imprint`: Report a successful identity display (billable imprint)
+    func recordImprint(body: ImprintRequest) async throws -> UsageEventResponse
+
+    /// `POST /api/mobile/branding/event`: Report a billable call / branding usage event
+    func recordBrandingEvent(body: UsageEventRequest) async throws -> UsageEventResponse
+
+    /// `POST /api/mobile/device/register`: Register this install's device
+    func registerDevice(body: DeviceRegisterRequest) async throws -> DeviceResponse
+
+    /// `POST /api/mobile/device/update`: Report device capability and version changes
+    func updateDevice(body: DeviceUpdateRequest) async throws -> DeviceResponse
+
+    /// `POST /api/mobile/device/presence`: Send a presence heartbeat
+    func reportDevicePresence(body: PresenceRequest) async throws -> SuccessResponse
+
+    /// `POST /api/mobile/debug/upload`: Upload debug / telemetry data
+    func uploadDebugLogs(body: DebugUploadRequest) async throws -> DebugUploadResponse
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {

@@ -291,6 +291,18 @@ extension Client {
     }
 }
 
+extension APIProtocol {
+    /// `syncBranding` with its optional arguments left out.
+    public func syncBranding() async throws -> BrandingSyncResponse {
+        try await syncBranding(since: nil, deviceID: nil)
+    }
+
+    /// `lookupBranding` with its optional arguments left out.
+    public func lookupBranding(e164: E164PhoneNumber) async throws -> LookupBrandingResult {
+        try await lookupBranding(e164: e164, deviceID: nil)
+    }
+}
+
 /// The bodies `lookupBranding` documents, by status.
 public enum LookupBrandingResult: Hashable, Sendable {
     /// The branding identity for the number.

@@ -55,6 +55,34 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+    /// `POST /api/auth/otp/request`: Request an OTP code by SMS
+    func requestOTP(body: RequestOTPBody) async throws -> RequestOTPResponse
+
+    /// `POST /api/auth/verify-otp`: Verify an OTP code and sign in
+    func verifyOTP(body: VerifyOTPBody) async throws -> VerifyOTPResponse
+
+    /// `POST /api/auth/refresh`: Exchange a refresh token for new tokens
+    func refreshToken(body: RefreshTokenBody) async throws -> RefreshTokenResponse
+
+    /// `POST /api/auth/logout`: Revoke a refresh token (best effort)
+    func logout(body: LogoutBody) async throws -> StatusResponse
+
+    /// `GET /api/moods`: List the signed-in user's moods
+    func listMoods() async throws -> MoodList
+
+    /// `POST /api/moods`: Record a mood entry
+    func createMood(body: CreateMoodBody) async throws -> Mood
+
+    /// `GET /healthz`: Health check
+    func checkHealth() async throws -> HealthStatus
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {

@@ -27,6 +27,14 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {

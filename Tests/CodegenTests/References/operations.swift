@@ -27,6 +27,29 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+    /// `GET /pets/{petId}`: Read one pet.
+    func getPet(petID: String, requestID: UUID?, fields: [String]?, filter: GetPetFilter?) async throws -> Pet
+
+    /// `DELETE /pets/{petId}`
+    @available(*, deprecated)
+    func deletePet(petID: String) async throws
+
+    /// `POST /pets`
+    func createPet(body: CreatePetRequest) async throws -> CreatePetResult
+
+    /// `PUT /pets/{petId}/photo`
+    func uploadPhoto(petID: Int, body: UploadPhotoRequest?) async throws -> Data
+
+    /// `POST /login`
+    func login(body: LoginRequest) async throws -> LoginResponse
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {
@@ -265,6 +288,18 @@ extension Client {
         case 200: return response.success(try response.decodeJSON(LoginResponse.self))
         default: throw response.undocumented()
         }
+    }
+}
+
+extension APIProtocol {
+    /// `getPet` with its optional arguments left out.
+    public func getPet(petID: String) async throws -> Pet {
+        try await getPet(petID: petID, requestID: nil, fields: nil, filter: nil)
+    }
+
+    /// `uploadPhoto` with its optional arguments left out.
+    public func uploadPhoto(petID: Int) async throws -> Data {
+        try await uploadPhoto(petID: petID, body: nil)
     }
 }
 

@@ -27,6 +27,22 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+    /// `GET /records`: Every record, with the cursor for the next export.
+    func exportRecords(since: Date?) async throws -> Export
+
+    /// `GET /events`
+    func listEvents() async throws -> [Event]
+
+    /// `GET /plain`
+    func listPlain() async throws -> [Event]
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {
@@ -205,5 +221,12 @@ extension Client {
         case 200: return response.success(try response.decodeJSON([Event].self))
         default: throw response.undocumented()
         }
+    }
+}
+
+extension APIProtocol {
+    /// `exportRecords` with its optional arguments left out.
+    public func exportRecords() async throws -> Export {
+        try await exportRecords(since: nil)
     }
 }

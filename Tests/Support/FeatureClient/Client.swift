@@ -28,6 +28,46 @@ public struct Client: Sendable {
     }
 }
 
+/// Every operation of the API, one requirement each (`Client`'s methods): write app code against
+/// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
+/// optional are passed explicitly here; each operation is also available without them.
+public protocol APIProtocol: Sendable {
+    /// `GET /items`
+    func listItems(tags: [String]?, ids: [Int]?, pipes: [String]?, filter: Filter?, since: CalendarDate?, traceID: UUID?, session: String?) async throws -> [Item]
+
+    /// `PATCH /items/{itemId}`
+    func patchItem(itemID: String, body: ItemPatch) async throws -> Item
+
+    /// `POST /token`
+    func exchangeCode(body: ExchangeCodeRequest) async throws -> ExchangeCodeResponse
+
+    /// `POST /uploads`
+    func upload(body: UploadRequest) async throws -> String
+
+    /// `GET /files/{name}`
+    func download(name: String) async throws -> Data
+
+    /// `POST /shapes`
+    func echoShapes(body: Shapes) async throws -> Shapes
+
+    /// `GET /points{coords}`
+    func getPoints(coords: [Int], coreQuery: String?, filter: Filter?) async throws
+
+    /// `POST /avatars`
+    func uploadAvatar(body: AvatarUpload, formHeader: String?) async throws
+
+    /// `GET /envelopes`
+    func getEnvelopes() async throws -> Envelope
+
+    /// `POST /envelopes`
+    func echoShapes2() async throws
+
+    /// `POST /imports`: A Swift keyword as the operation's name, with an optional argument named like one.
+    func `import`(`default`: Bool?) async throws
+}
+
+extension Client: APIProtocol {}
+
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {
@@ -63,11 +103,13 @@ extension Client {
         public static let getEnvelopes = OperationDescriptor(id: "获取", method: .get, pathTemplate: "/envelopes", security: [], isIdempotent: true)
         /// `POST /envelopes`
         public static let echoShapes2 = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/envelopes", security: [], isIdempotent: false)
+        /// `POST /imports`
+        public static let `import` = OperationDescriptor(id: "import", method: .post, pathTemplate: "/imports", security: [], isIdempotent: false)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2]
+        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2, `import`]
     }
 }

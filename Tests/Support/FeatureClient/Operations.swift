@@ -210,6 +210,46 @@ extension Client {
         default: throw response.undocumented()
         }
     }
+
+    /// A Swift keyword as the operation's name, with an optional argument named like one.
+    ///
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    public func `import`(`default`: Bool? = nil) async throws {
+        _ = try await importWithResponse(default: `default`)
+    }
+
+    /// `import`, returning the status and headers with the body.
+    public func importWithResponse(`default`: Bool? = nil) async throws -> Response<EmptyBody> {
+        var request = RequestBuilder(Operations.import)
+        try request.addQuery("default", `default`, style: .form, explode: true)
+        let response = try await self.core.send(request)
+        switch response.status {
+        case 204: return response.success(EmptyBody())
+        default: throw response.undocumented()
+        }
+    }
+}
+
+extension APIProtocol {
+    /// `listItems` with its optional arguments left out.
+    public func listItems() async throws -> [Item] {
+        try await listItems(tags: nil, ids: nil, pipes: nil, filter: nil, since: nil, traceID: nil, session: nil)
+    }
+
+    /// `getPoints` with its optional arguments left out.
+    public func getPoints(coords: [Int]) async throws {
+        try await getPoints(coords: coords, coreQuery: nil, filter: nil)
+    }
+
+    /// `uploadAvatar` with its optional arguments left out.
+    public func uploadAvatar(body: AvatarUpload) async throws {
+        try await uploadAvatar(body: body, formHeader: nil)
+    }
+
+    /// `import` with its optional arguments left out.
+    public func `import`() async throws {
+        try await `import`(default: nil)
+    }
 }
 
 /// The bodies `download` documents, by status.
