@@ -149,4 +149,24 @@ import Testing
             #expect(streamed.envelope?.cursor == "x")
         }
     }
+
+    /// A body handed over in one piece (a buffering transport) still comes
+    /// out in batches: the first element arrives before the last is decoded.
+    @Test func aBodyInOnePieceIsDecodedInBatches() async throws {
+        let count = 20_000
+        let records = (0..<count).map { #"{"id":\#($0),"name":"n"}"# }.joined(separator: ",")
+        let text = #"{"records":[\#(records)],"cursor":"c"}"#
+        let streamed = stream(text, member: "records", envelope: Page.self, chunk: text.utf8.count, batch: 256)
+        var iterator = streamed.makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(try first?.result.get().id == 0)
+        #expect(iterator.decodedAhead < count / 4, "decoded ahead: \(iterator.decodedAhead) of \(count)")
+        #expect(streamed.envelope == nil, "the body was not read to its end for the first element")
+        var seen = 1
+        while let element = try await iterator.next() {
+            #expect(element.index == seen)
+            seen += 1
+        }
+        #expect(seen == count && streamed.envelope?.cursor == "c")
+    }
 }

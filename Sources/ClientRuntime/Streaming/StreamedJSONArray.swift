@@ -95,6 +95,8 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
         private var pendingEnds: [Int] = []
         private var nextIndex = 0
         private var finished = false
+        /// The rest of the transport's last chunk.
+        private var unread: ArraySlice<UInt8> = []
         private let decoder = JSONCoding.makeDecoder()
 
         init(owner: StreamedJSONArray) {
@@ -103,6 +105,9 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
             splitter = JSONArraySplitter(member: owner.member, limit: owner.limit)
             pendingBytes.reserveCapacity(64 << 10)
         }
+
+        /// Elements decoded and not yet returned (what memory holds decoded).
+        var decodedAhead: Int { ready.count - readyIndex }
 
         /// The next element, or nil once the body has ended and the
         /// envelope is decoded.
@@ -139,9 +144,17 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
             decodePending()
         }
 
+        /// The next 64 KB at most: a transport that hands over the whole
+        /// body at once (URLSession on Linux buffers) still gives batches,
+        /// not every element decoded together.
         private mutating func nextChunk() async throws -> ArraySlice<UInt8>? {
-            guard chunks != nil else { return nil }
-            return try await chunks!.next()
+            if unread.isEmpty {
+                guard chunks != nil, let chunk = try await chunks!.next() else { return nil }
+                unread = chunk
+            }
+            let piece = unread.prefix(64 << 10)
+            unread = unread.dropFirst(piece.count)
+            return piece
         }
 
         /// Decodes the elements read so far: the batch as one array, or, when
