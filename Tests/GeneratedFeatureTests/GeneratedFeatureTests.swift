@@ -159,6 +159,21 @@ import FoundationNetworking
         #expect(again == shapes)
     }
 
+    @Test func aRecursiveUnionRoundTrips() throws {
+        let json = #"{"expr": {"op": "sum", "left": {"op": "lit", "value": 1}, "right": {"op": "sum", "left": {"op": "lit", "value": 2}, "right": {"op": "lit", "value": 3}}}}"#
+        let shapes = try JSONCoding.makeDecoder().decode(Shapes.self, from: Data(json.utf8))
+        func evaluate(_ expr: Expr) -> Int {
+            switch expr {
+            case .literal(let literal): return literal.value
+            case .sum(let sum): return evaluate(sum.left) + evaluate(sum.right)
+            case .undocumented: return 0
+            }
+        }
+        #expect(shapes.expr.map(evaluate) == 6)
+        let again = try JSONCoding.makeDecoder().decode(Shapes.self, from: JSONCoding.makeEncoder().encode(shapes))
+        #expect(again == shapes)
+    }
+
     @Test func unknownDiscriminatorValueIsKept() async throws {
         let harness = try Harness(body: #"{"pet": {"kind": "parrot", "words": 12}}"#)
         defer { harness.server.shutdown() }

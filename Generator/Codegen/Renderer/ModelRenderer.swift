@@ -192,7 +192,7 @@ struct ModelRenderer {
     }
 
     private func renderUnion(_ declaration: TypeDeclaration, _ shape: UnionShape, into writer: inout SwiftWriter) {
-        writer.block("\(access) indirect enum \(declaration.name): Codable, Hashable, Sendable") { writer in
+        writer.block("\(access) \(shape.isIndirect ? "indirect " : "")enum \(declaration.name): Codable, Hashable, Sendable") { writer in
             for member in shape.members {
                 writer.line("/// The member `\(member.type)`.")
                 writer.line("case \(member.name)(\(member.type))")

@@ -109,4 +109,7 @@ public struct UnionShape: Sendable, Hashable {
     public var members: [Member]
     /// The discriminator property's wire name.
     public var discriminator: String?
+    /// Whether the enum takes part in a reference cycle and is declared
+    /// `indirect` (its payloads boxed); other unions store them inline.
+    public var isIndirect: Bool = false
 }

@@ -115,7 +115,7 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
 
 /// Body of `POST /auth/token`: one of the two grants, selected by
 /// `grantType`.
-public indirect enum TokenRequest: Codable, Hashable, Sendable {
+public enum TokenRequest: Codable, Hashable, Sendable {
     /// The member `AuthorizationCodeGrant`.
     case authorizationCodeGrant(AuthorizationCodeGrant)
     /// The member `RefreshTokenGrant`.

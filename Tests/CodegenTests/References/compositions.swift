@@ -113,7 +113,7 @@ public struct Dog: Codable, Hashable, Sendable {
     }
 }
 
-public indirect enum Pet: Codable, Hashable, Sendable {
+public enum Pet: Codable, Hashable, Sendable {
     /// The member `Cat`.
     case cat(Cat)
     /// The member `Dog`.
@@ -140,7 +140,7 @@ public indirect enum Pet: Codable, Hashable, Sendable {
     }
 }
 
-public indirect enum IDOrName: Codable, Hashable, Sendable {
+public enum IDOrName: Codable, Hashable, Sendable {
     /// The member `Int`.
     case int(Int)
     /// The member `String`.
@@ -162,7 +162,7 @@ public indirect enum IDOrName: Codable, Hashable, Sendable {
     }
 }
 
-public indirect enum Contact: Codable, Hashable, Sendable {
+public enum Contact: Codable, Hashable, Sendable {
     /// The member `Base`.
     case base(Base)
     /// The member `Contact.EmailContact`.

@@ -117,3 +117,57 @@ public final class Employee: Codable, Hashable, Sendable {
         hasher.combine(manager)
     }
 }
+
+/// A recursive union (through Sum), so `indirect`; Sum stays a struct.
+public indirect enum Expr: Codable, Hashable, Sendable {
+    /// The member `Literal`.
+    case literal(Literal)
+    /// The member `Sum`.
+    case sum(Sum)
+    /// A member this version of the client does not know, kept as JSON.
+    case undocumented(JSONValue)
+
+    /// Decodes the member the value matches.
+    public init(from decoder: any Decoder) throws {
+        switch try decoder.discriminatorValue("op") {
+        case "lit": self = .literal(try decoder.decodeMember(Literal.self))
+        case "sum": self = .sum(try decoder.decodeMember(Sum.self))
+        default: self = .undocumented(try decoder.decodeMember(JSONValue.self))
+        }
+    }
+
+    /// Encodes the member's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .literal(let value): try encoder.encodeMember(value)
+        case .sum(let value): try encoder.encodeMember(value)
+        case .undocumented(let value): try encoder.encodeMember(value)
+        }
+    }
+}
+
+public struct Literal: Codable, Hashable, Sendable {
+    public let op: String
+    public let value: Int
+
+    /// Creates a value.
+    public init(op: String, value: Int) {
+        self.op = op
+        self.value = value
+    }
+}
+
+public struct Sum: Codable, Hashable, Sendable {
+    public let op: String
+    /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
+    public let left: Expr
+    /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
+    public let right: Expr
+
+    /// Creates a value.
+    public init(op: String, left: Expr, right: Expr) {
+        self.op = op
+        self.left = left
+        self.right = right
+    }
+}

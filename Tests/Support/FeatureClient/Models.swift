@@ -307,7 +307,7 @@ public struct Dog: Codable, Hashable, Sendable {
     }
 }
 
-public indirect enum Pet: Codable, Hashable, Sendable {
+public enum Pet: Codable, Hashable, Sendable {
     /// The member `Cat`.
     case cat(Cat)
     /// The member `Dog`.
@@ -334,7 +334,7 @@ public indirect enum Pet: Codable, Hashable, Sendable {
     }
 }
 
-public indirect enum IDOrName: Codable, Hashable, Sendable {
+public enum IDOrName: Codable, Hashable, Sendable {
     /// The member `Int`.
     case int(Int)
     /// The member `String`.
@@ -353,6 +353,60 @@ public indirect enum IDOrName: Codable, Hashable, Sendable {
         case .int(let value): try encoder.encodeMember(value)
         case .string(let value): try encoder.encodeMember(value)
         }
+    }
+}
+
+/// A recursive union (through Sum), so `indirect`; Sum stays a struct.
+public indirect enum Expr: Codable, Hashable, Sendable {
+    /// The member `Literal`.
+    case literal(Literal)
+    /// The member `Sum`.
+    case sum(Sum)
+    /// A member this version of the client does not know, kept as JSON.
+    case undocumented(JSONValue)
+
+    /// Decodes the member the value matches.
+    public init(from decoder: any Decoder) throws {
+        switch try decoder.discriminatorValue("op") {
+        case "lit": self = .literal(try decoder.decodeMember(Literal.self))
+        case "sum": self = .sum(try decoder.decodeMember(Sum.self))
+        default: self = .undocumented(try decoder.decodeMember(JSONValue.self))
+        }
+    }
+
+    /// Encodes the member's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .literal(let value): try encoder.encodeMember(value)
+        case .sum(let value): try encoder.encodeMember(value)
+        case .undocumented(let value): try encoder.encodeMember(value)
+        }
+    }
+}
+
+public struct Literal: Codable, Hashable, Sendable {
+    public var op: String
+    public var value: Int
+
+    /// Creates a value.
+    public init(op: String, value: Int) {
+        self.op = op
+        self.value = value
+    }
+}
+
+public struct Sum: Codable, Hashable, Sendable {
+    public var op: String
+    /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
+    public var left: Expr
+    /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
+    public var right: Expr
+
+    /// Creates a value.
+    public init(op: String, left: Expr, right: Expr) {
+        self.op = op
+        self.left = left
+        self.right = right
     }
 }
 
@@ -424,6 +478,8 @@ public struct Tagged: Codable, Hashable, Sendable {
 }
 
 public struct Shapes: Codable, Hashable, Sendable {
+    /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
+    public var expr: Expr?
     public var pet: Pet?
     public var idOrName: IDOrName?
     public var boss: Employee?
@@ -432,7 +488,8 @@ public struct Shapes: Codable, Hashable, Sendable {
     public var anything: JSONValue?
 
     /// Creates a value.
-    public init(pet: Pet? = nil, idOrName: IDOrName? = nil, boss: Employee? = nil, tagged: Tagged? = nil, extra: Shapes.Extra? = nil, anything: JSONValue? = nil) {
+    public init(expr: Expr? = nil, pet: Pet? = nil, idOrName: IDOrName? = nil, boss: Employee? = nil, tagged: Tagged? = nil, extra: Shapes.Extra? = nil, anything: JSONValue? = nil) {
+        self.expr = expr
         self.pet = pet
         self.idOrName = idOrName
         self.boss = boss
@@ -442,6 +499,7 @@ public struct Shapes: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
+        case expr
         case pet
         case idOrName = "id_or_name"
         case boss
