@@ -1,5 +1,6 @@
 import ClientRuntimeTesting
 import Foundation
+import HTTPTypes
 import SecureNodeAPI
 import Testing
 
@@ -62,5 +63,18 @@ import Testing
         // The concrete client keeps its default arguments.
         _ = try await client.lookupBranding(e164: "+19995550000", deviceID: "device-1")
         #expect(transport.requests.last?.query?.contains("device_id=device-1") == true)
+    }
+
+    /// `format: int32` is `Int32`: a value past its range is a typed decoding
+    /// error, never a number wrapped or cut. (Foundation's decoder on Linux
+    /// reports it as invalid JSON without the field; the error says what it is.)
+    @Test func anInt32FieldRefusesAValueOutOfRange() throws {
+        let inRange = ClientResponse(operationID: "meta", response: HTTPResponse(status: .ok), body: Data(#"{"ring_duration_seconds": 2147483647}"#.utf8))
+        #expect(try inRange.decodeJSON(EventMeta.self).ringDurationSeconds == Int32.max)
+        let outOfRange = ClientResponse(operationID: "meta", response: HTTPResponse(status: .ok), body: Data(#"{"ring_duration_seconds": 2147483648}"#.utf8))
+        let error = #expect(throws: ResponseDecodingError.self) { try outOfRange.decodeJSON(EventMeta.self) }
+        #expect(error?.operationID == "meta" && error?.status == 200)
+        #expect(error?.rawBody == outOfRange.body, "what the server sent is kept")
+        #expect(error?.reason.contains("a value does not fit its type") == true, "\(String(describing: error))")
     }
 }

@@ -69,7 +69,15 @@ public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
             reason = "the required field is missing"
         case .dataCorrupted(let context)?:
             path = context.codingPath
-            reason = context.debugDescription
+            // Foundation's decoder reports a number that does not fit its
+            // Swift type (an int32 past 2^31) as invalid JSON, without a
+            // path; say what it is when the body is valid JSON.
+            if context.codingPath.isEmpty, context.debugDescription.contains("not valid JSON"),
+               (try? JSONSerialization.jsonObject(with: rawBody, options: .fragmentsAllowed)) != nil {
+                reason = "the body is valid JSON, but a value does not fit its type (a number out of its format's range?)"
+            } else {
+                reason = context.debugDescription
+            }
         default:
             reason = String(describing: error)
         }
