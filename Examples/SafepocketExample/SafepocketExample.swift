@@ -65,7 +65,9 @@ struct SafepocketExample: AsyncParsableCommand {
     }
 
     struct Exchange: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Finish the sign-in with the CODE and STATE the redirect carried.")
+        static let configuration = CommandConfiguration(
+            abstract: "Finish the sign-in with the CODE and STATE the redirect carried.",
+            discussion: "Write `exchange -- CODE STATE`: both are random base64url and may begin with '-', which would otherwise read as an option.")
         @ParentCommand var root: SafepocketExample
         @Argument(help: "The `code` of the redirect.") var code: String
         @Argument(help: "The `state` of the redirect.") var stateValue: String

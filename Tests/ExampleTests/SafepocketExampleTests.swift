@@ -18,11 +18,12 @@ import Testing
         let code = try #require(items.first { $0.name == "code" }?.value)
         let redirectState = try #require(items.first { $0.name == "state" }?.value)
 
-        let forged = try ExampleRun.run("safepocket-example", common + ["exchange", code, "forged-state"])
+        let forged = try ExampleRun.run("safepocket-example", common + ["exchange", "--", code, "forged-state"])
         #expect(forged.status == 1 && forged.stderr.hasPrefix("error: stateMismatch: "))
         #expect(backend.counters.codeExchanges == 0)
 
-        let exchange = try ExampleRun.run("safepocket-example", common + ["exchange", code, redirectState])
+        // `--` first: a random state can begin with `-` (base64url), which would read as an option.
+        let exchange = try ExampleRun.run("safepocket-example", common + ["exchange", "--", code, redirectState])
         #expect(exchange.status == 0 && exchange.objects.first?["event"] as? String == "signed_in", "\(exchange.stderr)")
 
         let accounts = try ExampleRun.run("safepocket-example", common + ["accounts"])
