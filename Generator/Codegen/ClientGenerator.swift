@@ -52,10 +52,11 @@ public enum ClientGenerator {
             moduleName: options.moduleName, accessLevel: options.accessLevel,
             documentation: Documentation.text(heading.isEmpty ? nil : "A client of \(heading).", info.summary, info.description),
             servers: ServerTranslator.servers(of: document), operations: operations,
-            types: MutabilityAnalysis.markResponseOnly(
+            types: ValidationAnalysis.markValidatable(MutabilityAnalysis.markResponseOnly(
                 RecursionAnalysis.markRecursive(models.declarations),
-                requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) }))
+                requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) })))
         client.componentTypeNames = models.componentTypeNames
+        client.patterns = models.constraints.patterns
         return client
     }
 
@@ -72,7 +73,8 @@ public enum ClientGenerator {
         var clientWriter = SwiftWriter()
         (header + ["@_exported import ClientRuntime", "import Foundation", "import HTTPTypes", "@_exported import OpenAPIRuntime", ""]).forEach { clientWriter.line($0) }
         let typesByName = Dictionary(client.types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let clientRenderer = ClientRenderer(access: access, types: typesByName)
+        let validation = ValidationRenderer(validatable: ValidationAnalysis.validatableNames(client.types))
+        let clientRenderer = ClientRenderer(access: access, types: typesByName, validation: validation)
         clientRenderer.renderClient(client, into: &clientWriter)
         files.append(GeneratedFile(name: "Client.swift", contents: clientWriter.text))
 
@@ -92,7 +94,7 @@ public enum ClientGenerator {
         }
 
         // Models, each top-level type rendered once, then cut into files.
-        let modelRenderer = ModelRenderer(access: access)
+        let modelRenderer = ModelRenderer(access: access, validation: validation)
         let renderedTypes = client.types.map { declaration -> [String] in
             var writer = SwiftWriter()
             modelRenderer.render(declaration, into: &writer)

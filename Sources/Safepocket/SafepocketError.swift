@@ -84,6 +84,10 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
     case storageFailed
     /// The call was cancelled.
     case cancelled
+    /// A value breaks the spec's constraints (a pattern, a length, a bound):
+    /// nothing was sent. The violation names the field and rule, never a
+    /// secret value.
+    case constraintViolated(ConstraintViolation)
 
     /// A short text for developers and logs; never a token or a verifier.
     public var description: String {
@@ -101,6 +105,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
         case .storageFailed: return "the secure store could not be written"
         case .cancelled: return "cancelled"
+        case .constraintViolated(let violation): return "not sent: \(violation)"
         }
     }
 
@@ -120,6 +125,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .insecureBaseURL: return "insecureBaseURL"
         case .storageFailed: return "storageFailed"
         case .cancelled: return "cancelled"
+        case .constraintViolated: return "constraintViolated"
         }
     }
 
@@ -150,6 +156,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case let error as ResponseDecodingError:
             self = .unexpectedResponse(
                 status: error.status, reason: "the body does not match the spec" + (error.field.isEmpty ? "" : " at \(error.field)"))
+        case let error as ConstraintViolation: self = .constraintViolated(error)
         case let error as RateLimitedError:
             self = .api(SafepocketFailure(status: 429, code: .rateLimited, message: nil, traceID: nil, retryAfter: error.retryAfter))
         case let error as TokenRefreshError:

@@ -95,18 +95,23 @@ public final class SecureNode: Sendable {
         state = SharedState(apiKey: configuration.apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
         let state = self.state
         let mountFile = folder.appendingPathComponent("api-mount")
-        let client = SecureNodeAPI.Client(
-            serverURL: configuration.apiURL, transport: configuration.transport,
-            middlewares: [
-                // The README: `{base}/mobile/...` first, `{base}/api/mobile/...` as the fallback.
-                MountDiscoveryMiddleware(
-                    specPrefix: "/api", mounts: ["", "/api"], operationsAnswering404: ["lookupBranding"],
-                    known: (try? String(contentsOf: mountFile, encoding: .utf8)).map { $0 == "root" ? "" : $0 },
-                    onDiscover: { mount in try? Data((mount.isEmpty ? "root" : mount).utf8).write(to: mountFile, options: .atomic) }),
-                // The contract lists it on every request, GETs included.
-                DefaultHeadersMiddleware([.contentType: "application/json"]),
-                APIKeyMiddleware { state.withLock { $0.apiKey } },
-            ])
+        let middlewares: [any ClientMiddleware] = [
+            // The README: `{base}/mobile/...` first, `{base}/api/mobile/...` as the fallback.
+            MountDiscoveryMiddleware(
+                specPrefix: "/api", mounts: ["", "/api"], operationsAnswering404: ["lookupBranding"],
+                known: (try? String(contentsOf: mountFile, encoding: .utf8)).map { $0 == "root" ? "" : $0 },
+                onDiscover: { mount in try? Data((mount.isEmpty ? "root" : mount).utf8).write(to: mountFile, options: .atomic) }),
+            // The contract lists it on every request, GETs included.
+            DefaultHeadersMiddleware([.contentType: "application/json"]),
+            APIKeyMiddleware { state.withLock { $0.apiKey } },
+        ]
+        let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares)
+        // Recorded billing events go out as recorded, the server judging
+        // them: a value the spec forbids is refused by the server (400 with
+        // its error body: dropped and reported) or accepted, never held back
+        // here, where no one could correct it and it would wait for ever.
+        let deliveryClient = SecureNodeAPI.Client(
+            serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares, constraintChecks: [])
         store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
         logos = LogoCache(
@@ -115,7 +120,7 @@ public final class SecureNode: Sendable {
         calls = CallActivity()
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls)
-        delivery = OutboxDelivery(outbox: outbox, client: client)
+        delivery = OutboxDelivery(outbox: outbox, client: deliveryClient)
         device = DeviceLifecycle(
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
             heartbeatInterval: configuration.heartbeatInterval)

@@ -43,6 +43,10 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     case insecureBaseURL
     /// The call was cancelled.
     case cancelled
+    /// A value breaks the spec's constraints (a pattern, a length, a bound):
+    /// nothing was sent. The violation names the field and rule, never a
+    /// secret value.
+    case constraintViolated(ConstraintViolation)
 
     /// A short text for developers and logs.
     public var description: String {
@@ -61,6 +65,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
         case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
         case .cancelled: return "cancelled"
+        case .constraintViolated(let violation): return "not sent: \(violation)"
         }
     }
 
@@ -81,6 +86,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unexpectedResponse: return "unexpectedResponse"
         case .insecureBaseURL: return "insecureBaseURL"
         case .cancelled: return "cancelled"
+        case .constraintViolated: return "constraintViolated"
         }
     }
 
@@ -101,6 +107,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unexpectedResponse: return "Something went wrong. Please try again later."
         case .insecureBaseURL: return "The app is misconfigured."
         case .cancelled: return ""
+        case .constraintViolated: return "Please check what you entered."
         }
     }
 
@@ -139,6 +146,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
             self = error.status >= 400
                 ? byStatus(error.status, fields: error.headerFields, body: nil, reason: reason)
                 : .unexpectedResponse(status: error.status, reason: reason)
+        case let error as ConstraintViolation: self = .constraintViolated(error)
         case let error as RateLimitedError: self = .rateLimited(retryAfter: error.retryAfter)
         case let error as TokenRefreshError:
             self = error == .notSignedIn ? .notSignedIn : .sessionExpired

@@ -113,13 +113,26 @@ import Testing
     @Test func reportDevicePresence() async throws {
         try await check("reportDevicePresence").run(errorBody: ErrorResponse.self) { url, transport in
             try await Client(serverURL: url, transport: transport).reportDevicePresence(body: PresenceRequest(
-                deviceID: "device-1", observedAt: displayedAt, platform: .unknown("harmonyos")))
+                deviceID: "device-1", observedAt: displayedAt, platform: .android))
         } checkRequest: { request in
             #expect(request.method == "POST")
             #expect(request.target == "/api/mobile/device/presence")
-            // An unknown enum value is sent as it is.
-            #expect(request.jsonBody?["platform"] as? String == "harmonyos")
+            #expect(request.jsonBody?["platform"] as? String == "android")
         }
+    }
+
+    @Test func aValueOutsideTheSpecsEnumIsNotSent() async throws {
+        let server = try ExampleReplay(examples, operation: "reportDevicePresence", status: 200)
+        let presence = PresenceRequest(deviceID: "device-1", observedAt: displayedAt, platform: .unknown("harmonyos"))
+        let refused = await #expect(throws: ConstraintViolation.self) {
+            try await Client(serverURL: server.url, transport: ConsumerCheck.makeTransport()).reportDevicePresence(body: presence)
+        }
+        #expect(refused?.description == #"reportDevicePresence: body.platform is not one of ios, android (it is "harmonyos")"#)
+        #expect(server.requests.isEmpty)
+        // With the checks off, the unknown value goes out as it is.
+        let unchecked = Client(serverURL: server.url, transport: ConsumerCheck.makeTransport(), constraintChecks: [])
+        _ = try await unchecked.reportDevicePresence(body: presence)
+        #expect(server.requests.last?.jsonBody?["platform"] as? String == "harmonyos")
     }
 
     @Test func uploadDebugLogs() async throws {

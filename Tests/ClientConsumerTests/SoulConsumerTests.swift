@@ -45,6 +45,24 @@ import Testing
         #expect(tokens.user.email.hasSuffix("@example.com"))
     }
 
+    @Test func aPhoneOrCodeTheSpecForbidsIsNotSentNorShown() async throws {
+        let server = try ExampleReplay(examples, operation: "verifyOTP", status: 200)
+        let client = Client(serverURL: server.url, transport: ConsumerCheck.makeTransport())
+        let badPhone = await #expect(throws: ConstraintViolation.self) {
+            try await client.verifyOTP(body: VerifyOTPBody(phone: "5555550123", otp: "123456"))
+        }
+        #expect(badPhone?.description == #"verifyOTP: body.phone does not match ^\+[1-9]\d{1,14}$"#)
+        let shortCode = await #expect(throws: ConstraintViolation.self) {
+            try await client.verifyOTP(body: VerifyOTPBody(phone: "+15555550123", otp: "12345"))
+        }
+        #expect(shortCode?.description == "verifyOTP: body.otp is shorter than 6 characters")
+        #expect(server.requests.isEmpty, "nothing was sent")
+
+        // The spec's own example answer keeps the spec's constraints.
+        let strict = Client(serverURL: server.url, transport: ConsumerCheck.makeTransport(), constraintChecks: [.requests, .responses])
+        #expect(try await strict.verifyOTP(body: VerifyOTPBody(phone: "+15555550123", otp: "123456")).tokenType == .bearer)
+    }
+
     @Test func refreshToken() async throws {
         try await check("refreshToken").run(errorBody: ErrorDetail.self) { url, transport in
             try await Client(serverURL: url, transport: transport).refreshToken(body: RefreshTokenBody(oldRefreshToken: "refresh-1"))

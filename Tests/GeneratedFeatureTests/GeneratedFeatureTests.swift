@@ -192,7 +192,7 @@ import FoundationNetworking
     @Test func descriptorsDescribeEachOperation() {
         #expect(Client.Operations.patchItem.method == .patch)
         #expect(Client.Operations.patchItem.pathTemplate == "/items/{itemId}")
-        #expect(Client.Operations.byID.keys.sorted() == ["download", "echoShapes", "exchangeCode", "getPoints", "import", "listItems", "patchItem", "upload", "uploadAvatar", "获取"])
+        #expect(Client.Operations.byID.keys.sorted() == ["download", "echoShapes", "exchangeCode", "getPoints", "import", "listItems", "patchItem", "placeOrder", "upload", "uploadAvatar", "获取"])
         #expect(Client.Operations.listItems.isPublic)
     }
 

@@ -26,6 +26,16 @@ import Testing
         #expect(document.schema("Name")?.isNullable == true)
     }
 
+    @Test func aPatternICUCannotCompileIsAWarningAtItsPlace() throws {
+        // Unbounded lookbehind is ECMA-262 (2018) but not ICU; `\\d` is both.
+        let (document, result) = try schemas("3.1.0", "    Code: {type: string, pattern: '(?<=a+)b'}\n    Digits: {type: string, pattern: '^\\d+$'}\n")
+        let warning = try only("pattern-not-checked", in: result)
+        #expect(warning.severity == .warning && warning.line == 6 && warning.column == 35)
+        #expect(warning.message.contains("'(?<=a+)b'") && warning.message.contains("do not check it"))
+        #expect(document.schema("Code")?.pattern == "(?<=a+)b", "the pattern is kept in the model")
+        #expect(result.diagnostics.count == 1)
+    }
+
     @Test func exclusiveBoundsIn30And31() throws {
         let (old, _) = try schemas("3.0.3", "    N: {type: number, minimum: 0, exclusiveMinimum: true, maximum: 10}\n")
         let (new, _) = try schemas("3.1.0", "    N: {type: number, exclusiveMinimum: 0, maximum: 10}\n")

@@ -7,6 +7,8 @@ struct ClientRenderer {
     let access: String
     /// The model types, to look up multipart body properties.
     let types: [String: TypeDeclaration]
+    /// Renders constraint checks.
+    let validation: ValidationRenderer
 
     func renderClient(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
         writer.documentation(client.documentation)
@@ -16,14 +18,15 @@ struct ClientRenderer {
             writer.line("")
             if !client.servers.isEmpty {
                 writer.line("/// A client of one of the servers the spec names.")
-                writer.block("\(access) init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [])") { writer in
-                    writer.line("self.init(serverURL: server.url, transport: transport, middlewares: middlewares)")
+                writer.block("\(access) init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests)") { writer in
+                    writer.line("self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)")
                 }
                 writer.line("")
             }
             writer.line("/// A client of the server at `serverURL`; middlewares run in order, the first outermost.")
-            writer.block("\(access) init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [])") { writer in
-                writer.line("self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares)")
+            writer.line("/// `constraintChecks` says what is checked against the spec's constraints: requests, by default.")
+            writer.block("\(access) init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests)") { writer in
+                writer.line("self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)")
             }
             writer.line("")
             writer.line("/// A client over a configured core.")
@@ -31,6 +34,7 @@ struct ClientRenderer {
                 writer.line("self.core = core")
             }
         }
+        ValidationRenderer.renderPatterns(client.patterns, into: &writer)
         renderProtocol(client, into: &writer)
         if !client.servers.isEmpty {
             writer.line("")
@@ -270,6 +274,20 @@ struct ClientRenderer {
 
     /// Declares `request` with the operation's parameters, body and `Accept`.
     private func renderRequest(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+        var checks: [String] = []
+        for parameter in operation.parameters {
+            checks += validation.checks(
+                of: parameter.label, at: parameter.validationKey, type: parameter.type,
+                constraints: parameter.constraints, elements: parameter.elementConstraints)
+        }
+        if let body = operation.body, body.encoding == .json || body.encoding == .form || body.encoding == .multipart {
+            checks += validation.checks(of: "body", at: "body", type: body.type, constraints: body.constraints, elements: body.elementConstraints)
+        }
+        if !checks.isEmpty {
+            writer.closure("try core.validateRequest(Operations.\(SwiftName.unescaped(operation.methodName)))", parameters: "validator") { writer in
+                checks.forEach { writer.line($0) }
+            }
+        }
         let mutates = !operation.parameters.isEmpty || operation.body != nil || operation.accept != nil
         writer.line("\(mutates ? "var" : "let") request = RequestBuilder(Operations.\(SwiftName.unescaped(operation.methodName)))")
         for parameter in operation.parameters {

@@ -3,6 +3,8 @@
 struct ModelRenderer {
     /// `public`, `package` or `internal`.
     let access: String
+    /// Renders constraint checks.
+    let validation: ValidationRenderer
 
     func render(_ declaration: TypeDeclaration, into writer: inout SwiftWriter) {
         writer.documentation(declaration.documentation)
@@ -37,7 +39,8 @@ struct ModelRenderer {
     private func renderStructure(_ declaration: TypeDeclaration, _ shape: StructureShape, into writer: inout SwiftWriter) {
         let keyword = shape.isRecursive ? "final class" : "struct"
         let binding = shape.isRecursive || !shape.isMutable ? "let" : "var"
-        writer.block("\(access) \(keyword) \(declaration.name): Codable, Hashable, Sendable") { writer in
+        let conformances = declaration.isValidatable ? "Codable, Hashable, Sendable, Validatable" : "Codable, Hashable, Sendable"
+        writer.block("\(access) \(keyword) \(declaration.name): \(conformances)") { writer in
             for property in shape.properties {
                 writer.documentation(property.documentation)
                 if property.isDeprecated {
@@ -81,6 +84,10 @@ struct ModelRenderer {
             if shape.isRecursive {
                 writer.line("")
                 renderClassHashable(declaration.name, shape, into: &writer)
+            }
+            if declaration.isValidatable {
+                writer.line("")
+                renderValidate(shape, into: &writer)
             }
             renderNested(declaration, into: &writer)
         }
@@ -147,6 +154,20 @@ struct ModelRenderer {
         }
     }
 
+    private func renderValidate(_ shape: StructureShape, into writer: inout SwiftWriter) {
+        writer.line("/// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.")
+        writer.block("\(access) func validate(_ validator: inout ConstraintValidator) throws") { writer in
+            for property in shape.properties {
+                let lines = validation.checks(
+                    of: Self.storage(property), at: property.wireName, type: property.type, constraints: property.constraints, elements: property.elementConstraints)
+                lines.forEach { writer.line($0) }
+            }
+            if let additional = shape.additionalProperties, ValidationAnalysis.isValidatable(additional, in: validation.validatable) {
+                writer.line("try additionalProperties.validate(&validator)")
+            }
+        }
+    }
+
     private func renderClassHashable(_ name: String, _ shape: StructureShape, into writer: inout SwiftWriter) {
         var members = shape.properties.map { SwiftName.unescaped(Self.storage($0)) }
         if shape.additionalProperties != nil { members.append("additionalProperties") }
@@ -172,6 +193,9 @@ struct ModelRenderer {
             writer.line("/// A value this version of the client does not know, kept as received.")
             writer.line("case unknown(\(shape.rawType))")
             writer.line("")
+            writer.line("/// The values the spec lists; a request may send no other.")
+            writer.line("\(access) static let knownRawValues: [\(shape.rawType)] = [\(shape.cases.map(\.literal).joined(separator: ", "))]")
+            writer.line("")
             writer.line("/// The case for a raw value; unknown values become ``unknown(_:)``.")
             writer.block("\(access) init(rawValue: \(shape.rawType))") { writer in
                 writer.line("switch rawValue {")
@@ -192,7 +216,8 @@ struct ModelRenderer {
     }
 
     private func renderUnion(_ declaration: TypeDeclaration, _ shape: UnionShape, into writer: inout SwiftWriter) {
-        writer.block("\(access) \(shape.isIndirect ? "indirect " : "")enum \(declaration.name): Codable, Hashable, Sendable") { writer in
+        let conformances = declaration.isValidatable ? "Codable, Hashable, Sendable, Validatable" : "Codable, Hashable, Sendable"
+        writer.block("\(access) \(shape.isIndirect ? "indirect " : "")enum \(declaration.name): \(conformances)") { writer in
             for member in shape.members {
                 writer.line("/// The member `\(member.type)`.")
                 writer.line("case \(member.name)(\(member.type))")
@@ -226,6 +251,24 @@ struct ModelRenderer {
                 for member in shape.members { writer.line("case .\(SwiftName.unescaped(member.name))(let value): try encoder.encodeMember(value)") }
                 if shape.discriminator != nil { writer.line("case .undocumented(let value): try encoder.encodeMember(value)") }
                 writer.line("}")
+            }
+            if declaration.isValidatable {
+                writer.line("")
+                writer.line("/// Checks the spec's constraints on the member's value; throws `ConstraintViolation` for the first one broken.")
+                writer.block("\(access) func validate(_ validator: inout ConstraintValidator) throws") { writer in
+                    writer.line("switch self {")
+                    var checkedCount = 0
+                    for member in shape.members {
+                        let lines = validation.memberChecks(
+                            of: "value", type: member.type, constraints: member.constraints, elements: member.elementConstraints)
+                        guard !lines.isEmpty else { continue }
+                        checkedCount += 1
+                        writer.line("case .\(SwiftName.unescaped(member.name))(let value):")
+                        lines.forEach { writer.line("    " + $0) }
+                    }
+                    if checkedCount < shape.members.count || shape.discriminator != nil { writer.line("default: break") }
+                    writer.line("}")
+                }
             }
             renderNested(declaration, into: &writer)
         }

@@ -17,6 +17,16 @@ struct SwiftWriter {
         line("}")
     }
 
+    /// Appends `opening { parameters in`, the body one level deeper, then `}`:
+    /// a trailing closure.
+    mutating func closure(_ opening: String, parameters: String, _ body: (inout SwiftWriter) -> Void) {
+        line(opening + " { \(parameters) in")
+        depth += 1
+        body(&self)
+        depth -= 1
+        line("}")
+    }
+
     /// Appends `///` lines for a doc comment; nothing for nil.
     mutating func documentation(_ text: String?) {
         guard let text else { return }

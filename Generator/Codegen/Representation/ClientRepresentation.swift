@@ -14,6 +14,8 @@ public struct ClientRepresentation: Sendable {
     public var types: [TypeDeclaration]
     /// Component schema name -> Swift type name (`branding_record` -> `BrandingRecord`).
     public var componentTypeNames: [String: String] = [:]
+    /// Every distinct `pattern` that generated code checks, in order of first use.
+    public var patterns: [PatternDeclaration] = []
 }
 
 /// A base URL from `servers`.

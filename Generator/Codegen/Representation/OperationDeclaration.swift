@@ -100,6 +100,13 @@ public struct ParameterDeclaration: Sendable, Hashable {
     public var isJSONContent: Bool = false
     /// The doc comment.
     public var documentation: String?
+    /// The constraints on the value (string, number, or array count).
+    public var constraints: ConstraintDeclaration?
+    /// The constraints on each element of an array value.
+    public var elementConstraints: ConstraintDeclaration?
+
+    /// The validation path of the value: `query.limit`.
+    public var validationKey: String { "\(location).\(wireName)" }
 }
 
 /// The request body argument.
@@ -128,6 +135,10 @@ public struct BodyDeclaration: Sendable, Hashable {
     public var contentType: String
     /// The doc comment.
     public var documentation: String?
+    /// The constraints on a body that is not a type of its own (an array's count, a string).
+    public var constraints: ConstraintDeclaration?
+    /// The constraints on each element of an array body.
+    public var elementConstraints: ConstraintDeclaration?
 }
 
 /// The type a method returns or throws.

@@ -23,6 +23,10 @@ public struct TypeDeclaration: Sendable, Hashable {
     public var kind: Kind
     /// Types declared inside this one (inline schemas of its properties).
     public var nested: [TypeDeclaration] = []
+    /// Whether the type checks constraints of the spec on its values
+    /// (`Validatable`): a structure or union that holds a constrained value
+    /// or an enum, directly or through other types.
+    public var isValidatable: Bool = false
 }
 
 /// A struct's stored properties and coding.
@@ -69,6 +73,10 @@ public struct PropertyDeclaration: Sendable, Hashable {
     /// Whether the schema lists the property in `required` (a required
     /// nullable property is `T?` and encodes nil as `null`).
     public var isRequired: Bool
+    /// The constraints on the value (string, number, or array count).
+    public var constraints: ConstraintDeclaration?
+    /// The constraints on each element of the array or map.
+    public var elementConstraints: ConstraintDeclaration?
 }
 
 /// An enum of known values plus `unknown(...)`.
@@ -103,6 +111,10 @@ public struct UnionShape: Sendable, Hashable {
         public var type: SwiftType
         /// The discriminator values that select it.
         public var discriminatorValues: [String]
+        /// The constraints on a string, number or array member.
+        public var constraints: ConstraintDeclaration?
+        /// The constraints on each element of an array member.
+        public var elementConstraints: ConstraintDeclaration?
     }
 
     /// The members, tried in order when there is no discriminator.

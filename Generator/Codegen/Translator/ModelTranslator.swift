@@ -19,6 +19,8 @@ final class ModelTranslator {
     /// How deep inline references are being followed (guards non-component cycles).
     private var inlineDepth = 0
     private let mapping: TypeMapping
+    /// Reads constraints at use sites and names the patterns.
+    let constraints: ConstraintTranslator
 
     /// Names that generated code or the runtime declare, or that would shadow
     /// standard types.
@@ -30,12 +32,15 @@ final class ModelTranslator {
         "Optional", "Error", "Codable", "Encodable", "Decodable", "Hashable", "Sendable", "Equatable", "Foundation",
         "Type", "Any", "AnyObject", "Self", "Protocol", "Never", "Void", "Character", "Result", "Task", "Actor",
         "CodingKeys", "HTTPTypes", "OpenAPIRuntime", "ClientRuntime", "Swift", "Encoder", "Decoder", "CodingKey",
+        "Validatable", "ValueConstraints", "ValidationPattern", "ValidationPatterns", "ConstraintValidator",
+        "ConstraintViolation", "ConstraintChecks", "ConstrainedValue", "ConstrainedElements", "ValuePathComponent",
     ]
 
     /// Prepares names for every component schema of `document`.
     init(document: OpenAPIDocument, moduleName: String) {
         self.document = document
         self.mapping = TypeMapping(document: document)
+        self.constraints = ConstraintTranslator(document: document)
         topLevelNameScope = NameScope(reserved: Self.reservedTopLevelNames.union([moduleName]))
         for (index, name) in document.components.schemas.keys.enumerated() {
             var typeName = SwiftName.typeName(name)
@@ -245,7 +250,10 @@ final class ModelTranslator {
                 }
                 if values.isEmpty, let component { values.append(component) }
             }
-            result.append(UnionShape.Member(name: caseNames.claim(caseBase == "_" ? "case\(index + 1)" : caseBase), type: type, discriminatorValues: values))
+            let checks = constraints.constraints(of: member, type: type, wireName: "")
+            result.append(UnionShape.Member(
+                name: caseNames.claim(caseBase == "_" ? "case\(index + 1)" : caseBase), type: type, discriminatorValues: values,
+                constraints: checks.value, elementConstraints: checks.elements))
         }
         return UnionShape(members: result, discriminator: discriminator?.propertyName)
     }
@@ -308,10 +316,12 @@ final class ModelTranslator {
                 type = .optional(base)
             }
             if base == .json, type == .optional(.json) || type == .json { type = required ? .json : .optional(.json) }
+            let (valueConstraints, elementConstraints) = constraints.constraints(of: property, type: base, wireName: wireName)
             properties.append(PropertyDeclaration(
                 name: propertyNames.claim(SwiftName.caseName(wireName, fallback: "property\(properties.count + 1)")), wireName: wireName, type: type,
                 documentation: Documentation.text(resolved?.title, property.reference?.description ?? resolved?.description),
-                isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue, isRequired: required))
+                isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue, isRequired: required,
+                constraints: valueConstraints, elementConstraints: elementConstraints))
         }
         var additional: SwiftType?
         if !properties.isEmpty {

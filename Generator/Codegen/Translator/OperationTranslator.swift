@@ -59,10 +59,12 @@ struct OperationTranslator {
             var label = SwiftName.memberName(bareName, fallback: "parameter")
             if labels.contains(label) { label = SwiftName.memberName(parameter.name + "_" + parameter.location.rawValue) }
             let isJSONContent = parameter.schema == nil && parameter.content.keys.first.map(Self.isJSON) == true
+            let checks = schema.map { models.constraints.constraints(of: $0, type: base, wireName: parameter.name) }
             return ParameterDeclaration(
                 label: labels.claim(label), wireName: parameter.name, location: parameter.location.rawValue,
                 type: required ? base : .optional(base), isOptional: !required, style: parameter.effectiveStyle,
-                explode: parameter.effectiveExplode, isJSONContent: isJSONContent, documentation: Documentation.text(parameter.description))
+                explode: parameter.effectiveExplode, isJSONContent: isJSONContent, documentation: Documentation.text(parameter.description),
+                constraints: checks?.value, elementConstraints: checks?.elements)
         }
 
         let body = operation.requestBody.flatMap { document.resolve($0) }.flatMap { requestBody in
@@ -157,9 +159,11 @@ struct OperationTranslator {
         }
         // A multipart body without a schema is sent as the caller's bytes.
         let effective: BodyDeclaration.Encoding = encoding == .multipart && type == .named("Data") ? .data : encoding
+        let checks = [.json, .form].contains(effective) ? media.schema.map { models.constraints.constraints(of: $0, type: type, wireName: "body") } : nil
         return BodyDeclaration(
             type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required, encoding: effective,
-            contentType: contentType, documentation: Documentation.text(requestBody.description))
+            contentType: contentType, documentation: Documentation.text(requestBody.description),
+            constraints: checks?.value, elementConstraints: checks?.elements)
     }
 
     // MARK: Responses

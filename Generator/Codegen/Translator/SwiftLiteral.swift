@@ -20,4 +20,13 @@ enum SwiftLiteral {
         }
         return result + "\""
     }
+
+    /// A raw string literal (`#"^\d+$"#`) when `text` is one line, so that
+    /// regular expressions read as the spec writes them; else ``string(_:)``.
+    static func rawString(_ text: String) -> String {
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return string(text) }
+        var hashes = "#"
+        while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
+        return hashes + "\"" + text + "\"" + hashes
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import YAMLReader
 
 /// Schema Objects, for OpenAPI 3.0 (a JSON Schema draft 4 dialect) and 3.1
@@ -144,7 +145,14 @@ extension LoadSession {
             case "multipleOf": schema.multipleOf = number(value)
             case "minLength": schema.minLength = int(value)
             case "maxLength": schema.maxLength = int(value)
-            case "pattern": schema.pattern = string(value)
+            case "pattern":
+                schema.pattern = string(value)
+                if let pattern = schema.pattern, !RegularExpressionSupport.compiles(pattern) {
+                    warning(
+                        "pattern-not-checked",
+                        "the pattern '\(pattern)' does not compile as an NSRegularExpression (ICU); generated clients do not check it",
+                        at: value, hint: "write it in the ECMA-262 syntax ICU shares (no lookbehind with unbounded length, no named back-references such as \\k<name>)")
+                }
             case "nullable":
                 nullable = bool(value) ?? false
                 if version.usesJSONSchema2020 {

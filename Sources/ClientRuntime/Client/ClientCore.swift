@@ -18,13 +18,29 @@ public struct ClientCore: Sendable {
     /// The most bytes a response body may have before the call fails with
     /// ``ResponseTooLargeError`` (default 32 MiB).
     public let maximumResponseBytes: Int
+    /// Which values are checked against the spec's constraints: requests by
+    /// default (see ``ConstraintChecks``).
+    public let constraintChecks: ConstraintChecks
 
     /// Creates a core.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], maximumResponseBytes: Int = 32 << 20) {
+    public init(
+        serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [],
+        maximumResponseBytes: Int = 32 << 20, constraintChecks: ConstraintChecks = .requests
+    ) {
         self.serverURL = serverURL
         self.transport = transport
         self.middlewares = middlewares
         self.maximumResponseBytes = maximumResponseBytes
+        self.constraintChecks = constraintChecks
+    }
+
+    /// Runs a generated operation's checks of its parameters and body when
+    /// requests are checked; they throw ``ConstraintViolation`` before
+    /// anything is sent.
+    public func validateRequest(_ operation: OperationDescriptor, _ checks: (inout ConstraintValidator) throws -> Void) throws {
+        guard constraintChecks.contains(.requests) else { return }
+        var validator = ConstraintValidator(operationID: operation.id)
+        try checks(&validator)
     }
 
     /// Sends a request through the middlewares and the transport and
@@ -43,7 +59,9 @@ public struct ClientCore: Sendable {
         let (response, responseBody) = try await OperationDescriptor.$current.withValue(operation) {
             try await call(index: 0, request: httpRequest, body: body, baseURL: serverURL, operationID: operation.id)
         }
-        return OpenedResponse(operationID: operation.id, response: response, body: responseBody, maximumBytes: maximumResponseBytes)
+        return OpenedResponse(
+            operationID: operation.id, response: response, body: responseBody, maximumBytes: maximumResponseBytes,
+            validatesBody: constraintChecks.contains(.responses))
     }
 
     private func call(index: Int, request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
@@ -66,13 +84,16 @@ public struct OpenedResponse: Sendable {
     public let body: HTTPBody?
     /// The most bytes ``collect()`` reads, and the most one streamed element may have.
     public let maximumBytes: Int
+    /// Whether decoded bodies are checked against the spec's constraints.
+    public let validatesBody: Bool
 
     /// Creates an opened response.
-    public init(operationID: String, response: HTTPResponse, body: HTTPBody?, maximumBytes: Int) {
+    public init(operationID: String, response: HTTPResponse, body: HTTPBody?, maximumBytes: Int, validatesBody: Bool = false) {
         self.operationID = operationID
         self.response = response
         self.body = body
         self.maximumBytes = maximumBytes
+        self.validatesBody = validatesBody
     }
 
     /// The status code.
@@ -91,7 +112,7 @@ public struct OpenedResponse: Sendable {
                 }
             }
         }
-        return ClientResponse(operationID: operationID, response: response, body: bytes)
+        return ClientResponse(operationID: operationID, response: response, body: bytes, validatesBody: validatesBody)
     }
 
     /// The body as a JSON array decoded element by element while it arrives:

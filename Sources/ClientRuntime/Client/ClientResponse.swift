@@ -10,25 +10,35 @@ public struct ClientResponse: Sendable {
     public let response: HTTPResponse
     /// The whole body.
     public let body: Data
+    /// Whether decoded bodies are checked against the spec's constraints
+    /// (``ConstraintChecks/responses``).
+    public let validatesBody: Bool
 
     /// Creates a response.
-    public init(operationID: String, response: HTTPResponse, body: Data) {
+    public init(operationID: String, response: HTTPResponse, body: Data, validatesBody: Bool = false) {
         self.operationID = operationID
         self.response = response
         self.body = body
+        self.validatesBody = validatesBody
     }
 
     /// The status code.
     public var status: Int { response.status.code }
 
     /// Decodes a JSON body; a mismatch throws ``ResponseDecodingError``
-    /// naming the field.
+    /// naming the field. When responses are checked, a decoded value that
+    /// breaks the spec's constraints throws ``ConstraintViolation``.
     public func decodeJSON<Body: Decodable>(_ type: Body.Type = Body.self) throws -> Body {
+        let value: Body
         do {
-            return try JSONCoding.makeDecoder().decode(Body.self, from: body)
+            value = try JSONCoding.makeDecoder().decode(Body.self, from: body)
         } catch {
             throw ResponseDecodingError(operationID: operationID, status: status, decoding: error, headerFields: response.headerFields, rawBody: body)
         }
+        if validatesBody, let checked = value as? any Validatable {
+            try ConstraintValidator.validate(checked, operationID: operationID, root: "response", isInResponse: true)
+        }
+        return value
     }
 
     /// The body as UTF-8 text.

@@ -13,13 +13,22 @@
 ///     public var rawValue: String { ... }
 /// }
 /// ```
-public protocol OpenEnum: RawRepresentable, Codable, Hashable, Sendable
+///
+/// A request may only send a value the spec lists: ``knownRawValues`` holds
+/// them, and validation (``Validatable``) refuses `unknown(...)` with a value
+/// outside them before the request goes out.
+public protocol OpenEnum: RawRepresentable, Codable, Hashable, Sendable, Validatable
 where RawValue: Codable & Hashable & Sendable {
     /// Maps every raw value: known ones to their case, others to `unknown`.
     init(rawValue: RawValue)
+    /// The values the spec lists, in its order (empty: any value is allowed).
+    static var knownRawValues: [RawValue] { get }
 }
 
 extension OpenEnum {
+    /// No list: any value is allowed.
+    public static var knownRawValues: [RawValue] { [] }
+
     /// Decodes the raw value; an unknown value becomes the `unknown` case.
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try RawValue(from: decoder))

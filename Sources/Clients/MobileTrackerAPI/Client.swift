@@ -45,13 +45,14 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares)
+    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares)
+    /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
+    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client over a configured core.

@@ -15,7 +15,7 @@ public typealias SessionID = UUID
 public typealias JSONObject = [String: JSONValue]
 
 /// Device information sent when creating a tracking session (the SDK's `DeviceInfo`, whose fields are all non-optional, plus the brand id).
-public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable {
+public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validatable {
     /// Persistent device UUID, generated once and kept for the device's lifetime (stored under `__GT_{brandId}_device_id`).
     public var deviceID: UUID
     /// Operating system name, e.g. `iOS` or `Android`.
@@ -38,6 +38,11 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable {
         case osName = "os_name"
         case deviceType = "device_type"
         case brandID = "brand_id"
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(brandID, at: "brand_id", ValueConstraints(minimum: 0))
     }
 }
 
@@ -64,7 +69,7 @@ public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable {
 }
 
 /// One tracked event. `brand_id` and `session_id` are added by the SDK; `data` is the caller's `attributes` and `metadata` merged into a single object.
-public struct TrackEventRequest: Codable, Hashable, Sendable {
+public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
     /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON number.
     public var brandID: BrandID
     /// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
@@ -88,6 +93,12 @@ public struct TrackEventRequest: Codable, Hashable, Sendable {
         case eventName = "event_name"
         case data
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(brandID, at: "brand_id", ValueConstraints(minimum: 0))
+        try validator.check(eventName, at: "event_name", ValueConstraints(minLength: 1))
+    }
 }
 
 /// Customer profile / metadata update (the SDK's `UpdateProfileData` plus
@@ -99,7 +110,7 @@ public struct TrackEventRequest: Codable, Hashable, Sendable {
 /// The SDK always sends `brand_id`; at least one of `session_id` and
 /// `user_id` is expected. All profile fields are optional and may be
 /// null.
-public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable {
+public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validatable {
     /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON number.
     public var brandID: BrandID
     /// Your unique user identifier (from `identify()`; stored under `__GT_{brandId}_identify_id`).
@@ -149,10 +160,15 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable {
         case birthday
         case metadata
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(brandID, at: "brand_id", ValueConstraints(minimum: 0))
+    }
 }
 
 /// Device geolocation for a session (the SDK's `LocationData`).
-public struct LocationUpdateRequest: Codable, Hashable, Sendable {
+public struct LocationUpdateRequest: Codable, Hashable, Sendable, Validatable {
     /// Latitude in decimal degrees.
     public var latitude: Double
     /// Longitude in decimal degrees.
@@ -165,6 +181,13 @@ public struct LocationUpdateRequest: Codable, Hashable, Sendable {
         self.latitude = latitude
         self.longitude = longitude
         self.accuracy = accuracy
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(latitude, at: "latitude", ValueConstraints(minimum: -90, maximum: 90))
+        try validator.check(longitude, at: "longitude", ValueConstraints(minimum: -180, maximum: 180))
+        try validator.check(accuracy, at: "accuracy", ValueConstraints(minimum: 0))
     }
 }
 
@@ -281,6 +304,9 @@ public enum TrackerErrorCode: OpenEnum {
     case networkError
     /// A value this version of the client does not know, kept as received.
     case unknown(String)
+
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [String] = ["INIT_ERROR", "INVALID_BRAND_ID", "INVALID_CONFIGURATION", "SESSION_CREATION_FAILED", "SERIALIZATION_ERROR", "NETWORK_ERROR"]
 
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {

@@ -29,6 +29,9 @@ extension Client {
 
     /// `createTrackingSession`, returning the status and headers with the body.
     public func createTrackingSessionWithResponse(body: CreateTrackingSessionRequest) async throws -> Response<CreateTrackingSessionResponse> {
+        try core.validateRequest(Operations.createTrackingSession) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.createTrackingSession)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -60,6 +63,9 @@ extension Client {
 
     /// `sendTrackingSessionData`, returning the status and headers with the body.
     public func sendTrackingSessionDataWithResponse(body: TrackEventRequest) async throws -> Response<StatusResponse> {
+        try core.validateRequest(Operations.sendTrackingSessionData) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.sendTrackingSessionData)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -93,6 +99,9 @@ extension Client {
 
     /// `setCustomerProfile`, returning the status and headers with the body.
     public func setCustomerProfileWithResponse(body: CustomerProfileUpdateRequest) async throws -> Response<StatusResponse> {
+        try core.validateRequest(Operations.setCustomerProfile) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.setCustomerProfile)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -124,6 +133,9 @@ extension Client {
 
     /// `updateTrackingSessionLocation`, returning the status and headers with the body.
     public func updateTrackingSessionLocationWithResponse(sessionID: SessionID, body: LocationUpdateRequest) async throws -> Response<StatusResponse> {
+        try core.validateRequest(Operations.updateTrackingSessionLocation) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.updateTrackingSessionLocation)
         try request.setPath("sessionId", sessionID, style: "simple", explode: false)
         try request.setJSONBody(body, contentType: "application/json")

@@ -47,19 +47,27 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares)
+    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares)
+    /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
+    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client over a configured core.
     public init(core: ClientCore) {
         self.core = core
     }
+}
+
+/// The spec's `pattern`s, each compiled once per process, on first use.
+enum ValidationPatterns {
+    static let codeVerifier = ValidationPattern(#"^[A-Za-z0-9._~-]{43,128}$"#)
+    static let currencyCode = ValidationPattern(#"^[A-Z]{3}$"#)
+    static let month = ValidationPattern(#"^[0-9]{4}-(0[1-9]|1[0-2])$"#)
 }
 
 /// Every operation of the API, one requirement each (`Client`'s methods): write app code against

@@ -42,6 +42,9 @@ public enum ErrorCode: OpenEnum {
     /// A value this version of the client does not know, kept as received.
     case unknown(String)
 
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [String] = ["INVALID_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "PLAID_ERROR", "AI_UNAVAILABLE", "RATE_LIMITED", "INTERNAL"]
+
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {
         switch rawValue {
@@ -74,7 +77,7 @@ public enum ErrorCode: OpenEnum {
 }
 
 /// The `error` object of an `ErrorEnvelope`.
-public struct ErrorDetail: Codable, Hashable, Sendable {
+public struct ErrorDetail: Codable, Hashable, Sendable, Validatable {
     /// Machine-readable error code. These are the codes the guide documents as
     /// common; a client should treat an unknown value like `INTERNAL`.
     public let code: ErrorCode
@@ -91,10 +94,15 @@ public struct ErrorDetail: Codable, Hashable, Sendable {
         self.message = message
         self.details = details
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(code, at: "code")
+    }
 }
 
 /// Body of every non-2xx response.
-public struct ErrorEnvelope: Codable, Hashable, Sendable {
+public struct ErrorEnvelope: Codable, Hashable, Sendable, Validatable {
     /// The `error` object of an `ErrorEnvelope`.
     public let error: ErrorDetail
     /// Request trace identifier for observability. Persist it in crash logs and
@@ -111,11 +119,16 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable {
         case error
         case traceID = "traceId"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(error, at: "error")
+    }
 }
 
 /// Body of `POST /auth/token`: one of the two grants, selected by
 /// `grantType`.
-public enum TokenRequest: Codable, Hashable, Sendable {
+public enum TokenRequest: Codable, Hashable, Sendable, Validatable {
     /// The member `AuthorizationCodeGrant`.
     case authorizationCodeGrant(AuthorizationCodeGrant)
     /// The member `RefreshTokenGrant`.
@@ -140,11 +153,22 @@ public enum TokenRequest: Codable, Hashable, Sendable {
         case .undocumented(let value): try encoder.encodeMember(value)
         }
     }
+
+    /// Checks the spec's constraints on the member's value; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        switch self {
+        case .authorizationCodeGrant(let value):
+            try value.validate(&validator)
+        case .refreshTokenGrant(let value):
+            try value.validate(&validator)
+        default: break
+        }
+    }
 }
 
 /// Exchange the authorization code from the Cognito Hosted UI redirect
 /// (Authorization Code + PKCE).
-public struct AuthorizationCodeGrant: Codable, Hashable, Sendable {
+public struct AuthorizationCodeGrant: Codable, Hashable, Sendable, Validatable {
     /// Always `authorization_code` for this grant.
     public var grantType: AuthorizationCodeGrant.GrantType
     /// The `code` query parameter of the Cognito redirect.
@@ -172,12 +196,22 @@ public struct AuthorizationCodeGrant: Codable, Hashable, Sendable {
         case codeVerifier
     }
 
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(grantType, at: "grantType")
+        try validator.check(code, at: "code", ValueConstraints(minLength: 1, isSecret: true))
+        try validator.check(codeVerifier, at: "codeVerifier", ValueConstraints(minLength: 43, maxLength: 128, pattern: ValidationPatterns.codeVerifier, isSecret: true))
+    }
+
     /// Always `authorization_code` for this grant.
     public enum GrantType: OpenEnum {
         /// "authorization_code"
         case authorizationCode
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["authorization_code"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {
@@ -198,7 +232,7 @@ public struct AuthorizationCodeGrant: Codable, Hashable, Sendable {
 }
 
 /// Obtain a new access token with a stored refresh token.
-public struct RefreshTokenGrant: Codable, Hashable, Sendable {
+public struct RefreshTokenGrant: Codable, Hashable, Sendable, Validatable {
     /// Always `refresh_token` for this grant.
     public var grantType: RefreshTokenGrant.GrantType
     /// The refresh token from an earlier token response.
@@ -210,12 +244,21 @@ public struct RefreshTokenGrant: Codable, Hashable, Sendable {
         self.refreshToken = refreshToken
     }
 
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(grantType, at: "grantType")
+        try validator.check(refreshToken, at: "refreshToken", ValueConstraints(minLength: 1, isSecret: true))
+    }
+
     /// Always `refresh_token` for this grant.
     public enum GrantType: OpenEnum {
         /// "refresh_token"
         case refreshToken
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["refresh_token"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {
@@ -236,7 +279,7 @@ public struct RefreshTokenGrant: Codable, Hashable, Sendable {
 }
 
 /// Tokens issued by `POST /auth/token`.
-public struct TokenResponse: Codable, Hashable, Sendable {
+public struct TokenResponse: Codable, Hashable, Sendable, Validatable {
     /// Short-lived bearer token for `Authorization: Bearer`. Keep in memory.
     public let accessToken: String
     /// Long-lived refresh token, if present (normally only on the
@@ -274,10 +317,15 @@ public struct TokenResponse: Codable, Hashable, Sendable {
         case scope
         case traceID = "traceId"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(expiresIn, at: "expiresIn", ValueConstraints(minimum: 0))
+    }
 }
 
 /// One account of a linked Plaid item, with its current balance.
-public struct Account: Codable, Hashable, Sendable {
+public struct Account: Codable, Hashable, Sendable, Validatable {
     /// Safepocket account identifier (used as `accountId` filter).
     public let id: UUID
     /// Account display name.
@@ -302,10 +350,15 @@ public struct Account: Codable, Hashable, Sendable {
         self.currency = currency
         self.createdAt = createdAt
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(currency, at: "currency", ValueConstraints(pattern: ValidationPatterns.currencyCode))
+    }
 }
 
 /// Response of `GET /accounts`.
-public struct AccountList: Codable, Hashable, Sendable {
+public struct AccountList: Codable, Hashable, Sendable, Validatable {
     /// ISO 4217 currency code.
     public let currency: CurrencyCode?
     /// An amount in the account's currency as a JSON number with two decimal
@@ -331,10 +384,16 @@ public struct AccountList: Codable, Hashable, Sendable {
         case accounts
         case traceID = "traceId"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(currency, at: "currency", ValueConstraints(pattern: ValidationPatterns.currencyCode))
+        try validator.validate(accounts, at: "accounts")
+    }
 }
 
 /// One ledger transaction.
-public struct Transaction: Codable, Hashable, Sendable {
+public struct Transaction: Codable, Hashable, Sendable, Validatable {
     /// Transaction identifier.
     public let id: UUID
     /// The account (`Account.id`) the transaction belongs to.
@@ -388,11 +447,16 @@ public struct Transaction: Codable, Hashable, Sendable {
         case description
         case notes
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(currency, at: "currency", ValueConstraints(pattern: ValidationPatterns.currencyCode))
+    }
 }
 
 /// Body of `PATCH /transactions/{transactionId}`. Absent property = leave
 /// unchanged; `notes: null` = clear the note. At least one property.
-public struct TransactionUpdate: Codable, Hashable, Sendable {
+public struct TransactionUpdate: Codable, Hashable, Sendable, Validatable {
     /// New category (not nullable; a transaction always has one).
     public var category: String?
     /// New note, or `null` to clear it.
@@ -403,10 +467,16 @@ public struct TransactionUpdate: Codable, Hashable, Sendable {
         self.category = category
         self.notes = notes
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(category, at: "category", ValueConstraints(minLength: 1, maxLength: 64))
+        try validator.check(notes, at: "notes", ValueConstraints(maxLength: 255))
+    }
 }
 
 /// The window the list was computed for.
-public struct TransactionPeriod: Codable, Hashable, Sendable {
+public struct TransactionPeriod: Codable, Hashable, Sendable, Validatable {
     /// The `month` filter (`YYYY-MM`), or `null` when a range or no window was used.
     public let month: Nullable<String>?
     /// First day of the window when `from` was given, else `null`.
@@ -420,10 +490,15 @@ public struct TransactionPeriod: Codable, Hashable, Sendable {
         self.from = from
         self.to = to
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(month, at: "month", ValueConstraints(pattern: ValidationPatterns.month))
+    }
 }
 
 /// Totals over the whole window (all pages), not just the returned page.
-public struct TransactionAggregates: Codable, Hashable, Sendable {
+public struct TransactionAggregates: Codable, Hashable, Sendable, Validatable {
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
@@ -452,10 +527,15 @@ public struct TransactionAggregates: Codable, Hashable, Sendable {
         self.categoryTotals = categoryTotals
         self.count = count
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    }
 }
 
 /// Response of `GET /transactions`.
-public struct TransactionList: Codable, Hashable, Sendable {
+public struct TransactionList: Codable, Hashable, Sendable, Validatable {
     /// The window the list was computed for.
     public let period: TransactionPeriod?
     /// Totals over the whole window (all pages), not just the returned page.
@@ -491,10 +571,20 @@ public struct TransactionList: Codable, Hashable, Sendable {
         case transactions
         case traceID = "traceId"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(period, at: "period")
+        try validator.validate(aggregates, at: "aggregates")
+        try validator.check(page, at: "page", ValueConstraints(minimum: 0))
+        try validator.check(pageSize, at: "pageSize", ValueConstraints(minimum: 0))
+        try validator.check(total, at: "total", ValueConstraints(minimum: 0))
+        try validator.validate(transactions, at: "transactions")
+    }
 }
 
 /// Optional body of `POST /transactions/sync`.
-public struct SyncRequest: Codable, Hashable, Sendable {
+public struct SyncRequest: Codable, Hashable, Sendable, Validatable {
     /// Re-read the full history instead of syncing incrementally (use on the first sync).
     public var forceFullSync: Bool?
     /// Seed demo transactions (sandbox/demo use).
@@ -508,10 +598,15 @@ public struct SyncRequest: Codable, Hashable, Sendable {
         self.demoSeed = demoSeed
         self.startMonth = startMonth
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(startMonth, at: "startMonth", ValueConstraints(pattern: ValidationPatterns.month))
+    }
 }
 
 /// Response of `POST /transactions/sync`.
-public struct SyncResult: Codable, Hashable, Sendable {
+public struct SyncResult: Codable, Hashable, Sendable, Validatable {
     /// Sync state, e.g. `STARTED` or `COMPLETED`.
     public let status: String
     /// Transactions imported so far.
@@ -535,6 +630,12 @@ public struct SyncResult: Codable, Hashable, Sendable {
         case syncedCount
         case pendingCount
         case traceID = "traceId"
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(syncedCount, at: "syncedCount", ValueConstraints(minimum: 0))
+        try validator.check(pendingCount, at: "pendingCount", ValueConstraints(minimum: 0))
     }
 }
 
@@ -612,7 +713,7 @@ public struct CategoryBreakdown: Codable, Hashable, Sendable {
 }
 
 /// Net amount at one merchant.
-public struct MerchantBreakdown: Codable, Hashable, Sendable {
+public struct MerchantBreakdown: Codable, Hashable, Sendable, Validatable {
     /// Merchant name.
     public let merchant: String
     /// An amount in the account's currency as a JSON number with two decimal
@@ -627,6 +728,11 @@ public struct MerchantBreakdown: Codable, Hashable, Sendable {
         self.merchant = merchant
         self.amount = amount
         self.transactionCount = transactionCount
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(transactionCount, at: "transactionCount", ValueConstraints(minimum: 0))
     }
 }
 
@@ -699,7 +805,7 @@ public struct AIHighlight: Codable, Hashable, Sendable {
 }
 
 /// Response of `GET /analytics/summary`.
-public struct AnalyticsSummary: Codable, Hashable, Sendable {
+public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
     /// A calendar month, `YYYY-MM`.
     public let month: YearMonth
     /// Income, expense and net for the month.
@@ -737,6 +843,12 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable {
         case aiHighlight
         case traceID = "traceId"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(month, at: "month", ValueConstraints(pattern: ValidationPatterns.month))
+        try validator.validate(topMerchants, at: "topMerchants")
+    }
 }
 
 /// Author of a chat message.
@@ -747,6 +859,9 @@ public enum ChatRole: OpenEnum {
     case assistant
     /// A value this version of the client does not know, kept as received.
     case unknown(String)
+
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [String] = ["USER", "ASSISTANT"]
 
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {
@@ -768,7 +883,7 @@ public enum ChatRole: OpenEnum {
 }
 
 /// One message of a conversation.
-public struct ChatMessage: Codable, Hashable, Sendable {
+public struct ChatMessage: Codable, Hashable, Sendable, Validatable {
     /// Message identifier (usable as `truncateFromMessageId`).
     public let id: UUID
     /// Author of a chat message.
@@ -785,10 +900,15 @@ public struct ChatMessage: Codable, Hashable, Sendable {
         self.content = content
         self.createdAt = createdAt
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(role, at: "role")
+    }
 }
 
 /// A conversation with its messages, oldest first.
-public struct ChatConversation: Codable, Hashable, Sendable {
+public struct ChatConversation: Codable, Hashable, Sendable, Validatable {
     /// Conversation identifier.
     public let conversationID: UUID
     public let messages: [ChatMessage]
@@ -808,10 +928,15 @@ public struct ChatConversation: Codable, Hashable, Sendable {
         case messages
         case traceID = "traceId"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(messages, at: "messages")
+    }
 }
 
 /// Body of `POST /ai/chat`.
-public struct ChatMessageRequest: Codable, Hashable, Sendable {
+public struct ChatMessageRequest: Codable, Hashable, Sendable, Validatable {
     /// Conversation to continue; omit to start a new one.
     public var conversationID: UUID?
     /// The user's message.
@@ -831,6 +956,11 @@ public struct ChatMessageRequest: Codable, Hashable, Sendable {
         case conversationID = "conversationId"
         case message
         case truncateFromMessageID = "truncateFromMessageId"
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(message, at: "message", ValueConstraints(minLength: 1))
     }
 }
 
@@ -863,13 +993,18 @@ public struct PlaidLinkToken: Codable, Hashable, Sendable {
 }
 
 /// Body of `POST /plaid/exchange`.
-public struct PlaidExchangeRequest: Codable, Hashable, Sendable {
+public struct PlaidExchangeRequest: Codable, Hashable, Sendable, Validatable {
     /// The `public_token` returned by Plaid Link.
     public var publicToken: String
 
     /// Creates a value.
     public init(publicToken: String) {
         self.publicToken = publicToken
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(publicToken, at: "publicToken", ValueConstraints(minLength: 1, isSecret: true))
     }
 }
 
@@ -898,7 +1033,7 @@ public struct PlaidExchangeResult: Codable, Hashable, Sendable {
 }
 
 /// Body of `POST /rag/search`.
-public struct RAGSearchRequest: Codable, Hashable, Sendable {
+public struct RAGSearchRequest: Codable, Hashable, Sendable, Validatable {
     /// Natural-language search text.
     public var query: String
     /// Only transactions in this category.
@@ -926,6 +1061,14 @@ public struct RAGSearchRequest: Codable, Hashable, Sendable {
         self.amountMin = amountMin
         self.amountMax = amountMax
         self.topK = topK
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(query, at: "query", ValueConstraints(minLength: 1))
+        try validator.check(amountMin, at: "amountMin", ValueConstraints(minimum: 0))
+        try validator.check(amountMax, at: "amountMax", ValueConstraints(minimum: 0))
+        try validator.check(topK, at: "topK", ValueConstraints(minimum: 1, maximum: 100))
     }
 }
 
@@ -965,7 +1108,7 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
 }
 
 /// Count, sum and average of the matches, in cents.
-public struct RAGStats: Codable, Hashable, Sendable {
+public struct RAGStats: Codable, Hashable, Sendable, Validatable {
     /// Number of matches.
     public let count: Int32
     /// Sum of the amounts, in cents.
@@ -979,10 +1122,15 @@ public struct RAGStats: Codable, Hashable, Sendable {
         self.sum = sum
         self.avg = avg
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    }
 }
 
 /// Response of `POST /rag/search`.
-public struct RAGSearchResult: Codable, Hashable, Sendable {
+public struct RAGSearchResult: Codable, Hashable, Sendable, Validatable {
     /// Matches, best first.
     public let results: [RAGSearchHit]
     /// Count, sum and average of the matches, in cents.
@@ -1002,6 +1150,11 @@ public struct RAGSearchResult: Codable, Hashable, Sendable {
         case results
         case stats
         case traceID = "traceId"
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(stats, at: "stats")
     }
 }
 
@@ -1023,7 +1176,7 @@ public struct RAGTotals: Codable, Hashable, Sendable {
 }
 
 /// Summary of one category.
-public struct RAGCategorySummary: Codable, Hashable, Sendable {
+public struct RAGCategorySummary: Codable, Hashable, Sendable, Validatable {
     /// Stable category key.
     public let code: String
     /// Display name.
@@ -1043,10 +1196,15 @@ public struct RAGCategorySummary: Codable, Hashable, Sendable {
         self.sum = sum
         self.avg = avg
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    }
 }
 
 /// Summary of one merchant.
-public struct RAGMerchantSummary: Codable, Hashable, Sendable {
+public struct RAGMerchantSummary: Codable, Hashable, Sendable, Validatable {
     /// Stable merchant key.
     public let merchantID: String
     /// Display name.
@@ -1070,10 +1228,15 @@ public struct RAGMerchantSummary: Codable, Hashable, Sendable {
         case count
         case sum
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    }
 }
 
 /// Response of `GET /rag/summaries`.
-public struct RAGSummaries: Codable, Hashable, Sendable {
+public struct RAGSummaries: Codable, Hashable, Sendable, Validatable {
     /// A calendar month, `YYYY-MM`.
     public let month: YearMonth
     /// Month totals, in cents.
@@ -1100,10 +1263,17 @@ public struct RAGSummaries: Codable, Hashable, Sendable {
         case merchants
         case traceID = "traceId"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(month, at: "month", ValueConstraints(pattern: ValidationPatterns.month))
+        try validator.validate(categories, at: "categories")
+        try validator.validate(merchants, at: "merchants")
+    }
 }
 
 /// Body of `POST /rag/aggregate`.
-public struct RAGAggregateRequest: Codable, Hashable, Sendable {
+public struct RAGAggregateRequest: Codable, Hashable, Sendable, Validatable {
     /// First day of the window (inclusive).
     public var from: CalendarDate?
     /// Last day of the window (inclusive).
@@ -1118,10 +1288,15 @@ public struct RAGAggregateRequest: Codable, Hashable, Sendable {
         self.to = to
         self.granularity = granularity
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(granularity, at: "granularity", ValueConstraints(minLength: 1))
+    }
 }
 
 /// One bucket of an aggregation.
-public struct RAGAggregateBucket: Codable, Hashable, Sendable {
+public struct RAGAggregateBucket: Codable, Hashable, Sendable, Validatable {
     /// Bucket key (a date, month, category code or merchant key).
     public let key: String
     /// Display name of the bucket.
@@ -1141,10 +1316,15 @@ public struct RAGAggregateBucket: Codable, Hashable, Sendable {
         self.sum = sum
         self.avg = avg
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    }
 }
 
 /// One point of the aggregation timeline.
-public struct RAGTimelinePoint: Codable, Hashable, Sendable {
+public struct RAGTimelinePoint: Codable, Hashable, Sendable, Validatable {
     /// Time bucket key.
     public let bucket: String
     /// Number of transactions.
@@ -1158,10 +1338,15 @@ public struct RAGTimelinePoint: Codable, Hashable, Sendable {
         self.count = count
         self.sum = sum
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    }
 }
 
 /// Response of `POST /rag/aggregate`.
-public struct RAGAggregateResult: Codable, Hashable, Sendable {
+public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
     /// The granularity used.
     public let granularity: String
     /// First day of the window.
@@ -1191,5 +1376,11 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable {
         case buckets
         case timeline
         case traceID = "traceId"
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(buckets, at: "buckets")
+        try validator.validate(timeline, at: "timeline")
     }
 }

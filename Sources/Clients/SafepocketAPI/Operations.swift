@@ -32,6 +32,9 @@ extension Client {
 
     /// `exchangeToken`, returning the status and headers with the body.
     public func exchangeTokenWithResponse(body: TokenRequest) async throws -> Response<TokenResponse> {
+        try core.validateRequest(Operations.exchangeToken) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.exchangeToken)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -95,6 +98,13 @@ extension Client {
 
     /// `listTransactions`, returning the status and headers with the body.
     public func listTransactionsWithResponse(month: String? = nil, from: String? = nil, to: String? = nil, accountID: UUID? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws -> Response<TransactionList> {
+        try core.validateRequest(Operations.listTransactions) { validator in
+            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
+            try validator.check(from, at: "query.from", ValueConstraints(pattern: ValidationPatterns.month))
+            try validator.check(to, at: "query.to", ValueConstraints(pattern: ValidationPatterns.month))
+            try validator.check(page, at: "query.page", ValueConstraints(minimum: 0))
+            try validator.check(pageSize, at: "query.pageSize", ValueConstraints(minimum: 1, maximum: 100))
+        }
         var request = RequestBuilder(Operations.listTransactions)
         try request.addQuery("month", month, style: .form, explode: true)
         try request.addQuery("from", from, style: .form, explode: true)
@@ -135,6 +145,9 @@ extension Client {
 
     /// `updateTransaction`, returning the status and headers with the body.
     public func updateTransactionWithResponse(transactionID: UUID, body: TransactionUpdate, idempotencyKey: UUID? = nil) async throws -> Response<Transaction> {
+        try core.validateRequest(Operations.updateTransaction) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.updateTransaction)
         try request.setPath("transactionId", transactionID, style: "simple", explode: false)
         try request.setHeader("Idempotency-Key", idempotencyKey)
@@ -169,6 +182,9 @@ extension Client {
 
     /// `syncTransactions`, returning the status and headers with the body.
     public func syncTransactionsWithResponse(body: SyncRequest? = nil, idempotencyKey: UUID? = nil) async throws -> Response<SyncResult> {
+        try core.validateRequest(Operations.syncTransactions) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.syncTransactions)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         if let body {
@@ -238,6 +254,9 @@ extension Client {
 
     /// `getAnalyticsSummary`, returning the status and headers with the body.
     public func getAnalyticsSummaryWithResponse(month: String? = nil, generateAI: Bool? = nil) async throws -> Response<AnalyticsSummary> {
+        try core.validateRequest(Operations.getAnalyticsSummary) { validator in
+            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
+        }
         var request = RequestBuilder(Operations.getAnalyticsSummary)
         try request.addQuery("month", month, style: .form, explode: true)
         try request.addQuery("generateAi", generateAI, style: .form, explode: true)
@@ -301,6 +320,9 @@ extension Client {
 
     /// `sendChatMessage`, returning the status and headers with the body.
     public func sendChatMessageWithResponse(body: ChatMessageRequest, idempotencyKey: UUID? = nil) async throws -> Response<ChatConversation> {
+        try core.validateRequest(Operations.sendChatMessage) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.sendChatMessage)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         try request.setJSONBody(body, contentType: "application/json")
@@ -364,6 +386,9 @@ extension Client {
 
     /// `exchangePlaidPublicToken`, returning the status and headers with the body.
     public func exchangePlaidPublicTokenWithResponse(body: PlaidExchangeRequest, idempotencyKey: UUID? = nil) async throws -> Response<PlaidExchangeResult> {
+        try core.validateRequest(Operations.exchangePlaidPublicToken) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.exchangePlaidPublicToken)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         try request.setJSONBody(body, contentType: "application/json")
@@ -392,6 +417,9 @@ extension Client {
 
     /// `searchRAG`, returning the status and headers with the body.
     public func searchRAGWithResponse(body: RAGSearchRequest) async throws -> Response<RAGSearchResult> {
+        try core.validateRequest(Operations.searchRAG) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.searchRAG)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -420,6 +448,9 @@ extension Client {
 
     /// `getRAGSummaries`, returning the status and headers with the body.
     public func getRAGSummariesWithResponse(month: String? = nil) async throws -> Response<RAGSummaries> {
+        try core.validateRequest(Operations.getRAGSummaries) { validator in
+            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
+        }
         var request = RequestBuilder(Operations.getRAGSummaries)
         try request.addQuery("month", month, style: .form, explode: true)
         request.accept("application/json")
@@ -446,6 +477,9 @@ extension Client {
 
     /// `aggregateRAG`, returning the status and headers with the body.
     public func aggregateRAGWithResponse(body: RAGAggregateRequest) async throws -> Response<RAGAggregateResult> {
+        try core.validateRequest(Operations.aggregateRAG) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.aggregateRAG)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")

@@ -20,6 +20,9 @@ public enum DevicePlatform: OpenEnum {
     /// A value this version of the client does not know, kept as received.
     case unknown(String)
 
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [String] = ["ios", "android"]
+
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {
         switch rawValue {
@@ -47,7 +50,7 @@ public enum DevicePlatform: OpenEnum {
 /// of sync items. Deployed servers send either shape, so both are
 /// accepted: a record without `brand_id` has none, and a record without
 /// `is_active` is active (the README's items are all live records).
-public struct BrandingRecord: Codable, Hashable, Sendable {
+public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
     public let phoneNumberE164: E164PhoneNumber
     /// Display name shown on incoming calls.
@@ -95,6 +98,14 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
         self.updatedAt = try container.decode(Date.self, forKey: .updatedAt)
         self.isActive = try container.decodeIfPresent(Bool.self, forKey: .isActive) ?? true
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(phoneNumberE164, at: "phone_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(brandName, at: "brand_name", ValueConstraints(minLength: 1, maxLength: 100))
+        try validator.check(brandID, at: "brand_id", ValueConstraints(minLength: 1))
+        try validator.check(callReason, at: "call_reason", ValueConstraints(minLength: 1, maxLength: 200))
+    }
 }
 
 /// Server-side configuration flags returned with a sync. The README lists these as examples ("e.g."), so further flags (such as the gate for debug upload) may appear.
@@ -136,7 +147,7 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
 }
 
 /// Result of a full or incremental branding sync; apply atomically.
-public struct BrandingSyncResponse: Codable, Hashable, Sendable {
+public struct BrandingSyncResponse: Codable, Hashable, Sendable, Validatable {
     /// Branding records (all for a full sync, changed ones for an incremental sync).
     public let branding: [BrandingRecord]
     /// Server time of this sync; store it as the next `since` cursor.
@@ -156,10 +167,15 @@ public struct BrandingSyncResponse: Codable, Hashable, Sendable {
         case syncedAt = "synced_at"
         case config
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(branding, at: "branding")
+    }
 }
 
 /// Single branding identity returned by the lookup fallback.
-public struct BrandingLookupResponse: Codable, Hashable, Sendable {
+public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
     public let e164: E164PhoneNumber
     /// Display name shown on incoming calls.
@@ -187,10 +203,17 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable {
         case callReason = "call_reason"
         case updatedAt = "updated_at"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(e164, at: "e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(brandName, at: "brand_name", ValueConstraints(minLength: 1, maxLength: 100))
+        try validator.check(callReason, at: "call_reason", ValueConstraints(minLength: 1, maxLength: 200))
+    }
 }
 
 /// Call-event metadata supplied by the host app (the SDK does not derive call outcomes). All fields are optional.
-public struct EventMeta: Codable, Hashable, Sendable {
+public struct EventMeta: Codable, Hashable, Sendable, Validatable {
     /// Call id of an earlier event (its `event_id`) for follow-up attribution, e.g. a returned call.
     public var callEventID: String?
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
@@ -246,10 +269,19 @@ public struct EventMeta: Codable, Hashable, Sendable {
         case returnCallDetected = "return_call_detected"
         case returnCallLatencySeconds = "return_call_latency_seconds"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(callerNumberE164, at: "caller_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(destinationNumberE164, at: "destination_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(ringDurationSeconds, at: "ring_duration_seconds", ValueConstraints(minimum: 0))
+        try validator.check(callDurationSeconds, at: "call_duration_seconds", ValueConstraints(minimum: 0))
+        try validator.check(returnCallLatencySeconds, at: "return_call_latency_seconds", ValueConstraints(minimum: 0))
+    }
 }
 
 /// Billable usage event body (iOS README `/branding/event`).
-public struct UsageEventRequest: Codable, Hashable, Sendable {
+public struct UsageEventRequest: Codable, Hashable, Sendable, Validatable {
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
     public var phoneNumberE164: E164PhoneNumber
     /// Event outcome, e.g. `displayed` (open set, so not an enum).
@@ -285,10 +317,18 @@ public struct UsageEventRequest: Codable, Hashable, Sendable {
         case eventKey = "event_key"
         case meta
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(phoneNumberE164, at: "phone_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+        try validator.check(eventKey, at: "event_key", ValueConstraints(minLength: 1, isSecret: true))
+        try validator.validate(meta, at: "meta")
+    }
 }
 
 /// Imprint body. Requires the contract's minimum (`phone_number_e164`, `event_key`); the README's event fields are accepted as optional so a server may receive either shape.
-public struct ImprintRequest: Codable, Hashable, Sendable {
+public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
     /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
     public var phoneNumberE164: E164PhoneNumber
     /// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so the event is billed once.
@@ -328,6 +368,15 @@ public struct ImprintRequest: Codable, Hashable, Sendable {
         case surface
         case meta
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(phoneNumberE164, at: "phone_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(eventKey, at: "event_key", ValueConstraints(minLength: 1, isSecret: true))
+        try validator.check(brandID, at: "brand_id", ValueConstraints(minLength: 1))
+        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+        try validator.validate(meta, at: "meta")
+    }
 }
 
 /// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so the event is billed once.
@@ -357,7 +406,7 @@ public struct UsageEventResponse: Codable, Hashable, Sendable {
 }
 
 /// Device registration body (once per install).
-public struct DeviceRegisterRequest: Codable, Hashable, Sendable {
+public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID
     /// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
@@ -389,10 +438,16 @@ public struct DeviceRegisterRequest: Codable, Hashable, Sendable {
         case appVersion = "app_version"
         case capabilities
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+        try validator.validate(platform, at: "platform")
+    }
 }
 
 /// Capability and version changes for a registered device.
-public struct DeviceUpdateRequest: Codable, Hashable, Sendable {
+public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID
     /// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
@@ -424,13 +479,19 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable {
         case appVersion = "app_version"
         case capabilities
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+        try validator.validate(platform, at: "platform")
+    }
 }
 
 /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`). The documents do not list capability names.
 public typealias DeviceCapabilities = [String: Bool]
 
 /// Result of device register/update (shape assumed; not documented).
-public struct DeviceResponse: Codable, Hashable, Sendable {
+public struct DeviceResponse: Codable, Hashable, Sendable, Validatable {
     /// Whether the request was accepted.
     public let success: Bool
     /// Stable per-install device identifier (for example a UUID string).
@@ -446,10 +507,15 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
         case success
         case deviceID = "device_id"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+    }
 }
 
 /// Presence heartbeat body.
-public struct PresenceRequest: Codable, Hashable, Sendable {
+public struct PresenceRequest: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID
     /// When the device was observed active.
@@ -476,6 +542,12 @@ public struct PresenceRequest: Codable, Hashable, Sendable {
         case platform
         case osVersion = "os_version"
         case lastSyncedAt = "last_synced_at"
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+        try validator.validate(platform, at: "platform")
     }
 }
 
@@ -508,7 +580,7 @@ public struct DebugLogEntry: Codable, Hashable, Sendable {
 }
 
 /// Debug/telemetry upload body (shape assumed; not documented).
-public struct DebugUploadRequest: Codable, Hashable, Sendable {
+public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID
     /// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
@@ -539,6 +611,12 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable {
         case sdkVersion = "sdk_version"
         case logs
         case context
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+        try validator.validate(platform, at: "platform")
     }
 }
 

@@ -34,6 +34,9 @@ extension Client {
 
     /// `syncBranding`, returning the status and headers with the body.
     public func syncBrandingWithResponse(since: Date? = nil, deviceID: DeviceID? = nil) async throws -> Response<BrandingSyncResponse> {
+        try core.validateRequest(Operations.syncBranding) { validator in
+            try validator.check(deviceID, at: "query.device_id", ValueConstraints(minLength: 1))
+        }
         var request = RequestBuilder(Operations.syncBranding)
         try request.addQuery("since", since, style: .form, explode: true)
         try request.addQuery("device_id", deviceID, style: .form, explode: true)
@@ -53,6 +56,9 @@ extension Client {
     ///
     /// - Throws: what `syncBrandingWithResponse` throws for a status other than 200.
     public func syncBrandingStreamed(since: Date? = nil, deviceID: DeviceID? = nil) async throws -> StreamedJSONArray<BrandingRecord, BrandingSyncResponse> {
+        try core.validateRequest(Operations.syncBranding) { validator in
+            try validator.check(deviceID, at: "query.device_id", ValueConstraints(minLength: 1))
+        }
         var request = RequestBuilder(Operations.syncBranding)
         try request.addQuery("since", since, style: .form, explode: true)
         try request.addQuery("device_id", deviceID, style: .form, explode: true)
@@ -92,6 +98,10 @@ extension Client {
 
     /// `lookupBranding`, returning the status and headers with the body.
     public func lookupBrandingWithResponse(e164: E164PhoneNumber, deviceID: DeviceID? = nil) async throws -> Response<LookupBrandingResult> {
+        try core.validateRequest(Operations.lookupBranding) { validator in
+            try validator.check(e164, at: "query.e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+            try validator.check(deviceID, at: "query.device_id", ValueConstraints(minLength: 1))
+        }
         var request = RequestBuilder(Operations.lookupBranding)
         try request.addQuery("e164", e164, style: .form, explode: true)
         try request.addQuery("device_id", deviceID, style: .form, explode: true)
@@ -131,6 +141,9 @@ extension Client {
 
     /// `recordImprint`, returning the status and headers with the body.
     public func recordImprintWithResponse(body: ImprintRequest) async throws -> Response<UsageEventResponse> {
+        try core.validateRequest(Operations.recordImprint) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.recordImprint)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -165,6 +178,9 @@ extension Client {
 
     /// `recordBrandingEvent`, returning the status and headers with the body.
     public func recordBrandingEventWithResponse(body: UsageEventRequest) async throws -> Response<UsageEventResponse> {
+        try core.validateRequest(Operations.recordBrandingEvent) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.recordBrandingEvent)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -193,6 +209,9 @@ extension Client {
 
     /// `registerDevice`, returning the status and headers with the body.
     public func registerDeviceWithResponse(body: DeviceRegisterRequest) async throws -> Response<DeviceResponse> {
+        try core.validateRequest(Operations.registerDevice) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.registerDevice)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -221,6 +240,9 @@ extension Client {
 
     /// `updateDevice`, returning the status and headers with the body.
     public func updateDeviceWithResponse(body: DeviceUpdateRequest) async throws -> Response<DeviceResponse> {
+        try core.validateRequest(Operations.updateDevice) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.updateDevice)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -250,6 +272,9 @@ extension Client {
 
     /// `reportDevicePresence`, returning the status and headers with the body.
     public func reportDevicePresenceWithResponse(body: PresenceRequest) async throws -> Response<SuccessResponse> {
+        try core.validateRequest(Operations.reportDevicePresence) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.reportDevicePresence)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -279,6 +304,9 @@ extension Client {
 
     /// `uploadDebugLogs`, returning the status and headers with the body.
     public func uploadDebugLogsWithResponse(body: DebugUploadRequest) async throws -> Response<DebugUploadResponse> {
+        try core.validateRequest(Operations.uploadDebugLogs) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.uploadDebugLogs)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")

@@ -12,7 +12,7 @@ public typealias PhoneNumber = String
 public typealias OTPCode = String
 
 /// Body of `requestOTP`.
-public struct RequestOTPBody: Codable, Hashable, Sendable {
+public struct RequestOTPBody: Codable, Hashable, Sendable, Validatable {
     /// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side before sending; never alter it silently. Mask it in logs.
     public var phone: PhoneNumber
 
@@ -20,10 +20,15 @@ public struct RequestOTPBody: Codable, Hashable, Sendable {
     public init(phone: PhoneNumber) {
         self.phone = phone
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(phone, at: "phone", ValueConstraints(pattern: ValidationPatterns.phoneNumber, isSecret: true))
+    }
 }
 
 /// Result of `requestOTP`.
-public struct RequestOTPResponse: Codable, Hashable, Sendable {
+public struct RequestOTPResponse: Codable, Hashable, Sendable, Validatable {
     /// Always "ok" on success.
     public let status: RequestOTPResponse.Status
     /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
@@ -40,12 +45,21 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable {
         case previewCode = "preview_code"
     }
 
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(status, at: "status")
+        try validator.check(previewCode, at: "preview_code", ValueConstraints(minLength: 6, maxLength: 6, pattern: ValidationPatterns.otpCode, isSecret: true))
+    }
+
     /// Always "ok" on success.
     public enum Status: OpenEnum {
         /// "ok"
         case ok
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["ok"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {
@@ -66,7 +80,7 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable {
 }
 
 /// Body of `verifyOTP`.
-public struct VerifyOTPBody: Codable, Hashable, Sendable {
+public struct VerifyOTPBody: Codable, Hashable, Sendable, Validatable {
     /// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side before sending; never alter it silently. Mask it in logs.
     public var phone: PhoneNumber
     /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
@@ -77,10 +91,16 @@ public struct VerifyOTPBody: Codable, Hashable, Sendable {
         self.phone = phone
         self.otp = otp
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(phone, at: "phone", ValueConstraints(pattern: ValidationPatterns.phoneNumber, isSecret: true))
+        try validator.check(otp, at: "otp", ValueConstraints(minLength: 6, maxLength: 6, pattern: ValidationPatterns.otpCode, isSecret: true))
+    }
 }
 
 /// Tokens and minimal user returned by a successful `verifyOTP`.
-public struct VerifyOTPResponse: Codable, Hashable, Sendable {
+public struct VerifyOTPResponse: Codable, Hashable, Sendable, Validatable {
     /// Short-lived JWT access token, sent as `Authorization: Bearer <access_token>`. Keep in memory; never log.
     public let accessToken: String
     /// Token type; always "bearer".
@@ -105,12 +125,20 @@ public struct VerifyOTPResponse: Codable, Hashable, Sendable {
         case user
     }
 
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(tokenType, at: "token_type")
+    }
+
     /// Token type; always "bearer".
     public enum TokenType: OpenEnum {
         /// "bearer"
         case bearer
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["bearer"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {
@@ -194,7 +222,7 @@ public struct LogoutBody: Codable, Hashable, Sendable {
 }
 
 /// Generic success acknowledgement.
-public struct StatusResponse: Codable, Hashable, Sendable {
+public struct StatusResponse: Codable, Hashable, Sendable, Validatable {
     /// Always "ok" on success.
     public let status: StatusResponse.Status
 
@@ -203,12 +231,20 @@ public struct StatusResponse: Codable, Hashable, Sendable {
         self.status = status
     }
 
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(status, at: "status")
+    }
+
     /// Always "ok" on success.
     public enum Status: OpenEnum {
         /// "ok"
         case ok
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["ok"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {
@@ -229,7 +265,7 @@ public struct StatusResponse: Codable, Hashable, Sendable {
 }
 
 /// A mood entry of the signed-in user. The document does not define this shape; it is an assumption (see `listMoods`).
-public struct Mood: Codable, Hashable, Sendable {
+public struct Mood: Codable, Hashable, Sendable, Validatable {
     /// Server-side id of the entry.
     public let id: Int64
     /// Mood score from 1 (lowest) to 10 (highest).
@@ -253,13 +289,18 @@ public struct Mood: Codable, Hashable, Sendable {
         case note
         case createdAt = "created_at"
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(score, at: "score", ValueConstraints(minimum: 1, maximum: 10))
+    }
 }
 
 /// Mood entries of the signed-in user, newest first (assumed shape, see `listMoods`).
 public typealias MoodList = [Mood]
 
 /// Body of `createMood`. The document does not define this shape; it is an assumption (see `createMood`).
-public struct CreateMoodBody: Codable, Hashable, Sendable {
+public struct CreateMoodBody: Codable, Hashable, Sendable, Validatable {
     /// Mood score from 1 (lowest) to 10 (highest).
     public var score: Int32
     /// Optional free-text note.
@@ -269,6 +310,11 @@ public struct CreateMoodBody: Codable, Hashable, Sendable {
     public init(score: Int32, note: Nullable<String>? = nil) {
         self.score = score
         self.note = note
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(score, at: "score", ValueConstraints(minimum: 1, maximum: 10))
     }
 }
 

@@ -31,6 +31,9 @@ extension Client {
 
     /// `requestOTP`, returning the status and headers with the body.
     public func requestOTPWithResponse(body: RequestOTPBody) async throws -> Response<RequestOTPResponse> {
+        try core.validateRequest(Operations.requestOTP) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.requestOTP)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -69,6 +72,9 @@ extension Client {
 
     /// `verifyOTP`, returning the status and headers with the body.
     public func verifyOTPWithResponse(body: VerifyOTPBody) async throws -> Response<VerifyOTPResponse> {
+        try core.validateRequest(Operations.verifyOTP) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.verifyOTP)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")
@@ -206,6 +212,9 @@ extension Client {
 
     /// `createMood`, returning the status and headers with the body.
     public func createMoodWithResponse(body: CreateMoodBody) async throws -> Response<Mood> {
+        try core.validateRequest(Operations.createMood) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.createMood)
         try request.setJSONBody(body, contentType: "application/json")
         request.accept("application/json")

@@ -12,13 +12,14 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares)
+    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares)
+    /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
+    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client over a configured core.
@@ -87,6 +88,9 @@ public enum ErrorCode: OpenEnum {
     /// A value this version of the client does not know, kept as received.
     case unknown(String)
 
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [String] = ["INVALID_REQUEST", "RATE_LIMITED", "", "+1", "-1", "/", "default", "self"]
+
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {
         switch rawValue {
@@ -130,6 +134,9 @@ public enum Priority: OpenEnum {
     /// A value this version of the client does not know, kept as received.
     case unknown(Int)
 
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [Int] = [1, 2, 3, -1]
+
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: Int) {
         switch rawValue {
@@ -160,6 +167,9 @@ public enum MixedWithNull: OpenEnum {
     case off
     /// A value this version of the client does not know, kept as received.
     case unknown(String)
+
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [String] = ["on", "off"]
 
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {

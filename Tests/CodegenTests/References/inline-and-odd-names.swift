@@ -12,13 +12,14 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares)
+    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares)
+    /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
+    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client over a configured core.
@@ -66,7 +67,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-public struct Self_: Codable, Hashable, Sendable {
+public struct Self_: Codable, Hashable, Sendable, Validatable {
     public let type: String?
     public let self_: String?
     public let `default`: Bool?
@@ -100,6 +101,11 @@ public struct Self_: Codable, Hashable, Sendable {
         case address
         case items
         case status
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(status, at: "status")
     }
 
     public struct Address: Codable, Hashable, Sendable {
@@ -138,6 +144,9 @@ public struct Self_: Codable, Hashable, Sendable {
         case gone
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["active", "gone"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {

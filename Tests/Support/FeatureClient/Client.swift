@@ -13,19 +13,26 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares)
+    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = []) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares)
+    /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
+    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
+        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
     }
 
     /// A client over a configured core.
     public init(core: ClientCore) {
         self.core = core
     }
+}
+
+/// The spec's `pattern`s, each compiled once per process, on first use.
+enum ValidationPatterns {
+    static let sku = ValidationPattern(#"^[A-Z]{3}-\d{4}$"#)
+    static let orderID = ValidationPattern(#"^ord_[a-z0-9]+$"#)
 }
 
 /// Every operation of the API, one requirement each (`Client`'s methods): write app code against
@@ -64,6 +71,9 @@ public protocol APIProtocol: Sendable {
 
     /// `POST /imports`: A Swift keyword as the operation's name, with an optional argument named like one.
     func `import`(`default`: Bool?) async throws
+
+    /// `PUT /orders/{orderId}`: Every constraint the client checks before it sends.
+    func placeOrder(orderID: String, body: Order, limit: Int?, apiKey: String?, ids: [Int]?) async throws -> Order
 }
 
 extension Client: APIProtocol {}
@@ -105,11 +115,13 @@ extension Client {
         public static let echoShapes2 = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/envelopes", security: [], isIdempotent: false)
         /// `POST /imports`
         public static let `import` = OperationDescriptor(id: "import", method: .post, pathTemplate: "/imports", security: [], isIdempotent: false)
+        /// `PUT /orders/{orderId}`
+        public static let placeOrder = OperationDescriptor(id: "placeOrder", method: .put, pathTemplate: "/orders/{orderId}", security: [], isIdempotent: true)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2, `import`]
+        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2, `import`, placeOrder]
     }
 }

@@ -29,7 +29,7 @@ public struct AvatarUpload: Codable, Hashable, Sendable {
     }
 }
 
-public struct Envelope: Codable, Hashable, Sendable {
+public struct Envelope: Codable, Hashable, Sendable, Validatable {
     public let data: Envelope.Data2?
     public let sig: Data?
     public let size: Envelope.Size
@@ -63,6 +63,11 @@ public struct Envelope: Codable, Hashable, Sendable {
         self.property5 = try container.decodeIfPresent(String.self, forKey: .property5)
     }
 
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(size, at: "size")
+    }
+
     public struct Data2: Codable, Hashable, Sendable {
         public let thumb: Data?
 
@@ -79,6 +84,9 @@ public struct Envelope: Codable, Hashable, Sendable {
         case _20
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["10", "20"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {
@@ -137,6 +145,9 @@ public enum Status: OpenEnum {
     /// A value this version of the client does not know, kept as received.
     case unknown(String)
 
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [String] = ["active", "archived"]
+
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {
         switch rawValue {
@@ -166,6 +177,9 @@ public enum Level: OpenEnum {
     /// A value this version of the client does not know, kept as received.
     case unknown(Int)
 
+    /// The values the spec lists; a request may send no other.
+    public static let knownRawValues: [Int] = [1, 2, 3]
+
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: Int) {
         switch rawValue {
@@ -187,7 +201,7 @@ public enum Level: OpenEnum {
     }
 }
 
-public struct Item: Codable, Hashable, Sendable {
+public struct Item: Codable, Hashable, Sendable, Validatable {
     public let id: String
     public let status: Status
     public let level: Level?
@@ -237,6 +251,13 @@ public struct Item: Codable, Hashable, Sendable {
         self.updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
     }
 
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(status, at: "status")
+        try validator.validate(level, at: "level")
+        try validator.validate(sort, at: "sort")
+    }
+
     public enum Sort: OpenEnum {
         /// "asc"
         case asc
@@ -244,6 +265,9 @@ public struct Item: Codable, Hashable, Sendable {
         case desc
         /// A value this version of the client does not know, kept as received.
         case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["asc", "desc"]
 
         /// The case for a raw value; unknown values become ``unknown(_:)``.
         public init(rawValue: String) {
@@ -265,7 +289,7 @@ public struct Item: Codable, Hashable, Sendable {
     }
 }
 
-public struct ItemPatch: Codable, Hashable, Sendable {
+public struct ItemPatch: Codable, Hashable, Sendable, Validatable {
     public var note: Nullable<String>?
     public var status: Status?
 
@@ -273,6 +297,11 @@ public struct ItemPatch: Codable, Hashable, Sendable {
     public init(note: Nullable<String>? = nil, status: Status? = nil) {
         self.note = note
         self.status = status
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(status, at: "status")
     }
 }
 
@@ -535,6 +564,144 @@ public struct Shapes: Codable, Hashable, Sendable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.known, forKey: .known)
             try encoder.encodeAdditionalProperties(self.additionalProperties)
+        }
+    }
+}
+
+public struct Order: Codable, Hashable, Sendable, Validatable {
+    public var sku: String
+    public var quantity: Int32
+    public var price: Double
+    public var discount: Double?
+    public var tags: [String]?
+    public var lines: [OrderLine]?
+    public var attributes: [String: String]?
+    public var coupon: Nullable<String>?
+    public var secret: String?
+    public var channel: Order.Channel?
+    public var legacyCode: String?
+    public var shape: OrderShape?
+
+    /// Creates a value.
+    public init(sku: String, quantity: Int32, price: Double, discount: Double? = nil, tags: [String]? = nil, lines: [OrderLine]? = nil, attributes: [String: String]? = nil, coupon: Nullable<String>? = nil, secret: String? = nil, channel: Order.Channel? = nil, legacyCode: String? = nil, shape: OrderShape? = nil) {
+        self.sku = sku
+        self.quantity = quantity
+        self.price = price
+        self.discount = discount
+        self.tags = tags
+        self.lines = lines
+        self.attributes = attributes
+        self.coupon = coupon
+        self.secret = secret
+        self.channel = channel
+        self.legacyCode = legacyCode
+        self.shape = shape
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sku
+        case quantity
+        case price
+        case discount
+        case tags
+        case lines
+        case attributes
+        case coupon
+        case secret
+        case channel
+        case legacyCode = "legacy_code"
+        case shape
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(sku, at: "sku", ValueConstraints(pattern: ValidationPatterns.sku))
+        try validator.check(quantity, at: "quantity", ValueConstraints(minimum: 1, maximum: 99))
+        try validator.check(price, at: "price", ValueConstraints(exclusiveMinimum: 0, multipleOf: 0.01))
+        try validator.check(discount, at: "discount", ValueConstraints(minimum: 0, exclusiveMaximum: 1))
+        try validator.check(tags, at: "tags", ValueConstraints(minItems: 1, maxItems: 3))
+        try validator.checkElements(tags, at: "tags", ValueConstraints(maxLength: 8))
+        try validator.validate(lines, at: "lines")
+        try validator.checkElements(attributes, at: "attributes", ValueConstraints(minLength: 1))
+        try validator.check(coupon, at: "coupon", ValueConstraints(minLength: 4))
+        try validator.check(secret, at: "secret", ValueConstraints(minLength: 8, isSecret: true))
+        try validator.validate(channel, at: "channel")
+        try validator.validate(shape, at: "shape")
+    }
+
+    public enum Channel: OpenEnum {
+        /// "web"
+        case web
+        /// "app"
+        case app
+        /// A value this version of the client does not know, kept as received.
+        case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["web", "app"]
+
+        /// The case for a raw value; unknown values become ``unknown(_:)``.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "web": self = .web
+            case "app": self = .app
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The raw value as sent on the wire.
+        public var rawValue: String {
+            switch self {
+            case .web: return "web"
+            case .app: return "app"
+            case .unknown(let value): return value
+            }
+        }
+    }
+}
+
+public struct OrderLine: Codable, Hashable, Sendable, Validatable {
+    public var note: String?
+
+    /// Creates a value.
+    public init(note: String? = nil) {
+        self.note = note
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(note, at: "note", ValueConstraints(maxLength: 20))
+    }
+}
+
+public enum OrderShape: Codable, Hashable, Sendable, Validatable {
+    /// The member `OrderLine`.
+    case orderLine(OrderLine)
+    /// The member `Int`.
+    case int(Int)
+
+    /// Decodes the member the value matches.
+    public init(from decoder: any Decoder) throws {
+        if let value = try? decoder.decodeMember(OrderLine.self) { self = .orderLine(value); return }
+        if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
+        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: NoMatchingMemberError(typeName: "OrderShape", members: ["OrderLine", "Int"]).description))
+    }
+
+    /// Encodes the member's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .orderLine(let value): try encoder.encodeMember(value)
+        case .int(let value): try encoder.encodeMember(value)
+        }
+    }
+
+    /// Checks the spec's constraints on the member's value; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        switch self {
+        case .orderLine(let value):
+            try value.validate(&validator)
+        case .int(let value):
+            try validator.check(value, ValueConstraints(minimum: 0))
         }
     }
 }

@@ -40,6 +40,9 @@ extension Client {
 
     /// `patchItem`, returning the status and headers with the body.
     public func patchItemWithResponse(itemID: String, body: ItemPatch) async throws -> Response<Item> {
+        try core.validateRequest(Operations.patchItem) { validator in
+            try validator.validate(body, at: "body")
+        }
         var request = RequestBuilder(Operations.patchItem)
         try request.setPath("itemId", itemID, style: "simple", explode: false)
         try request.setJSONBody(body, contentType: "application/merge-patch+json")
@@ -228,6 +231,37 @@ extension Client {
         default: throw response.undocumented()
         }
     }
+
+    /// Every constraint the client checks before it sends.
+    ///
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    public func placeOrder(orderID: String, body: Order, limit: Int? = nil, apiKey: String? = nil, ids: [Int]? = nil) async throws -> Order {
+        try await placeOrderWithResponse(orderID: orderID, body: body, limit: limit, apiKey: apiKey, ids: ids).body
+    }
+
+    /// `placeOrder`, returning the status and headers with the body.
+    public func placeOrderWithResponse(orderID: String, body: Order, limit: Int? = nil, apiKey: String? = nil, ids: [Int]? = nil) async throws -> Response<Order> {
+        try core.validateRequest(Operations.placeOrder) { validator in
+            try validator.check(orderID, at: "path.orderId", ValueConstraints(pattern: ValidationPatterns.orderID))
+            try validator.check(limit, at: "query.limit", ValueConstraints(minimum: 1, maximum: 50))
+            try validator.check(apiKey, at: "header.X-Api-Key", ValueConstraints(minLength: 10, isSecret: true))
+            try validator.check(ids, at: "query.ids", ValueConstraints(maxItems: 2))
+            try validator.checkElements(ids, at: "query.ids", ValueConstraints(minimum: 0))
+            try validator.validate(body, at: "body")
+        }
+        var request = RequestBuilder(Operations.placeOrder)
+        try request.setPath("orderId", orderID, style: "simple", explode: false)
+        try request.addQuery("limit", limit, style: .form, explode: true)
+        try request.setHeader("X-Api-Key", apiKey)
+        try request.addQuery("ids", ids, style: .form, explode: true)
+        try request.setJSONBody(body, contentType: "application/json")
+        request.accept("application/json")
+        let response = try await self.core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(Order.self))
+        default: throw response.undocumented()
+        }
+    }
 }
 
 extension APIProtocol {
@@ -249,6 +283,11 @@ extension APIProtocol {
     /// `import` with its optional arguments left out.
     public func `import`() async throws {
         try await `import`(default: nil)
+    }
+
+    /// `placeOrder` with its optional arguments left out.
+    public func placeOrder(orderID: String, body: Order) async throws -> Order {
+        try await placeOrder(orderID: orderID, body: body, limit: nil, apiKey: nil, ids: nil)
     }
 }
 
