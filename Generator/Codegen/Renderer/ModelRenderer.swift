@@ -101,13 +101,23 @@ struct ModelRenderer {
             return "\(label): \(property.type)"
         }
         if let additional = shape.additionalProperties { arguments.append("additionalProperties: [String: \(additional)] = [:]") }
-        writer.line("/// Creates a value.")
+        writer.documentation(Self.parameterDocumentation(shape))
         writer.block("\(access) init(\(arguments.joined(separator: ", ")))") { writer in
             for property in shape.properties {
                 writer.line("self.\(SwiftName.unescaped(Self.storage(property))) = \(property.name)")
             }
             if shape.additionalProperties != nil { writer.line("self.additionalProperties = additionalProperties") }
         }
+    }
+
+    /// `- Parameters:` with the first sentence of each property's
+    /// description; nil when the spec describes none (no boilerplate).
+    static func parameterDocumentation(_ shape: StructureShape) -> String? {
+        let described = shape.properties.compactMap { property in
+            property.documentation.map { (SwiftName.unescaped(property.name), Documentation.firstSentence($0)) }
+        }
+        guard !described.isEmpty else { return nil }
+        return "- Parameters:\n" + described.map { "  - \($0.0): \($0.1)" }.joined(separator: "\n")
     }
 
     private func renderDecoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
@@ -219,7 +229,6 @@ struct ModelRenderer {
         let conformances = declaration.isValidatable ? "Codable, Hashable, Sendable, Validatable" : "Codable, Hashable, Sendable"
         writer.block("\(access) \(shape.isIndirect ? "indirect " : "")enum \(declaration.name): \(conformances)") { writer in
             for member in shape.members {
-                writer.line("/// The member `\(member.type)`.")
                 writer.line("case \(member.name)(\(member.type))")
             }
             if shape.discriminator != nil {

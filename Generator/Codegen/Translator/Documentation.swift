@@ -19,4 +19,13 @@ enum Documentation {
         else { return "" }
         return String(scalars[start...end])
     }
+
+    /// The first sentence of the first paragraph, on one line (for a
+    /// parameter list): `Phone number in E.164 format.` of a longer text.
+    static func firstSentence(_ text: String) -> String {
+        let paragraph = trim(text).components(separatedBy: "\n\n").first ?? ""
+        let line = paragraph.split(whereSeparator: \.isNewline).map { trim(String($0)) }.joined(separator: " ")
+        if let end = line.range(of: ". ") { return String(line[..<end.lowerBound]) + "." }
+        return line
+    }
 }

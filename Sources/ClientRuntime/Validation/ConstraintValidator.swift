@@ -72,11 +72,12 @@ public struct ConstraintValidator {
 
     /// Checks a value that validates itself, at `key`.
     public mutating func validate<Value: Validatable>(_ value: Value, at key: String) throws {
-        try validate(value, at: .key(key))
+        try validate(value, position: .key(key))
     }
 
-    /// Checks a value that validates itself, at a path component.
-    public mutating func validate<Value: Validatable>(_ value: Value, at component: ValuePathComponent) throws {
+    /// Checks a value that validates itself, at a path component (an
+    /// element's index or key).
+    public mutating func validate<Value: Validatable>(_ value: Value, position component: ValuePathComponent) throws {
         path.append(component)
         defer { path.removeLast() }
         try value.validate(&self)

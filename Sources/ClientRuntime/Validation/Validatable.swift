@@ -26,14 +26,14 @@ extension Nullable: Validatable where Wrapped: Validatable {
 extension Array: Validatable where Element: Validatable {
     /// Checks each element, its index in the path.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        for (index, element) in enumerated() { try validator.validate(element, at: .index(index)) }
+        for (index, element) in enumerated() { try validator.validate(element, position: .index(index)) }
     }
 }
 
 extension Dictionary: Validatable where Key == String, Value: Validatable {
     /// Checks each value, its key in the path, in key order.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        for key in keys.sorted() { try validator.validate(self[key]!, at: .key(key)) }
+        for key in keys.sorted() { try validator.validate(self[key]!, position: .key(key)) }
     }
 }
 

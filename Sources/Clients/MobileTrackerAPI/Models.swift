@@ -25,7 +25,11 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validat
     /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON number.
     public var brandID: BrandID
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - deviceID: Persistent device UUID, generated once and kept for the device's lifetime (stored under `__GT_{brandId}_device_id`).
+    ///   - osName: Operating system name, e.g.
+    ///   - deviceType: Device type, e.g.
+    ///   - brandID: Brand identifier.
     public init(deviceID: UUID, osName: String, deviceType: String, brandID: BrandID) {
         self.deviceID = deviceID
         self.osName = osName
@@ -51,7 +55,8 @@ public struct TrackingSession: Codable, Hashable, Sendable {
     /// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
     public let id: SessionID
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - id: Backend tracking session identifier (shown as "session-uuid" in the document).
     public init(id: SessionID) {
         self.id = id
     }
@@ -62,7 +67,8 @@ public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable {
     /// A backend tracking session.
     public let data: TrackingSession
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - data: A backend tracking session.
     public init(data: TrackingSession) {
         self.data = data
     }
@@ -79,7 +85,11 @@ public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
     /// Event properties: the `attributes` (event-specific data such as product id or price) merged with the `metadata` (technical context such as flow id or experiment). Values may be strings, numbers, booleans, null, arrays or nested objects. For identified users the SDK may include `user_id`; screen views include `screen`.
     public var data: [String: JSONValue]?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - brandID: Brand identifier.
+    ///   - sessionID: Backend tracking session identifier (shown as "session-uuid" in the document).
+    ///   - eventName: Event name.
+    ///   - data: Event properties: the `attributes` (event-specific data such as product id or price) merged with the `metadata` (technical context such as flow id or experiment).
     public init(brandID: BrandID, sessionID: SessionID, eventName: String, data: [String: JSONValue]? = nil) {
         self.brandID = brandID
         self.sessionID = sessionID
@@ -132,7 +142,16 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validat
     /// Free-form metadata. For `setMetadata()` this is session-level context (experiment groups, feature flags, session type) applied to all later events of the session; for profile updates it carries custom profile keys such as `plan`.
     public var metadata: Nullable<[String: JSONValue]>?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - brandID: Brand identifier.
+    ///   - userID: Your unique user identifier (from `identify()`; stored under `__GT_{brandId}_identify_id`).
+    ///   - sessionID: Backend tracking session identifier (shown as "session-uuid" in the document).
+    ///   - email: Email address (the SDK keeps it as `session_email`).
+    ///   - gender: Gender; free text, no values are defined by the document.
+    ///   - businessDomain: Business domain (`businessDomain` in the SDK's `UpdateProfileData`; sent in snake_case like the other keys).
+    ///   - source: Where the profile comes from; free text.
+    ///   - birthday: Birthday; the document gives no format (a date such as `1990-05-17` is expected).
+    ///   - metadata: Free-form metadata.
     public init(brandID: BrandID, userID: Nullable<String>? = nil, sessionID: SessionID? = nil, name: Nullable<String>? = nil, email: Nullable<String>? = nil, phone: Nullable<String>? = nil, gender: Nullable<String>? = nil, businessDomain: Nullable<String>? = nil, source: Nullable<String>? = nil, birthday: Nullable<String>? = nil, metadata: Nullable<[String: JSONValue]>? = nil) {
         self.brandID = brandID
         self.userID = userID
@@ -176,7 +195,10 @@ public struct LocationUpdateRequest: Codable, Hashable, Sendable, Validatable {
     /// Horizontal accuracy of the fix; the document gives no unit (the platform location APIs report meters).
     public var accuracy: Double
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - latitude: Latitude in decimal degrees.
+    ///   - longitude: Longitude in decimal degrees.
+    ///   - accuracy: Horizontal accuracy of the fix; the document gives no unit (the platform location APIs report meters).
     public init(latitude: Double, longitude: Double, accuracy: Double) {
         self.latitude = latitude
         self.longitude = longitude
@@ -200,7 +222,9 @@ public struct StatusResponse: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - success: `true` when the request was accepted.
+    ///   - message: Optional human-readable status message.
     public init(success: Bool? = nil, message: Nullable<String>? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.success = success
         self.message = message
@@ -240,7 +264,10 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - success: `false` for errors.
+    ///   - message: Human-readable error message.
+    ///   - code: Optional machine-readable server error code.
     public init(success: Bool? = nil, message: String? = nil, code: Nullable<String>? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.success = success
         self.message = message

@@ -88,7 +88,10 @@ public struct ErrorDetail: Codable, Hashable, Sendable, Validatable {
     /// judgment call based on the guide's example.
     public let details: [String: String]?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - code: Machine-readable error code.
+    ///   - message: Human-readable message; for logs, not for display logic.
+    ///   - details: Optional extra information, typically field name -> reason for a validation error (e.g.
     public init(code: ErrorCode, message: String, details: [String: String]? = nil) {
         self.code = code
         self.message = message
@@ -109,7 +112,9 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - error: The `error` object of an `ErrorEnvelope`.
+    ///   - traceID: Request trace identifier for observability.
     public init(error: ErrorDetail, traceID: TraceID) {
         self.error = error
         self.traceID = traceID
@@ -129,9 +134,7 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable, Validatable {
 /// Body of `POST /auth/token`: one of the two grants, selected by
 /// `grantType`.
 public enum TokenRequest: Codable, Hashable, Sendable, Validatable {
-    /// The member `AuthorizationCodeGrant`.
     case authorizationCodeGrant(AuthorizationCodeGrant)
-    /// The member `RefreshTokenGrant`.
     case refreshTokenGrant(RefreshTokenGrant)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)
@@ -181,7 +184,11 @@ public struct AuthorizationCodeGrant: Codable, Hashable, Sendable, Validatable {
     /// 43-128 characters from the RFC 7636 unreserved set.
     public var codeVerifier: String?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - grantType: Always `authorization_code` for this grant.
+    ///   - code: The `code` query parameter of the Cognito redirect.
+    ///   - redirectURI: The redirect URI used in the authorization request, registered in Cognito, e.g.
+    ///   - codeVerifier: The PKCE code verifier whose challenge was sent to the Hosted UI.
     public init(grantType: AuthorizationCodeGrant.GrantType, code: String, redirectURI: String, codeVerifier: String? = nil) {
         self.grantType = grantType
         self.code = code
@@ -238,7 +245,9 @@ public struct RefreshTokenGrant: Codable, Hashable, Sendable, Validatable {
     /// The refresh token from an earlier token response.
     public var refreshToken: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - grantType: Always `refresh_token` for this grant.
+    ///   - refreshToken: The refresh token from an earlier token response.
     public init(grantType: RefreshTokenGrant.GrantType, refreshToken: String) {
         self.grantType = grantType
         self.refreshToken = refreshToken
@@ -297,7 +306,14 @@ public struct TokenResponse: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - accessToken: Short-lived bearer token for `Authorization: Bearer`.
+    ///   - refreshToken: Long-lived refresh token, if present (normally only on the `authorization_code` grant).
+    ///   - idToken: OpenID Connect ID token, when Cognito returns one.
+    ///   - expiresIn: Lifetime of `accessToken` in seconds.
+    ///   - tokenType: Token type, normally `Bearer`.
+    ///   - scope: Space-separated scopes granted, when returned.
+    ///   - traceID: Request trace identifier for observability.
     public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil, expiresIn: Int32? = nil, tokenType: String? = nil, scope: String? = nil, traceID: TraceID? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -341,7 +357,13 @@ public struct Account: Codable, Hashable, Sendable, Validatable {
     /// When the account was linked.
     public let createdAt: Date?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - id: Safepocket account identifier (used as `accountId` filter).
+    ///   - name: Account display name.
+    ///   - institution: Name of the financial institution.
+    ///   - balance: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - currency: ISO 4217 currency code.
+    ///   - createdAt: When the account was linked.
     public init(id: UUID, name: String, institution: String, balance: Money, currency: CurrencyCode, createdAt: Date? = nil) {
         self.id = id
         self.name = name
@@ -370,7 +392,10 @@ public struct AccountList: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - currency: ISO 4217 currency code.
+    ///   - totalBalance: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - traceID: Request trace identifier for observability.
     public init(currency: CurrencyCode? = nil, totalBalance: Money? = nil, accounts: [Account], traceID: TraceID? = nil) {
         self.currency = currency
         self.totalBalance = totalBalance
@@ -419,7 +444,18 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
     /// The user's note, or `null` when there is none.
     public let notes: Nullable<String>?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - id: Transaction identifier.
+    ///   - accountID: The account (`Account.id`) the transaction belongs to.
+    ///   - merchantName: Merchant name.
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - currency: ISO 4217 currency code.
+    ///   - occurredAt: When the transaction was posted.
+    ///   - authorizedAt: When the transaction was authorised, if known.
+    ///   - pending: `true` while the transaction is still pending at the bank.
+    ///   - category: Spending category (user-editable).
+    ///   - description: Raw statement description, if any.
+    ///   - notes: The user's note, or `null` when there is none.
     public init(id: UUID, accountID: UUID, merchantName: String, amount: Money, currency: CurrencyCode, occurredAt: Date, authorizedAt: Nullable<Date>? = nil, pending: Bool, category: String, description: Nullable<String>? = nil, notes: Nullable<String>? = nil) {
         self.id = id
         self.accountID = accountID
@@ -462,7 +498,9 @@ public struct TransactionUpdate: Codable, Hashable, Sendable, Validatable {
     /// New note, or `null` to clear it.
     public var notes: Nullable<String>?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - category: New category (not nullable; a transaction always has one).
+    ///   - notes: New note, or `null` to clear it.
     public init(category: String? = nil, notes: Nullable<String>? = nil) {
         self.category = category
         self.notes = notes
@@ -484,7 +522,10 @@ public struct TransactionPeriod: Codable, Hashable, Sendable, Validatable {
     /// Last day of the window when `to` was given, else `null`.
     public let to: Nullable<CalendarDate>?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - month: The `month` filter (`YYYY-MM`), or `null` when a range or no window was used.
+    ///   - from: First day of the window when `from` was given, else `null`.
+    ///   - to: Last day of the window when `to` was given, else `null`.
     public init(month: Nullable<String>? = nil, from: Nullable<CalendarDate>? = nil, to: Nullable<CalendarDate>? = nil) {
         self.month = month
         self.from = from
@@ -518,7 +559,13 @@ public struct TransactionAggregates: Codable, Hashable, Sendable, Validatable {
     /// Number of transactions in the window.
     public let count: Int32?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - incomeTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - expenseTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - netTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - monthNet: Net amount per month, keyed by `YYYY-MM`.
+    ///   - categoryTotals: Spending per category, keyed by category name.
+    ///   - count: Number of transactions in the window.
     public init(incomeTotal: Money? = nil, expenseTotal: Money? = nil, netTotal: Money? = nil, monthNet: [String: Decimal]? = nil, categoryTotals: [String: Decimal]? = nil, count: Int32? = nil) {
         self.incomeTotal = incomeTotal
         self.expenseTotal = expenseTotal
@@ -551,7 +598,13 @@ public struct TransactionList: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - period: The window the list was computed for.
+    ///   - aggregates: Totals over the whole window (all pages), not just the returned page.
+    ///   - page: Zero-based index of this page.
+    ///   - pageSize: Number of transactions on this page.
+    ///   - total: Number of transactions in the whole window.
+    ///   - traceID: Request trace identifier for observability.
     public init(period: TransactionPeriod? = nil, aggregates: TransactionAggregates? = nil, page: Int32? = nil, pageSize: Int32? = nil, total: Int64? = nil, transactions: [Transaction], traceID: TraceID? = nil) {
         self.period = period
         self.aggregates = aggregates
@@ -592,7 +645,10 @@ public struct SyncRequest: Codable, Hashable, Sendable, Validatable {
     /// A calendar month, `YYYY-MM`.
     public var startMonth: YearMonth?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - forceFullSync: Re-read the full history instead of syncing incrementally (use on the first sync).
+    ///   - demoSeed: Seed demo transactions (sandbox/demo use).
+    ///   - startMonth: A calendar month, `YYYY-MM`.
     public init(forceFullSync: Bool? = nil, demoSeed: Bool? = nil, startMonth: YearMonth? = nil) {
         self.forceFullSync = forceFullSync
         self.demoSeed = demoSeed
@@ -617,7 +673,11 @@ public struct SyncResult: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - status: Sync state, e.g.
+    ///   - syncedCount: Transactions imported so far.
+    ///   - pendingCount: Pending transactions seen so far.
+    ///   - traceID: Request trace identifier for observability.
     public init(status: String, syncedCount: Int32? = nil, pendingCount: Int32? = nil, traceID: TraceID? = nil) {
         self.status = status
         self.syncedCount = syncedCount
@@ -644,7 +704,8 @@ public struct ResetRequest: Codable, Hashable, Sendable {
     /// Also drop the stored Plaid credentials (the user must link again).
     public var unlinkPlaid: Bool?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - unlinkPlaid: Also drop the stored Plaid credentials (the user must link again).
     public init(unlinkPlaid: Bool? = nil) {
         self.unlinkPlaid = unlinkPlaid
     }
@@ -658,7 +719,9 @@ public struct ResetResult: Codable, Hashable, Sendable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - status: Reset state, e.g.
+    ///   - traceID: Request trace identifier for observability.
     public init(status: String, traceID: TraceID? = nil) {
         self.status = status
         self.traceID = traceID
@@ -685,7 +748,10 @@ public struct AnalyticsTotals: Codable, Hashable, Sendable {
     /// (spending), positive = money in.
     public let net: Money
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - income: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - expense: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - net: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
     public init(income: Money, expense: Money, net: Money) {
         self.income = income
         self.expense = expense
@@ -704,7 +770,10 @@ public struct CategoryBreakdown: Codable, Hashable, Sendable {
     /// Share of the month's spending, 0-100.
     public let percentage: Double?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - category: Category name.
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - percentage: Share of the month's spending, 0-100.
     public init(category: String, amount: Money, percentage: Double? = nil) {
         self.category = category
         self.amount = amount
@@ -723,7 +792,10 @@ public struct MerchantBreakdown: Codable, Hashable, Sendable, Validatable {
     /// Number of transactions at the merchant.
     public let transactionCount: Int32?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - merchant: Merchant name.
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - transactionCount: Number of transactions at the merchant.
     public init(merchant: String, amount: Money, transactionCount: Int32? = nil) {
         self.merchant = merchant
         self.amount = amount
@@ -759,7 +831,15 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
     /// Human-readable explanation.
     public let commentary: Nullable<String>?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - transactionID: The flagged transaction.
+    ///   - method: Detection method, e.g.
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - deltaAmount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - budgetImpactPercent: Impact on the month's budget, in percent.
+    ///   - occurredAt: When the transaction happened.
+    ///   - merchantName: Merchant name.
+    ///   - commentary: Human-readable explanation.
     public init(transactionID: UUID, method: String? = nil, amount: Money, deltaAmount: Money? = nil, budgetImpactPercent: Double? = nil, occurredAt: Date, merchantName: String? = nil, commentary: Nullable<String>? = nil) {
         self.transactionID = transactionID
         self.method = method
@@ -795,7 +875,11 @@ public struct AIHighlight: Codable, Hashable, Sendable {
     /// Suggested actions.
     public let recommendations: [String]?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - title: Short headline.
+    ///   - summary: One-paragraph summary.
+    ///   - sentiment: Overall tone, e.g.
+    ///   - recommendations: Suggested actions.
     public init(title: String, summary: String, sentiment: String? = nil, recommendations: [String]? = nil) {
         self.title = title
         self.summary = summary
@@ -823,7 +907,14 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - month: A calendar month, `YYYY-MM`.
+    ///   - totals: Income, expense and net for the month.
+    ///   - byCategory: Spending by category, largest first.
+    ///   - topMerchants: Merchants with the largest amounts.
+    ///   - anomalies: Unusual transactions of the month.
+    ///   - aiHighlight: AI-written highlight of the month, or `null` when none has been generated.
+    ///   - traceID: Request trace identifier for observability.
     public init(month: YearMonth, totals: AnalyticsTotals, byCategory: [CategoryBreakdown]? = nil, topMerchants: [MerchantBreakdown]? = nil, anomalies: [AnomalyInsight]? = nil, aiHighlight: Nullable<AIHighlight>? = nil, traceID: TraceID? = nil) {
         self.month = month
         self.totals = totals
@@ -893,7 +984,11 @@ public struct ChatMessage: Codable, Hashable, Sendable, Validatable {
     /// When the message was stored.
     public let createdAt: Date
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - id: Message identifier (usable as `truncateFromMessageId`).
+    ///   - role: Author of a chat message.
+    ///   - content: Message text.
+    ///   - createdAt: When the message was stored.
     public init(id: UUID, role: ChatRole, content: String, createdAt: Date) {
         self.id = id
         self.role = role
@@ -916,7 +1011,9 @@ public struct ChatConversation: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - conversationID: Conversation identifier.
+    ///   - traceID: Request trace identifier for observability.
     public init(conversationID: UUID, messages: [ChatMessage], traceID: TraceID? = nil) {
         self.conversationID = conversationID
         self.messages = messages
@@ -945,7 +1042,10 @@ public struct ChatMessageRequest: Codable, Hashable, Sendable, Validatable {
     /// (edit/regenerate). Requires `conversationId`.
     public var truncateFromMessageID: UUID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - conversationID: Conversation to continue; omit to start a new one.
+    ///   - message: The user's message.
+    ///   - truncateFromMessageID: Drop this message and every later one before appending `message` (edit/regenerate).
     public init(conversationID: UUID? = nil, message: String, truncateFromMessageID: UUID? = nil) {
         self.conversationID = conversationID
         self.message = message
@@ -976,7 +1076,11 @@ public struct PlaidLinkToken: Codable, Hashable, Sendable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - linkToken: Token to open Plaid Link with.
+    ///   - expiration: When the token expires; cache it client-side until then.
+    ///   - requestID: Plaid request id, for support.
+    ///   - traceID: Request trace identifier for observability.
     public init(linkToken: String, expiration: Date, requestID: String? = nil, traceID: TraceID? = nil) {
         self.linkToken = linkToken
         self.expiration = expiration
@@ -997,7 +1101,8 @@ public struct PlaidExchangeRequest: Codable, Hashable, Sendable, Validatable {
     /// The `public_token` returned by Plaid Link.
     public var publicToken: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - publicToken: The `public_token` returned by Plaid Link.
     public init(publicToken: String) {
         self.publicToken = publicToken
     }
@@ -1018,7 +1123,10 @@ public struct PlaidExchangeResult: Codable, Hashable, Sendable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - itemID: The linked Plaid item.
+    ///   - status: Link state, e.g.
+    ///   - traceID: Request trace identifier for observability.
     public init(itemID: String, status: String? = nil, traceID: TraceID? = nil) {
         self.itemID = itemID
         self.status = status
@@ -1051,7 +1159,15 @@ public struct RAGSearchRequest: Codable, Hashable, Sendable, Validatable {
     /// Maximum number of hits to return.
     public var topK: Int32?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - query: Natural-language search text.
+    ///   - category: Only transactions in this category.
+    ///   - merchant: Only transactions at this merchant.
+    ///   - from: First day to include.
+    ///   - to: Last day to include.
+    ///   - amountMin: Minimum absolute amount, in cents.
+    ///   - amountMax: Maximum absolute amount, in cents.
+    ///   - topK: Maximum number of hits to return.
     public init(query: String, category: String? = nil, merchant: String? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil, amountMin: Int64? = nil, amountMax: Int64? = nil, topK: Int32? = nil) {
         self.query = query
         self.category = category
@@ -1087,7 +1203,13 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
     /// Relevance score, higher is better.
     public let score: Double?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - transactionID: The matching transaction.
+    ///   - occurredOn: Day of the transaction.
+    ///   - merchant: Merchant name.
+    ///   - category: Category name.
+    ///   - amountCents: Amount in cents; negative = spending.
+    ///   - score: Relevance score, higher is better.
     public init(transactionID: UUID, occurredOn: CalendarDate, merchant: String, category: String? = nil, amountCents: Int64, score: Double? = nil) {
         self.transactionID = transactionID
         self.occurredOn = occurredOn
@@ -1116,7 +1238,10 @@ public struct RAGStats: Codable, Hashable, Sendable, Validatable {
     /// Average amount, in cents.
     public let avg: Int64
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - count: Number of matches.
+    ///   - sum: Sum of the amounts, in cents.
+    ///   - avg: Average amount, in cents.
     public init(count: Int32, sum: Int64, avg: Int64) {
         self.count = count
         self.sum = sum
@@ -1139,7 +1264,10 @@ public struct RAGSearchResult: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - results: Matches, best first.
+    ///   - stats: Count, sum and average of the matches, in cents.
+    ///   - traceID: Request trace identifier for observability.
     public init(results: [RAGSearchHit], stats: RAGStats? = nil, traceID: TraceID? = nil) {
         self.results = results
         self.stats = stats
@@ -1167,7 +1295,10 @@ public struct RAGTotals: Codable, Hashable, Sendable {
     /// Income plus spending, in cents.
     public let net: Int64
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - income: Income, in cents.
+    ///   - expense: Spending, in cents (negative).
+    ///   - net: Income plus spending, in cents.
     public init(income: Int64, expense: Int64, net: Int64) {
         self.income = income
         self.expense = expense
@@ -1188,7 +1319,12 @@ public struct RAGCategorySummary: Codable, Hashable, Sendable, Validatable {
     /// Average, in cents.
     public let avg: Int64?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - code: Stable category key.
+    ///   - label: Display name.
+    ///   - count: Number of transactions.
+    ///   - sum: Sum, in cents.
+    ///   - avg: Average, in cents.
     public init(code: String, label: String, count: Int32, sum: Int64, avg: Int64? = nil) {
         self.code = code
         self.label = label
@@ -1214,7 +1350,11 @@ public struct RAGMerchantSummary: Codable, Hashable, Sendable, Validatable {
     /// Sum, in cents.
     public let sum: Int64
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - merchantID: Stable merchant key.
+    ///   - label: Display name.
+    ///   - count: Number of transactions.
+    ///   - sum: Sum, in cents.
     public init(merchantID: String, label: String, count: Int32, sum: Int64) {
         self.merchantID = merchantID
         self.label = label
@@ -1247,7 +1387,10 @@ public struct RAGSummaries: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - month: A calendar month, `YYYY-MM`.
+    ///   - totals: Month totals, in cents.
+    ///   - traceID: Request trace identifier for observability.
     public init(month: YearMonth, totals: RAGTotals? = nil, categories: [RAGCategorySummary], merchants: [RAGMerchantSummary], traceID: TraceID? = nil) {
         self.month = month
         self.totals = totals
@@ -1282,7 +1425,10 @@ public struct RAGAggregateRequest: Codable, Hashable, Sendable, Validatable {
     /// or `merchant`. Kept as an open string: the guide lists no values.
     public var granularity: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - from: First day of the window (inclusive).
+    ///   - to: Last day of the window (inclusive).
+    ///   - granularity: How to bucket the window, e.g.
     public init(from: CalendarDate? = nil, to: CalendarDate? = nil, granularity: String) {
         self.from = from
         self.to = to
@@ -1308,7 +1454,12 @@ public struct RAGAggregateBucket: Codable, Hashable, Sendable, Validatable {
     /// Average, in cents.
     public let avg: Int64?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - key: Bucket key (a date, month, category code or merchant key).
+    ///   - label: Display name of the bucket.
+    ///   - count: Number of transactions.
+    ///   - sum: Sum, in cents.
+    ///   - avg: Average, in cents.
     public init(key: String, label: String? = nil, count: Int32, sum: Int64, avg: Int64? = nil) {
         self.key = key
         self.label = label
@@ -1332,7 +1483,10 @@ public struct RAGTimelinePoint: Codable, Hashable, Sendable, Validatable {
     /// Sum, in cents.
     public let sum: Int64
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - bucket: Time bucket key.
+    ///   - count: Number of transactions.
+    ///   - sum: Sum, in cents.
     public init(bucket: String, count: Int32, sum: Int64) {
         self.bucket = bucket
         self.count = count
@@ -1359,7 +1513,11 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - granularity: The granularity used.
+    ///   - from: First day of the window.
+    ///   - to: Last day of the window.
+    ///   - traceID: Request trace identifier for observability.
     public init(granularity: String, from: Nullable<CalendarDate>? = nil, to: Nullable<CalendarDate>? = nil, buckets: [RAGAggregateBucket], timeline: [RAGTimelinePoint]? = nil, traceID: TraceID? = nil) {
         self.granularity = granularity
         self.from = from

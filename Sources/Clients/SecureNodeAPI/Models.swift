@@ -66,7 +66,14 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
     /// Whether the record is active. Records with `is_active: false` must be purged from the local store; a record without the field is active.
     public let isActive: Bool
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - phoneNumberE164: Phone number in E.164 form (e.g.
+    ///   - brandName: Display name shown on incoming calls.
+    ///   - brandID: Identifier of the brand this number belongs to.
+    ///   - logoURL: Optional logo URL (served from `https://assets.securenode.io`, cached locally under `Library/Caches/SecureNodeBranding/`).
+    ///   - callReason: Optional reason for the call shown with the identity.
+    ///   - updatedAt: When the record last changed.
+    ///   - isActive: Whether the record is active.
     public init(phoneNumberE164: E164PhoneNumber, brandName: String, brandID: String? = nil, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date, isActive: Bool = true) {
         self.phoneNumberE164 = phoneNumberE164
         self.brandName = brandName
@@ -117,7 +124,9 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - voipDialerEnabled: Whether the (future) VoIP dialler capability is enabled.
+    ///   - brandingEnabled: Whether call branding is enabled for this customer/device.
     public init(voipDialerEnabled: Bool? = nil, brandingEnabled: Bool? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.voipDialerEnabled = voipDialerEnabled
         self.brandingEnabled = brandingEnabled
@@ -155,7 +164,10 @@ public struct BrandingSyncResponse: Codable, Hashable, Sendable, Validatable {
     /// Server-side configuration flags returned with a sync. The README lists these as examples ("e.g."), so further flags (such as the gate for debug upload) may appear.
     public let config: BrandingConfig?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - branding: Branding records (all for a full sync, changed ones for an incremental sync).
+    ///   - syncedAt: Server time of this sync; store it as the next `since` cursor.
+    ///   - config: Server-side configuration flags returned with a sync.
     public init(branding: [BrandingRecord], syncedAt: Date, config: BrandingConfig? = nil) {
         self.branding = branding
         self.syncedAt = syncedAt
@@ -187,7 +199,12 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
     /// When the identity last changed (optional).
     public let updatedAt: Date?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - e164: Phone number in E.164 form (e.g.
+    ///   - brandName: Display name shown on incoming calls.
+    ///   - logoURL: Optional logo URL.
+    ///   - callReason: Optional reason for the call.
+    ///   - updatedAt: When the identity last changed (optional).
     public init(e164: E164PhoneNumber, brandName: String, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date? = nil) {
         self.e164 = e164
         self.brandName = brandName
@@ -239,7 +256,19 @@ public struct EventMeta: Codable, Hashable, Sendable, Validatable {
     /// Seconds between the original call and the return call.
     public var returnCallLatencySeconds: Int32?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - callEventID: Call id of an earlier event (its `event_id`) for follow-up attribution, e.g.
+    ///   - callerNumberE164: Phone number in E.164 form (e.g.
+    ///   - destinationNumberE164: Phone number in E.164 form (e.g.
+    ///   - observedAtUTC: When the call was observed (UTC).
+    ///   - brandingApplied: Whether branding was displayed for the call.
+    ///   - brandingProfileID: Branding profile applied to the call.
+    ///   - identityType: Kind of identity shown (open string; values not documented).
+    ///   - ringDurationSeconds: Ring time in seconds.
+    ///   - callDurationSeconds: Call duration in seconds.
+    ///   - callOutcome: Call outcome as the customer's exports expect it, e.g.
+    ///   - returnCallDetected: Whether the user returned the call.
+    ///   - returnCallLatencySeconds: Seconds between the original call and the return call.
     public init(callEventID: String? = nil, callerNumberE164: E164PhoneNumber? = nil, destinationNumberE164: E164PhoneNumber? = nil, observedAtUTC: Date? = nil, brandingApplied: Bool? = nil, brandingProfileID: String? = nil, identityType: String? = nil, ringDurationSeconds: Int32? = nil, callDurationSeconds: Int32? = nil, callOutcome: String? = nil, returnCallDetected: Bool? = nil, returnCallLatencySeconds: Int32? = nil) {
         self.callEventID = callEventID
         self.callerNumberE164 = callerNumberE164
@@ -297,7 +326,14 @@ public struct UsageEventRequest: Codable, Hashable, Sendable, Validatable {
     /// Call-event metadata supplied by the host app (the SDK does not derive call outcomes). All fields are optional.
     public var meta: EventMeta?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - phoneNumberE164: Phone number in E.164 form (e.g.
+    ///   - outcome: Event outcome, e.g.
+    ///   - surface: Where identity was shown, e.g.
+    ///   - displayedAt: When the identity was displayed.
+    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
+    ///   - eventKey: Client-generated idempotency key for a billing event.
+    ///   - meta: Call-event metadata supplied by the host app (the SDK does not derive call outcomes).
     public init(phoneNumberE164: E164PhoneNumber, outcome: String, surface: String, displayedAt: Date, deviceID: DeviceID? = nil, eventKey: EventKey? = nil, meta: EventMeta? = nil) {
         self.phoneNumberE164 = phoneNumberE164
         self.outcome = outcome
@@ -346,7 +382,15 @@ public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
     /// Call-event metadata supplied by the host app (the SDK does not derive call outcomes). All fields are optional.
     public var meta: EventMeta?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - phoneNumberE164: Phone number in E.164 form (e.g.
+    ///   - eventKey: Client-generated idempotency key for a billing event.
+    ///   - brandID: Brand whose identity was displayed (assumed; not named by the documents).
+    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
+    ///   - displayedAt: When the identity was displayed.
+    ///   - outcome: Event outcome, e.g.
+    ///   - surface: Where identity was shown, e.g.
+    ///   - meta: Call-event metadata supplied by the host app (the SDK does not derive call outcomes).
     public init(phoneNumberE164: E164PhoneNumber, eventKey: EventKey, brandID: String? = nil, deviceID: DeviceID? = nil, displayedAt: Date? = nil, outcome: String? = nil, surface: String? = nil, meta: EventMeta? = nil) {
         self.phoneNumberE164 = phoneNumberE164
         self.eventKey = eventKey
@@ -391,7 +435,10 @@ public struct UsageEventResponse: Codable, Hashable, Sendable {
     /// Display time recorded for the event.
     public let displayedAt: Date?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - success: Whether the event was accepted.
+    ///   - eventID: Server id of the event; returned to the host as the call id for later return-call attribution (`meta.call_event_id`).
+    ///   - displayedAt: Display time recorded for the event.
     public init(success: Bool, eventID: String? = nil, displayedAt: Date? = nil) {
         self.success = success
         self.eventID = eventID
@@ -420,7 +467,13 @@ public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
     /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`). The documents do not list capability names.
     public var capabilities: DeviceCapabilities?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
+    ///   - platform: Device platform.
+    ///   - osVersion: Operating system version, e.g.
+    ///   - sdkVersion: SecureNode SDK version.
+    ///   - appVersion: Host app version.
+    ///   - capabilities: Open map of capability name to enabled flag (e.g.
     public init(deviceID: DeviceID, platform: DevicePlatform, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: DeviceCapabilities? = nil) {
         self.deviceID = deviceID
         self.platform = platform
@@ -461,7 +514,13 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
     /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`). The documents do not list capability names.
     public var capabilities: DeviceCapabilities?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
+    ///   - platform: Device platform.
+    ///   - osVersion: Operating system version, e.g.
+    ///   - sdkVersion: SecureNode SDK version.
+    ///   - appVersion: Host app version.
+    ///   - capabilities: Open map of capability name to enabled flag (e.g.
     public init(deviceID: DeviceID, platform: DevicePlatform? = nil, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: DeviceCapabilities? = nil) {
         self.deviceID = deviceID
         self.platform = platform
@@ -497,7 +556,9 @@ public struct DeviceResponse: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public let deviceID: DeviceID?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - success: Whether the request was accepted.
+    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     public init(success: Bool, deviceID: DeviceID? = nil) {
         self.success = success
         self.deviceID = deviceID
@@ -527,7 +588,12 @@ public struct PresenceRequest: Codable, Hashable, Sendable, Validatable {
     /// Time of the device's last successful branding sync.
     public var lastSyncedAt: Date?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
+    ///   - observedAt: When the device was observed active.
+    ///   - platform: Device platform.
+    ///   - osVersion: Operating system version.
+    ///   - lastSyncedAt: Time of the device's last successful branding sync.
     public init(deviceID: DeviceID, observedAt: Date, platform: DevicePlatform? = nil, osVersion: String? = nil, lastSyncedAt: Date? = nil) {
         self.deviceID = deviceID
         self.observedAt = observedAt
@@ -556,7 +622,8 @@ public struct SuccessResponse: Codable, Hashable, Sendable {
     /// Whether the request was accepted.
     public let success: Bool
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - success: Whether the request was accepted.
     public init(success: Bool) {
         self.success = success
     }
@@ -571,7 +638,10 @@ public struct DebugLogEntry: Codable, Hashable, Sendable {
     /// Log message. Must not contain the API key.
     public var message: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - timestamp: When the line was logged.
+    ///   - level: Log level, e.g.
+    ///   - message: Log message.
     public init(timestamp: Date, level: String, message: String) {
         self.timestamp = timestamp
         self.level = level
@@ -594,7 +664,13 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
     /// Free-form diagnostic context.
     public var context: [String: JSONValue]?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
+    ///   - platform: Device platform.
+    ///   - osVersion: Operating system version.
+    ///   - sdkVersion: SecureNode SDK version.
+    ///   - logs: Log entries to upload.
+    ///   - context: Free-form diagnostic context.
     public init(deviceID: DeviceID, platform: DevicePlatform? = nil, osVersion: String? = nil, sdkVersion: String? = nil, logs: [DebugLogEntry], context: [String: JSONValue]? = nil) {
         self.deviceID = deviceID
         self.platform = platform
@@ -627,7 +703,9 @@ public struct DebugUploadResponse: Codable, Hashable, Sendable {
     /// Server id of the stored upload.
     public let uploadID: String?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - success: Whether the upload was accepted.
+    ///   - uploadID: Server id of the stored upload.
     public init(success: Bool, uploadID: String? = nil) {
         self.success = success
         self.uploadID = uploadID
@@ -648,7 +726,9 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - error: Machine-readable error code.
+    ///   - message: Human-readable explanation.
     public init(error: String? = nil, message: String? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.error = error
         self.message = message

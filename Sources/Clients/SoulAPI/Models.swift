@@ -16,7 +16,8 @@ public struct RequestOTPBody: Codable, Hashable, Sendable, Validatable {
     /// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side before sending; never alter it silently. Mask it in logs.
     public var phone: PhoneNumber
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - phone: Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits).
     public init(phone: PhoneNumber) {
         self.phone = phone
     }
@@ -34,7 +35,9 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable, Validatable {
     /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
     public let previewCode: OTPCode?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - status: Always "ok" on success.
+    ///   - previewCode: One-time passcode received by SMS: 6 digits.
     public init(status: RequestOTPResponse.Status, previewCode: OTPCode? = nil) {
         self.status = status
         self.previewCode = previewCode
@@ -86,7 +89,9 @@ public struct VerifyOTPBody: Codable, Hashable, Sendable, Validatable {
     /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
     public var otp: OTPCode
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - phone: Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits).
+    ///   - otp: One-time passcode received by SMS: 6 digits.
     public init(phone: PhoneNumber, otp: OTPCode) {
         self.phone = phone
         self.otp = otp
@@ -110,7 +115,11 @@ public struct VerifyOTPResponse: Codable, Hashable, Sendable, Validatable {
     /// Minimal user object returned at sign-in.
     public let user: User
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - accessToken: Short-lived JWT access token, sent as `Authorization: Bearer <access_token>`.
+    ///   - tokenType: Token type; always "bearer".
+    ///   - refreshToken: Refresh token for `refreshToken` and `logout`.
+    ///   - user: Minimal user object returned at sign-in.
     public init(accessToken: String, tokenType: VerifyOTPResponse.TokenType, refreshToken: String, user: User) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -165,7 +174,9 @@ public struct User: Codable, Hashable, Sendable {
     /// Synthetic address derived from the phone number, of the form "<phone>@example.com"; not a real mailbox.
     public let email: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - id: Server-side user id.
+    ///   - email: Synthetic address derived from the phone number, of the form "<phone>@example.com"; not a real mailbox.
     public init(id: Int64, email: String) {
         self.id = id
         self.email = email
@@ -177,7 +188,8 @@ public struct RefreshTokenBody: Codable, Hashable, Sendable {
     /// The refresh token currently stored by the client.
     public var oldRefreshToken: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - oldRefreshToken: The refresh token currently stored by the client.
     public init(oldRefreshToken: String) {
         self.oldRefreshToken = oldRefreshToken
     }
@@ -194,7 +206,9 @@ public struct RefreshTokenResponse: Codable, Hashable, Sendable {
     /// New refresh token; the old one must no longer be used.
     public let refreshToken: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - accessToken: New JWT access token.
+    ///   - refreshToken: New refresh token; the old one must no longer be used.
     public init(accessToken: String, refreshToken: String) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -211,7 +225,8 @@ public struct LogoutBody: Codable, Hashable, Sendable {
     /// The refresh token to revoke.
     public var refreshToken: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - refreshToken: The refresh token to revoke.
     public init(refreshToken: String) {
         self.refreshToken = refreshToken
     }
@@ -226,7 +241,8 @@ public struct StatusResponse: Codable, Hashable, Sendable, Validatable {
     /// Always "ok" on success.
     public let status: StatusResponse.Status
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - status: Always "ok" on success.
     public init(status: StatusResponse.Status) {
         self.status = status
     }
@@ -275,7 +291,11 @@ public struct Mood: Codable, Hashable, Sendable, Validatable {
     /// When the entry was recorded (UTC).
     public let createdAt: Date
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - id: Server-side id of the entry.
+    ///   - score: Mood score from 1 (lowest) to 10 (highest).
+    ///   - note: Free-text note; null when none was given.
+    ///   - createdAt: When the entry was recorded (UTC).
     public init(id: Int64, score: Int32, note: Nullable<String>? = nil, createdAt: Date) {
         self.id = id
         self.score = score
@@ -306,7 +326,9 @@ public struct CreateMoodBody: Codable, Hashable, Sendable, Validatable {
     /// Optional free-text note.
     public var note: Nullable<String>?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - score: Mood score from 1 (lowest) to 10 (highest).
+    ///   - note: Optional free-text note.
     public init(score: Int32, note: Nullable<String>? = nil) {
         self.score = score
         self.note = note
@@ -327,7 +349,10 @@ public struct HealthStatus: Codable, Hashable, Sendable {
     /// Whether Redis (rate limiting) is reachable, when reported.
     public let redis: Bool?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - status: "ok" when the service is healthy.
+    ///   - db: Whether the database (PostgreSQL) is reachable, when reported.
+    ///   - redis: Whether Redis (rate limiting) is reachable, when reported.
     public init(status: String, db: Bool? = nil, redis: Bool? = nil) {
         self.status = status
         self.db = db
@@ -340,7 +365,8 @@ public struct ErrorDetail: Codable, Hashable, Sendable {
     /// Human-readable error message.
     public let detail: String
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - detail: Human-readable error message.
     public init(detail: String) {
         self.detail = detail
     }

@@ -76,7 +76,6 @@ public struct Labels: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: String]
 
-    /// Creates a value.
     public init(kind: String? = nil, additionalProperties: [String: String] = [:]) {
         self.kind = kind
         self.additionalProperties = additionalProperties
@@ -106,7 +105,6 @@ public struct Config: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// Creates a value.
     public init(enabled: Bool? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.enabled = enabled
         self.additionalProperties = additionalProperties

@@ -70,7 +70,6 @@ import OpenAPIRuntime
 public struct Base: Codable, Hashable, Sendable {
     public let id: String
 
-    /// Creates a value.
     public init(id: String) {
         self.id = id
     }
@@ -81,7 +80,6 @@ public struct Cat: Codable, Hashable, Sendable {
     public let petType: String
     public let lives: Int?
 
-    /// Creates a value.
     public init(id: String, petType: String, lives: Int? = nil) {
         self.id = id
         self.petType = petType
@@ -100,7 +98,6 @@ public struct Dog: Codable, Hashable, Sendable {
     public let petType: String
     public let goodBoy: Bool?
 
-    /// Creates a value.
     public init(id: String, petType: String, goodBoy: Bool? = nil) {
         self.id = id
         self.petType = petType
@@ -115,9 +112,7 @@ public struct Dog: Codable, Hashable, Sendable {
 }
 
 public enum Pet: Codable, Hashable, Sendable {
-    /// The member `Cat`.
     case cat(Cat)
-    /// The member `Dog`.
     case dog(Dog)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)
@@ -142,9 +137,7 @@ public enum Pet: Codable, Hashable, Sendable {
 }
 
 public enum IDOrName: Codable, Hashable, Sendable {
-    /// The member `Int`.
     case int(Int)
-    /// The member `String`.
     case string(String)
 
     /// Decodes the member the value matches.
@@ -164,9 +157,7 @@ public enum IDOrName: Codable, Hashable, Sendable {
 }
 
 public enum Contact: Codable, Hashable, Sendable {
-    /// The member `Base`.
     case base(Base)
-    /// The member `Contact.EmailContact`.
     case emailContact(Contact.EmailContact)
 
     /// Decodes the member the value matches.
@@ -188,7 +179,6 @@ public enum Contact: Codable, Hashable, Sendable {
     public struct EmailContact: Codable, Hashable, Sendable {
         public let email: String?
 
-        /// Creates a value.
         public init(email: String? = nil) {
             self.email = email
         }

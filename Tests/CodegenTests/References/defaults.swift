@@ -75,7 +75,6 @@ public struct Page: Codable, Hashable, Sendable, Validatable {
     public let sort: Page.Sort
     public let tags: [String]
 
-    /// Creates a value.
     public init(size: Int = 20, ratio: Double = 0.5, label: String = "all \"items\"", enabled: Bool = true, sort: Page.Sort = .desc, tags: [String] = []) {
         self.size = size
         self.ratio = ratio

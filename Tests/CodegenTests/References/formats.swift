@@ -80,7 +80,6 @@ public struct Formats: Codable, Hashable, Sendable {
     public let weight: Float?
     public let email: String?
 
-    /// Creates a value.
     public init(createdAt: Date, birthday: CalendarDate? = nil, id: UUID? = nil, homepage: URL? = nil, small: Int32? = nil, big: Int64? = nil, avatar: Data? = nil, thumbnail: Data? = nil, price: Double? = nil, weight: Float? = nil, email: String? = nil) {
         self.createdAt = createdAt
         self.birthday = birthday

@@ -78,7 +78,6 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
     public let items: [Self_.ItemsItem]?
     public let status: Self_.Status?
 
-    /// Creates a value.
     public init(type: String? = nil, self_: String? = nil, `default`: Bool? = nil, _2faEnabled: Bool? = nil, contentType: String? = nil, xRequestID: String? = nil, address: Self_.Address? = nil, items: [Self_.ItemsItem]? = nil, status: Self_.Status? = nil) {
         self.type = type
         self.self_ = self_
@@ -112,7 +111,6 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
         public let street: String?
         public let geo: Self_.Address.Geo?
 
-        /// Creates a value.
         public init(street: String? = nil, geo: Self_.Address.Geo? = nil) {
             self.street = street
             self.geo = geo
@@ -121,7 +119,6 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
         public struct Geo: Codable, Hashable, Sendable {
             public let lat: Double?
 
-            /// Creates a value.
             public init(lat: Double? = nil) {
                 self.lat = lat
             }
@@ -131,7 +128,6 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
     public struct ItemsItem: Codable, Hashable, Sendable {
         public let sku: String?
 
-        /// Creates a value.
         public init(sku: String? = nil) {
             self.sku = sku
         }

@@ -74,7 +74,6 @@ public struct MoodPatch: Codable, Hashable, Sendable {
     public let archivedAt: Date?
     public let tag: Nullable<Tag>?
 
-    /// Creates a value.
     public init(id: Int64, note: Nullable<String>? = nil, archivedAt: Date? = nil, tag: Nullable<Tag>? = nil) {
         self.id = id
         self.note = note
@@ -111,7 +110,6 @@ public struct MoodPatch: Codable, Hashable, Sendable {
 public struct Tag: Codable, Hashable, Sendable {
     public let name: String?
 
-    /// Creates a value.
     public init(name: String? = nil) {
         self.name = name
     }
@@ -120,7 +118,6 @@ public struct Tag: Codable, Hashable, Sendable {
 public struct Legacy: Codable, Hashable, Sendable {
     public let comment: Nullable<String>?
 
-    /// Creates a value.
     public init(comment: Nullable<String>? = nil) {
         self.comment = comment
     }

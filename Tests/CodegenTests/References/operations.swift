@@ -97,7 +97,6 @@ import OpenAPIRuntime
 public struct Pet: Codable, Hashable, Sendable {
     public let id: String
 
-    /// Creates a value.
     public init(id: String) {
         self.id = id
     }
@@ -106,7 +105,6 @@ public struct Pet: Codable, Hashable, Sendable {
 public struct Problem: Codable, Hashable, Sendable {
     public let detail: String?
 
-    /// Creates a value.
     public init(detail: String? = nil) {
         self.detail = detail
     }
@@ -115,7 +113,6 @@ public struct Problem: Codable, Hashable, Sendable {
 public struct GetPetFilter: Codable, Hashable, Sendable {
     public var color: String?
 
-    /// Creates a value.
     public init(color: String? = nil) {
         self.color = color
     }
@@ -124,7 +121,6 @@ public struct GetPetFilter: Codable, Hashable, Sendable {
 public struct CreatePetRequest: Codable, Hashable, Sendable {
     public var name: String
 
-    /// Creates a value.
     public init(name: String) {
         self.name = name
     }
@@ -134,7 +130,6 @@ public struct UploadPhotoRequest: Codable, Hashable, Sendable {
     public var file: Data?
     public var caption: String?
 
-    /// Creates a value.
     public init(file: Data? = nil, caption: String? = nil) {
         self.file = file
         self.caption = caption
@@ -145,7 +140,6 @@ public struct LoginRequest: Codable, Hashable, Sendable {
     public var grantType: String?
     public var code: String?
 
-    /// Creates a value.
     public init(grantType: String? = nil, code: String? = nil) {
         self.grantType = grantType
         self.code = code
@@ -160,7 +154,6 @@ public struct LoginRequest: Codable, Hashable, Sendable {
 public struct LoginResponse: Codable, Hashable, Sendable {
     public let accessToken: String?
 
-    /// Creates a value.
     public init(accessToken: String? = nil) {
         self.accessToken = accessToken
     }

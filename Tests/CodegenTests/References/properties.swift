@@ -78,7 +78,9 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
     public var legacyCode: String? { _legacyCode }
     private let _legacyCode: String?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - phoneNumberE164: The number in E.164.
+    ///   - legacyCode: Replaced by brand_id.
     public init(phoneNumberE164: String, brandID: String, logoURL: URL? = nil, legacyCode: String? = nil) {
         self.phoneNumberE164 = phoneNumberE164
         self.brandID = brandID
@@ -98,7 +100,6 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
 public struct OldRecord: Codable, Hashable, Sendable {
     public let id: Int?
 
-    /// Creates a value.
     public init(id: Int? = nil) {
         self.id = id
     }

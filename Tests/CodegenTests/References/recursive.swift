@@ -71,7 +71,6 @@ public struct TreeNode: Codable, Hashable, Sendable {
     public let name: String
     public let children: [TreeNode]?
 
-    /// Creates a value.
     public init(name: String, children: [TreeNode]? = nil) {
         self.name = name
         self.children = children
@@ -82,7 +81,6 @@ public final class Employee: Codable, Hashable, Sendable {
     public let name: String
     public let manager: Employee?
 
-    /// Creates a value.
     public init(name: String, manager: Employee? = nil) {
         self.name = name
         self.manager = manager
@@ -121,9 +119,7 @@ public final class Employee: Codable, Hashable, Sendable {
 
 /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
 public indirect enum Expr: Codable, Hashable, Sendable {
-    /// The member `Literal`.
     case literal(Literal)
-    /// The member `Sum`.
     case sum(Sum)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)
@@ -151,7 +147,6 @@ public struct Literal: Codable, Hashable, Sendable {
     public let op: String
     public let value: Int
 
-    /// Creates a value.
     public init(op: String, value: Int) {
         self.op = op
         self.value = value
@@ -165,7 +160,9 @@ public struct Sum: Codable, Hashable, Sendable {
     /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
     public let right: Expr
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - left: A recursive union (through Sum), so `indirect`; Sum stays a struct.
+    ///   - right: A recursive union (through Sum), so `indirect`; Sum stays a struct.
     public init(op: String, left: Expr, right: Expr) {
         self.op = op
         self.left = left

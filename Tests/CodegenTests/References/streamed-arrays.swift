@@ -85,7 +85,6 @@ public struct Export: Codable, Hashable, Sendable {
     public let records: [Export.RecordsItem]
     public let cursor: String
 
-    /// Creates a value.
     public init(records: [Export.RecordsItem], cursor: String) {
         self.records = records
         self.cursor = cursor
@@ -94,7 +93,6 @@ public struct Export: Codable, Hashable, Sendable {
     public struct RecordsItem: Codable, Hashable, Sendable {
         public let id: Int
 
-        /// Creates a value.
         public init(id: Int) {
             self.id = id
         }
@@ -104,7 +102,6 @@ public struct Export: Codable, Hashable, Sendable {
 public struct Event: Codable, Hashable, Sendable {
     public let name: String?
 
-    /// Creates a value.
     public init(name: String? = nil) {
         self.name = name
     }
@@ -113,7 +110,6 @@ public struct Event: Codable, Hashable, Sendable {
 public struct Problem: Codable, Hashable, Sendable {
     public let detail: String?
 
-    /// Creates a value.
     public init(detail: String? = nil) {
         self.detail = detail
     }

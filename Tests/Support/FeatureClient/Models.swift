@@ -10,7 +10,6 @@ public typealias Binary = Data
 public struct AvatarBase: Codable, Hashable, Sendable {
     public let label: String?
 
-    /// Creates a value.
     public init(label: String? = nil) {
         self.label = label
     }
@@ -21,7 +20,6 @@ public struct AvatarUpload: Codable, Hashable, Sendable {
     public var image: Binary?
     public var thumbnail: Nullable<Data>?
 
-    /// Creates a value.
     public init(label: String? = nil, image: Binary? = nil, thumbnail: Nullable<Data>? = nil) {
         self.label = label
         self.image = image
@@ -36,7 +34,6 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
     public let shape: Envelope.Shape?
     public let property5: String?
 
-    /// Creates a value.
     public init(data: Envelope.Data2? = nil, sig: Data? = nil, size: Envelope.Size = ._20, shape: Envelope.Shape? = nil, property5: String? = nil) {
         self.data = data
         self.sig = sig
@@ -71,7 +68,6 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
     public struct Data2: Codable, Hashable, Sendable {
         public let thumb: Data?
 
-        /// Creates a value.
         public init(thumb: Data? = nil) {
             self.thumb = thumb
         }
@@ -110,7 +106,6 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
     public struct Shape: Codable, Hashable, Sendable {
         public let kind: String?
 
-        /// Creates a value.
         public init(kind: String? = nil) {
             self.kind = kind
         }
@@ -120,7 +115,6 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
 public struct Schema5: Codable, Hashable, Sendable {
     public let value: String?
 
-    /// Creates a value.
     public init(value: String? = nil) {
         self.value = value
     }
@@ -130,7 +124,6 @@ public struct Filter: Codable, Hashable, Sendable {
     public var color: String?
     public var size: Int?
 
-    /// Creates a value.
     public init(color: String? = nil, size: Int? = nil) {
         self.color = color
         self.size = size
@@ -212,7 +205,6 @@ public struct Item: Codable, Hashable, Sendable, Validatable {
     public let createdOn: CalendarDate?
     public let updatedAt: Date?
 
-    /// Creates a value.
     public init(id: String, status: Status, level: Level? = nil, pageSize: Int = 20, sort: Item.Sort = .desc, note: Nullable<String>? = nil, labels: [String: String]? = nil, createdOn: CalendarDate? = nil, updatedAt: Date? = nil) {
         self.id = id
         self.status = status
@@ -293,7 +285,6 @@ public struct ItemPatch: Codable, Hashable, Sendable, Validatable {
     public var note: Nullable<String>?
     public var status: Status?
 
-    /// Creates a value.
     public init(note: Nullable<String>? = nil, status: Status? = nil) {
         self.note = note
         self.status = status
@@ -308,7 +299,6 @@ public struct ItemPatch: Codable, Hashable, Sendable, Validatable {
 public struct Problem: Codable, Hashable, Sendable {
     public let reason: String?
 
-    /// Creates a value.
     public init(reason: String? = nil) {
         self.reason = reason
     }
@@ -318,7 +308,6 @@ public struct Cat: Codable, Hashable, Sendable {
     public var kind: String
     public var lives: Int
 
-    /// Creates a value.
     public init(kind: String, lives: Int) {
         self.kind = kind
         self.lives = lives
@@ -329,7 +318,6 @@ public struct Dog: Codable, Hashable, Sendable {
     public var kind: String
     public var good: Bool
 
-    /// Creates a value.
     public init(kind: String, good: Bool) {
         self.kind = kind
         self.good = good
@@ -337,9 +325,7 @@ public struct Dog: Codable, Hashable, Sendable {
 }
 
 public enum Pet: Codable, Hashable, Sendable {
-    /// The member `Cat`.
     case cat(Cat)
-    /// The member `Dog`.
     case dog(Dog)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)
@@ -364,9 +350,7 @@ public enum Pet: Codable, Hashable, Sendable {
 }
 
 public enum IDOrName: Codable, Hashable, Sendable {
-    /// The member `Int`.
     case int(Int)
-    /// The member `String`.
     case string(String)
 
     /// Decodes the member the value matches.
@@ -387,9 +371,7 @@ public enum IDOrName: Codable, Hashable, Sendable {
 
 /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
 public indirect enum Expr: Codable, Hashable, Sendable {
-    /// The member `Literal`.
     case literal(Literal)
-    /// The member `Sum`.
     case sum(Sum)
     /// A member this version of the client does not know, kept as JSON.
     case undocumented(JSONValue)
@@ -417,7 +399,6 @@ public struct Literal: Codable, Hashable, Sendable {
     public var op: String
     public var value: Int
 
-    /// Creates a value.
     public init(op: String, value: Int) {
         self.op = op
         self.value = value
@@ -431,7 +412,9 @@ public struct Sum: Codable, Hashable, Sendable {
     /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
     public var right: Expr
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - left: A recursive union (through Sum), so `indirect`; Sum stays a struct.
+    ///   - right: A recursive union (through Sum), so `indirect`; Sum stays a struct.
     public init(op: String, left: Expr, right: Expr) {
         self.op = op
         self.left = left
@@ -444,7 +427,6 @@ public final class Employee: Codable, Hashable, Sendable {
     public let manager: Employee?
     public let reports: [Employee]?
 
-    /// Creates a value.
     public init(name: String, manager: Employee? = nil, reports: [Employee]? = nil) {
         self.name = name
         self.manager = manager
@@ -489,7 +471,6 @@ public final class Employee: Codable, Hashable, Sendable {
 public struct Named: Codable, Hashable, Sendable {
     public let name: String
 
-    /// Creates a value.
     public init(name: String) {
         self.name = name
     }
@@ -499,7 +480,6 @@ public struct Tagged: Codable, Hashable, Sendable {
     public var name: String
     public var tag: String
 
-    /// Creates a value.
     public init(name: String, tag: String) {
         self.name = name
         self.tag = tag
@@ -516,7 +496,8 @@ public struct Shapes: Codable, Hashable, Sendable {
     public var extra: Shapes.Extra?
     public var anything: JSONValue?
 
-    /// Creates a value.
+    /// - Parameters:
+    ///   - expr: A recursive union (through Sum), so `indirect`; Sum stays a struct.
     public init(expr: Expr? = nil, pet: Pet? = nil, idOrName: IDOrName? = nil, boss: Employee? = nil, tagged: Tagged? = nil, extra: Shapes.Extra? = nil, anything: JSONValue? = nil) {
         self.expr = expr
         self.pet = pet
@@ -542,7 +523,6 @@ public struct Shapes: Codable, Hashable, Sendable {
         /// Members the schema does not name (`additionalProperties`).
         public var additionalProperties: [String: JSONValue]
 
-        /// Creates a value.
         public init(known: String? = nil, additionalProperties: [String: JSONValue] = [:]) {
             self.known = known
             self.additionalProperties = additionalProperties
@@ -582,7 +562,6 @@ public struct Order: Codable, Hashable, Sendable, Validatable {
     public var legacyCode: String?
     public var shape: OrderShape?
 
-    /// Creates a value.
     public init(sku: String, quantity: Int32, price: Double, discount: Double? = nil, tags: [String]? = nil, lines: [OrderLine]? = nil, attributes: [String: String]? = nil, coupon: Nullable<String>? = nil, secret: String? = nil, channel: Order.Channel? = nil, legacyCode: String? = nil, shape: OrderShape? = nil) {
         self.sku = sku
         self.quantity = quantity
@@ -663,7 +642,6 @@ public struct Order: Codable, Hashable, Sendable, Validatable {
 public struct OrderLine: Codable, Hashable, Sendable, Validatable {
     public var note: String?
 
-    /// Creates a value.
     public init(note: String? = nil) {
         self.note = note
     }
@@ -675,9 +653,7 @@ public struct OrderLine: Codable, Hashable, Sendable, Validatable {
 }
 
 public enum OrderShape: Codable, Hashable, Sendable, Validatable {
-    /// The member `OrderLine`.
     case orderLine(OrderLine)
-    /// The member `Int`.
     case int(Int)
 
     /// Decodes the member the value matches.
@@ -711,7 +687,6 @@ public struct ExchangeCodeRequest: Codable, Hashable, Sendable {
     public var code: String
     public var scope: [String]?
 
-    /// Creates a value.
     public init(grantType: String, code: String, scope: [String]? = nil) {
         self.grantType = grantType
         self.code = code
@@ -728,7 +703,6 @@ public struct ExchangeCodeRequest: Codable, Hashable, Sendable {
 public struct ExchangeCodeResponse: Codable, Hashable, Sendable {
     public let accessToken: String?
 
-    /// Creates a value.
     public init(accessToken: String? = nil) {
         self.accessToken = accessToken
     }
@@ -743,7 +717,6 @@ public struct UploadRequest: Codable, Hashable, Sendable {
     public var caption: String?
     public var meta: Filter?
 
-    /// Creates a value.
     public init(file: Data, caption: String? = nil, meta: Filter? = nil) {
         self.file = file
         self.caption = caption
