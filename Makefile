@@ -84,6 +84,8 @@ bench: deps ## Parse, middleware, SDK, branding store and code generation benchm
 	$(SWIFT) build -c release --product resilience-bench
 	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
 	.build/release/resilience-bench --requests 2000
+	$(SWIFT) build -c release --package-path Benchmarks/PeerComparison --product client-call-bench
+	Benchmarks/PeerComparison/.build/release/client-call-bench
 	$(SWIFT) build -c release --product branding-bench
 	.build/release/branding-bench
 	$(SWIFT) build -c release --product sync-http-bench

@@ -81,6 +81,12 @@ struct TransactionUpdate: Codable, Equatable {
         #expect(CalendarDate("2024-02-29")?.description == "2024-02-29")
         #expect(CalendarDate("2023-02-29") == nil)
         #expect(CalendarDate("2024-5-1") == nil)
+        // The Gregorian leap-year rule for every year, and only ASCII digits.
+        #expect(CalendarDate("2000-02-29") != nil && CalendarDate("1900-02-29") == nil && CalendarDate("1500-02-29") == nil)
+        #expect(CalendarDate("2024-04-31") == nil && CalendarDate("2024-12-31") != nil && CalendarDate("2024-13-01") == nil)
+        #expect(CalendarDate("2024-00-10") == nil && CalendarDate("2024-01-00") == nil)
+        #expect(CalendarDate("２０２４-01-01") == nil && CalendarDate("2024-01-01 ") == nil && CalendarDate("2024/01/01") == nil)
+        #expect(CalendarDate(Substring("x2024-06-30").dropFirst().description) == CalendarDate(year: 2024, month: 6, day: 30))
         let decoded = try decoder.decode([CalendarDate].self, from: Data(#"["2024-05-01"]"#.utf8))
         #expect(decoded == [CalendarDate(year: 2024, month: 5, day: 1)!])
         #expect(String(decoding: try encoder.encode(decoded), as: UTF8.self) == #"["2024-05-01"]"#)

@@ -13,23 +13,49 @@ public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStrin
 
     /// Creates a date; `nil` when the day does not exist (`2023-02-29`).
     public init?(year: Int, month: Int, day: Int) {
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (year, month, day)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard (1...12).contains(month), (1...31).contains(day), calendar.date(from: components).map({
-            calendar.component(.day, from: $0) == day
-        }) == true else { return nil }
+        // RFC 3339's full-date is proleptic Gregorian: the leap-year rule
+        // applies to every year (no Julian dates before 1582). Arithmetic,
+        // not `Calendar`: a response can hold thousands of dates, and a
+        // calendar per date was most of their decoding time.
+        guard (1...12).contains(month), day >= 1, day <= Self.days(inMonth: month, of: year) else { return nil }
         (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    /// The number of days of a month of a year.
+    static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Parses `YYYY-MM-DD`.
     public init?(_ description: String) {
-        let parts = description.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
+        let parsed: (Int, Int, Int)?
+        if let fast = description.utf8.withContiguousStorageIfAvailable({ Self.parse($0) }) {
+            parsed = fast
+        } else {
+            parsed = Self.parse(Array(description.utf8))
+        }
+        guard let (year, month, day) = parsed else { return nil }
         self.init(year: year, month: month, day: day)
+    }
+
+    /// Year, month and day of exactly `DDDD-DD-DD` in ASCII digits.
+    private static func parse<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> (Int, Int, Int)? where Bytes.Element == UInt8, Bytes.Index == Int {
+        guard bytes.count == 10, bytes[bytes.startIndex + 4] == UInt8(ascii: "-"), bytes[bytes.startIndex + 7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for offset in range {
+                let byte = bytes[bytes.startIndex + offset]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        return (year, month, day)
     }
 
     /// `YYYY-MM-DD`.
