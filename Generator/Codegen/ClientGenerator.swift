@@ -46,6 +46,7 @@ public enum ClientGenerator {
         let models = ModelTranslator(document: document, moduleName: options.moduleName)
         models.translateComponents()
         let operations = OperationTranslator(document: document, models: models).translateAll()
+        models.fillDiscriminatorDefaults()
         let info = document.info
         let heading = [info.title, info.version.isEmpty ? nil : "(\(info.version))"].compactMap { $0 }.joined(separator: " ")
         var client = ClientRepresentation(

@@ -38,9 +38,9 @@ private enum Fixture {
     // MARK: Auth
 
     @Test func exchangeToken() async throws {
+        // The case says which grant it is: the discriminator is filled in.
         let grant = TokenRequest.authorizationCodeGrant(AuthorizationCodeGrant(
-            grantType: .authorizationCode, code: "9a1f6c2e-7b3d-4e8a-a0c5-2f4d6e8b1c3a",
-            redirectURI: "safepocket://auth/callback", codeVerifier: Fixture.codeVerifier))
+            code: "9a1f6c2e-7b3d-4e8a-a0c5-2f4d6e8b1c3a", redirectURI: "safepocket://auth/callback", codeVerifier: Fixture.codeVerifier))
         let exchanges = try await check("exchangeToken").run(errorBody: ErrorEnvelope.self) { url, transport in
             try await Client(serverURL: url, transport: transport).exchangeToken(body: grant)
         } checkRequest: { request in
@@ -69,7 +69,7 @@ private enum Fixture {
         #expect(tokens.scope == nil)
 
         // The other grant of the oneOf: only its own members, slashes unescaped.
-        _ = try await client(server).exchangeToken(body: .refreshTokenGrant(RefreshTokenGrant(grantType: .refreshToken, refreshToken: Fixture.refreshToken)))
+        _ = try await client(server).exchangeToken(body: .refreshTokenGrant(RefreshTokenGrant(refreshToken: Fixture.refreshToken)))
         #expect(server.requests.last?.bodyText == #"{"grantType":"refresh_token","refreshToken":"\#(Fixture.refreshToken)"}"#)
     }
 

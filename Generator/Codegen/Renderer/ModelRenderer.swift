@@ -96,7 +96,7 @@ struct ModelRenderer {
     private func renderMemberwiseInit(_ shape: StructureShape, into writer: inout SwiftWriter) {
         var arguments: [String] = shape.properties.map { property in
             let label = property.name
-            if let value = property.defaultValue { return "\(label): \(property.type) = \(value)" }
+            if let value = property.defaultValue ?? property.initializerDefault { return "\(label): \(property.type) = \(value)" }
             if case .optional = property.type { return "\(label): \(property.type) = nil" }
             return "\(label): \(property.type)"
         }

@@ -77,6 +77,10 @@ public struct PropertyDeclaration: Sendable, Hashable {
     public var constraints: ConstraintDeclaration?
     /// The constraints on each element of the array or map.
     public var elementConstraints: ConstraintDeclaration?
+    /// A default for the initialiser's argument only (decoding still
+    /// requires the field): the discriminator value of a union member, so
+    /// that callers do not restate what the case already says.
+    public var initializerDefault: String?
 }
 
 /// An enum of known values plus `unknown(...)`.

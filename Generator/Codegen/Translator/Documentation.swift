@@ -25,7 +25,13 @@ enum Documentation {
     static func firstSentence(_ text: String) -> String {
         let paragraph = trim(text).components(separatedBy: "\n\n").first ?? ""
         let line = paragraph.split(whereSeparator: \.isNewline).map { trim(String($0)) }.joined(separator: " ")
-        if let end = line.range(of: ". ") { return String(line[..<end.lowerBound]) + "." }
+        // A period and a space end a sentence, unless they end an abbreviation.
+        var searchStart = line.startIndex
+        while let end = line.range(of: ". ", range: searchStart..<line.endIndex) {
+            let before = line[..<end.lowerBound]
+            if !["e.g", "i.e", "vs", "cf", "etc"].contains(where: { before.hasSuffix($0) }) { return String(before) + "." }
+            searchStart = end.upperBound
+        }
         return line
     }
 }

@@ -385,6 +385,51 @@ extension Array where Element: Hashable {
 }
 
 extension ModelTranslator {
+    /// Gives the discriminator property of each member of a discriminated
+    /// union its value as the initialiser's default
+    /// (``PropertyDeclaration/initializerDefault``), so that
+    /// `.authorizationCode(.init(code: ..., redirectURI: ...))` does not
+    /// restate `grantType: .authorizationCode`. Only where the member is
+    /// selected by one value, under one property name, in every union that
+    /// lists it (a struct in two unions with different values keeps a
+    /// required argument).
+    func fillDiscriminatorDefaults() {
+        var values: [String: Set<String>] = [:]
+        var propertyNames: [String: Set<String>] = [:]
+        func collect(_ declaration: TypeDeclaration) {
+            if case .union(let shape) = declaration.kind, let property = shape.discriminator {
+                for member in shape.members {
+                    guard case .named(let name) = member.type else { continue }
+                    values[name, default: []].formUnion(member.discriminatorValues)
+                    propertyNames[name, default: []].insert(property)
+                }
+            }
+            declaration.nested.forEach(collect)
+        }
+        declarations.forEach(collect)
+        guard !values.isEmpty else { return }
+
+        func fill(_ declaration: TypeDeclaration, prefix: String?) -> TypeDeclaration {
+            var declaration = declaration
+            let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
+            if case .structure(var shape) = declaration.kind, let value = values[qualified], value.count == 1,
+                let names = propertyNames[qualified], names.count == 1,
+                let index = shape.properties.firstIndex(where: { $0.wireName == names.first }),
+                shape.properties[index].defaultValue == nil
+            {
+                var type = shape.properties[index].type
+                if case .optional(let wrapped) = type { type = wrapped }
+                if let literal = defaultLiteral(.string(value.first!), for: type) {
+                    shape.properties[index].initializerDefault = literal
+                    declaration.kind = .structure(shape)
+                }
+            }
+            declaration.nested = declaration.nested.map { fill($0, prefix: qualified) }
+            return declaration
+        }
+        declarations = declarations.map { fill($0, prefix: nil) }
+    }
+
     /// Claims a unique top-level type name (for operation result enums).
     func claimTopLevelName(_ name: String) -> String {
         topLevelNameScope.claim(SwiftName.typeName(name))

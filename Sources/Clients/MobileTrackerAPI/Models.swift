@@ -27,8 +27,8 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validat
 
     /// - Parameters:
     ///   - deviceID: Persistent device UUID, generated once and kept for the device's lifetime (stored under `__GT_{brandId}_device_id`).
-    ///   - osName: Operating system name, e.g.
-    ///   - deviceType: Device type, e.g.
+    ///   - osName: Operating system name, e.g. `iOS` or `Android`.
+    ///   - deviceType: Device type, e.g. `Mobile`.
     ///   - brandID: Brand identifier.
     public init(deviceID: UUID, osName: String, deviceType: String, brandID: BrandID) {
         self.deviceID = deviceID

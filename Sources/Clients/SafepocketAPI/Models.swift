@@ -91,7 +91,7 @@ public struct ErrorDetail: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - code: Machine-readable error code.
     ///   - message: Human-readable message; for logs, not for display logic.
-    ///   - details: Optional extra information, typically field name -> reason for a validation error (e.g.
+    ///   - details: Optional extra information, typically field name -> reason for a validation error (e.g. `{ "field": "reason" }`).
     public init(code: ErrorCode, message: String, details: [String: String]? = nil) {
         self.code = code
         self.message = message
@@ -187,9 +187,9 @@ public struct AuthorizationCodeGrant: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - grantType: Always `authorization_code` for this grant.
     ///   - code: The `code` query parameter of the Cognito redirect.
-    ///   - redirectURI: The redirect URI used in the authorization request, registered in Cognito, e.g.
+    ///   - redirectURI: The redirect URI used in the authorization request, registered in Cognito, e.g. the custom scheme `safepocket://auth/callback`.
     ///   - codeVerifier: The PKCE code verifier whose challenge was sent to the Hosted UI.
-    public init(grantType: AuthorizationCodeGrant.GrantType, code: String, redirectURI: String, codeVerifier: String? = nil) {
+    public init(grantType: AuthorizationCodeGrant.GrantType = .authorizationCode, code: String, redirectURI: String, codeVerifier: String? = nil) {
         self.grantType = grantType
         self.code = code
         self.redirectURI = redirectURI
@@ -248,7 +248,7 @@ public struct RefreshTokenGrant: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - grantType: Always `refresh_token` for this grant.
     ///   - refreshToken: The refresh token from an earlier token response.
-    public init(grantType: RefreshTokenGrant.GrantType, refreshToken: String) {
+    public init(grantType: RefreshTokenGrant.GrantType = .refreshToken, refreshToken: String) {
         self.grantType = grantType
         self.refreshToken = refreshToken
     }
@@ -674,7 +674,7 @@ public struct SyncResult: Codable, Hashable, Sendable, Validatable {
     public let traceID: TraceID?
 
     /// - Parameters:
-    ///   - status: Sync state, e.g.
+    ///   - status: Sync state, e.g. `STARTED` or `COMPLETED`.
     ///   - syncedCount: Transactions imported so far.
     ///   - pendingCount: Pending transactions seen so far.
     ///   - traceID: Request trace identifier for observability.
@@ -720,7 +720,7 @@ public struct ResetResult: Codable, Hashable, Sendable {
     public let traceID: TraceID?
 
     /// - Parameters:
-    ///   - status: Reset state, e.g.
+    ///   - status: Reset state, e.g. `ACCEPTED`.
     ///   - traceID: Request trace identifier for observability.
     public init(status: String, traceID: TraceID? = nil) {
         self.status = status
@@ -833,7 +833,7 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
 
     /// - Parameters:
     ///   - transactionID: The flagged transaction.
-    ///   - method: Detection method, e.g.
+    ///   - method: Detection method, e.g. `Z_SCORE`.
     ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
     ///   - deltaAmount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
     ///   - budgetImpactPercent: Impact on the month's budget, in percent.
@@ -878,7 +878,7 @@ public struct AIHighlight: Codable, Hashable, Sendable {
     /// - Parameters:
     ///   - title: Short headline.
     ///   - summary: One-paragraph summary.
-    ///   - sentiment: Overall tone, e.g.
+    ///   - sentiment: Overall tone, e.g. `POSITIVE`, `NEUTRAL`, `NEGATIVE`.
     ///   - recommendations: Suggested actions.
     public init(title: String, summary: String, sentiment: String? = nil, recommendations: [String]? = nil) {
         self.title = title
@@ -1125,7 +1125,7 @@ public struct PlaidExchangeResult: Codable, Hashable, Sendable {
 
     /// - Parameters:
     ///   - itemID: The linked Plaid item.
-    ///   - status: Link state, e.g.
+    ///   - status: Link state, e.g. `LINKED`.
     ///   - traceID: Request trace identifier for observability.
     public init(itemID: String, status: String? = nil, traceID: TraceID? = nil) {
         self.itemID = itemID
@@ -1428,7 +1428,7 @@ public struct RAGAggregateRequest: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - from: First day of the window (inclusive).
     ///   - to: Last day of the window (inclusive).
-    ///   - granularity: How to bucket the window, e.g.
+    ///   - granularity: How to bucket the window, e.g. `day`, `week`, `month`, `category` or `merchant`.
     public init(from: CalendarDate? = nil, to: CalendarDate? = nil, granularity: String) {
         self.from = from
         self.to = to

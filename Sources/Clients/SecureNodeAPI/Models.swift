@@ -67,7 +67,7 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
     public let isActive: Bool
 
     /// - Parameters:
-    ///   - phoneNumberE164: Phone number in E.164 form (e.g.
+    ///   - phoneNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
     ///   - brandName: Display name shown on incoming calls.
     ///   - brandID: Identifier of the brand this number belongs to.
     ///   - logoURL: Optional logo URL (served from `https://assets.securenode.io`, cached locally under `Library/Caches/SecureNodeBranding/`).
@@ -200,7 +200,7 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
     public let updatedAt: Date?
 
     /// - Parameters:
-    ///   - e164: Phone number in E.164 form (e.g.
+    ///   - e164: Phone number in E.164 form (e.g. `+1234567890`).
     ///   - brandName: Display name shown on incoming calls.
     ///   - logoURL: Optional logo URL.
     ///   - callReason: Optional reason for the call.
@@ -257,16 +257,16 @@ public struct EventMeta: Codable, Hashable, Sendable, Validatable {
     public var returnCallLatencySeconds: Int32?
 
     /// - Parameters:
-    ///   - callEventID: Call id of an earlier event (its `event_id`) for follow-up attribution, e.g.
-    ///   - callerNumberE164: Phone number in E.164 form (e.g.
-    ///   - destinationNumberE164: Phone number in E.164 form (e.g.
+    ///   - callEventID: Call id of an earlier event (its `event_id`) for follow-up attribution, e.g. a returned call.
+    ///   - callerNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
+    ///   - destinationNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
     ///   - observedAtUTC: When the call was observed (UTC).
     ///   - brandingApplied: Whether branding was displayed for the call.
     ///   - brandingProfileID: Branding profile applied to the call.
     ///   - identityType: Kind of identity shown (open string; values not documented).
     ///   - ringDurationSeconds: Ring time in seconds.
     ///   - callDurationSeconds: Call duration in seconds.
-    ///   - callOutcome: Call outcome as the customer's exports expect it, e.g.
+    ///   - callOutcome: Call outcome as the customer's exports expect it, e.g. `ANSWERED`, `MISSED`, `REJECTED` (open set, so not an enum).
     ///   - returnCallDetected: Whether the user returned the call.
     ///   - returnCallLatencySeconds: Seconds between the original call and the return call.
     public init(callEventID: String? = nil, callerNumberE164: E164PhoneNumber? = nil, destinationNumberE164: E164PhoneNumber? = nil, observedAtUTC: Date? = nil, brandingApplied: Bool? = nil, brandingProfileID: String? = nil, identityType: String? = nil, ringDurationSeconds: Int32? = nil, callDurationSeconds: Int32? = nil, callOutcome: String? = nil, returnCallDetected: Bool? = nil, returnCallLatencySeconds: Int32? = nil) {
@@ -327,9 +327,9 @@ public struct UsageEventRequest: Codable, Hashable, Sendable, Validatable {
     public var meta: EventMeta?
 
     /// - Parameters:
-    ///   - phoneNumberE164: Phone number in E.164 form (e.g.
-    ///   - outcome: Event outcome, e.g.
-    ///   - surface: Where identity was shown, e.g.
+    ///   - phoneNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
+    ///   - outcome: Event outcome, e.g. `displayed` (open set, so not an enum).
+    ///   - surface: Where identity was shown, e.g. `display` (open set, so not an enum).
     ///   - displayedAt: When the identity was displayed.
     ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     ///   - eventKey: Client-generated idempotency key for a billing event.
@@ -383,13 +383,13 @@ public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
     public var meta: EventMeta?
 
     /// - Parameters:
-    ///   - phoneNumberE164: Phone number in E.164 form (e.g.
+    ///   - phoneNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
     ///   - eventKey: Client-generated idempotency key for a billing event.
     ///   - brandID: Brand whose identity was displayed (assumed; not named by the documents).
     ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     ///   - displayedAt: When the identity was displayed.
-    ///   - outcome: Event outcome, e.g.
-    ///   - surface: Where identity was shown, e.g.
+    ///   - outcome: Event outcome, e.g. `displayed`.
+    ///   - surface: Where identity was shown, e.g. `display`.
     ///   - meta: Call-event metadata supplied by the host app (the SDK does not derive call outcomes).
     public init(phoneNumberE164: E164PhoneNumber, eventKey: EventKey, brandID: String? = nil, deviceID: DeviceID? = nil, displayedAt: Date? = nil, outcome: String? = nil, surface: String? = nil, meta: EventMeta? = nil) {
         self.phoneNumberE164 = phoneNumberE164
@@ -470,10 +470,10 @@ public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     ///   - platform: Device platform.
-    ///   - osVersion: Operating system version, e.g.
+    ///   - osVersion: Operating system version, e.g. `17.2`.
     ///   - sdkVersion: SecureNode SDK version.
     ///   - appVersion: Host app version.
-    ///   - capabilities: Open map of capability name to enabled flag (e.g.
+    ///   - capabilities: Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`).
     public init(deviceID: DeviceID, platform: DevicePlatform, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: DeviceCapabilities? = nil) {
         self.deviceID = deviceID
         self.platform = platform
@@ -517,10 +517,10 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     ///   - platform: Device platform.
-    ///   - osVersion: Operating system version, e.g.
+    ///   - osVersion: Operating system version, e.g. `17.3`.
     ///   - sdkVersion: SecureNode SDK version.
     ///   - appVersion: Host app version.
-    ///   - capabilities: Open map of capability name to enabled flag (e.g.
+    ///   - capabilities: Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`).
     public init(deviceID: DeviceID, platform: DevicePlatform? = nil, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: DeviceCapabilities? = nil) {
         self.deviceID = deviceID
         self.platform = platform
@@ -640,7 +640,7 @@ public struct DebugLogEntry: Codable, Hashable, Sendable {
 
     /// - Parameters:
     ///   - timestamp: When the line was logged.
-    ///   - level: Log level, e.g.
+    ///   - level: Log level, e.g. `debug`, `info`, `warning`, `error`.
     ///   - message: Log message.
     public init(timestamp: Date, level: String, message: String) {
         self.timestamp = timestamp

@@ -64,7 +64,7 @@ actor PKCESignIn {
         guard Self.constantTimeEqual(current.state, state) else { throw .stateMismatch }
         do {
             let grant = AuthorizationCodeGrant(
-                grantType: .authorizationCode, code: code, redirectURI: current.redirectURI, codeVerifier: current.verifier)
+                code: code, redirectURI: current.redirectURI, codeVerifier: current.verifier)
             let tokens = try await client.exchangeToken(body: .authorizationCodeGrant(grant))
             try await session.signIn(TokenPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
         } catch {

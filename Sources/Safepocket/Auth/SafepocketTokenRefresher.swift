@@ -12,7 +12,7 @@ struct SafepocketTokenRefresher: TokenRefresher {
     func refresh(using refreshToken: String) async throws -> TokenPair {
         do {
             let tokens = try await client.exchangeToken(
-                body: .refreshTokenGrant(RefreshTokenGrant(grantType: .refreshToken, refreshToken: refreshToken)))
+                body: .refreshTokenGrant(RefreshTokenGrant(refreshToken: refreshToken)))
             return TokenPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
         } catch let error as APIError<ErrorEnvelope> where error.status == 400 || error.status == 401 {
             throw TokenRefreshError.rejected

@@ -80,7 +80,7 @@ public struct Cat: Codable, Hashable, Sendable {
     public let petType: String
     public let lives: Int?
 
-    public init(id: String, petType: String, lives: Int? = nil) {
+    public init(id: String, petType: String = "cat", lives: Int? = nil) {
         self.id = id
         self.petType = petType
         self.lives = lives
@@ -98,7 +98,7 @@ public struct Dog: Codable, Hashable, Sendable {
     public let petType: String
     public let goodBoy: Bool?
 
-    public init(id: String, petType: String, goodBoy: Bool? = nil) {
+    public init(id: String, petType: String = "dog", goodBoy: Bool? = nil) {
         self.id = id
         self.petType = petType
         self.goodBoy = goodBoy

@@ -147,7 +147,7 @@ public struct Literal: Codable, Hashable, Sendable {
     public let op: String
     public let value: Int
 
-    public init(op: String, value: Int) {
+    public init(op: String = "lit", value: Int) {
         self.op = op
         self.value = value
     }
@@ -163,7 +163,7 @@ public struct Sum: Codable, Hashable, Sendable {
     /// - Parameters:
     ///   - left: A recursive union (through Sum), so `indirect`; Sum stays a struct.
     ///   - right: A recursive union (through Sum), so `indirect`; Sum stays a struct.
-    public init(op: String, left: Expr, right: Expr) {
+    public init(op: String = "sum", left: Expr, right: Expr) {
         self.op = op
         self.left = left
         self.right = right

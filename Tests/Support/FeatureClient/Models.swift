@@ -308,7 +308,7 @@ public struct Cat: Codable, Hashable, Sendable {
     public var kind: String
     public var lives: Int
 
-    public init(kind: String, lives: Int) {
+    public init(kind: String = "cat", lives: Int) {
         self.kind = kind
         self.lives = lives
     }
@@ -318,7 +318,7 @@ public struct Dog: Codable, Hashable, Sendable {
     public var kind: String
     public var good: Bool
 
-    public init(kind: String, good: Bool) {
+    public init(kind: String = "dog", good: Bool) {
         self.kind = kind
         self.good = good
     }
@@ -399,7 +399,7 @@ public struct Literal: Codable, Hashable, Sendable {
     public var op: String
     public var value: Int
 
-    public init(op: String, value: Int) {
+    public init(op: String = "lit", value: Int) {
         self.op = op
         self.value = value
     }
@@ -415,7 +415,7 @@ public struct Sum: Codable, Hashable, Sendable {
     /// - Parameters:
     ///   - left: A recursive union (through Sum), so `indirect`; Sum stays a struct.
     ///   - right: A recursive union (through Sum), so `indirect`; Sum stays a struct.
-    public init(op: String, left: Expr, right: Expr) {
+    public init(op: String = "sum", left: Expr, right: Expr) {
         self.op = op
         self.left = left
         self.right = right
