@@ -10,9 +10,9 @@ enum MutabilityAnalysis {
             var referenced: [String] = []
             switch declaration.kind {
             case .structure(let shape):
-                referenced = shape.properties.flatMap { names(in: $0.type) } + (shape.additionalProperties.map(names) ?? [])
-            case .alias(let type): referenced = names(in: type)
-            case .union(let shape): referenced = shape.members.flatMap { names(in: $0.type) }
+                referenced = shape.properties.flatMap(\.type.referencedNames) + (shape.additionalProperties.map(\.referencedNames) ?? [])
+            case .alias(let type): referenced = type.referencedNames
+            case .union(let shape): referenced = shape.members.flatMap(\.type.referencedNames)
             case .openEnum: referenced = []
             }
             edges[qualified] = referenced
@@ -21,7 +21,7 @@ enum MutabilityAnalysis {
         for declaration in declarations { collect(declaration, prefix: nil) }
 
         var reachable = Set<String>()
-        var stack = requestRoots.flatMap(names)
+        var stack = requestRoots.flatMap(\.referencedNames)
         while let next = stack.popLast() {
             guard reachable.insert(next).inserted else { continue }
             stack += edges[next] ?? []
@@ -38,12 +38,5 @@ enum MutabilityAnalysis {
             return declaration
         }
         return declarations.map { mark($0, prefix: nil) }
-    }
-
-    private static func names(in type: SwiftType) -> [String] {
-        switch type {
-        case .named(let name): return [name]
-        case .array(let element), .dictionary(let element), .optional(let element), .nullable(let element): return names(in: element)
-        }
     }
 }

@@ -28,6 +28,15 @@ public indirect enum SwiftType: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The named types it mentions, through arrays, maps, optionals and
+    /// `Nullable` (`[Pet]?` -> `["Pet"]`).
+    public var referencedNames: [String] {
+        switch self {
+        case .named(let name): return [name]
+        case .array(let element), .dictionary(let element), .optional(let element), .nullable(let element): return element.referencedNames
+        }
+    }
+
     /// Free-form JSON.
     public static let json = SwiftType.named("JSONValue")
 }

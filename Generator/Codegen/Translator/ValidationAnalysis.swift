@@ -13,11 +13,11 @@ enum ValidationAnalysis {
             let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
             switch declaration.kind {
             case .structure(let shape):
-                edges[qualified] = shape.properties.flatMap { names(in: $0.type) } + (shape.additionalProperties.map(names) ?? [])
+                edges[qualified] = shape.properties.flatMap(\.type.referencedNames) + (shape.additionalProperties.map(\.referencedNames) ?? [])
                 if shape.properties.contains(where: { $0.constraints != nil || $0.elementConstraints != nil }) { validatable.insert(qualified) }
-            case .alias(let type): edges[qualified] = names(in: type)
+            case .alias(let type): edges[qualified] = type.referencedNames
             case .union(let shape):
-                edges[qualified] = shape.members.flatMap { names(in: $0.type) }
+                edges[qualified] = shape.members.flatMap(\.type.referencedNames)
                 if shape.members.contains(where: { $0.constraints != nil || $0.elementConstraints != nil }) { validatable.insert(qualified) }
             case .openEnum:
                 edges[qualified] = []
@@ -51,7 +51,7 @@ enum ValidationAnalysis {
     /// Whether a value of `type` validates itself (it reaches a validatable
     /// declaration through optionals, arrays and maps).
     static func isValidatable(_ type: SwiftType, in validatable: Set<String>) -> Bool {
-        names(in: type).contains(where: validatable.contains)
+        type.referencedNames.contains(where: validatable.contains)
     }
 
     /// The names of every validatable declaration, qualified.
@@ -64,12 +64,5 @@ enum ValidationAnalysis {
         }
         for declaration in declarations { visit(declaration, prefix: nil) }
         return result
-    }
-
-    private static func names(in type: SwiftType) -> [String] {
-        switch type {
-        case .named(let name): return [name]
-        case .array(let element), .dictionary(let element), .optional(let element), .nullable(let element): return names(in: element)
-        }
     }
 }

@@ -33,10 +33,9 @@ public struct ConstraintValidator {
     /// Checks the scalar constraints of the value at `key` (a property's wire
     /// name, a parameter's `query.limit`).
     public mutating func check<Value: ConstrainedValue>(_ value: Value, at key: String, _ constraints: ValueConstraints) throws {
-        guard let (rule, actual) = value.brokenRule(of: constraints) else { return }
         path.append(.key(key))
         defer { path.removeLast() }
-        try fail(rule, actual: actual, isSecret: constraints.isSecret)
+        try check(value, constraints)
     }
 
     /// Checks the scalar constraints of the value at the current path (a
@@ -63,11 +62,7 @@ public struct ConstraintValidator {
     where Values.CheckedElement: ConstrainedValue {
         path.append(.key(key))
         defer { path.removeLast() }
-        try values.forEachElement { position, element in
-            guard let (rule, actual) = element.brokenRule(of: constraints) else { return }
-            path.append(position)
-            try fail(rule, actual: actual, isSecret: constraints.isSecret)
-        }
+        try checkElements(values, constraints)
     }
 
     /// Checks a value that validates itself, at `key`.
