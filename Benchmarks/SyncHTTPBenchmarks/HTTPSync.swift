@@ -73,7 +73,7 @@ enum HTTPSync {
             let outcome = try store.apply(.full, records: response.branding.lazy.map { record in
                 IncomingBrandingRecord(
                     e164: record.phoneNumberE164, brandName: record.brandName, brandID: record.brandID ?? "",
-                    logoURL: record.logoURL?.value?.absoluteString, callReason: record.callReason?.value ?? nil,
+                    logoURL: record.logoURL?.absoluteString, callReason: record.callReason,
                     updatedAt: JSONCoding.formatDateTime(record.updatedAt), isActive: record.isActive)
             }, cursor: JSONCoding.formatDateTime(response.syncedAt))
             stored = outcome.stored

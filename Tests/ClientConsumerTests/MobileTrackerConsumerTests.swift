@@ -88,7 +88,7 @@ private enum Fixture {
         #expect(body["data"] == nil)
         #expect(Set(body.keys) == ["brand_id", "event_name", "session_id"])
         #expect(status.success == true)
-        #expect(status.message == .value("OK"))
+        #expect(status.message == "OK")
         #expect(status.additionalProperties.isEmpty)
     }
 
@@ -96,7 +96,7 @@ private enum Fixture {
         let server = try ExampleReplay(status: 200, body: #"{"success":true,"message":null,"queued":3,"region":"eu"}"#)
         let status = try await client(server).sendTrackingSessionData(body: TrackEventRequest(brandID: Fixture.brandID, sessionID: Fixture.sessionID, eventName: "SIGNUP"))
         #expect(status.success == true)
-        #expect(status.message == .null)
+        #expect(status.message == nil)
         #expect(status.additionalProperties == ["queued": .int(3), "region": .string("eu")])
     }
 
@@ -161,7 +161,7 @@ private enum Fixture {
             #expect(error.operationID == "updateTrackingSessionLocation")
             #expect(error.body.success == false)
             #expect(error.body.message == "Tracking session not found")
-            #expect(error.body.code == .value("NOT_FOUND"))
+            #expect(error.body.code == "NOT_FOUND")
         }
     }
 

@@ -125,8 +125,8 @@ private enum Fixture {
         #expect(server.requests.last?.target == "/transactions?month=2024-06%26page%3D9&page=0", "a value cannot inject a parameter")
 
         #expect(list.page == 0 && list.pageSize == 2 && list.total == 42)
-        #expect(list.period?.month == .value("2024-06"))
-        #expect(list.period?.from == .null)
+        #expect(list.period?.month == "2024-06")
+        #expect(list.period?.from == nil)
         #expect(list.aggregates?.netTotal == Fixture.money("1324.60"))
         #expect(list.aggregates?.categoryTotals?["Groceries"] == Fixture.money("-410.30"))
         #expect(list.aggregates?.monthNet?["2024-06"] == Fixture.money("1324.60"))
@@ -136,12 +136,12 @@ private enum Fixture {
         #expect(coffee.amount == Fixture.money("-6.50"))
         #expect(coffee.occurredAt == Fixture.date("2024-06-28T08:15:00Z"))
         let authorizedAt = try #require(Fixture.date("2024-06-28T08:14:12Z"))
-        #expect(coffee.authorizedAt == .value(authorizedAt))
-        #expect(coffee.notes == .value("Team coffee"))
+        #expect(coffee.authorizedAt == authorizedAt)
+        #expect(coffee.notes == "Team coffee")
         let payroll = try #require(list.transactions.last)
         #expect(payroll.amount == Fixture.money("1600.00"))
-        #expect(payroll.authorizedAt == .null)
-        #expect(payroll.notes == .null)
+        #expect(payroll.authorizedAt == nil)
+        #expect(payroll.notes == nil)
     }
 
     @Test func updateTransaction() async throws {
@@ -168,7 +168,7 @@ private enum Fixture {
         #expect(updated.merchantName == "Whole Foods Market")
         #expect(updated.amount == Fixture.money("-84.12"))
         #expect(updated.category == "Groceries")
-        #expect(updated.notes == .value("Weekly shop"))
+        #expect(updated.notes == "Weekly shop")
         #expect(updated.pending == false)
     }
 
@@ -241,8 +241,8 @@ private enum Fixture {
         #expect(anomaly.transactionID == UUID(uuidString: "2d8a4c3e-5f6b-4c7d-8e9f-0a1b2c3d4e5f"))
         #expect(anomaly.deltaAmount == Fixture.money("-180.00"))
         #expect(anomaly.occurredAt == Fixture.date("2024-06-14T19:02:00Z"))
-        #expect(anomaly.commentary == .value("About 3.5x your usual spend at this merchant."))
-        let highlight = try #require(summary.aiHighlight?.value)
+        #expect(anomaly.commentary == "About 3.5x your usual spend at this merchant.")
+        let highlight = try #require(summary.aiHighlight)
         #expect(highlight.title == "Solid month")
         #expect(highlight.sentiment == "POSITIVE")
         #expect(highlight.recommendations?.count == 2)
@@ -252,7 +252,7 @@ private enum Fixture {
         // `aiHighlight: null` (none generated yet) is a value, not a decoding failure.
         let server = try ExampleReplay(status: 200, body: #"{"month":"2024-06","totals":{"income":0,"expense":0,"net":0},"aiHighlight":null}"#)
         let summary = try await client(server).getAnalyticsSummary(month: "2024-06")
-        #expect(summary.aiHighlight == .null)
+        #expect(summary.aiHighlight == nil)
         #expect(summary.totals.net == 0)
         #expect(summary.anomalies == nil)
     }
@@ -438,8 +438,8 @@ private enum Fixture {
         let result = try await client(server).aggregateRAG(body: RAGAggregateRequest(granularity: "week"))
         #expect(server.requests.last?.bodyText == #"{"granularity":"week"}"#)
         #expect(result.granularity == "month")
-        #expect(result.from == .value(Fixture.day("2024-04-01")))
-        #expect(result.to == .value(Fixture.day("2024-06-30")))
+        #expect(result.from == Fixture.day("2024-04-01"))
+        #expect(result.to == Fixture.day("2024-06-30"))
         #expect(result.buckets.map(\.key) == ["2024-04", "2024-05", "2024-06"])
         #expect(result.buckets.last?.label == "June 2024")
         #expect(result.timeline?.map(\.sum) == [-171220, -180310, -187540])

@@ -82,7 +82,7 @@ import FoundationNetworking
         #expect(item.sort == .desc)
         #expect(item.status == .unknown("deleted"))
         #expect(item.level == .unknown(7))
-        #expect(item.note == .null)
+        #expect(item.note == nil)  // response-only: null reads as nil
         #expect(item.createdOn == CalendarDate(year: 2024, month: 5, day: 1))
         #expect(item.updatedAt == Date(timeIntervalSince1970: 1_714_557_600.5))
         #expect(item.labels == ["a": "b"])

@@ -1,8 +1,12 @@
 /// Finds the types a request can carry: request bodies and parameters, and
 /// every type they reach through properties, elements, members and aliases.
-/// The others (what only responses carry) are marked immutable.
+/// The others (what only responses carry) are marked immutable, and their
+/// nullable properties become plain optionals: only a request needs to tell
+/// "send null" from "leave it out", and an app reading a response treats
+/// both as "no value".
 enum MutabilityAnalysis {
-    /// The declarations with response-only structures marked immutable.
+    /// The declarations with response-only structures marked immutable and
+    /// without `Nullable`.
     static func markResponseOnly(_ declarations: [TypeDeclaration], requestRoots: [SwiftType]) -> [TypeDeclaration] {
         var edges: [String: [String]] = [:]
         func collect(_ declaration: TypeDeclaration, prefix: String?) {
@@ -32,6 +36,13 @@ enum MutabilityAnalysis {
             let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
             if case .structure(var shape) = declaration.kind {
                 shape.isMutable = reachable.contains(qualified)
+                if !shape.isMutable {
+                    shape.properties = shape.properties.map { property in
+                        var property = property
+                        if case .optional(.nullable(let wrapped)) = property.type { property.type = .optional(wrapped) }
+                        return property
+                    }
+                }
                 declaration.kind = .structure(shape)
             }
             declaration.nested = declaration.nested.map { mark($0, prefix: qualified) }

@@ -218,14 +218,14 @@ public struct StatusResponse: Codable, Hashable, Sendable {
     /// `true` when the request was accepted.
     public let success: Bool?
     /// Optional human-readable status message.
-    public let message: Nullable<String>?
+    public let message: String?
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
     /// - Parameters:
     ///   - success: `true` when the request was accepted.
     ///   - message: Optional human-readable status message.
-    public init(success: Bool? = nil, message: Nullable<String>? = nil, additionalProperties: [String: JSONValue] = [:]) {
+    public init(success: Bool? = nil, message: String? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.success = success
         self.message = message
         self.additionalProperties = additionalProperties
@@ -240,7 +240,7 @@ public struct StatusResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.success = try container.decodeIfPresent(Bool.self, forKey: .success)
-        self.message = try container.decodeIfPresent(Nullable<String>.self, forKey: .message)
+        self.message = try container.decodeIfPresent(String.self, forKey: .message)
         self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
     }
 
@@ -260,7 +260,7 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Human-readable error message.
     public let message: String?
     /// Optional machine-readable server error code.
-    public let code: Nullable<String>?
+    public let code: String?
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
@@ -268,7 +268,7 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     ///   - success: `false` for errors.
     ///   - message: Human-readable error message.
     ///   - code: Optional machine-readable server error code.
-    public init(success: Bool? = nil, message: String? = nil, code: Nullable<String>? = nil, additionalProperties: [String: JSONValue] = [:]) {
+    public init(success: Bool? = nil, message: String? = nil, code: String? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.success = success
         self.message = message
         self.code = code
@@ -286,7 +286,7 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.success = try container.decodeIfPresent(Bool.self, forKey: .success)
         self.message = try container.decodeIfPresent(String.self, forKey: .message)
-        self.code = try container.decodeIfPresent(Nullable<String>.self, forKey: .code)
+        self.code = try container.decodeIfPresent(String.self, forKey: .code)
         self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
     }
 

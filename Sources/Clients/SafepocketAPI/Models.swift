@@ -434,15 +434,15 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
     /// When the transaction was posted.
     public let occurredAt: Date
     /// When the transaction was authorised, if known.
-    public let authorizedAt: Nullable<Date>?
+    public let authorizedAt: Date?
     /// `true` while the transaction is still pending at the bank.
     public let pending: Bool
     /// Spending category (user-editable).
     public let category: String
     /// Raw statement description, if any.
-    public let description: Nullable<String>?
+    public let description: String?
     /// The user's note, or `null` when there is none.
-    public let notes: Nullable<String>?
+    public let notes: String?
 
     /// - Parameters:
     ///   - id: Transaction identifier.
@@ -456,7 +456,7 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
     ///   - category: Spending category (user-editable).
     ///   - description: Raw statement description, if any.
     ///   - notes: The user's note, or `null` when there is none.
-    public init(id: UUID, accountID: UUID, merchantName: String, amount: Money, currency: CurrencyCode, occurredAt: Date, authorizedAt: Nullable<Date>? = nil, pending: Bool, category: String, description: Nullable<String>? = nil, notes: Nullable<String>? = nil) {
+    public init(id: UUID, accountID: UUID, merchantName: String, amount: Money, currency: CurrencyCode, occurredAt: Date, authorizedAt: Date? = nil, pending: Bool, category: String, description: String? = nil, notes: String? = nil) {
         self.id = id
         self.accountID = accountID
         self.merchantName = merchantName
@@ -516,17 +516,17 @@ public struct TransactionUpdate: Codable, Hashable, Sendable, Validatable {
 /// The window the list was computed for.
 public struct TransactionPeriod: Codable, Hashable, Sendable, Validatable {
     /// The `month` filter (`YYYY-MM`), or `null` when a range or no window was used.
-    public let month: Nullable<String>?
+    public let month: String?
     /// First day of the window when `from` was given, else `null`.
-    public let from: Nullable<CalendarDate>?
+    public let from: CalendarDate?
     /// Last day of the window when `to` was given, else `null`.
-    public let to: Nullable<CalendarDate>?
+    public let to: CalendarDate?
 
     /// - Parameters:
     ///   - month: The `month` filter (`YYYY-MM`), or `null` when a range or no window was used.
     ///   - from: First day of the window when `from` was given, else `null`.
     ///   - to: Last day of the window when `to` was given, else `null`.
-    public init(month: Nullable<String>? = nil, from: Nullable<CalendarDate>? = nil, to: Nullable<CalendarDate>? = nil) {
+    public init(month: String? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil) {
         self.month = month
         self.from = from
         self.to = to
@@ -829,7 +829,7 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
     /// Merchant name.
     public let merchantName: String?
     /// Human-readable explanation.
-    public let commentary: Nullable<String>?
+    public let commentary: String?
 
     /// - Parameters:
     ///   - transactionID: The flagged transaction.
@@ -840,7 +840,7 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
     ///   - occurredAt: When the transaction happened.
     ///   - merchantName: Merchant name.
     ///   - commentary: Human-readable explanation.
-    public init(transactionID: UUID, method: String? = nil, amount: Money, deltaAmount: Money? = nil, budgetImpactPercent: Double? = nil, occurredAt: Date, merchantName: String? = nil, commentary: Nullable<String>? = nil) {
+    public init(transactionID: UUID, method: String? = nil, amount: Money, deltaAmount: Money? = nil, budgetImpactPercent: Double? = nil, occurredAt: Date, merchantName: String? = nil, commentary: String? = nil) {
         self.transactionID = transactionID
         self.method = method
         self.amount = amount
@@ -902,7 +902,7 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
     public let anomalies: [AnomalyInsight]?
     /// AI-written highlight of the month, or `null` when none has been
     /// generated. Pass `generateAi=true` to create a fresh one.
-    public let aiHighlight: Nullable<AIHighlight>?
+    public let aiHighlight: AIHighlight?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
     public let traceID: TraceID?
@@ -915,7 +915,7 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
     ///   - anomalies: Unusual transactions of the month.
     ///   - aiHighlight: AI-written highlight of the month, or `null` when none has been generated.
     ///   - traceID: Request trace identifier for observability.
-    public init(month: YearMonth, totals: AnalyticsTotals, byCategory: [CategoryBreakdown]? = nil, topMerchants: [MerchantBreakdown]? = nil, anomalies: [AnomalyInsight]? = nil, aiHighlight: Nullable<AIHighlight>? = nil, traceID: TraceID? = nil) {
+    public init(month: YearMonth, totals: AnalyticsTotals, byCategory: [CategoryBreakdown]? = nil, topMerchants: [MerchantBreakdown]? = nil, anomalies: [AnomalyInsight]? = nil, aiHighlight: AIHighlight? = nil, traceID: TraceID? = nil) {
         self.month = month
         self.totals = totals
         self.byCategory = byCategory
@@ -1504,9 +1504,9 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
     /// The granularity used.
     public let granularity: String
     /// First day of the window.
-    public let from: Nullable<CalendarDate>?
+    public let from: CalendarDate?
     /// Last day of the window.
-    public let to: Nullable<CalendarDate>?
+    public let to: CalendarDate?
     public let buckets: [RAGAggregateBucket]
     public let timeline: [RAGTimelinePoint]?
     /// Request trace identifier for observability. Persist it in crash logs and
@@ -1518,7 +1518,7 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
     ///   - from: First day of the window.
     ///   - to: Last day of the window.
     ///   - traceID: Request trace identifier for observability.
-    public init(granularity: String, from: Nullable<CalendarDate>? = nil, to: Nullable<CalendarDate>? = nil, buckets: [RAGAggregateBucket], timeline: [RAGTimelinePoint]? = nil, traceID: TraceID? = nil) {
+    public init(granularity: String, from: CalendarDate? = nil, to: CalendarDate? = nil, buckets: [RAGAggregateBucket], timeline: [RAGTimelinePoint]? = nil, traceID: TraceID? = nil) {
         self.granularity = granularity
         self.from = from
         self.to = to

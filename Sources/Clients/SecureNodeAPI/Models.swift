@@ -58,9 +58,9 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
     /// Identifier of the brand this number belongs to.
     public let brandID: String?
     /// Optional logo URL (served from `https://assets.securenode.io`, cached locally under `Library/Caches/SecureNodeBranding/`).
-    public let logoURL: Nullable<URL>?
+    public let logoURL: URL?
     /// Optional reason for the call shown with the identity.
-    public let callReason: Nullable<String>?
+    public let callReason: String?
     /// When the record last changed.
     public let updatedAt: Date
     /// Whether the record is active. Records with `is_active: false` must be purged from the local store; a record without the field is active.
@@ -74,7 +74,7 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
     ///   - callReason: Optional reason for the call shown with the identity.
     ///   - updatedAt: When the record last changed.
     ///   - isActive: Whether the record is active.
-    public init(phoneNumberE164: E164PhoneNumber, brandName: String, brandID: String? = nil, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date, isActive: Bool = true) {
+    public init(phoneNumberE164: E164PhoneNumber, brandName: String, brandID: String? = nil, logoURL: URL? = nil, callReason: String? = nil, updatedAt: Date, isActive: Bool = true) {
         self.phoneNumberE164 = phoneNumberE164
         self.brandName = brandName
         self.brandID = brandID
@@ -100,8 +100,8 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
         self.phoneNumberE164 = try container.decode(E164PhoneNumber.self, forKey: .phoneNumberE164)
         self.brandName = try container.decode(String.self, forKey: .brandName)
         self.brandID = try container.decodeIfPresent(String.self, forKey: .brandID)
-        self.logoURL = try container.decodeIfPresent(Nullable<URL>.self, forKey: .logoURL)
-        self.callReason = try container.decodeIfPresent(Nullable<String>.self, forKey: .callReason)
+        self.logoURL = try container.decodeIfPresent(URL.self, forKey: .logoURL)
+        self.callReason = try container.decodeIfPresent(String.self, forKey: .callReason)
         self.updatedAt = try container.decode(Date.self, forKey: .updatedAt)
         self.isActive = try container.decodeIfPresent(Bool.self, forKey: .isActive) ?? true
     }
@@ -193,9 +193,9 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
     /// Display name shown on incoming calls.
     public let brandName: String
     /// Optional logo URL.
-    public let logoURL: Nullable<URL>?
+    public let logoURL: URL?
     /// Optional reason for the call.
-    public let callReason: Nullable<String>?
+    public let callReason: String?
     /// When the identity last changed (optional).
     public let updatedAt: Date?
 
@@ -205,7 +205,7 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
     ///   - logoURL: Optional logo URL.
     ///   - callReason: Optional reason for the call.
     ///   - updatedAt: When the identity last changed (optional).
-    public init(e164: E164PhoneNumber, brandName: String, logoURL: Nullable<URL>? = nil, callReason: Nullable<String>? = nil, updatedAt: Date? = nil) {
+    public init(e164: E164PhoneNumber, brandName: String, logoURL: URL? = nil, callReason: String? = nil, updatedAt: Date? = nil) {
         self.e164 = e164
         self.brandName = brandName
         self.logoURL = logoURL

@@ -287,7 +287,7 @@ public struct Mood: Codable, Hashable, Sendable, Validatable {
     /// Mood score from 1 (lowest) to 10 (highest).
     public let score: Int32
     /// Free-text note; null when none was given.
-    public let note: Nullable<String>?
+    public let note: String?
     /// When the entry was recorded (UTC).
     public let createdAt: Date
 
@@ -296,7 +296,7 @@ public struct Mood: Codable, Hashable, Sendable, Validatable {
     ///   - score: Mood score from 1 (lowest) to 10 (highest).
     ///   - note: Free-text note; null when none was given.
     ///   - createdAt: When the entry was recorded (UTC).
-    public init(id: Int64, score: Int32, note: Nullable<String>? = nil, createdAt: Date) {
+    public init(id: Int64, score: Int32, note: String? = nil, createdAt: Date) {
         self.id = id
         self.score = score
         self.note = note

@@ -173,7 +173,7 @@ public actor BrandingSync {
     static func incoming(_ record: SecureNodeAPI.BrandingRecord, index: Int? = nil) -> IncomingBrandingRecord {
         IncomingBrandingRecord(
             e164: record.phoneNumberE164, brandName: record.brandName, brandID: record.brandID ?? "",
-            logoURL: record.logoURL?.value?.absoluteString, callReason: record.callReason?.value ?? nil,
+            logoURL: record.logoURL?.absoluteString, callReason: record.callReason,
             updatedAt: JSONCoding.formatDateTime(record.updatedAt), isActive: record.isActive, sourceIndex: index)
     }
 

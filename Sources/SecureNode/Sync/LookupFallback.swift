@@ -46,7 +46,7 @@ public actor LookupFallback {
         // authoritative over it. Before the first sync there is nothing to add to.
         let record = IncomingBrandingRecord(
             e164: e164, brandName: answer.brandName, brandID: "",
-            logoURL: answer.logoURL?.value?.absoluteString, callReason: answer.callReason?.value ?? nil,
+            logoURL: answer.logoURL?.absoluteString, callReason: answer.callReason,
             updatedAt: answer.updatedAt.map(JSONCoding.formatDateTime) ?? JSONCoding.formatDateTime(Date()), isActive: true)
         guard (try? store.storeLookupAnswer(record)) == true else { return nil }
         return store.lookup(e164: e164)

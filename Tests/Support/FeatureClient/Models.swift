@@ -200,12 +200,12 @@ public struct Item: Codable, Hashable, Sendable, Validatable {
     public let level: Level?
     public let pageSize: Int
     public let sort: Item.Sort
-    public let note: Nullable<String>?
+    public let note: String?
     public let labels: [String: String]?
     public let createdOn: CalendarDate?
     public let updatedAt: Date?
 
-    public init(id: String, status: Status, level: Level? = nil, pageSize: Int = 20, sort: Item.Sort = .desc, note: Nullable<String>? = nil, labels: [String: String]? = nil, createdOn: CalendarDate? = nil, updatedAt: Date? = nil) {
+    public init(id: String, status: Status, level: Level? = nil, pageSize: Int = 20, sort: Item.Sort = .desc, note: String? = nil, labels: [String: String]? = nil, createdOn: CalendarDate? = nil, updatedAt: Date? = nil) {
         self.id = id
         self.status = status
         self.level = level
@@ -237,7 +237,7 @@ public struct Item: Codable, Hashable, Sendable, Validatable {
         self.level = try container.decodeIfPresent(Level.self, forKey: .level)
         self.pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize) ?? 20
         self.sort = try container.decodeIfPresent(Item.Sort.self, forKey: .sort) ?? .desc
-        self.note = try container.decodeIfPresent(Nullable<String>.self, forKey: .note)
+        self.note = try container.decodeIfPresent(String.self, forKey: .note)
         self.labels = try container.decodeIfPresent([String: String].self, forKey: .labels)
         self.createdOn = try container.decodeIfPresent(CalendarDate.self, forKey: .createdOn)
         self.updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
