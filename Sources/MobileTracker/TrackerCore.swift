@@ -20,7 +20,7 @@ actor TrackerCore {
         let queue: EventQueue
         let delivery: QueueDelivery
         let client: MobileTrackerAPI.Client
-        let deviceID: UUID
+        let deviceID: LowercaseUUID
     }
 
     private let options: Options
@@ -62,7 +62,7 @@ actor TrackerCore {
     }
 
     var currentSession: String? { sessionID }
-    var currentDevice: String? { ready?.deviceID.uuidString.lowercased() }
+    var currentDevice: String? { ready?.deviceID.uuidString }
 
     // MARK: Initialization
 
@@ -144,8 +144,8 @@ actor TrackerCore {
                 RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKey] })),
             ],
             constraintChecks: [])
-        let deviceID = storage.value(.deviceID).flatMap(UUID.init(uuidString:)) ?? UUID()
-        try? storage.set(deviceID.uuidString.lowercased(), for: .deviceID)
+        let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()
+        try? storage.set(deviceID.uuidString, for: .deviceID)
         try? storage.set(text, for: .brandID)
         let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, backoff: options.deliveryBackoff, logger: logger)
         ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client, deviceID: deviceID)
@@ -242,7 +242,7 @@ actor TrackerCore {
         if let userID { try? ready.storage.set(userID, for: .identifyID) }
         if case .string(let email)? = profile["email"] { try? ready.storage.set(email, for: .sessionEmail) }
         let stored = ready.storage.value(.identifyID)
-        await enqueue(.profile(Self.profileRequest(profile, userID: userID ?? stored, brandID: ready.brandID, sessionID: sessionID.flatMap(UUID.init))))
+        await enqueue(.profile(Self.profileRequest(profile, userID: userID ?? stored, brandID: ready.brandID, sessionID: sessionID.flatMap(LowercaseUUID.init))))
     }
 
     func setMetadata(_ metadata: [String: JSONValue]) async {
@@ -254,7 +254,7 @@ actor TrackerCore {
         publishHotPath()
         await enqueue(.profile(CustomerProfileUpdateRequest(
             brandID: ready?.brandID ?? 0, userID: ready?.storage.value(.identifyID).map { .value($0) },
-            sessionID: sessionID.flatMap(UUID.init), metadata: .value(metadata))))
+            sessionID: sessionID.flatMap(LowercaseUUID.init), metadata: .value(metadata))))
     }
 
     func updateLocation(_ location: LocationUpdateRequest) async {
@@ -330,7 +330,7 @@ actor TrackerCore {
     }
 
     /// The document's profile fields from `data`; the rest goes to `metadata`.
-    static func profileRequest(_ data: [String: JSONValue], userID: String?, brandID: BrandID, sessionID: UUID?) -> CustomerProfileUpdateRequest {
+    static func profileRequest(_ data: [String: JSONValue], userID: String?, brandID: BrandID, sessionID: LowercaseUUID?) -> CustomerProfileUpdateRequest {
         var rest = data
         func take(_ keys: String...) -> Nullable<String>? {
             for key in keys {

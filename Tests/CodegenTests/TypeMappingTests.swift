@@ -38,7 +38,7 @@ import Testing
 
             """)
         #expect(mapped == [
-            "A": "Date", "B": "CalendarDate", "C": "UUID", "D": "URL", "E": "Data", "F": "Data", "G": "Int32", "H": "Int64",
+            "A": "Date", "B": "CalendarDate", "C": "LowercaseUUID", "D": "URL", "E": "Data", "F": "Data", "G": "Int32", "H": "Int64",
             "I": "Int", "J": "Float", "K": "Decimal", "L": "Double", "M": "Bool", "N": "String",
         ])
     }

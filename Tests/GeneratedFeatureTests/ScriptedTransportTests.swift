@@ -15,7 +15,7 @@ import Testing
         let client = Client(serverURL: Self.base, transport: transport)
         _ = try await client.listItems(
             tags: ["a b", "c&d"], ids: [1, 2, 3], pipes: ["x", "y"], filter: Filter(color: "red", size: 2),
-            since: CalendarDate(year: 2024, month: 2, day: 29), traceID: UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"), session: "s1")
+            since: CalendarDate(year: 2024, month: 2, day: 29), traceID: LowercaseUUID(UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!), session: "s1")
         _ = try await client.listItems()
         let sent = try #require(transport.requests(for: "listItems").first)
         #expect(sent.method == "GET" && sent.baseURL == Self.base)
@@ -23,6 +23,27 @@ import Testing
         #expect(sent.header("X-Trace-ID") == "3f2504e0-4f89-11d3-9a0c-0305e82c3301" && sent.header("Cookie") == "session=s1")
         #expect(sent.body == nil)
         #expect(transport.requests.last?.target == "/items" && transport.requests.last?.query == nil, "left-out parameters are not sent")
+    }
+
+    @Test func uuidsGoOutInLowerCaseWhereverTheySit() async throws {
+        let upper = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+        let lower = upper.lowercased()
+        let transport = ScriptedTransport { request in .json(200, request.bodyText ?? "{}") }
+        let client = Client(serverURL: Self.base, transport: transport)
+        let id = LowercaseUUID(UUID(uuidString: upper)!)
+        let sent = Links(owner: .value(id), related: [id], groups: [[id], [id]], byName: ["a": id], target: .uuid(id))
+        let echoed = try await client.linkItems(body: sent, ids: [id, id])
+        let request = try #require(transport.requests.first)
+        #expect(request.query == "ids=\(lower)&ids=\(lower)")
+        let body = try #require(request.bodyText)
+        #expect(!body.contains(upper) && body.components(separatedBy: lower).count == 7, "owner, related, two groups, byName and target: \(body)")
+        #expect(echoed == sent)
+        // Upper case from a server reads as the same value.
+        let shouted = ScriptedTransport { _ in .json(200, #"{"owner": "\#(upper)", "target": "\#(upper)"}"#) }
+        let read = try await Client(serverURL: Self.base, transport: shouted).linkItems(body: Links())
+        #expect(read.owner == .value(id) && read.target == .uuid(id))
+        #expect(LowercaseUUID("3f2504e0-4f89-11d3-9a0c-0305e82c330") == nil && LowercaseUUID("3f2504e0x4f89-11d3-9a0c-0305e82c3301") == nil)
+        #expect(LowercaseUUID(lower)?.uuidString == lower && LowercaseUUID(upper)?.uuid == UUID(uuidString: upper))
     }
 
     @Test func bodiesAreRecorded() async throws {

@@ -260,6 +260,7 @@ final class ModelTranslator {
 
     private static func caseName(for type: SwiftType, index: Int) -> String {
         switch type {
+        case .named("LowercaseUUID"): return "UUID"
         case .named(let name): return name.contains(".") ? (name.split(separator: ".").last.map(String.init) ?? "case\(index + 1)") : name
         case .array(let element): return caseName(for: element, index: index) + "Array"
         case .dictionary: return "object"

@@ -4,7 +4,7 @@ import OpenAPIModel
 ///
 /// | schema | Swift |
 /// | --- | --- |
-/// | `string` | `String`; `date-time` `Date`, `date` `CalendarDate`, `uuid` `UUID`, `uri`/`url` `URL`, `byte` and `binary` `Data` |
+/// | `string` | `String`; `date-time` `Date`, `date` `CalendarDate`, `uuid` `LowercaseUUID` (a `UUID` written in lower case), `uri`/`url` `URL`, `byte` and `binary` `Data` |
 /// | `integer` | `Int`; `int32` `Int32`, `int64` `Int64` |
 /// | `number` | `Double`; `float` `Float`, `decimal` `Decimal` |
 /// | `boolean` | `Bool` |
@@ -88,7 +88,7 @@ public struct TypeMapping {
         switch format {
         case "date-time": return "Date"
         case "date": return "CalendarDate"
-        case "uuid": return "UUID"
+        case "uuid": return "LowercaseUUID"
         case "uri", "url": return "URL"
         case "byte", "binary": return "Data"
         default: return "String"

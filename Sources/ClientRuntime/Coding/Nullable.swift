@@ -61,8 +61,7 @@ extension KeyedEncodingContainer {
         switch value {
         case nil: return
         case .null?: try encodeNil(forKey: key)
-        case .value(let wrapped)?:
-            if let uuid = wrapped as? UUID { try encode(uuid, forKey: key) } else { try encode(wrapped, forKey: key) }
+        case .value(let wrapped)?: try encode(wrapped, forKey: key)
         }
     }
 }

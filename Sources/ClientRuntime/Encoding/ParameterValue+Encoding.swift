@@ -28,16 +28,11 @@ extension JSONValue {
         case let texts as [String]:
             self = .array(texts.map(JSONValue.string))
             return
+        case let identifier as LowercaseUUID:
+            self = .string(identifier.uuidString)
+            return
         default:
             break
-        }
-        if let uuid = value as? UUID {
-            self = .string(uuid.uuidString.lowercased())
-            return
-        }
-        if let uuids = value as? [UUID] {
-            self = .array(uuids.map { .string($0.uuidString.lowercased()) })
-            return
         }
         let data = try JSONCoding.makeEncoder().encode(value)
         self = try JSONDecoder().decode(JSONValue.self, from: data)

@@ -9,7 +9,7 @@ import OpenAPIRuntime
 public typealias BrandID = Int64
 
 /// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
-public typealias SessionID = UUID
+public typealias SessionID = LowercaseUUID
 
 /// Free-form JSON object. Values may be strings, numbers, booleans, null, arrays or nested objects (keep nesting to 2-3 levels; no sensitive data such as passwords or card numbers).
 public typealias JSONObject = [String: JSONValue]
@@ -17,7 +17,7 @@ public typealias JSONObject = [String: JSONValue]
 /// Device information sent when creating a tracking session (the SDK's `DeviceInfo`, whose fields are all non-optional, plus the brand id).
 public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validatable {
     /// Persistent device UUID, generated once and kept for the device's lifetime (stored under `__GT_{brandId}_device_id`).
-    public var deviceID: UUID
+    public var deviceID: LowercaseUUID
     /// Operating system name, e.g. `iOS` or `Android`.
     public var osName: String
     /// Device type, e.g. `Mobile`.
@@ -30,7 +30,7 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validat
     ///   - osName: Operating system name, e.g. `iOS` or `Android`.
     ///   - deviceType: Device type, e.g. `Mobile`.
     ///   - brandID: Brand identifier.
-    public init(deviceID: UUID, osName: String, deviceType: String, brandID: BrandID) {
+    public init(deviceID: LowercaseUUID, osName: String, deviceType: String, brandID: BrandID) {
         self.deviceID = deviceID
         self.osName = osName
         self.deviceType = deviceType

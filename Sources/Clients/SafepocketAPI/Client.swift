@@ -81,31 +81,31 @@ public protocol APIProtocol: Sendable {
     func listAccounts() async throws -> AccountList
 
     /// `GET /transactions`: List transactions for a month or a range
-    func listTransactions(month: String?, from: String?, to: String?, accountID: UUID?, page: Int32?, pageSize: Int32?) async throws -> TransactionList
+    func listTransactions(month: String?, from: String?, to: String?, accountID: LowercaseUUID?, page: Int32?, pageSize: Int32?) async throws -> TransactionList
 
     /// `PATCH /transactions/{transactionId}`: Update a transaction's category or notes
-    func updateTransaction(transactionID: UUID, body: TransactionUpdate, idempotencyKey: UUID?) async throws -> Transaction
+    func updateTransaction(transactionID: LowercaseUUID, body: TransactionUpdate, idempotencyKey: LowercaseUUID?) async throws -> Transaction
 
     /// `POST /transactions/sync`: Trigger a Plaid transaction sync
-    func syncTransactions(body: SyncRequest?, idempotencyKey: UUID?) async throws -> SyncResult
+    func syncTransactions(body: SyncRequest?, idempotencyKey: LowercaseUUID?) async throws -> SyncResult
 
     /// `POST /transactions/reset`: Reset the user's ledger data
-    func resetTransactions(body: ResetRequest?, idempotencyKey: UUID?) async throws -> ResetResult
+    func resetTransactions(body: ResetRequest?, idempotencyKey: LowercaseUUID?) async throws -> ResetResult
 
     /// `GET /analytics/summary`: Get the monthly analytics summary
     func getAnalyticsSummary(month: String?, generateAI: Bool?) async throws -> AnalyticsSummary
 
     /// `GET /ai/chat`: Get a chat conversation
-    func getChatConversation(conversationID: UUID?) async throws -> ChatConversation
+    func getChatConversation(conversationID: LowercaseUUID?) async throws -> ChatConversation
 
     /// `POST /ai/chat`: Send a chat message
-    func sendChatMessage(body: ChatMessageRequest, idempotencyKey: UUID?) async throws -> ChatConversation
+    func sendChatMessage(body: ChatMessageRequest, idempotencyKey: LowercaseUUID?) async throws -> ChatConversation
 
     /// `POST /plaid/link-token`: Create a Plaid Link token
-    func createPlaidLinkToken(idempotencyKey: UUID?) async throws -> PlaidLinkToken
+    func createPlaidLinkToken(idempotencyKey: LowercaseUUID?) async throws -> PlaidLinkToken
 
     /// `POST /plaid/exchange`: Exchange a Plaid public token
-    func exchangePlaidPublicToken(body: PlaidExchangeRequest, idempotencyKey: UUID?) async throws -> PlaidExchangeResult
+    func exchangePlaidPublicToken(body: PlaidExchangeRequest, idempotencyKey: LowercaseUUID?) async throws -> PlaidExchangeResult
 
     /// `POST /rag/search`: Semantic search over transactions
     func searchRAG(body: RAGSearchRequest) async throws -> RAGSearchResult

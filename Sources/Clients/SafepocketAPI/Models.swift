@@ -343,7 +343,7 @@ public struct TokenResponse: Codable, Hashable, Sendable, Validatable {
 /// One account of a linked Plaid item, with its current balance.
 public struct Account: Codable, Hashable, Sendable, Validatable {
     /// Safepocket account identifier (used as `accountId` filter).
-    public let id: UUID
+    public let id: LowercaseUUID
     /// Account display name.
     public let name: String
     /// Name of the financial institution.
@@ -364,7 +364,7 @@ public struct Account: Codable, Hashable, Sendable, Validatable {
     ///   - balance: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
     ///   - currency: ISO 4217 currency code.
     ///   - createdAt: When the account was linked.
-    public init(id: UUID, name: String, institution: String, balance: Money, currency: CurrencyCode, createdAt: Date? = nil) {
+    public init(id: LowercaseUUID, name: String, institution: String, balance: Money, currency: CurrencyCode, createdAt: Date? = nil) {
         self.id = id
         self.name = name
         self.institution = institution
@@ -420,9 +420,9 @@ public struct AccountList: Codable, Hashable, Sendable, Validatable {
 /// One ledger transaction.
 public struct Transaction: Codable, Hashable, Sendable, Validatable {
     /// Transaction identifier.
-    public let id: UUID
+    public let id: LowercaseUUID
     /// The account (`Account.id`) the transaction belongs to.
-    public let accountID: UUID
+    public let accountID: LowercaseUUID
     /// Merchant name.
     public let merchantName: String
     /// An amount in the account's currency as a JSON number with two decimal
@@ -456,7 +456,7 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
     ///   - category: Spending category (user-editable).
     ///   - description: Raw statement description, if any.
     ///   - notes: The user's note, or `null` when there is none.
-    public init(id: UUID, accountID: UUID, merchantName: String, amount: Money, currency: CurrencyCode, occurredAt: Date, authorizedAt: Date? = nil, pending: Bool, category: String, description: String? = nil, notes: String? = nil) {
+    public init(id: LowercaseUUID, accountID: LowercaseUUID, merchantName: String, amount: Money, currency: CurrencyCode, occurredAt: Date, authorizedAt: Date? = nil, pending: Bool, category: String, description: String? = nil, notes: String? = nil) {
         self.id = id
         self.accountID = accountID
         self.merchantName = merchantName
@@ -811,7 +811,7 @@ public struct MerchantBreakdown: Codable, Hashable, Sendable, Validatable {
 /// A transaction flagged as unusual.
 public struct AnomalyInsight: Codable, Hashable, Sendable {
     /// The flagged transaction.
-    public let transactionID: UUID
+    public let transactionID: LowercaseUUID
     /// Detection method, e.g. `Z_SCORE`.
     public let method: String?
     /// An amount in the account's currency as a JSON number with two decimal
@@ -840,7 +840,7 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
     ///   - occurredAt: When the transaction happened.
     ///   - merchantName: Merchant name.
     ///   - commentary: Human-readable explanation.
-    public init(transactionID: UUID, method: String? = nil, amount: Money, deltaAmount: Money? = nil, budgetImpactPercent: Double? = nil, occurredAt: Date, merchantName: String? = nil, commentary: String? = nil) {
+    public init(transactionID: LowercaseUUID, method: String? = nil, amount: Money, deltaAmount: Money? = nil, budgetImpactPercent: Double? = nil, occurredAt: Date, merchantName: String? = nil, commentary: String? = nil) {
         self.transactionID = transactionID
         self.method = method
         self.amount = amount
@@ -976,7 +976,7 @@ public enum ChatRole: OpenEnum {
 /// One message of a conversation.
 public struct ChatMessage: Codable, Hashable, Sendable, Validatable {
     /// Message identifier (usable as `truncateFromMessageId`).
-    public let id: UUID
+    public let id: LowercaseUUID
     /// Author of a chat message.
     public let role: ChatRole
     /// Message text.
@@ -989,7 +989,7 @@ public struct ChatMessage: Codable, Hashable, Sendable, Validatable {
     ///   - role: Author of a chat message.
     ///   - content: Message text.
     ///   - createdAt: When the message was stored.
-    public init(id: UUID, role: ChatRole, content: String, createdAt: Date) {
+    public init(id: LowercaseUUID, role: ChatRole, content: String, createdAt: Date) {
         self.id = id
         self.role = role
         self.content = content
@@ -1005,7 +1005,7 @@ public struct ChatMessage: Codable, Hashable, Sendable, Validatable {
 /// A conversation with its messages, oldest first.
 public struct ChatConversation: Codable, Hashable, Sendable, Validatable {
     /// Conversation identifier.
-    public let conversationID: UUID
+    public let conversationID: LowercaseUUID
     public let messages: [ChatMessage]
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
@@ -1014,7 +1014,7 @@ public struct ChatConversation: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - conversationID: Conversation identifier.
     ///   - traceID: Request trace identifier for observability.
-    public init(conversationID: UUID, messages: [ChatMessage], traceID: TraceID? = nil) {
+    public init(conversationID: LowercaseUUID, messages: [ChatMessage], traceID: TraceID? = nil) {
         self.conversationID = conversationID
         self.messages = messages
         self.traceID = traceID
@@ -1035,18 +1035,18 @@ public struct ChatConversation: Codable, Hashable, Sendable, Validatable {
 /// Body of `POST /ai/chat`.
 public struct ChatMessageRequest: Codable, Hashable, Sendable, Validatable {
     /// Conversation to continue; omit to start a new one.
-    public var conversationID: UUID?
+    public var conversationID: LowercaseUUID?
     /// The user's message.
     public var message: String
     /// Drop this message and every later one before appending `message`
     /// (edit/regenerate). Requires `conversationId`.
-    public var truncateFromMessageID: UUID?
+    public var truncateFromMessageID: LowercaseUUID?
 
     /// - Parameters:
     ///   - conversationID: Conversation to continue; omit to start a new one.
     ///   - message: The user's message.
     ///   - truncateFromMessageID: Drop this message and every later one before appending `message` (edit/regenerate).
-    public init(conversationID: UUID? = nil, message: String, truncateFromMessageID: UUID? = nil) {
+    public init(conversationID: LowercaseUUID? = nil, message: String, truncateFromMessageID: LowercaseUUID? = nil) {
         self.conversationID = conversationID
         self.message = message
         self.truncateFromMessageID = truncateFromMessageID
@@ -1191,7 +1191,7 @@ public struct RAGSearchRequest: Codable, Hashable, Sendable, Validatable {
 /// One matching transaction.
 public struct RAGSearchHit: Codable, Hashable, Sendable {
     /// The matching transaction.
-    public let transactionID: UUID
+    public let transactionID: LowercaseUUID
     /// Day of the transaction.
     public let occurredOn: CalendarDate
     /// Merchant name.
@@ -1210,7 +1210,7 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
     ///   - category: Category name.
     ///   - amountCents: Amount in cents; negative = spending.
     ///   - score: Relevance score, higher is better.
-    public init(transactionID: UUID, occurredOn: CalendarDate, merchant: String, category: String? = nil, amountCents: Int64, score: Double? = nil) {
+    public init(transactionID: LowercaseUUID, occurredOn: CalendarDate, merchant: String, category: String? = nil, amountCents: Int64, score: Double? = nil) {
         self.transactionID = transactionID
         self.occurredOn = occurredOn
         self.merchant = merchant

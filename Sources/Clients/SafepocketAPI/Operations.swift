@@ -92,12 +92,12 @@ extension Client {
     ///   - pageSize: Transactions per page.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func listTransactions(month: String? = nil, from: String? = nil, to: String? = nil, accountID: UUID? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws -> TransactionList {
+    public func listTransactions(month: String? = nil, from: String? = nil, to: String? = nil, accountID: LowercaseUUID? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws -> TransactionList {
         try await listTransactionsWithResponse(month: month, from: from, to: to, accountID: accountID, page: page, pageSize: pageSize).body
     }
 
     /// `listTransactions`, returning the status and headers with the body.
-    public func listTransactionsWithResponse(month: String? = nil, from: String? = nil, to: String? = nil, accountID: UUID? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws -> Response<TransactionList> {
+    public func listTransactionsWithResponse(month: String? = nil, from: String? = nil, to: String? = nil, accountID: LowercaseUUID? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws -> Response<TransactionList> {
         try core.validateRequest(Operations.listTransactions) { validator in
             try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
             try validator.check(from, at: "query.from", ValueConstraints(pattern: ValidationPatterns.month))
@@ -139,12 +139,12 @@ extension Client {
     ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func updateTransaction(transactionID: UUID, body: TransactionUpdate, idempotencyKey: UUID? = nil) async throws -> Transaction {
+    public func updateTransaction(transactionID: LowercaseUUID, body: TransactionUpdate, idempotencyKey: LowercaseUUID? = nil) async throws -> Transaction {
         try await updateTransactionWithResponse(transactionID: transactionID, body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `updateTransaction`, returning the status and headers with the body.
-    public func updateTransactionWithResponse(transactionID: UUID, body: TransactionUpdate, idempotencyKey: UUID? = nil) async throws -> Response<Transaction> {
+    public func updateTransactionWithResponse(transactionID: LowercaseUUID, body: TransactionUpdate, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<Transaction> {
         try core.validateRequest(Operations.updateTransaction) { validator in
             try validator.validate(body, at: "body")
         }
@@ -176,12 +176,12 @@ extension Client {
     ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func syncTransactions(body: SyncRequest? = nil, idempotencyKey: UUID? = nil) async throws -> SyncResult {
+    public func syncTransactions(body: SyncRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> SyncResult {
         try await syncTransactionsWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `syncTransactions`, returning the status and headers with the body.
-    public func syncTransactionsWithResponse(body: SyncRequest? = nil, idempotencyKey: UUID? = nil) async throws -> Response<SyncResult> {
+    public func syncTransactionsWithResponse(body: SyncRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<SyncResult> {
         try core.validateRequest(Operations.syncTransactions) { validator in
             try validator.validate(body, at: "body")
         }
@@ -212,12 +212,12 @@ extension Client {
     ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func resetTransactions(body: ResetRequest? = nil, idempotencyKey: UUID? = nil) async throws -> ResetResult {
+    public func resetTransactions(body: ResetRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> ResetResult {
         try await resetTransactionsWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `resetTransactions`, returning the status and headers with the body.
-    public func resetTransactionsWithResponse(body: ResetRequest? = nil, idempotencyKey: UUID? = nil) async throws -> Response<ResetResult> {
+    public func resetTransactionsWithResponse(body: ResetRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<ResetResult> {
         var request = RequestBuilder(Operations.resetTransactions)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         if let body {
@@ -280,12 +280,12 @@ extension Client {
     ///   - conversationID: The conversation to read. Omit for the most recent conversation.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func getChatConversation(conversationID: UUID? = nil) async throws -> ChatConversation {
+    public func getChatConversation(conversationID: LowercaseUUID? = nil) async throws -> ChatConversation {
         try await getChatConversationWithResponse(conversationID: conversationID).body
     }
 
     /// `getChatConversation`, returning the status and headers with the body.
-    public func getChatConversationWithResponse(conversationID: UUID? = nil) async throws -> Response<ChatConversation> {
+    public func getChatConversationWithResponse(conversationID: LowercaseUUID? = nil) async throws -> Response<ChatConversation> {
         var request = RequestBuilder(Operations.getChatConversation)
         try request.addQuery("conversationId", conversationID, style: .form, explode: true)
         request.accept("application/json")
@@ -314,12 +314,12 @@ extension Client {
     ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500, 503); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func sendChatMessage(body: ChatMessageRequest, idempotencyKey: UUID? = nil) async throws -> ChatConversation {
+    public func sendChatMessage(body: ChatMessageRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> ChatConversation {
         try await sendChatMessageWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `sendChatMessage`, returning the status and headers with the body.
-    public func sendChatMessageWithResponse(body: ChatMessageRequest, idempotencyKey: UUID? = nil) async throws -> Response<ChatConversation> {
+    public func sendChatMessageWithResponse(body: ChatMessageRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<ChatConversation> {
         try core.validateRequest(Operations.sendChatMessage) { validator in
             try validator.validate(body, at: "body")
         }
@@ -350,12 +350,12 @@ extension Client {
     ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func createPlaidLinkToken(idempotencyKey: UUID? = nil) async throws -> PlaidLinkToken {
+    public func createPlaidLinkToken(idempotencyKey: LowercaseUUID? = nil) async throws -> PlaidLinkToken {
         try await createPlaidLinkTokenWithResponse(idempotencyKey: idempotencyKey).body
     }
 
     /// `createPlaidLinkToken`, returning the status and headers with the body.
-    public func createPlaidLinkTokenWithResponse(idempotencyKey: UUID? = nil) async throws -> Response<PlaidLinkToken> {
+    public func createPlaidLinkTokenWithResponse(idempotencyKey: LowercaseUUID? = nil) async throws -> Response<PlaidLinkToken> {
         var request = RequestBuilder(Operations.createPlaidLinkToken)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         request.accept("application/json")
@@ -380,12 +380,12 @@ extension Client {
     ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
     ///
     /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func exchangePlaidPublicToken(body: PlaidExchangeRequest, idempotencyKey: UUID? = nil) async throws -> PlaidExchangeResult {
+    public func exchangePlaidPublicToken(body: PlaidExchangeRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> PlaidExchangeResult {
         try await exchangePlaidPublicTokenWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `exchangePlaidPublicToken`, returning the status and headers with the body.
-    public func exchangePlaidPublicTokenWithResponse(body: PlaidExchangeRequest, idempotencyKey: UUID? = nil) async throws -> Response<PlaidExchangeResult> {
+    public func exchangePlaidPublicTokenWithResponse(body: PlaidExchangeRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<PlaidExchangeResult> {
         try core.validateRequest(Operations.exchangePlaidPublicToken) { validator in
             try validator.validate(body, at: "body")
         }
@@ -499,7 +499,7 @@ extension APIProtocol {
     }
 
     /// `updateTransaction` with its optional arguments left out.
-    public func updateTransaction(transactionID: UUID, body: TransactionUpdate) async throws -> Transaction {
+    public func updateTransaction(transactionID: LowercaseUUID, body: TransactionUpdate) async throws -> Transaction {
         try await updateTransaction(transactionID: transactionID, body: body, idempotencyKey: nil)
     }
 

@@ -141,13 +141,13 @@ actor QueueDelivery {
         do {
             switch entry.item {
             case .event(let name, let data):
-                guard let id = UUID(uuidString: session) else { return .rejected(status: 0) }
+                guard let id = LowercaseUUID(session) else { return .rejected(status: 0) }
                 _ = try await client.sendTrackingSessionData(body: TrackEventRequest(brandID: brandID, sessionID: id, eventName: name, data: data))
             case .profile(var body):
-                if body.sessionID == nil { body.sessionID = UUID(uuidString: session) }
+                if body.sessionID == nil { body.sessionID = LowercaseUUID(session) }
                 _ = try await client.setCustomerProfile(body: body)
             case .location(let body):
-                guard let id = UUID(uuidString: session) else { return .rejected(status: 0) }
+                guard let id = LowercaseUUID(session) else { return .rejected(status: 0) }
                 _ = try await client.updateTrackingSessionLocation(sessionID: id, body: body)
             }
             return .delivered

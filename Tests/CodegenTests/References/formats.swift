@@ -70,7 +70,7 @@ import OpenAPIRuntime
 public struct Formats: Codable, Hashable, Sendable {
     public let createdAt: Date
     public let birthday: CalendarDate?
-    public let id: UUID?
+    public let id: LowercaseUUID?
     public let homepage: URL?
     public let small: Int32?
     public let big: Int64?
@@ -80,7 +80,7 @@ public struct Formats: Codable, Hashable, Sendable {
     public let weight: Float?
     public let email: String?
 
-    public init(createdAt: Date, birthday: CalendarDate? = nil, id: UUID? = nil, homepage: URL? = nil, small: Int32? = nil, big: Int64? = nil, avatar: Data? = nil, thumbnail: Data? = nil, price: Double? = nil, weight: Float? = nil, email: String? = nil) {
+    public init(createdAt: Date, birthday: CalendarDate? = nil, id: LowercaseUUID? = nil, homepage: URL? = nil, small: Int32? = nil, big: Int64? = nil, avatar: Data? = nil, thumbnail: Data? = nil, price: Double? = nil, weight: Float? = nil, email: String? = nil) {
         self.createdAt = createdAt
         self.birthday = birthday
         self.id = id

@@ -33,7 +33,7 @@ public struct Client: Sendable {
 /// optional are passed explicitly here; each operation is also available without them.
 public protocol APIProtocol: Sendable {
     /// `GET /pets/{petId}`: Read one pet.
-    func getPet(petID: String, requestID: UUID?, fields: [String]?, filter: GetPetFilter?) async throws -> Pet
+    func getPet(petID: String, requestID: LowercaseUUID?, fields: [String]?, filter: GetPetFilter?) async throws -> Pet
 
     /// `DELETE /pets/{petId}`
     @available(*, deprecated)
@@ -178,12 +178,12 @@ extension Client {
     ///   - requestID: Correlates logs.
     ///
     /// - Throws: `APIError<Problem>` for a documented error status (404, 5XX); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func getPet(petID: String, requestID: UUID? = nil, fields: [String]? = nil, filter: GetPetFilter? = nil) async throws -> Pet {
+    public func getPet(petID: String, requestID: LowercaseUUID? = nil, fields: [String]? = nil, filter: GetPetFilter? = nil) async throws -> Pet {
         try await getPetWithResponse(petID: petID, requestID: requestID, fields: fields, filter: filter).body
     }
 
     /// `getPet`, returning the status and headers with the body.
-    public func getPetWithResponse(petID: String, requestID: UUID? = nil, fields: [String]? = nil, filter: GetPetFilter? = nil) async throws -> Response<Pet> {
+    public func getPetWithResponse(petID: String, requestID: LowercaseUUID? = nil, fields: [String]? = nil, filter: GetPetFilter? = nil) async throws -> Response<Pet> {
         var request = RequestBuilder(Operations.getPet)
         try request.setPath("petId", petID, style: "simple", explode: false)
         try request.setHeader("X-Request-ID", requestID)

@@ -40,7 +40,7 @@ enum ValidationPatterns {
 /// optional are passed explicitly here; each operation is also available without them.
 public protocol APIProtocol: Sendable {
     /// `GET /items`
-    func listItems(tags: [String]?, ids: [Int]?, pipes: [String]?, filter: Filter?, since: CalendarDate?, traceID: UUID?, session: String?) async throws -> [Item]
+    func listItems(tags: [String]?, ids: [Int]?, pipes: [String]?, filter: Filter?, since: CalendarDate?, traceID: LowercaseUUID?, session: String?) async throws -> [Item]
 
     /// `PATCH /items/{itemId}`
     func patchItem(itemID: String, body: ItemPatch) async throws -> Item
@@ -74,6 +74,9 @@ public protocol APIProtocol: Sendable {
 
     /// `PUT /orders/{orderId}`: Every constraint the client checks before it sends.
     func placeOrder(orderID: String, body: Order, limit: Int?, apiKey: String?, ids: [Int]?) async throws -> Order
+
+    /// `POST /links`: UUIDs in every place a request can hold one, sent back as received.
+    func linkItems(body: Links, ids: [LowercaseUUID]?) async throws -> Links
 }
 
 extension Client: APIProtocol {}
@@ -117,11 +120,13 @@ extension Client {
         public static let `import` = OperationDescriptor(id: "import", method: .post, pathTemplate: "/imports", security: [], isIdempotent: false)
         /// `PUT /orders/{orderId}`
         public static let placeOrder = OperationDescriptor(id: "placeOrder", method: .put, pathTemplate: "/orders/{orderId}", security: [], isIdempotent: true)
+        /// `POST /links`
+        public static let linkItems = OperationDescriptor(id: "linkItems", method: .post, pathTemplate: "/links", security: [], isIdempotent: false)
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2, `import`, placeOrder]
+        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2, `import`, placeOrder, linkItems]
     }
 }

@@ -682,6 +682,42 @@ public enum OrderShape: Codable, Hashable, Sendable, Validatable {
     }
 }
 
+public struct Links: Codable, Hashable, Sendable {
+    public var owner: Nullable<LowercaseUUID>?
+    public var related: [LowercaseUUID]?
+    public var groups: [[LowercaseUUID]]?
+    public var byName: [String: LowercaseUUID]?
+    public var target: Links.Target?
+
+    public init(owner: Nullable<LowercaseUUID>? = nil, related: [LowercaseUUID]? = nil, groups: [[LowercaseUUID]]? = nil, byName: [String: LowercaseUUID]? = nil, target: Links.Target? = nil) {
+        self.owner = owner
+        self.related = related
+        self.groups = groups
+        self.byName = byName
+        self.target = target
+    }
+
+    public enum Target: Codable, Hashable, Sendable {
+        case uuid(LowercaseUUID)
+        case int(Int)
+
+        /// Decodes the member the value matches.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? decoder.decodeMember(LowercaseUUID.self) { self = .uuid(value); return }
+            if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: NoMatchingMemberError(typeName: "Target", members: ["LowercaseUUID", "Int"]).description))
+        }
+
+        /// Encodes the member's value.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .uuid(let value): try encoder.encodeMember(value)
+            case .int(let value): try encoder.encodeMember(value)
+            }
+        }
+    }
+}
+
 public struct ExchangeCodeRequest: Codable, Hashable, Sendable {
     public var grantType: String
     public var code: String

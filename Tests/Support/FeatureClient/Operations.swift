@@ -9,12 +9,12 @@ extension Client {
     /// `GET /items`
     ///
     /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
-    public func listItems(tags: [String]? = nil, ids: [Int]? = nil, pipes: [String]? = nil, filter: Filter? = nil, since: CalendarDate? = nil, traceID: UUID? = nil, session: String? = nil) async throws -> [Item] {
+    public func listItems(tags: [String]? = nil, ids: [Int]? = nil, pipes: [String]? = nil, filter: Filter? = nil, since: CalendarDate? = nil, traceID: LowercaseUUID? = nil, session: String? = nil) async throws -> [Item] {
         try await listItemsWithResponse(tags: tags, ids: ids, pipes: pipes, filter: filter, since: since, traceID: traceID, session: session).body
     }
 
     /// `listItems`, returning the status and headers with the body.
-    public func listItemsWithResponse(tags: [String]? = nil, ids: [Int]? = nil, pipes: [String]? = nil, filter: Filter? = nil, since: CalendarDate? = nil, traceID: UUID? = nil, session: String? = nil) async throws -> Response<[Item]> {
+    public func listItemsWithResponse(tags: [String]? = nil, ids: [Int]? = nil, pipes: [String]? = nil, filter: Filter? = nil, since: CalendarDate? = nil, traceID: LowercaseUUID? = nil, session: String? = nil) async throws -> Response<[Item]> {
         var request = RequestBuilder(Operations.listItems)
         try request.addQuery("tags", tags, style: .form, explode: true)
         try request.addQuery("ids", ids, style: .form, explode: false)
@@ -262,6 +262,26 @@ extension Client {
         default: throw response.undocumented()
         }
     }
+
+    /// UUIDs in every place a request can hold one, sent back as received.
+    ///
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    public func linkItems(body: Links, ids: [LowercaseUUID]? = nil) async throws -> Links {
+        try await linkItemsWithResponse(body: body, ids: ids).body
+    }
+
+    /// `linkItems`, returning the status and headers with the body.
+    public func linkItemsWithResponse(body: Links, ids: [LowercaseUUID]? = nil) async throws -> Response<Links> {
+        var request = RequestBuilder(Operations.linkItems)
+        try request.addQuery("ids", ids, style: .form, explode: true)
+        try request.setJSONBody(body, contentType: "application/json")
+        request.accept("application/json")
+        let response = try await self.core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(Links.self))
+        default: throw response.undocumented()
+        }
+    }
 }
 
 extension APIProtocol {
@@ -288,6 +308,11 @@ extension APIProtocol {
     /// `placeOrder` with its optional arguments left out.
     public func placeOrder(orderID: String, body: Order) async throws -> Order {
         try await placeOrder(orderID: orderID, body: body, limit: nil, apiKey: nil, ids: nil)
+    }
+
+    /// `linkItems` with its optional arguments left out.
+    public func linkItems(body: Links) async throws -> Links {
+        try await linkItems(body: body, ids: nil)
     }
 }
 

@@ -163,7 +163,7 @@ package enum RetryMatrix {
     }
 
     static func safepocketProbes() -> [Probe] {
-        let transaction = UUID(uuidString: "0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")!
+        let transaction = LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")!
         func probe(_ operation: String, _ method: String, _ path: String, _ call: @escaping @Sendable (SafepocketAPI.Client) async throws -> Void) -> Probe {
             Probe(backend: "Safepocket", operation: operation, method: method, path: path) { fault in
                 let backend = try SafepocketBackend(keepAlive: false)
@@ -187,7 +187,7 @@ package enum RetryMatrix {
             },
             probe("listAccounts", "GET", "/accounts") { _ = try await $0.listAccounts() },
             probe("listTransactions", "GET", "/transactions") { _ = try await $0.listTransactions(month: "2024-06") },
-            probe("updateTransaction", "PATCH", "/transactions/\(transaction.uuidString.lowercased())") {
+            probe("updateTransaction", "PATCH", "/transactions/\(transaction.uuidString)") {
                 _ = try await $0.updateTransaction(transactionID: transaction, body: .init(category: "Food"))
             },
             probe("syncTransactions", "POST", "/transactions/sync") { _ = try await $0.syncTransactions() },
