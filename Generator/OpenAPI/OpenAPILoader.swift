@@ -48,7 +48,7 @@ public enum OpenAPILoader {
         } catch {
             session.diagnostics.append(
                 Diagnostic(
-                    severity: .error, code: LoadSession.code(of: error), message: error.message, file: error.file,
+                    LoadSession.code(of: error), message: error.message, file: error.file,
                     line: error.mark.line, column: error.mark.column, pointer: nil, hint: error.hint))
             return finish(session, file: nil)
         }
@@ -68,7 +68,7 @@ public enum OpenAPILoader {
             } else {
                 session.diagnostics.append(
                     Diagnostic(
-                        severity: .error, code: "empty-document", message: "the file is empty: it holds no YAML document",
+                        .emptyDocument, message: "the file is empty: it holds no YAML document",
                         file: file.name, line: 1, column: 1, pointer: nil,
                         hint: "an OpenAPI document starts with 'openapi: 3.1.0' followed by 'info:' and 'paths:'"))
             }

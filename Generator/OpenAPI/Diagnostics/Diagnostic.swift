@@ -22,7 +22,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// How serious it is.
     public let severity: Severity
-    /// A stable identifier of the rule (`yaml-syntax`, `unresolved-ref`, `unknown-type`, ...).
+    /// The ``DiagnosticCode/id`` of its kind (`yaml-syntax`, `unresolved-ref`, `unknown-type`, ...).
     public let code: String
     /// What is wrong, in one sentence.
     public let message: String
@@ -37,13 +37,13 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How to fix it.
     public let hint: String?
 
-    /// Creates a diagnostic.
+    /// Creates a diagnostic of a catalogued kind, with that kind's severity.
     public init(
-        severity: Severity, code: String, message: String, file: String, line: Int, column: Int,
+        _ code: DiagnosticCode, message: String, file: String, line: Int, column: Int,
         pointer: String?, hint: String?
     ) {
-        self.severity = severity
-        self.code = code
+        self.severity = code.severity
+        self.code = code.id
         self.message = message
         self.file = file
         self.line = line
@@ -53,9 +53,9 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Creates a diagnostic at a model location.
-    public init(_ severity: Severity, _ code: String, _ message: String, at location: SourceLocation, hint: String? = nil) {
+    public init(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, hint: String? = nil) {
         self.init(
-            severity: severity, code: code, message: message, file: location.file, line: location.line,
+            code, message: message, file: location.file, line: location.line,
             column: location.column, pointer: location.pointer.fragment, hint: hint)
     }
 

@@ -9,35 +9,35 @@ extension LoadSession {
 
     func document(_ root: Node) -> OpenAPIDocument? {
         guard root.isMapping else {
-            error(
-                "not-an-openapi-document", "the document is \(describe(root)), not an OpenAPI object", at: root,
+            report(
+                .notAnOpenapiDocument, "the document is \(describe(root)), not an OpenAPI object", at: root,
                 hint: "an OpenAPI document is a mapping that starts with 'openapi: 3.1.0' (or 3.0.x)")
             return nil
         }
         guard let versionNode = root.child("openapi") else {
             if let swagger = root.child("swagger") {
-                error(
-                    "unsupported-version", "this is a Swagger \(swagger.text ?? "2.0") document; only OpenAPI 3.0 and 3.1 are supported",
+                report(
+                    .unsupportedVersion, "this is a Swagger \(swagger.text ?? "2.0") document; only OpenAPI 3.0 and 3.1 are supported",
                     at: root.keyNode("swagger") ?? swagger, hint: "convert it to OpenAPI 3 (for example with swagger2openapi) first")
             } else {
-                error(
-                    "missing-openapi-version", "the document has no 'openapi' field, so its OpenAPI version is unknown", at: root,
+                report(
+                    .missingOpenapiVersion, "the document has no 'openapi' field, so its OpenAPI version is unknown", at: root,
                     hint: "add 'openapi: 3.1.0' (or the 3.0.x version it follows) as the first line")
             }
             return nil
         }
         guard let versionText = versionNode.text, let version = OpenAPIVersion(versionText), version.major == 3 else {
-            error(
-                "unsupported-version", "'openapi: \(versionNode.text ?? describe(versionNode))' is not a supported OpenAPI version",
+            report(
+                .unsupportedVersion, "'openapi: \(versionNode.text ?? describe(versionNode))' is not a supported OpenAPI version",
                 at: versionNode, hint: "use 3.0.x or 3.1.x, written as a string such as '3.1.0'")
             return nil
         }
         if version.minor > 1 {
-            warning("newer-version", "OpenAPI \(versionText) is newer than 3.1; it is read with 3.1 rules", at: versionNode)
+            report(.newerVersion, "OpenAPI \(versionText) is newer than 3.1; it is read with 3.1 rules", at: versionNode)
         }
         self.version = version
         if versionNode.tree.style(versionNode.id) == .plain, case .double? = versionNode.tree.scalar(versionNode.id) {
-            warning("unquoted-version", "the version \(versionText) is written as a number", at: versionNode, hint: "quote it: '\(versionText)'")
+            report(.unquotedVersion, "the version \(versionText) is written as a number", at: versionNode, hint: "quote it: '\(versionText)'")
         }
 
         var document = OpenAPIDocument(version: version, info: Info(location: root.location), file: root.file.name)
@@ -58,7 +58,7 @@ extension LoadSession {
                 document.paths = map(value, "a Paths object") { path, item in
                     if path.hasPrefix("x-") { return nil }
                     if !path.hasPrefix("/") {
-                        warning("path-without-slash", "path '\(path)' does not start with '/'", at: value.keyNode(path) ?? item, hint: "write '/\(path)'")
+                        report(.pathWithoutSlash, "path '\(path)' does not start with '/'", at: value.keyNode(path) ?? item, hint: "write '/\(path)'")
                     }
                     return pathItemOrRef(item)
                 }
@@ -144,8 +144,8 @@ extension LoadSession {
         }
         if !node.has("url") { missing("url", in: node, "a Server object") }
         for name in templateVariables(in: server.url) where server.variables[name] == nil {
-            warning(
-                "undefined-server-variable", "server URL uses '{\(name)}' but defines no variable '\(name)'", at: node.child("url") ?? node,
+            report(
+                .undefinedServerVariable, "server URL uses '{\(name)}' but defines no variable '\(name)'", at: node.child("url") ?? node,
                 hint: "add 'variables: {\(name): {default: ...}}'")
         }
         return server
@@ -159,17 +159,17 @@ extension LoadSession {
             switch key {
             case "enum":
                 guard value.kind == .sequence else {
-                    warning("wrong-kind", "'enum' must be a list of strings, found \(describe(value))", at: value)
+                    report(.wrongValueKind, "'enum' must be a list of strings, found \(describe(value))", at: value)
                     return true
                 }
                 variable.enumValues = value.items.compactMap { item in
                     guard item.kind == .scalar, let text = item.text else {
-                        warning("wrong-kind", "server variable enum values must be strings, found \(describe(item))", at: item)
+                        report(.wrongValueKind, "server variable enum values must be strings, found \(describe(item))", at: item)
                         return nil
                     }
                     if item.tree.style(item.id) == .plain, let scalar = item.tree.scalar(item.id), scalar != .string(text) {
-                        warning(
-                            "server-enum-not-string", "server variable enum value \(text) is \(describe(item)), but server variable values are strings; it is read as \"\(text)\"",
+                        report(
+                            .serverEnumNotString, "server variable enum value \(text) is \(describe(item)), but server variable values are strings; it is read as \"\(text)\"",
                             at: item, hint: "quote it: '\(text)'")
                     }
                     return text
@@ -182,8 +182,8 @@ extension LoadSession {
         }
         if !node.has("default") { missing("default", in: node, "a Server Variable object") }
         if let values = variable.enumValues, !values.isEmpty, node.has("default"), !values.contains(variable.defaultValue) {
-            warning(
-                "server-default-not-in-enum", "default '\(variable.defaultValue)' is not one of the variable's enum values",
+            report(
+                .serverDefaultNotInEnum, "default '\(variable.defaultValue)' is not one of the variable's enum values",
                 at: node.child("default") ?? node, hint: "use one of: \(values.joined(separator: ", "))")
         }
         return variable
@@ -211,7 +211,7 @@ extension LoadSession {
             var requirement = SecurityRequirement(location: item.location)
             item.forEachPair { name, scopes in
                 requirement.schemes[name] = scopes.kind == .sequence ? stringList(scopes) : {
-                    warning("wrong-kind", "the scopes of '\(name)' must be a list (use [] for none)", at: scopes, hint: "write '\(name): []'")
+                    report(.wrongValueKind, "the scopes of '\(name)' must be a list (use [] for none)", at: scopes, hint: "write '\(name): []'")
                     return []
                 }()
             }
@@ -250,8 +250,8 @@ extension LoadSession {
     private func componentMap<T: Referenceable>(_ node: Node, _ read: (Node) -> RefOr<T>?) -> OrderedMap<RefOr<T>> {
         map(node, "a map of \(T.componentsKey)") { name, value in
             if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }) || !name.unicodeScalars.allSatisfy(\.isASCII) {
-                warning(
-                    "component-name", "component name '\(name)' has characters outside A-Z a-z 0-9 . - _", at: node.keyNode(name) ?? value,
+                report(
+                    .componentName, "component name '\(name)' has characters outside A-Z a-z 0-9 . - _", at: node.keyNode(name) ?? value,
                     hint: "rename it; references to it must escape those characters")
             }
             let target = ReferenceTarget(file: value.file.name, pointer: value.pointer)
@@ -272,8 +272,8 @@ extension LoadSession {
                 if let kind = SecurityScheme.Kind(rawValue: text) {
                     scheme.kind = kind
                 } else {
-                    error(
-                        "unknown-security-type", "unknown security scheme type '\(text)'", at: value,
+                    report(
+                        .unknownSecurityType, "unknown security scheme type '\(text)'", at: value,
                         hint: "use one of: apiKey, http, mutualTLS, oauth2, openIdConnect")
                 }
             case "description": scheme.description = string(value)
@@ -289,7 +289,7 @@ extension LoadSession {
             return true
         }
         guard node.isMapping else { return scheme }
-        if !node.has("type") { missing("type", in: node, "a Security Scheme", severity: .error) }
+        if !node.has("type") { missing("type", in: node, "a Security Scheme", isEssential: true) }
         if scheme.kind == .apiKey {
             if scheme.name == nil { missing("name", in: node, "an apiKey Security Scheme", hint: "add 'name:' with the header, query or cookie name") }
             if scheme.keyLocation == nil { missing("in", in: node, "an apiKey Security Scheme", hint: "add 'in: header' (or query, cookie)") }

@@ -32,7 +32,7 @@ extension LoadSession {
             case "parameters": item.parameters = list(value, "parameters") { parameterOrRef($0) }
             default:
                 if HTTPMethod(rawValue: key.lowercased()) != nil {
-                    warning("method-case", "'\(key)' is not an operation: methods are lower case", at: node.keyNode(key) ?? value, hint: "write '\(key.lowercased()):'")
+                    report(.methodCase, "'\(key)' is not an operation: methods are lower case", at: node.keyNode(key) ?? value, hint: "write '\(key.lowercased()):'")
                     return true
                 }
                 return false
@@ -76,8 +76,8 @@ extension LoadSession {
             return true
         }
         if operation.responses.isEmpty {
-            warning(
-                "no-responses", "operation has no responses; a client cannot know what it returns", at: node,
+            report(
+                .noResponses, "operation has no responses; a client cannot know what it returns", at: node,
                 hint: "add a 'responses:' map with at least a '200' (or 'default') response")
         }
         return operation
@@ -90,8 +90,8 @@ extension LoadSession {
             && (bytes[1] == UInt8(ascii: "X") || bytes[1] == UInt8(ascii: "x")) && (bytes[2] == UInt8(ascii: "X") || bytes[2] == UInt8(ascii: "x"))
         if isRange { return }
         if let status = Int(code), (100...599).contains(status), bytes.count == 3 { return }
-        warning(
-            "invalid-status-code", "'\(code)' is not an HTTP status code", at: node,
+        report(
+            .invalidStatusCode, "'\(code)' is not an HTTP status code", at: node,
             hint: "use a three-digit status such as 200, a range such as 4XX, or 'default'")
     }
 
@@ -115,8 +115,8 @@ extension LoadSession {
                     parameter.location = location
                     hasLocation = true
                 } else {
-                    error(
-                        "invalid-parameter-location", "'in: \(text)' is not a parameter location", at: value,
+                    report(
+                        .invalidParameterLocation, "'in: \(text)' is not a parameter location", at: value,
                         hint: text == "body" || text == "formData"
                             ? "OpenAPI 3 puts bodies and form fields in the operation's 'requestBody'"
                             : "use one of: path, query, header, cookie")
@@ -138,20 +138,20 @@ extension LoadSession {
         }
         guard node.isMapping else { return parameter }
         if parameter.name.isEmpty {
-            missing("name", in: node, "a Parameter", severity: .error)
+            missing("name", in: node, "a Parameter", isEssential: true)
         }
         if !hasLocation, !node.has("in") {
-            missing("in", in: node, "a Parameter", severity: .error, hint: "add 'in:' with one of path, query, header, cookie")
+            missing("in", in: node, "a Parameter", isEssential: true, hint: "add 'in:' with one of path, query, header, cookie")
         }
         if parameter.location == .path, !parameter.required {
-            warning(
-                "path-parameter-optional", "path parameter '\(parameter.name)' must be required; it is read as required",
+            report(
+                .pathParameterOptional, "path parameter '\(parameter.name)' must be required; it is read as required",
                 at: node.keyNode("required") ?? node, hint: "write 'required: true'")
             parameter.required = true
         }
         if parameter.schema == nil, parameter.content.isEmpty {
-            warning(
-                "parameter-without-schema", "parameter '\(parameter.name)' has neither 'schema' nor 'content'; it is read as a string",
+            report(
+                .parameterWithoutSchema, "parameter '\(parameter.name)' has neither 'schema' nor 'content'; it is read as a string",
                 at: node, hint: "add 'schema: {type: string}' or the right type")
         }
         return parameter
@@ -212,7 +212,7 @@ extension LoadSession {
             case "example": header.example = json(value)
             case "examples": header.examples = examples(value)
             case "name", "in":
-                warning("header-name", "a Header object takes its name from its key; '\(key)' is ignored", at: node.keyNode(key) ?? value, hint: "remove '\(key):'")
+                report(.headerName, "a Header object takes its name from its key; '\(key)' is ignored", at: node.keyNode(key) ?? value, hint: "remove '\(key):'")
             default: return false
             }
             return true

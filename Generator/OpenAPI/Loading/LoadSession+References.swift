@@ -10,8 +10,8 @@ extension LoadSession {
         guard expectObject(node, objectName) else { return nil }
         guard let refNode = node.child("$ref") else { return .value(parse(node)) }
         for key in node.keys where key != "$ref" && key != "summary" && key != "description" && !key.hasPrefix("x-") {
-            warning(
-                "ref-sibling-ignored", "'\(key)' next to '$ref' is ignored: a reference replaces the whole object",
+            report(
+                .refSiblingIgnored, "'\(key)' next to '$ref' is ignored: a reference replaces the whole object",
                 at: node.keyNode(key) ?? node, hint: "move '\(key)' into the referenced \(T.kindName)")
         }
         guard let reference = reference(refNode, of: node, expecting: T.self, parse: parse) else { return nil }
@@ -22,7 +22,7 @@ extension LoadSession {
     /// resolves it and queues its target for parsing with `parse`.
     func reference<T: Referenceable>(_ refNode: Node, of holder: Node, expecting type: T.Type, parse: @escaping (Node) -> T) -> Reference? {
         guard refNode.kind == .scalar, let ref = refNode.text else {
-            error("wrong-kind", "'$ref' must be a string, found \(describe(refNode))", at: refNode)
+            report(.wrongKind, "'$ref' must be a string, found \(describe(refNode))", at: refNode)
             return nil
         }
         let target = resolve(ref, at: refNode, expecting: type, parse: parse)
@@ -41,8 +41,8 @@ extension LoadSession {
             guard let (file, node, target) = locate(currentRef, from: base, at: refNode) else { return nil }
             if chain.contains(target) {
                 let path = (chain + [target]).map { $0.description }.joined(separator: " -> ")
-                error(
-                    "ref-cycle", "$ref cycle never reaches a definition: \(path)", at: refNode,
+                report(
+                    .refCycle, "$ref cycle never reaches a definition: \(path)", at: refNode,
                     hint: "make one of these a real \(T.kindName) instead of another $ref")
                 return nil
             }
@@ -68,8 +68,8 @@ extension LoadSession {
     private func locate(_ ref: String, from base: SourceFile, at refNode: Node) -> (SourceFile, Node, ReferenceTarget)? {
         let (filePart, fragment) = split(ref)
         if filePart.contains("://") {
-            error(
-                "unsupported-ref", "remote reference '\(ref)' is not fetched", at: refNode,
+            report(
+                .unsupportedRef, "remote reference '\(ref)' is not fetched", at: refNode,
                 hint: "download the document next to this one and reference it by relative path")
             return nil
         }
@@ -81,17 +81,17 @@ extension LoadSession {
             file = loaded
         }
         guard fragment.isEmpty || fragment.hasPrefix("/") else {
-            error(
-                "unsupported-ref", "'\(ref)' names a plain-name fragment ('$anchor'), which is not supported", at: refNode,
+            report(
+                .unsupportedRef, "'\(ref)' names a plain-name fragment ('$anchor'), which is not supported", at: refNode,
                 hint: "use a JSON pointer such as '#/components/schemas/Name'")
             return nil
         }
         guard let root = file.root else {
-            error("unresolved-ref", "'\(ref)' points into '\(file.name)', which is empty", at: refNode)
+            report(.unresolvedRef, "'\(ref)' points into '\(file.name)', which is empty", at: refNode)
             return nil
         }
         guard let id = file.tree.node(atPointer: fragment, from: root.id) else {
-            error("unresolved-ref", "'\(ref)' does not resolve: \(missingStep(fragment, in: root))", at: refNode,
+            report(.unresolvedRef, "'\(ref)' does not resolve: \(missingStep(fragment, in: root))", at: refNode,
                   hint: suggestion(for: fragment, in: root, file: filePart))
             return nil
         }
@@ -138,8 +138,8 @@ extension LoadSession {
     /// Warns when a reference to `/components/<kind>/...` is used where another kind is expected.
     private func checkKind<T: Referenceable>(of target: ReferenceTarget, at refNode: Node, expecting type: T.Type) {
         guard let kind = target.componentKind, kind != T.componentsKey else { return }
-        warning(
-            "ref-kind-mismatch", "this $ref points into components/\(kind) but a \(T.kindName) is expected here", at: refNode,
+        report(
+            .refKindMismatch, "this $ref points into components/\(kind) but a \(T.kindName) is expected here", at: refNode,
             hint: "reference '#/components/\(T.componentsKey)/...' instead")
     }
 

@@ -32,7 +32,7 @@ extension LoadSession {
     func schemaOrRef(_ node: Node) -> RefOr<Schema>? {
         if node.kind == .scalar, case .bool(let value)? = node.tree.scalar(node.id) {
             if !version.usesJSONSchema2020 {
-                warning("boolean-schema", "boolean schemas ('\(value)') are OpenAPI 3.1; 3.0 reads it as \(value ? "any value" : "no value")", at: node)
+                report(.booleanSchema, "boolean schemas ('\(value)') are OpenAPI 3.1; 3.0 reads it as \(value ? "any value" : "no value")", at: node)
             }
             var schema = Schema(location: node.location)
             schema.alwaysValid = value
@@ -47,8 +47,8 @@ extension LoadSession {
         if siblings.isEmpty { return .reference(reference) }
         if !version.usesJSONSchema2020 {
             for key in siblings {
-                warning(
-                    "ref-sibling-ignored", "'\(key)' next to '$ref' is ignored in OpenAPI 3.0", at: node.keyNode(key) ?? node,
+                report(
+                    .refSiblingIgnored, "'\(key)' next to '$ref' is ignored in OpenAPI 3.0", at: node.keyNode(key) ?? node,
                     hint: "wrap the reference: 'allOf: [{$ref: ...}]' and put '\(key)' beside 'allOf'")
             }
             return .reference(reference)
@@ -78,21 +78,21 @@ extension LoadSession {
                 if value.kind == .sequence {
                     schema.enumValues = value.items.map { json($0) }
                 } else {
-                    warning("wrong-kind", "'enum' must be a list of values, found \(describe(value)); it is ignored", at: value)
+                    report(.wrongValueKind, "'enum' must be a list of values, found \(describe(value)); it is ignored", at: value)
                 }
             case "example": schema.examples.insert(json(value), at: 0)
             case "examples":
                 if value.kind == .sequence {
                     schema.examples += value.items.map { json($0) }
                 } else {
-                    warning("wrong-kind", "'examples' in a schema must be a list, found \(describe(value))", at: value, hint: "use 'example:' for a single value")
+                    report(.wrongValueKind, "'examples' in a schema must be a list, found \(describe(value))", at: value, hint: "use 'example:' for a single value")
                 }
             case "properties":
                 schema.properties = map(value, "a map of property schemas") { _, property in schemaOrRef(property) }
             case "required":
                 if value.kind == .scalar, case .bool? = value.tree.scalar(value.id) {
-                    warning(
-                        "required-not-list", "'required: true' on a schema has no effect; 'required' lists property names on the object",
+                    report(
+                        .requiredNotList, "'required: true' on a schema has no effect; 'required' lists property names on the object",
                         at: value, hint: "remove it here and add this property's name to the 'required' list of the object schema")
                 } else {
                     schema.required = stringList(value)
@@ -109,8 +109,8 @@ extension LoadSession {
             case "maxProperties": schema.maxProperties = int(value)
             case "items":
                 if value.kind == .sequence {
-                    warning(
-                        "items-list", "'items' as a list (a tuple) is not OpenAPI; it is read as 'prefixItems'", at: value,
+                    report(
+                        .itemsList, "'items' as a list (a tuple) is not OpenAPI; it is read as 'prefixItems'", at: value,
                         hint: "use 'prefixItems:' (3.1) or a single schema under 'items:'")
                     schema.prefixItems = value.items.compactMap { schemaOrRef($0) }
                 } else {
@@ -131,14 +131,14 @@ extension LoadSession {
                 let isMinimum = key == "exclusiveMinimum"
                 if value.kind == .scalar, case .bool(let flag)? = value.tree.scalar(value.id) {
                     if version.usesJSONSchema2020 {
-                        warning(
-                            "boolean-exclusive-bound", "a boolean '\(key)' is OpenAPI 3.0; in 3.1 it is the bound itself",
+                        report(
+                            .booleanExclusiveBound, "a boolean '\(key)' is OpenAPI 3.0; in 3.1 it is the bound itself",
                             at: value, hint: "write '\(key): <number>' and remove '\(isMinimum ? "minimum" : "maximum")'")
                     }
                     if isMinimum { exclusiveMinimumFlag = flag } else { exclusiveMaximumFlag = flag }
                 } else if let bound = number(value) {
                     if !version.usesJSONSchema2020 {
-                        warning("numeric-exclusive-bound", "a numeric '\(key)' is OpenAPI 3.1; it is read as an exclusive bound", at: value)
+                        report(.numericExclusiveBound, "a numeric '\(key)' is OpenAPI 3.1; it is read as an exclusive bound", at: value)
                     }
                     if isMinimum { schema.exclusiveMinimum = bound } else { schema.exclusiveMaximum = bound }
                 }
@@ -148,16 +148,16 @@ extension LoadSession {
             case "pattern":
                 schema.pattern = string(value)
                 if let pattern = schema.pattern, !RegularExpressionSupport.compiles(pattern) {
-                    warning(
-                        "pattern-not-checked",
+                    report(
+                        .patternNotChecked,
                         "the pattern '\(pattern)' does not compile as an NSRegularExpression (ICU); generated clients do not check it",
                         at: value, hint: "write it in the ECMA-262 syntax ICU shares (no lookbehind with unbounded length, no named back-references such as \\k<name>)")
                 }
             case "nullable":
                 nullable = bool(value) ?? false
                 if version.usesJSONSchema2020 {
-                    warning(
-                        "nullable-in-3.1", "'nullable' was removed in OpenAPI 3.1; it is read as allowing null", at: value,
+                    report(
+                        .nullableIn31, "'nullable' was removed in OpenAPI 3.1; it is read as allowing null", at: value,
                         hint: "write the type as a list that includes \"null\", such as 'type: [string, \"null\"]'")
                 }
             case "readOnly": schema.readOnly = bool(value) ?? false
@@ -196,8 +196,8 @@ extension LoadSession {
         if schema.types.contains(.array), schema.items == nil, schema.prefixItems.isEmpty, !version.usesJSONSchema2020,
             node.child("items") == nil
         {
-            warning(
-                "array-without-items", "an array schema without 'items' accepts items of any type", at: node,
+            report(
+                .arrayWithoutItems, "an array schema without 'items' accepts items of any type", at: node,
                 hint: "add 'items:' with the schema of the elements")
         }
         return schema
@@ -211,12 +211,12 @@ extension LoadSession {
         case .sequence:
             names = node.items
             if !version.usesJSONSchema2020 {
-                warning(
-                    "type-list-in-3.0", "a list of types is OpenAPI 3.1; OpenAPI 3.0 allows one type", at: node,
+                report(
+                    .typeListIn30, "a list of types is OpenAPI 3.1; OpenAPI 3.0 allows one type", at: node,
                     hint: "use one type with 'nullable: true', or 'oneOf', or declare 'openapi: 3.1.0'")
             }
         case .mapping:
-            warning("wrong-kind", "'type' must be a type name, found a mapping; it is ignored", at: node)
+            report(.wrongValueKind, "'type' must be a type name, found a mapping; it is ignored", at: node)
             return []
         }
         var result: [JSONType] = []
@@ -224,19 +224,19 @@ extension LoadSession {
             guard let name = nameNode.text else { continue }
             if let type = JSONType(rawValue: name) {
                 if type == .null, !version.usesJSONSchema2020 {
-                    warning("null-type-in-3.0", "type 'null' is OpenAPI 3.1", at: nameNode, hint: "use 'nullable: true' in OpenAPI 3.0")
+                    report(.nullTypeIn30, "type 'null' is OpenAPI 3.1", at: nameNode, hint: "use 'nullable: true' in OpenAPI 3.0")
                 }
                 if !result.contains(type) { result.append(type) }
             } else if let (type, impliedFormat) = Self.typeAliases[name.lowercased()] {
                 let formatHint = impliedFormat.map { " with 'format: \($0)'" } ?? ""
-                warning(
-                    "unknown-type", "unknown schema type '\(name)'; it is read as '\(type.rawValue)'\(formatHint)", at: nameNode,
+                report(
+                    .unknownType, "unknown schema type '\(name)'; it is read as '\(type.rawValue)'\(formatHint)", at: nameNode,
                     hint: "write 'type: \(type.rawValue)'\(formatHint)")
                 if !result.contains(type) { result.append(type) }
                 if format == nil, let impliedFormat { format = impliedFormat }
             } else {
-                warning(
-                    "unknown-type", "unknown schema type '\(name)' is ignored", at: nameNode,
+                report(
+                    .unknownType, "unknown schema type '\(name)' is ignored", at: nameNode,
                     hint: "use one of: \(JSONType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
@@ -254,13 +254,13 @@ extension LoadSession {
             case .int, .double, .bool:
                 let itemNode = index < items.count ? items[index] : enumNode
                 let text = itemNode.text ?? value.description
-                warning(
-                    "enum-type-mismatch", "enum value \(text) is \(value.jsonTypeName == "boolean" ? "a boolean" : "a number") but the schema's type is string; it is read as the string \"\(text)\"",
+                report(
+                    .enumTypeMismatch, "enum value \(text) is \(value.jsonTypeName == "boolean" ? "a boolean" : "a number") but the schema's type is string; it is read as the string \"\(text)\"",
                     at: itemNode, hint: "quote it: '\(text)'")
                 return .string(text)
             case .array, .object:
                 let itemNode = index < items.count ? items[index] : enumNode
-                warning("enum-type-mismatch", "enum value is \(value.jsonTypeName == "array" ? "a list" : "an object") but the schema's type is string", at: itemNode)
+                report(.enumTypeMismatch, "enum value is \(value.jsonTypeName == "array" ? "a list" : "an object") but the schema's type is string", at: itemNode)
                 return value
             }
         }

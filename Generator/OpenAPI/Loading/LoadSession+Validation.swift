@@ -25,14 +25,14 @@ extension LoadSession {
                 for name in templateNames where declared[name] == nil {
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "missing-path-parameter",
+                            .missingPathParameter,
                             "\(method.wireName) \(path) has no path parameter '\(name)'; it is read as a required string",
                             at: operation.location, hint: "add '- {name: \(name), in: path, required: true, schema: {type: string}}' to its parameters"))
                 }
                 for (name, location) in declared.sorted(by: { $0.key < $1.key }) where !templateNames.contains(name) {
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "unused-path-parameter", "path parameter '\(name)' does not appear in the path '\(path)'",
+                            .unusedPathParameter, "path parameter '\(name)' does not appear in the path '\(path)'",
                             at: location, hint: "add '{\(name)}' to the path, or change 'in:'"))
                 }
             }
@@ -46,7 +46,7 @@ extension LoadSession {
             if let first = seen[id] {
                 diagnostics.append(
                     Diagnostic(
-                        .warning, "duplicate-operation-id", "operationId '\(id)' is already used at line \(first.line); operationIds must be unique",
+                        .duplicateOperationId, "operationId '\(id)' is already used at line \(first.line); operationIds must be unique",
                         at: operation.location, hint: "rename one of them"))
             } else {
                 seen[id] = operation.location
@@ -62,7 +62,7 @@ extension LoadSession {
             if case .bool = value { continue }
             diagnostics.append(
                 Diagnostic(
-                    .warning, "invalid-x-idempotent",
+                    .invalidXIdempotent,
                     "x-idempotent of \(method.rawValue.uppercased()) \(path) is \(value.jsonTypeName), not a boolean; it is ignored and the method decides",
                     at: operation.location, hint: "write 'x-idempotent: true' when the server deduplicates repeats of this operation"))
         }
@@ -86,7 +86,7 @@ extension LoadSession {
                     guard let problem else { continue }
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "invalid-x-stream-array", "\(place) is ignored: \(problem)",
+                            .invalidXStreamArray, "\(place) is ignored: \(problem)",
                             at: media.location,
                             hint: "write 'x-stream-array: true' when the body is an array, or the name of the object's array property"))
                 }
@@ -102,7 +102,7 @@ extension LoadSession {
             for name in requirement.schemes.keys where !defined.contains(name) {
                 diagnostics.append(
                     Diagnostic(
-                        .warning, "undefined-security-scheme", "security requirement names '\(name)', which is not in components/securitySchemes",
+                        .undefinedSecurityScheme, "security requirement names '\(name)', which is not in components/securitySchemes",
                         at: requirement.location,
                         hint: closest(to: name, in: Array(defined)).map { "did you mean '\($0)'?" } ?? "define it under components/securitySchemes"))
             }

@@ -25,13 +25,13 @@ extension LoadSession {
     /// Checks that a node is a mapping (an OpenAPI object); an error otherwise.
     func expectObject(_ node: Node, _ objectName: String) -> Bool {
         if node.depth > Self.maximumObjectDepth {
-            error(
-                "nesting-too-deep", "objects nest more than \(Self.maximumObjectDepth) levels deep here; the rest is not read", at: node,
+            report(
+                .nestingTooDeep, "objects nest more than \(Self.maximumObjectDepth) levels deep here; the rest is not read", at: node,
                 hint: "move nested schemas into components and reference them with $ref")
             return false
         }
         guard node.kind != .mapping else { return true }
-        error("wrong-kind", "expected \(objectName) (a mapping), found \(describe(node))", at: node,
+        report(.wrongKind, "expected \(objectName) (a mapping), found \(describe(node))", at: node,
               hint: "write \(objectName) as 'key: value' lines indented under its key")
         return false
     }
@@ -39,7 +39,7 @@ extension LoadSession {
     /// A string; numbers and booleans are accepted as their text.
     func string(_ node: Node) -> String? {
         guard node.kind == .scalar, let text = node.text else {
-            warning("wrong-kind", "expected a string, found \(describe(node)); the value is ignored", at: node)
+            report(.wrongValueKind, "expected a string, found \(describe(node)); the value is ignored", at: node)
             return nil
         }
         if node.tree.style(node.id) == .plain, node.tree.tag(node.id) == nil, case .null? = node.tree.scalar(node.id) {
@@ -52,10 +52,10 @@ extension LoadSession {
         switch node.tree.scalar(node.id) {
         case .bool(let value)?: return value
         case .string(let text)? where text == "true" || text == "false":
-            warning("quoted-boolean", "expected a boolean, found the string '\(text)'; it is read as a boolean", at: node, hint: "remove the quotes")
+            report(.quotedBoolean, "expected a boolean, found the string '\(text)'; it is read as a boolean", at: node, hint: "remove the quotes")
             return text == "true"
         default:
-            warning("wrong-kind", "expected true or false, found \(describe(node)); the value is ignored", at: node)
+            report(.wrongValueKind, "expected true or false, found \(describe(node)); the value is ignored", at: node)
             return nil
         }
     }
@@ -65,7 +65,7 @@ extension LoadSession {
         case .int(let value)?: return value
         case .double(let value)? where value.rounded() == value && abs(value) < 9e15: return Int(value)
         default:
-            warning("wrong-kind", "expected an integer, found \(describe(node)); the value is ignored", at: node)
+            report(.wrongValueKind, "expected an integer, found \(describe(node)); the value is ignored", at: node)
             return nil
         }
     }
@@ -76,12 +76,12 @@ extension LoadSession {
         case .double(let value)?: return value
         case .string(let text)?:
             if let value = Double(text) {
-                warning("quoted-number", "expected a number, found the string '\(text)'; it is read as a number", at: node, hint: "remove the quotes")
+                report(.quotedNumber, "expected a number, found the string '\(text)'; it is read as a number", at: node, hint: "remove the quotes")
                 return value
             }
             fallthrough
         default:
-            warning("wrong-kind", "expected a number, found \(describe(node)); the value is ignored", at: node)
+            report(.wrongValueKind, "expected a number, found \(describe(node)); the value is ignored", at: node)
             return nil
         }
     }
@@ -93,10 +93,10 @@ extension LoadSession {
             return node.items.compactMap { string($0) }
         case .scalar:
             guard let value = string(node) else { return [] }
-            warning("wrong-kind", "expected a list of strings, found a single string", at: node, hint: "write it as a list: [\(value)]")
+            report(.wrongValueKind, "expected a list of strings, found a single string", at: node, hint: "write it as a list: [\(value)]")
             return [value]
         case .mapping:
-            warning("wrong-kind", "expected a list of strings, found a mapping; the value is ignored", at: node)
+            report(.wrongValueKind, "expected a list of strings, found a mapping; the value is ignored", at: node)
             return []
         }
     }
@@ -136,7 +136,7 @@ extension LoadSession {
     ) {
         guard expectObject(node, objectName) else { return }
         node.forEachPair(complexKey: { key in
-            self.warning("complex-key", "a non-string key in \(objectName) is ignored", at: key)
+            self.report(.complexKey, "a non-string key in \(objectName) is ignored", at: key)
         }) { key, value in
             if key.hasPrefix("x-") {
                 extensions[key] = json(value)
@@ -151,8 +151,8 @@ extension LoadSession {
     func reportUnknownField(_ key: String, in node: Node, _ objectName: String, known: [String]) {
         let at = node.keyNode(key) ?? node
         let suggestion = closest(to: key, in: known).map { "did you mean '\($0)'? " } ?? ""
-        warning(
-            "unknown-field", "unknown field '\(key)' in \(objectName) is ignored", at: at,
+        report(
+            .unknownField, "unknown field '\(key)' in \(objectName) is ignored", at: at,
             hint: "\(suggestion)custom fields must start with 'x-'")
     }
 
@@ -171,7 +171,7 @@ extension LoadSession {
     func list<V>(_ node: Node, _ what: String, _ read: (Node) -> V?) -> [V] {
         if isEmptyValue(node, "a list of \(what)") { return [] }
         guard node.kind == .sequence else {
-            error("wrong-kind", "expected a list of \(what), found \(describe(node))", at: node, hint: "write each item on its own line starting with '- '")
+            report(.wrongKind, "expected a list of \(what), found \(describe(node))", at: node, hint: "write each item on its own line starting with '- '")
             return []
         }
         return node.items.compactMap(read)
@@ -181,16 +181,16 @@ extension LoadSession {
     /// as empty, with a warning.
     private func isEmptyValue(_ node: Node, _ what: String) -> Bool {
         guard node.kind == .scalar, node.tree.style(node.id) == .plain, case .null? = node.tree.scalar(node.id) else { return false }
-        warning("empty-value", "expected \(what), found no value; it is read as empty", at: node, hint: "remove the key, or write [] or {}")
+        report(.emptyValue, "expected \(what), found no value; it is read as empty", at: node, hint: "remove the key, or write [] or {}")
         return true
     }
 
-    /// Reports a missing required field.
-    func missing(_ field: String, in node: Node, _ objectName: String, severity: Diagnostic.Severity = .warning, hint: String? = nil) {
-        let diagnostic = Diagnostic(
-            severity, "missing-field", "\(objectName) has no '\(field)', which is required", at: node.location,
+    /// Reports a missing required field: `missing-essential-field` when
+    /// nothing can be read without it, else `missing-field`.
+    func missing(_ field: String, in node: Node, _ objectName: String, isEssential: Bool = false, hint: String? = nil) {
+        report(
+            isEssential ? .missingEssentialField : .missingField, "\(objectName) has no '\(field)', which is required", at: node,
             hint: hint ?? "add '\(field):' to it")
-        diagnostics.append(diagnostic)
     }
 }
 

@@ -23,12 +23,9 @@ final class LoadSession {
 
     // MARK: Diagnostics
 
-    func error(_ code: String, _ message: String, at node: Node, hint: String? = nil) {
-        diagnostics.append(Diagnostic(.error, code, message, at: node.location, hint: hint))
-    }
-
-    func warning(_ code: String, _ message: String, at node: Node, hint: String? = nil) {
-        diagnostics.append(Diagnostic(.warning, code, message, at: node.location, hint: hint))
+    /// Reports a problem at a node, with the severity its code has.
+    func report(_ code: DiagnosticCode, _ message: String, at node: Node, hint: String? = nil) {
+        diagnostics.append(Diagnostic(code, message, at: node.location, hint: hint))
     }
 
     // MARK: Files
@@ -48,11 +45,11 @@ final class LoadSession {
             unreadableFiles.insert(name)
             let hint = error.hint
             if let referencedFrom, case .unreadable(_, let reason) = error {
-                self.error("unresolved-ref", "cannot read '\(name)' referenced here: \(reason)", at: referencedFrom, hint: "check the path; it is relative to the folder of the file that holds the $ref")
+                self.report(.unresolvedRef, "cannot read '\(name)' referenced here: \(reason)", at: referencedFrom, hint: "check the path; it is relative to the folder of the file that holds the $ref")
             } else {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .error, code: Self.code(of: error), message: error.message, file: error.file,
+                        Self.code(of: error), message: error.message, file: error.file,
                         line: error.mark.line, column: error.mark.column, pointer: nil, hint: hint))
             }
             return nil
@@ -67,14 +64,14 @@ final class LoadSession {
         return file
     }
 
-    static func code(of error: YAMLError) -> String {
+    static func code(of error: YAMLError) -> DiagnosticCode {
         switch error {
-        case .unreadable: return "unreadable-file"
-        case .binaryContent: return "binary-file"
-        case .syntax: return "yaml-syntax"
-        case .undefinedAlias: return "yaml-undefined-alias"
-        case .aliasExpansionTooLarge: return "yaml-alias-expansion"
-        case .nestingTooDeep: return "yaml-nesting-too-deep"
+        case .unreadable: return .unreadableFile
+        case .binaryContent: return .binaryFile
+        case .syntax: return .yamlSyntax
+        case .undefinedAlias: return .yamlUndefinedAlias
+        case .aliasExpansionTooLarge: return .yamlAliasExpansion
+        case .nestingTooDeep: return .yamlNestingTooDeep
         }
     }
 
@@ -85,13 +82,13 @@ final class LoadSession {
             case .duplicateKey(let key, let first):
                 diagnostics.append(
                     Diagnostic(
-                        severity: .error, code: "yaml-duplicate-key",
+                        .yamlDuplicateKey,
                         message: "key '\(key)' appears twice in this mapping (first at line \(first.line), column \(first.column))",
                         file: file.name, line: issue.mark.line, column: issue.mark.column, pointer: nil,
                         hint: "remove or rename one of them; YAML keys must be unique"))
             case .extraDocuments(let count):
-                warning(
-                    "yaml-extra-documents", "the file holds \(count) YAML documents; only the first is read", at: node,
+                report(
+                    .yamlExtraDocuments, "the file holds \(count) YAML documents; only the first is read", at: node,
                     hint: "remove the '---' separators or split the file")
             }
         }

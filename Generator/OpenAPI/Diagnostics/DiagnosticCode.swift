@@ -1,0 +1,333 @@
+/// A kind of problem the loader reports: the catalog of every diagnostic,
+/// with its stable id, its severity and what it means. Call sites name an
+/// entry (`.unresolvedRef`), never an id string, so ids cannot drift, and
+/// `docs/Diagnostics.md` is checked against ``all`` by a test.
+public struct DiagnosticCode: Sendable, Hashable, CustomStringConvertible {
+    /// The stable id printed in brackets (`unresolved-ref`).
+    public let id: String
+    /// How serious it is.
+    public let severity: Diagnostic.Severity
+    /// When it is reported, and for warnings how the document is read.
+    public let summary: String
+
+    /// The id.
+    public var description: String { id }
+}
+
+extension DiagnosticCode {
+    /// The `unreadable-file` error.
+    public static let unreadableFile = DiagnosticCode(
+        id: "unreadable-file", severity: .error,
+        summary: "the file does not exist, is a directory, or cannot be read")
+
+    /// The `binary-file` error.
+    public static let binaryFile = DiagnosticCode(
+        id: "binary-file", severity: .error,
+        summary: "a NUL byte or invalid UTF-8 (position of the first bad byte)")
+
+    /// The `yaml-syntax` error.
+    public static let yamlSyntax = DiagnosticCode(
+        id: "yaml-syntax", severity: .error,
+        summary: "libyaml rejects the text: unterminated quotes (reported at the opening quote), bad indentation, tabs, unbalanced brackets")
+
+    /// The `yaml-duplicate-key` error.
+    public static let yamlDuplicateKey = DiagnosticCode(
+        id: "yaml-duplicate-key", severity: .error,
+        summary: "a mapping repeats a key (the message names the first occurrence)")
+
+    /// The `yaml-undefined-alias` error.
+    public static let yamlUndefinedAlias = DiagnosticCode(
+        id: "yaml-undefined-alias", severity: .error,
+        summary: "`*name` with no `&name` before it, or inside the node it names")
+
+    /// The `yaml-alias-expansion` error.
+    public static let yamlAliasExpansion = DiagnosticCode(
+        id: "yaml-alias-expansion", severity: .error,
+        summary: "aliases expand the document beyond 1,000,000 + 16 x its node count (a \"billion laughs\")")
+
+    /// The `yaml-nesting-too-deep` error.
+    public static let yamlNestingTooDeep = DiagnosticCode(
+        id: "yaml-nesting-too-deep", severity: .error,
+        summary: "lists and mappings nested more than 1,000 levels")
+
+    /// The `nesting-too-deep` error.
+    public static let nestingTooDeep = DiagnosticCode(
+        id: "nesting-too-deep", severity: .error,
+        summary: "OpenAPI objects (schemas inside schemas, ...) nested more than 150 levels; deeper levels are not read")
+
+    /// The `empty-document` error.
+    public static let emptyDocument = DiagnosticCode(
+        id: "empty-document", severity: .error,
+        summary: "the file holds no YAML document (empty, or comments only)")
+
+    /// The `not-an-openapi-document` error.
+    public static let notAnOpenapiDocument = DiagnosticCode(
+        id: "not-an-openapi-document", severity: .error,
+        summary: "the root is not a mapping")
+
+    /// The `missing-openapi-version` error.
+    public static let missingOpenapiVersion = DiagnosticCode(
+        id: "missing-openapi-version", severity: .error,
+        summary: "no `openapi` field")
+
+    /// The `unsupported-version` error.
+    public static let unsupportedVersion = DiagnosticCode(
+        id: "unsupported-version", severity: .error,
+        summary: "Swagger 2.0, or an `openapi` version that is not 3.x")
+
+    /// The `unresolved-ref` error.
+    public static let unresolvedRef = DiagnosticCode(
+        id: "unresolved-ref", severity: .error,
+        summary: "a `$ref` names a file or pointer that does not exist (with a did-you-mean)")
+
+    /// The `ref-cycle` error.
+    public static let refCycle = DiagnosticCode(
+        id: "ref-cycle", severity: .error,
+        summary: "`$ref`s that only point at each other and never reach a definition")
+
+    /// The `unsupported-ref` error.
+    public static let unsupportedRef = DiagnosticCode(
+        id: "unsupported-ref", severity: .error,
+        summary: "a remote (`https://`) reference, or a plain-name fragment")
+
+    /// The `wrong-kind` error.
+    public static let wrongKind = DiagnosticCode(
+        id: "wrong-kind", severity: .error,
+        summary: "a structure of the wrong YAML kind, such as `paths` written as a list, or a `$ref` that is not a string")
+
+    /// The `missing-essential-field` error.
+    public static let missingEssentialField = DiagnosticCode(
+        id: "missing-essential-field", severity: .error,
+        summary: "a parameter without `name` or `in`, a security scheme without `type`: nothing sensible can be read")
+
+    /// The `invalid-parameter-location` error.
+    public static let invalidParameterLocation = DiagnosticCode(
+        id: "invalid-parameter-location", severity: .error,
+        summary: "`in:` other than path, query, header, cookie (`body` gets a hint towards `requestBody`)")
+
+    /// The `unknown-security-type` error.
+    public static let unknownSecurityType = DiagnosticCode(
+        id: "unknown-security-type", severity: .error,
+        summary: "a security scheme `type` OpenAPI does not define")
+
+    /// The `unknown-type` warning.
+    public static let unknownType = DiagnosticCode(
+        id: "unknown-type", severity: .warning,
+        summary: "`type: int`, `long`, `bool`, `double`, `file`, ...: read as the JSON Schema type (and format) meant; unknown names are ignored")
+
+    /// The `enum-type-mismatch` warning.
+    public static let enumTypeMismatch = DiagnosticCode(
+        id: "enum-type-mismatch", severity: .warning,
+        summary: "an integer or boolean in a `type: string` enum: read as the string")
+
+    /// The `server-enum-not-string` warning.
+    public static let serverEnumNotString = DiagnosticCode(
+        id: "server-enum-not-string", severity: .warning,
+        summary: "a number in a server variable `enum`: read as the string")
+
+    /// The `no-responses` warning.
+    public static let noResponses = DiagnosticCode(
+        id: "no-responses", severity: .warning,
+        summary: "an operation without `responses`")
+
+    /// The `missing-path-parameter` warning.
+    public static let missingPathParameter = DiagnosticCode(
+        id: "missing-path-parameter", severity: .warning,
+        summary: "`{name}` in a path without a path parameter of that name")
+
+    /// The `unused-path-parameter` warning.
+    public static let unusedPathParameter = DiagnosticCode(
+        id: "unused-path-parameter", severity: .warning,
+        summary: "a path parameter whose name is not in the path template")
+
+    /// The `path-parameter-optional` warning.
+    public static let pathParameterOptional = DiagnosticCode(
+        id: "path-parameter-optional", severity: .warning,
+        summary: "a path parameter without `required: true`: read as required")
+
+    /// The `parameter-without-schema` warning.
+    public static let parameterWithoutSchema = DiagnosticCode(
+        id: "parameter-without-schema", severity: .warning,
+        summary: "a parameter with neither `schema` nor `content`: read as a string")
+
+    /// The `duplicate-operation-id` warning.
+    public static let duplicateOperationId = DiagnosticCode(
+        id: "duplicate-operation-id", severity: .warning,
+        summary: "two operations share an `operationId`: the first keeps the name")
+
+    /// The `invalid-x-idempotent` warning.
+    public static let invalidXIdempotent = DiagnosticCode(
+        id: "invalid-x-idempotent", severity: .warning,
+        summary: "`x-idempotent` that is not `true` or `false`: ignored, the method decides whether the operation may be repeated")
+
+    /// The `invalid-x-stream-array` warning.
+    public static let invalidXStreamArray = DiagnosticCode(
+        id: "invalid-x-stream-array", severity: .warning,
+        summary: "`x-stream-array` that names no array (a missing or non-array property, a non-array body), is not `true` or a property name, or stands on a non-success status, a non-JSON media type or an operation with several success statuses: ignored, no streamed method")
+
+    /// The `pattern-not-checked` warning.
+    public static let patternNotChecked = DiagnosticCode(
+        id: "pattern-not-checked", severity: .warning,
+        summary: "a `pattern` that `NSRegularExpression` (ICU) cannot compile, such as an unbounded lookbehind: kept in the model, no check generated")
+
+    /// The `undefined-security-scheme` warning.
+    public static let undefinedSecurityScheme = DiagnosticCode(
+        id: "undefined-security-scheme", severity: .warning,
+        summary: "a security requirement names a scheme that is not defined")
+
+    /// The `unknown-field` warning.
+    public static let unknownField = DiagnosticCode(
+        id: "unknown-field", severity: .warning,
+        summary: "a field the object does not have (with a did-you-mean); custom fields must start with `x-`")
+
+    /// The `missing-field` warning.
+    public static let missingField = DiagnosticCode(
+        id: "missing-field", severity: .warning,
+        summary: "a required field is missing where a default reading exists (`info.title`, a response's `description`, ...)")
+
+    /// The `wrong-value-kind` warning.
+    public static let wrongValueKind = DiagnosticCode(
+        id: "wrong-value-kind", severity: .warning,
+        summary: "a value of the wrong kind where the object can do without it (a mapping for a string, a single string for a list of strings, ...): ignored, or read as meant")
+
+    /// The `ref-sibling-ignored` warning.
+    public static let refSiblingIgnored = DiagnosticCode(
+        id: "ref-sibling-ignored", severity: .warning,
+        summary: "keywords beside a `$ref` in 3.0, where the reference replaces them")
+
+    /// The `ref-kind-mismatch` warning.
+    public static let refKindMismatch = DiagnosticCode(
+        id: "ref-kind-mismatch", severity: .warning,
+        summary: "a `$ref` into `components/schemas` where a parameter is expected, and similar")
+
+    /// The `nullable-in-3.1` warning.
+    public static let nullableIn31 = DiagnosticCode(
+        id: "nullable-in-3.1", severity: .warning,
+        summary: "`nullable` in a 3.1 document: read as allowing null")
+
+    /// The `type-list-in-3.0` warning.
+    public static let typeListIn30 = DiagnosticCode(
+        id: "type-list-in-3.0", severity: .warning,
+        summary: "a list of types in a 3.0 document: read as 3.1 does")
+
+    /// The `null-type-in-3.0` warning.
+    public static let nullTypeIn30 = DiagnosticCode(
+        id: "null-type-in-3.0", severity: .warning,
+        summary: "`type: 'null'` in a 3.0 document: read as 3.1 does")
+
+    /// The `boolean-exclusive-bound` warning.
+    public static let booleanExclusiveBound = DiagnosticCode(
+        id: "boolean-exclusive-bound", severity: .warning,
+        summary: "`exclusiveMinimum: true` (3.0) in a 3.1 document: read as 3.0 meant it")
+
+    /// The `numeric-exclusive-bound` warning.
+    public static let numericExclusiveBound = DiagnosticCode(
+        id: "numeric-exclusive-bound", severity: .warning,
+        summary: "`exclusiveMinimum: 5` (3.1) in a 3.0 document: read as an exclusive bound")
+
+    /// The `boolean-schema` warning.
+    public static let booleanSchema = DiagnosticCode(
+        id: "boolean-schema", severity: .warning,
+        summary: "`true` or `false` as a schema in a 3.0 document: read as 3.1 does")
+
+    /// The `required-not-list` warning.
+    public static let requiredNotList = DiagnosticCode(
+        id: "required-not-list", severity: .warning,
+        summary: "`required: true` on a property schema (a Swagger habit); it has no effect")
+
+    /// The `array-without-items` warning.
+    public static let arrayWithoutItems = DiagnosticCode(
+        id: "array-without-items", severity: .warning,
+        summary: "`type: array` with no `items` (3.0)")
+
+    /// The `items-list` warning.
+    public static let itemsList = DiagnosticCode(
+        id: "items-list", severity: .warning,
+        summary: "`items` written as a list (a tuple): read as `prefixItems`")
+
+    /// The `empty-value` warning.
+    public static let emptyValue = DiagnosticCode(
+        id: "empty-value", severity: .warning,
+        summary: "a key with no value (`parameters:` and nothing after it): read as empty")
+
+    /// The `quoted-boolean` warning.
+    public static let quotedBoolean = DiagnosticCode(
+        id: "quoted-boolean", severity: .warning,
+        summary: "`'true'` where a boolean is expected: read as the boolean")
+
+    /// The `quoted-number` warning.
+    public static let quotedNumber = DiagnosticCode(
+        id: "quoted-number", severity: .warning,
+        summary: "`'10'` where a number is expected: read as the number")
+
+    /// The `invalid-status-code` warning.
+    public static let invalidStatusCode = DiagnosticCode(
+        id: "invalid-status-code", severity: .warning,
+        summary: "a response key that is not `100`-`599`, `1XX`-`5XX` or `default`")
+
+    /// The `server-default-not-in-enum` warning.
+    public static let serverDefaultNotInEnum = DiagnosticCode(
+        id: "server-default-not-in-enum", severity: .warning,
+        summary: "a server variable whose `default` is not in its `enum`")
+
+    /// The `undefined-server-variable` warning.
+    public static let undefinedServerVariable = DiagnosticCode(
+        id: "undefined-server-variable", severity: .warning,
+        summary: "`{name}` in a server URL with no variable of that name")
+
+    /// The `unquoted-version` warning.
+    public static let unquotedVersion = DiagnosticCode(
+        id: "unquoted-version", severity: .warning,
+        summary: "`openapi: 3.0` written as a number")
+
+    /// The `newer-version` warning.
+    public static let newerVersion = DiagnosticCode(
+        id: "newer-version", severity: .warning,
+        summary: "OpenAPI newer than 3.1, read with 3.1 rules")
+
+    /// The `method-case` warning.
+    public static let methodCase = DiagnosticCode(
+        id: "method-case", severity: .warning,
+        summary: "`GET:` where an operation is meant: methods are lower case")
+
+    /// The `path-without-slash` warning.
+    public static let pathWithoutSlash = DiagnosticCode(
+        id: "path-without-slash", severity: .warning,
+        summary: "a path that does not start with `/`")
+
+    /// The `header-name` warning.
+    public static let headerName = DiagnosticCode(
+        id: "header-name", severity: .warning,
+        summary: "`name:` or `in:` in a Header object, which takes its name from its key: ignored")
+
+    /// The `component-name` warning.
+    public static let componentName = DiagnosticCode(
+        id: "component-name", severity: .warning,
+        summary: "a component name with characters outside `A-Z a-z 0-9 . - _`")
+
+    /// The `complex-key` warning.
+    public static let complexKey = DiagnosticCode(
+        id: "complex-key", severity: .warning,
+        summary: "a YAML key that is not a string (a list or mapping): ignored")
+
+    /// The `yaml-extra-documents` warning.
+    public static let yamlExtraDocuments = DiagnosticCode(
+        id: "yaml-extra-documents", severity: .warning,
+        summary: "the file holds more than one YAML document: only the first is read")
+
+    /// Every code, errors first, in the order the documentation lists them.
+    public static let all: [DiagnosticCode] = [
+        .unreadableFile, .binaryFile, .yamlSyntax, .yamlDuplicateKey, .yamlUndefinedAlias, .yamlAliasExpansion,
+        .yamlNestingTooDeep, .nestingTooDeep, .emptyDocument, .notAnOpenapiDocument, .missingOpenapiVersion,
+        .unsupportedVersion, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
+        .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,
+        .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .parameterWithoutSchema,
+        .duplicateOperationId, .invalidXIdempotent, .invalidXStreamArray, .patternNotChecked,
+        .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
+        .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
+        .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,
+        .quotedBoolean, .quotedNumber, .invalidStatusCode, .serverDefaultNotInEnum, .undefinedServerVariable,
+        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .componentName, .complexKey,
+        .yamlExtraDocuments
+    ]
+}
