@@ -24,8 +24,7 @@ public enum FindingLevel: String, Sendable, Hashable, Comparable, CaseIterable, 
 
 /// One difference between two versions of a spec that matters to clients.
 public struct Finding: Sendable, Hashable {
-    /// The rule (`response-required-property-removed`); oasdiff's id where
-    /// oasdiff has a rule for the same change.
+    /// The ``SpecDiffRule/id`` of its rule (`response-required-property-removed`).
     public var id: String
     /// How much it breaks.
     public var level: FindingLevel
@@ -44,13 +43,13 @@ public struct Finding: Sendable, Hashable {
     /// The reason from the ignore file, when an entry matches.
     public var ignoredBecause: String?
 
-    /// Creates a finding.
+    /// Creates a finding of a catalogued rule, at that rule's level.
     public init(
-        id: String, level: FindingLevel, operation: String?, pointer: String, location: SourceLocation?, message: String,
+        rule: SpecDiffRule, operation: String?, pointer: String, location: SourceLocation?, message: String,
         swiftSymbols: [String], ignoredBecause: String? = nil
     ) {
-        self.id = id
-        self.level = level
+        self.id = rule.id
+        self.level = rule.level
         self.operation = operation
         self.pointer = pointer
         self.location = location

@@ -73,7 +73,7 @@ public final class SpecComparator {
             compareOperation(old, new)
         }
         for new in revisionOperations where !baseKeys.contains(new.key) {
-            add("endpoint-added", .info, new.display, new.operation.location, "endpoint added",
+            add(.endpointAdded, new.display, new.operation.location, "endpoint added",
                 symbols: revisionSymbols.method(new.display).map { [$0] } ?? [])
         }
         return findings
@@ -117,22 +117,21 @@ public final class SpecComparator {
         document.operations.map { OperationEntry(method: $0.method, path: $0.path, operation: $0.operation, pathItem: $0.pathItem) }
     }
 
-    func add(_ id: String, _ level: FindingLevel, _ operation: String?, _ location: SourceLocation?, _ message: String, symbols: [String] = [], pointer: String? = nil) {
+    func add(_ rule: SpecDiffRule, _ operation: String?, _ location: SourceLocation?, _ message: String, symbols: [String] = [], pointer: String? = nil) {
         findings.append(Finding(
-            id: id, level: level, operation: operation, pointer: pointer ?? location?.pointer.encoded ?? "",
+            rule: rule, operation: operation, pointer: pointer ?? location?.pointer.encoded ?? "",
             location: location, message: message, swiftSymbols: symbols))
     }
 
     private func operationRemoved(_ old: OperationEntry, pathRemoved: Bool) {
         let symbols = baseSymbols.method(old.display).map { [$0] } ?? []
-        let prefix = pathRemoved ? "api-path-removed" : "api-removed"
         let what = pathRemoved ? "api path removed" : "api removed"
         if let sunset = old.operation.extensions["x-sunset"]?.stringValue, sunset > today {
-            add("\(prefix)-before-sunset", .error, old.display, old.operation.location, "\(what) before the sunset date \(sunset)", symbols: symbols)
+            add(pathRemoved ? .apiPathRemovedBeforeSunset : .apiRemovedBeforeSunset, old.display, old.operation.location, "\(what) before the sunset date \(sunset)", symbols: symbols)
         } else if old.operation.deprecated {
-            add("\(prefix)-with-deprecation", .info, old.display, old.operation.location, "\(what) with deprecation", symbols: symbols)
+            add(pathRemoved ? .apiPathRemovedWithDeprecation : .apiRemovedWithDeprecation, old.display, old.operation.location, "\(what) with deprecation", symbols: symbols)
         } else {
-            add("\(prefix)-without-deprecation", .error, old.display, old.operation.location, "\(what) without deprecation", symbols: symbols)
+            add(pathRemoved ? .apiPathRemovedWithoutDeprecation : .apiRemovedWithoutDeprecation, old.display, old.operation.location, "\(what) without deprecation", symbols: symbols)
         }
     }
 
@@ -141,7 +140,7 @@ public final class SpecComparator {
         let method = baseSymbols.method(old.display).map { [$0] } ?? []
         if let oldID = old.operation.operationId, let newID = new.operation.operationId, oldID != newID {
             let renamed = revisionSymbols.method(new.display).map { " (now \($0))" } ?? ""
-            add("api-operation-id-removed", .warning, name, new.operation.location,
+            add(.apiOperationIdRemoved, name, new.operation.location,
                 "api operation id \(oldID) removed and replaced with \(newID): regenerating renames the method\(renamed)", symbols: method)
         }
         compareParameters(old, new)
@@ -158,11 +157,11 @@ public final class SpecComparator {
         guard let before = baseSymbols.resultTypes(old.display), let after = revisionSymbols.resultTypes(new.display) else { return }
         let method = baseSymbols.method(old.display).map { [$0] } ?? []
         if before.success != after.success {
-            add("swift-result-type-changed", .warning, new.display, new.operation.location,
+            add(.swiftResultTypeChanged, new.display, new.operation.location,
                 "the generated method now returns \(after.success) instead of \(before.success)", symbols: method)
         }
         if let was = before.failure, let now = after.failure, was != now {
-            add("swift-error-type-changed", .warning, new.display, new.operation.location,
+            add(.swiftErrorTypeChanged, new.display, new.operation.location,
                 "documented errors now throw APIError<\(now)> instead of APIError<\(was)>: existing catch clauses stop matching", symbols: method)
         }
     }
@@ -191,27 +190,27 @@ public final class SpecComparator {
         for parameter in newParameters where !oldParameters.contains(where: { matches($0, parameter) }) {
             let symbols = revisionSymbols.parameter(new.display, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
             if parameter.location == .path {
-                add("new-request-path-parameter", .error, name, parameter.sourceLocation, "added the new path request parameter \(parameter.name)", symbols: symbols)
+                add(.newRequestPathParameter, name, parameter.sourceLocation, "added the new path request parameter \(parameter.name)", symbols: symbols)
             } else if parameter.required {
-                add("new-required-request-parameter", .error, name, parameter.sourceLocation,
+                add(.newRequiredRequestParameter, name, parameter.sourceLocation,
                     "added the new required \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)
             } else {
-                add("new-optional-request-parameter", .info, name, parameter.sourceLocation,
+                add(.newOptionalRequestParameter, name, parameter.sourceLocation,
                     "added the new optional \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)
             }
         }
         for parameter in oldParameters {
             let symbols = baseSymbols.parameter(old.display, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
             guard let counterpart = newParameters.first(where: { matches(parameter, $0) }) else {
-                add("request-parameter-removed", .warning, name, parameter.sourceLocation,
+                add(.requestParameterRemoved, name, parameter.sourceLocation,
                     "deleted the \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)
                 continue
             }
             let label = "\(parameter.location.rawValue) request parameter \(parameter.name)"
             if !parameter.required && counterpart.required {
-                add("request-parameter-became-required", .error, name, counterpart.sourceLocation, "the \(label) became required", symbols: symbols)
+                add(.requestParameterBecameRequired, name, counterpart.sourceLocation, "the \(label) became required", symbols: symbols)
             } else if parameter.required && !counterpart.required && parameter.location != .path {
-                add("request-parameter-became-optional", .info, name, counterpart.sourceLocation, "the \(label) became optional", symbols: symbols)
+                add(.requestParameterBecameOptional, name, counterpart.sourceLocation, "the \(label) became optional", symbols: symbols)
             }
             let oldSchema = parameter.schema ?? parameter.content.values.first?.schema
             let newSchema = counterpart.schema ?? counterpart.content.values.first?.schema
@@ -222,16 +221,11 @@ public final class SpecComparator {
     }
 
     private func compareParameterSchema(_ a: Schema, _ b: Schema, label: String, operation: String, location: SourceLocation, symbols: [String], depth: Int = 0) {
-        if Self.typeDescription(a) != Self.typeDescription(b) {
-            add("request-parameter-type-changed", .error, operation, location,
-                "for the \(label), the type/format was changed from \(Self.typeDescription(a)) to \(Self.typeDescription(b))", symbols: symbols)
+        if compareTypes(a, b, .requestParameter, what: "the \(label)", detail: "", operation: operation, location: location, symbols: symbols) {
             return
         }
-        compareEnums(a, b, operation: operation, location: location, symbols: symbols,
-            becameEnum: ("request-parameter-became-enum", .error, "the \(label) was restricted to a list of enum values"),
-            removed: { ("request-parameter-enum-value-removed", .error, "removed the enum value \($0) from the \(label)") },
-            added: { ("request-parameter-enum-value-added", .info, "added the new enum value \($0) to the \(label)") })
-        compareConstraints(a, b, prefix: "request-parameter", subject: "for the \(label), the", operation: operation, location: location, symbols: symbols)
+        compareEnums(a, b, .requestParameter, what: "the \(label)", operation: operation, location: location, symbols: symbols)
+        compareConstraints(a, b, .requestParameter, subject: "for the \(label), the", operation: operation, location: location, symbols: symbols)
         // The elements of an array parameter follow the same rules.
         if depth < 4, let oldItems = a.items.flatMap({ base.resolve($0) }), let newItems = b.items.flatMap({ revision.resolve($0) }) {
             compareParameterSchema(oldItems, newItems, label: label + " items", operation: operation, location: location, symbols: symbols, depth: depth + 1)
@@ -247,19 +241,19 @@ public final class SpecComparator {
         let symbols = baseSymbols.method(old.display).map { [$0] } ?? []
         switch (oldBody, newBody) {
         case (nil, let body?):
-            add(body.required ? "request-body-added-required" : "request-body-added-optional", body.required ? .error : .info, name, body.location,
+            add(body.required ? .requestBodyAddedRequired : .requestBodyAddedOptional, name, body.location,
                 body.required ? "added required request body" : "added optional request body", symbols: symbols)
         case (let oldBody?, let newBody?):
             if !oldBody.required && newBody.required {
-                add("request-body-became-required", .error, name, newBody.location, "request body became required", symbols: symbols)
+                add(.requestBodyBecameRequired, name, newBody.location, "request body became required", symbols: symbols)
             } else if oldBody.required && !newBody.required {
-                add("request-body-became-optional", .info, name, newBody.location, "request body became optional", symbols: symbols)
+                add(.requestBodyBecameOptional, name, newBody.location, "request body became optional", symbols: symbols)
             }
             for mediaType in oldBody.content.keys where newBody.content[mediaType] == nil {
-                add("request-body-media-type-removed", .error, name, newBody.location, "removed the media type \(mediaType) from the request body", symbols: symbols)
+                add(.requestBodyMediaTypeRemoved, name, newBody.location, "removed the media type \(mediaType) from the request body", symbols: symbols)
             }
             for mediaType in newBody.content.keys where oldBody.content[mediaType] == nil {
-                add("request-body-media-type-added", .info, name, newBody.location, "added the media type \(mediaType) to the request body", symbols: symbols)
+                add(.requestBodyMediaTypeAdded, name, newBody.location, "added the media type \(mediaType) to the request body", symbols: symbols)
             }
             for (mediaType, oldMedia) in oldBody.content {
                 guard let newMedia = newBody.content[mediaType], let oldSchema = oldMedia.schema, let newSchema = newMedia.schema else { continue }
@@ -281,19 +275,19 @@ public final class SpecComparator {
             guard let oldResponse = base.resolve(oldReference) else { continue }
             guard let newReference = new.operation.responses[status], let newResponse = revision.resolve(newReference) else {
                 if status.hasPrefix("2") {
-                    add("response-success-status-removed", .error, name, oldResponse.location, "removed the success response with the status \(status)", symbols: symbols)
+                    add(.responseSuccessStatusRemoved, name, oldResponse.location, "removed the success response with the status \(status)", symbols: symbols)
                 } else {
-                    add("response-non-success-status-removed", .info, name, oldResponse.location, "removed the non-success response with the status \(status)", symbols: symbols)
+                    add(.responseNonSuccessStatusRemoved, name, oldResponse.location, "removed the non-success response with the status \(status)", symbols: symbols)
                 }
                 continue
             }
             for mediaType in oldResponse.content.keys where newResponse.content[mediaType] == nil {
-                add("response-media-type-removed", .error, name, newResponse.location,
+                add(.responseMediaTypeRemoved, name, newResponse.location,
                     "removed the media type \(mediaType) for the response with the status \(status)", symbols: symbols)
             }
             for (header, reference) in oldResponse.headers where newResponse.headers[header] == nil {
                 let required = base.resolve(reference)?.required ?? false
-                add(required ? "required-response-header-removed" : "optional-response-header-removed", required ? .error : .warning, name, newResponse.location,
+                add(required ? .requiredResponseHeaderRemoved : .optionalResponseHeaderRemoved, name, newResponse.location,
                     "the \(required ? "mandatory" : "optional") response header \(header) removed for the status \(status)", symbols: symbols)
             }
             for (mediaType, oldMedia) in oldResponse.content {
@@ -307,9 +301,9 @@ public final class SpecComparator {
         for (status, reference) in new.operation.responses where old.operation.responses[status] == nil {
             let location = revision.resolve(reference)?.location
             if status.hasPrefix("2") {
-                add("response-success-status-added", .info, name, location, "added the success response with the status \(status)", symbols: symbols)
+                add(.responseSuccessStatusAdded, name, location, "added the success response with the status \(status)", symbols: symbols)
             } else {
-                add("response-non-success-status-added", .info, name, location, "added the non-success response with the status \(status)", symbols: symbols)
+                add(.responseNonSuccessStatusAdded, name, location, "added the non-success response with the status \(status)", symbols: symbols)
             }
         }
     }
@@ -321,11 +315,11 @@ public final class SpecComparator {
         let newSchemes = Set((new.operation.security ?? revision.security ?? []).map { $0.schemes.keys.sorted().joined(separator: " + ") })
         let symbols = baseSymbols.method(old.display).map { [$0] } ?? []
         for scheme in newSchemes.subtracting(oldSchemes).sorted() {
-            add("api-security-added", .info, new.display, new.operation.location,
+            add(.apiSecurityAdded, new.display, new.operation.location,
                 "the endpoint scheme security \(scheme.isEmpty ? "{} (none)" : scheme) was added to the API", symbols: symbols)
         }
         for scheme in oldSchemes.subtracting(newSchemes).sorted() {
-            add("api-security-removed", .info, new.display, new.operation.location,
+            add(.apiSecurityRemoved, new.display, new.operation.location,
                 "the endpoint scheme security \(scheme.isEmpty ? "{} (none)" : scheme) was removed from the API", symbols: symbols)
         }
     }

@@ -23,6 +23,43 @@ import Testing
         }
         try DocumentedCatalog.check("Diagnostics.md", section: "diagnostic catalog", rendered: table)
     }
+
+    @Test func specDiffRuleIdsAreUniqueAndEveryFamilyMemberIsCatalogued() {
+        let ids = SpecDiffRule.all.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        let subjects: [SpecDiffRule.Subject] = [.requestParameter, .requestProperty, .requestBody, .responseProperty, .responseBody]
+        var reachable: [SpecDiffRule?] = []
+        for subject in subjects {
+            reachable += [SpecDiffRule.typeChanged(subject), SpecDiffRule.becameEnum(subject)]
+            for flag in [true, false] {
+                reachable += [
+                    SpecDiffRule.listOfTypes(subject, narrowed: flag), SpecDiffRule.enumValue(subject, added: flag),
+                    SpecDiffRule.nullability(subject, becameNullable: flag),
+                ]
+                for keyword in SpecDiffRule.Composition.allCases { reachable.append(SpecDiffRule.composition(subject, keyword, added: flag)) }
+            }
+            for bound in SpecDiffRule.Bound.allCases {
+                for change in [SpecDiffRule.Change.set, .increased, .decreased] { reachable.append(SpecDiffRule.bound(subject, bound, change)) }
+            }
+            for change in [SpecDiffRule.Change.set, .changed, .removed] { reachable.append(SpecDiffRule.pattern(subject, change)) }
+        }
+        for rule in reachable.compactMap({ $0 }) { #expect(ids.contains(rule.id), "\(rule.id) is not in SpecDiffRule.all") }
+        // A bound that tightens what the client may send breaks it; one that relaxes it does not.
+        #expect(SpecDiffRule.bound(.requestProperty, .maxLength, .decreased)?.level == .error)
+        #expect(SpecDiffRule.bound(.requestProperty, .maxLength, .increased)?.level == .info)
+        #expect(SpecDiffRule.bound(.requestParameter, .min, .increased)?.level == .error)
+        #expect(SpecDiffRule.bound(.responseProperty, .max, .set) == nil)
+    }
+
+    @Test func specDiffDocumentationListsTheCatalog() throws {
+        var table = ""
+        for area in SpecDiffRule.Area.allCases {
+            table += "### \(area.rawValue.prefix(1).uppercased() + area.rawValue.dropFirst())\n\n| rule | level | change |\n| --- | --- | --- |\n"
+            for rule in SpecDiffRule.all where rule.area == area { table += "| `\(rule.id)` | \(rule.level.rawValue) | \(rule.summary) |\n" }
+            table += "\n"
+        }
+        try DocumentedCatalog.check("SpecDiff.md", section: "spec-diff rule catalog", rendered: table)
+    }
 }
 
 /// A generated section of a document under `docs/`, between two marker lines.

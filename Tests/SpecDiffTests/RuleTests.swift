@@ -32,6 +32,11 @@ import Testing
 
     static let ok = "responses:\n  '200': {description: OK}"
 
+    /// `spec` as OpenAPI 3.1, for lists of types.
+    static func spec31(_ operation: String) -> String {
+        spec(operation).replacingOccurrences(of: "openapi: 3.0.3", with: "openapi: 3.1.0")
+    }
+
     static func body(_ schema: String, required: Bool = true) -> String {
         "requestBody:\n  required: \(required)\n  content:\n    application/json:\n      schema: \(schema)\n" + ok
     }
@@ -205,6 +210,35 @@ import Testing
         Case(rule: "request-parameter-enum-value-removed", level: .error,
             base: spec(parameter("{name: ids, in: query, schema: {type: array, items: {type: string, enum: [a, b]}}}")),
             revision: spec(parameter("{name: ids, in: query, schema: {type: array, items: {type: string, enum: [a]}}}"))),
+        Case(rule: "request-property-list-of-types-narrowed", level: .error,
+            base: spec31(body("{type: object, properties: {a: {type: [string, integer]}}}")),
+            revision: spec31(body("{type: object, properties: {a: {type: string}}}"))),
+        Case(rule: "request-property-list-of-types-widened", level: .info,
+            base: spec31(body("{type: object, properties: {a: {type: string}}}")),
+            revision: spec31(body("{type: object, properties: {a: {type: [string, integer]}}}"))),
+        Case(rule: "request-parameter-list-of-types-narrowed", level: .error,
+            base: spec31(parameter("{name: q, in: query, schema: {type: [integer, boolean]}}")),
+            revision: spec31(parameter("{name: q, in: query, schema: {type: [integer]}}"))),
+        Case(rule: "request-body-list-of-types-widened", level: .info,
+            base: spec31(body("{type: [string]}")), revision: spec31(body("{type: [string, number]}"))),
+        Case(rule: "response-property-list-of-types-widened", level: .error,
+            base: spec31(response("{type: object, properties: {a: {type: [string, integer]}}}")),
+            revision: spec31(response("{type: object, properties: {a: {type: [string, integer, boolean]}}}"))),
+        Case(rule: "response-property-list-of-types-narrowed", level: .info,
+            base: spec31(response("{type: object, properties: {a: {type: [string, integer]}}}")),
+            revision: spec31(response("{type: object, properties: {a: {type: integer}}}"))),
+        Case(rule: "request-body-became-enum", level: .error,
+            base: spec(body("{type: string}")), revision: spec(body("{type: string, enum: [a, b]}"))),
+        Case(rule: "request-property-became-enum", level: .error,
+            base: spec(body("{type: object, properties: {a: {type: string}}}")),
+            revision: spec(body("{type: object, properties: {a: {type: string, enum: [x]}}}"))),
+        Case(rule: "response-body-enum-value-added", level: .warning,
+            base: spec(response("{type: string, enum: [x]}")), revision: spec(response("{type: string, enum: [x, y]}"))),
+        Case(rule: "response-body-enum-value-removed", level: .info,
+            base: spec(response("{type: string, enum: [x, y]}")), revision: spec(response("{type: string, enum: [x]}"))),
+        Case(rule: "response-property-enum-value-removed", level: .info,
+            base: spec(response("{type: object, properties: {a: {type: string, enum: [x, y]}}}")),
+            revision: spec(response("{type: object, properties: {a: {type: string, enum: [y]}}}"))),
         Case(rule: "api-security-added", level: .info, base: spec(ok),
             revision: spec("security: [{key: []}]\n" + ok)),
         Case(rule: "api-security-removed", level: .info, base: spec("security: [{key: []}, {bearer: []}]\n" + ok),
@@ -283,6 +317,20 @@ import Testing
                 .replacingOccurrences(of: "/items:", with: "/orgs/{org}/repos/{repo}:"),
             revision: spec("parameters:\n  - {name: repo, in: path, required: true, schema: {type: integer}}\n  - {name: org, in: path, required: true, schema: {type: string}}\n" + ok)
                 .replacingOccurrences(of: "/items:", with: "/orgs/{org}/repos/{repo}:")),
+        Case(rule: "request-property-list-of-types-narrowed", level: .error,
+            base: spec31(body("{type: object, properties: {a: {type: [string, integer]}}}")),
+            revision: spec31(body("{type: object, properties: {a: {type: [integer, string]}}}"))),
+        Case(rule: "response-property-list-of-types-narrowed", level: .info,
+            base: spec31(response("{type: object, properties: {a: {type: [string, 'null']}}}")),
+            revision: spec31(response("{type: object, properties: {a: {type: string}}}"))),
+        Case(rule: "request-property-list-of-types-widened", level: .info,
+            base: spec31(body("{type: object, properties: {a: {type: [string, integer]}}}")),
+            revision: spec31(body("{type: object, properties: {a: {type: [string, integer], description: Either.}}}"))),
+        Case(rule: "request-property-became-enum", level: .error,
+            base: spec(response("{type: object, properties: {a: {type: string}}}")),
+            revision: spec(response("{type: object, properties: {a: {type: string, enum: [x]}}}"))),
+        Case(rule: "request-body-became-enum", level: .error,
+            base: spec(body("{type: string, enum: [a]}")), revision: spec(body("{type: string, enum: [a, b]}"))),
     ]
 
     @Test(arguments: nearMisses) func nearMissIsNotReported(_ nearMiss: Case) throws {

@@ -88,9 +88,9 @@ import Testing
             api-path-removed-without-deprecation | * /internal/* | internal
             """, file: "ignore.txt")
         let findings = [
-            Finding(id: "response-optional-property-removed", level: .warning, operation: "GET /api/mobile/branding/sync", pointer: "", location: nil, message: "", swiftSymbols: []),
-            Finding(id: "response-optional-property-removed", level: .warning, operation: "POST /api/mobile/x", pointer: "", location: nil, message: "", swiftSymbols: []),
-            Finding(id: "api-path-removed-without-deprecation", level: .error, operation: "DELETE /internal/cache", pointer: "", location: nil, message: "", swiftSymbols: []),
+            Finding(rule: .responseOptionalPropertyRemoved, operation: "GET /api/mobile/branding/sync", pointer: "", location: nil, message: "", swiftSymbols: []),
+            Finding(rule: .responseOptionalPropertyRemoved, operation: "POST /api/mobile/x", pointer: "", location: nil, message: "", swiftSymbols: []),
+            Finding(rule: .apiPathRemovedWithoutDeprecation, operation: "DELETE /internal/cache", pointer: "", location: nil, message: "", swiftSymbols: []),
         ]
         let applied = list.apply(to: findings)
         #expect(applied.map(\.ignoredBecause) == ["no shipped app reads it", nil, "internal"])
@@ -100,7 +100,7 @@ import Testing
 
     @Test func outputFormats() throws {
         let finding = Finding(
-            id: "response-required-property-removed", level: .error, operation: "GET /items", pointer: "/components/schemas/Item/properties/id",
+            rule: .responseRequiredPropertyRemoved, operation: "GET /items", pointer: "/components/schemas/Item/properties/id",
             location: SourceLocation(file: "specs/items.yaml", mark: SourceMark(line: 12, column: 9), pointer: JSONPointer(encoded: "/components/schemas/Item/properties/id")),
             message: "removed the required property id from the response with the 200 status", swiftSymbols: ["ItemsAPI.Item.id"])
         var ignored = finding
