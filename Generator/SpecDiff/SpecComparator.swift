@@ -188,7 +188,7 @@ public final class SpecComparator {
             }
         }
         for parameter in newParameters where !oldParameters.contains(where: { matches($0, parameter) }) {
-            let symbols = revisionSymbols.parameter(new.display, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
+            let symbols = revisionSymbols.parameter(new.display, wireName: parameter.name, location: parameter.location).map { [$0] } ?? []
             if parameter.location == .path {
                 add(.newRequestPathParameter, name, parameter.sourceLocation, "added the new path request parameter \(parameter.name)", symbols: symbols)
             } else if parameter.required {
@@ -200,7 +200,7 @@ public final class SpecComparator {
             }
         }
         for parameter in oldParameters {
-            let symbols = baseSymbols.parameter(old.display, wireName: parameter.name, location: parameter.location.rawValue).map { [$0] } ?? []
+            let symbols = baseSymbols.parameter(old.display, wireName: parameter.name, location: parameter.location).map { [$0] } ?? []
             guard let counterpart = newParameters.first(where: { matches(parameter, $0) }) else {
                 add(.requestParameterRemoved, name, parameter.sourceLocation,
                     "deleted the \(parameter.location.rawValue) request parameter \(parameter.name)", symbols: symbols)

@@ -1,4 +1,5 @@
 import Codegen
+import OpenAPIModel
 
 /// Names the generated Swift symbols a change touches, from the same
 /// translation `clientgen generate` renders, so a finding says
@@ -13,7 +14,7 @@ struct SwiftSymbols {
     init(client: ClientRepresentation, module: String) {
         self.module = module
         var operations: [String: OperationDeclaration] = [:]
-        for operation in client.operations { operations["\(operation.method.uppercased()) \(operation.path)"] = operation }
+        for operation in client.operations { operations["\(operation.method.wireName) \(operation.path)"] = operation }
         self.operations = operations
         var types: [String: TypeDeclaration] = [:]
         func index(_ declaration: TypeDeclaration, prefix: String?) {
@@ -39,7 +40,7 @@ struct SwiftSymbols {
     }
 
     /// The argument of a parameter: `Module.Client.method(label:)` plus the label.
-    func parameter(_ operation: String, wireName: String, location: String) -> String? {
+    func parameter(_ operation: String, wireName: String, location: ParameterLocation) -> String? {
         let signature = method(operation)
         guard let signature, let declaration = operations[operation],
             let parameter = declaration.parameters.first(where: { $0.wireName == wireName && $0.location == location })

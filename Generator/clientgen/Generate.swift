@@ -7,10 +7,6 @@ import OpenAPIModel
 /// in a config file; `--check` compares instead of writing.
 struct Generate: ParsableCommand {
     /// Access levels of generated declarations.
-    enum Access: String, ExpressibleByArgument, CaseIterable {
-        case `public`, `package`, `internal`
-    }
-
     static let configuration = CommandConfiguration(
         abstract: "Generate a typed Swift client from an OpenAPI spec.",
         discussion: """
@@ -32,7 +28,7 @@ struct Generate: ParsableCommand {
     var module: String?
 
     @Option(help: "Access level of the generated declarations.")
-    var access: Access = .public
+    var access: AccessLevel = .public
 
     @Option(help: "A JSON file listing clients: {\"clients\": [{\"spec\", \"output\", \"module\"}]}; paths relative to the current folder.")
     var config: String?
@@ -54,7 +50,7 @@ struct Generate: ParsableCommand {
         if let config {
             jobs = try ClientConfig.load(path: config).clients
         } else if let spec, let output {
-            jobs = [ClientConfig.Entry(spec: spec, output: output, module: module, access: access.rawValue)]
+            jobs = [ClientConfig.Entry(spec: spec, output: output, module: module, access: access)]
         }
         var drifted: [String] = []
         for job in jobs {
@@ -95,7 +91,10 @@ struct Generate: ParsableCommand {
             throw ExitCode(1)
         }
         let moduleName = job.module ?? GeneratorOptions.moduleName(fromTitle: document.info.title)
-        let options = GeneratorOptions(moduleName: moduleName, accessLevel: job.access ?? "public", specName: URL(fileURLWithPath: job.spec).lastPathComponent)
+        let options = GeneratorOptions(moduleName: moduleName, accessLevel: job.access ?? .public, specName: URL(fileURLWithPath: job.spec).lastPathComponent)
         return ClientGenerator.generate(document, options: options)
     }
 }
+
+/// `--access public|package|internal`.
+extension AccessLevel: ExpressibleByArgument {}

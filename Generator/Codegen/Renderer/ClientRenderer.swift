@@ -4,7 +4,7 @@ import Foundation
 /// descriptors, and one pair of methods per operation.
 struct ClientRenderer {
     /// `public`, `package` or `internal`.
-    let access: String
+    let access: AccessLevel
     /// The model types, to look up multipart body properties.
     let types: [String: TypeDeclaration]
     /// Renders constraint checks.
@@ -57,15 +57,17 @@ struct ClientRenderer {
             writer.line("/// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.")
             writer.block("\(access) enum Operations") { writer in
                 for operation in client.operations {
-                    writer.line("/// `\(operation.method.uppercased()) \(operation.path)`")
+                    writer.line("/// `\(operation.method.wireName) \(operation.path)`")
                     let security = operation.security.map { requirement in
                         "[" + requirement.map { use in
                             let scopes = use.scopes.isEmpty ? "" : ", scopes: [" + use.scopes.map(SwiftLiteral.string).joined(separator: ", ") + "]"
-                            return "SecuritySchemeDescriptor(name: \(SwiftLiteral.string(use.name)), kind: \(use.kind)\(scopes))"
+                            return "SecuritySchemeDescriptor(name: \(SwiftLiteral.string(use.name)), kind: \(Self.expression(use.kind))\(scopes))"
                         }.joined(separator: ", ") + "]"
                     }
+                    // The runtime infers idempotency from the method; only an `x-idempotent` that differs is written.
+                    let idempotent = operation.isIdempotent == operation.isIdempotentByMethod ? "" : ", isIdempotent: \(operation.isIdempotent)"
                     let deprecated = operation.isDeprecated ? ", isDeprecated: true" : ""
-                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))], isIdempotent: \(operation.isIdempotent)\(deprecated))")
+                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method.rawValue), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(idempotent)\(deprecated))")
                 }
                 writer.line("")
                 writer.line("/// Every operation, by `operationId`.")
@@ -92,7 +94,7 @@ struct ClientRenderer {
         writer.block("\(access) protocol APIProtocol: Sendable") { writer in
             for (index, operation) in client.operations.enumerated() {
                 if index > 0 { writer.line("") }
-                writer.line("/// `\(operation.method.uppercased()) \(operation.path)`" + (Self.summary(operation).map { ": \($0)" } ?? ""))
+                writer.line("/// `\(operation.method.wireName) \(operation.path)`" + (Self.summary(operation).map { ": \($0)" } ?? ""))
                 if operation.isDeprecated { writer.line("@available(*, deprecated)") }
                 writer.line("func \(operation.methodName)(\(signature(operation, defaults: false).parameters)) async throws\(Self.returnClause(operation))")
             }
@@ -202,7 +204,7 @@ struct ClientRenderer {
 
     private func renderMethods(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
         let (parameters, arguments) = signature(operation)
-        var documentation = operation.documentation ?? "`\(operation.method.uppercased()) \(operation.path)`"
+        var documentation = operation.documentation ?? "`\(operation.method.wireName) \(operation.path)`"
         let documented = operation.parameters.filter { $0.documentation != nil }
         if !documented.isEmpty || operation.body?.documentation != nil {
             documentation += "\n\n- Parameters:"
@@ -233,7 +235,7 @@ struct ClientRenderer {
         if operation.isDeprecated { writer.line("@available(*, deprecated)") }
         writer.block("\(access) func \(operation.responseMethodName)(\(parameters)) async throws -> Response<\(operation.success.bodyType)>") { writer in
             renderRequest(operation, into: &writer)
-            writer.line("let response = try await self.core.send(request)")
+            writer.line("let response = try await core.send(request)")
             renderResponseSwitch(operation, into: &writer)
         }
         if let streaming = operation.streaming { renderStreamedMethod(operation, streaming, parameters: parameters, into: &writer) }
@@ -255,7 +257,7 @@ struct ClientRenderer {
         let resultType = "StreamedJSONArray<\(streaming.elementType), \(streaming.envelopeType)>"
         writer.block("\(access) func \(streaming.methodName)(\(parameters)) async throws -> \(resultType)") { writer in
             renderRequest(operation, into: &writer)
-            writer.line("let opened = try await self.core.open(request)")
+            writer.line("let opened = try await core.open(request)")
             let member = streaming.member.map(SwiftLiteral.string) ?? "nil"
             writer.block("if \(Self.statusCondition(streaming.status, "opened.status"))") { writer in
                 writer.line("return opened.streamJSONArray(of: \(streaming.elementType).self, member: \(member), envelope: \(streaming.envelopeType).self)")
@@ -295,11 +297,16 @@ struct ClientRenderer {
             // `content: application/json` parameters go as their JSON text.
             let value = !parameter.isJSONContent ? parameter.label
                 : parameter.isOptional ? "\(parameter.label).map(JSONParameter.init)" : "JSONParameter(\(parameter.label))"
+            // Arguments equal to the runtime's defaults are left out.
             switch parameter.location {
-            case "path": writer.line("try request.setPath(\(name), \(value), style: \(SwiftLiteral.string(parameter.style)), explode: \(parameter.explode))")
-            case "query": writer.line("try request.addQuery(\(name), \(value), style: .\(Self.queryStyle(parameter.style)), explode: \(parameter.explode))")
-            case "header": writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
-            default: writer.line("try request.addCookie(\(name), \(value))")
+            case .path:
+                let style = parameter.style == .simple ? "" : ", style: \(SwiftLiteral.string(parameter.style.rawValue))"
+                writer.line("try request.setPath(\(name), \(value)\(style)\(parameter.explode ? ", explode: true" : ""))")
+            case .query:
+                let style = parameter.style == .form ? "" : ", style: .\(parameter.style.rawValue)"
+                writer.line("try request.addQuery(\(name), \(value)\(style)\(parameter.explode ? "" : ", explode: false"))")
+            case .header: writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
+            case .cookie: writer.line("try request.addCookie(\(name), \(value))")
             }
         }
         if let body = operation.body { renderBody(body, into: &writer) }
@@ -356,8 +363,17 @@ struct ClientRenderer {
         return nil
     }
 
-    private static func queryStyle(_ style: String) -> String {
-        ["form", "spaceDelimited", "pipeDelimited", "deepObject"].contains(style) ? style : "form"
+    /// The `SecuritySchemeDescriptor.Kind` expression.
+    private static func expression(_ kind: SecurityKind) -> String {
+        switch kind {
+        case .apiKeyHeader(let name): return ".apiKeyHeader(name: \(SwiftLiteral.string(name)))"
+        case .apiKeyQuery(let name): return ".apiKeyQuery(name: \(SwiftLiteral.string(name)))"
+        case .apiKeyCookie(let name): return ".apiKeyCookie(name: \(SwiftLiteral.string(name)))"
+        case .http(let scheme): return ".http(scheme: \(SwiftLiteral.string(scheme)))"
+        case .oauth2: return ".oauth2"
+        case .openIDConnect: return ".openIDConnect"
+        case .mutualTLS: return ".mutualTLS"
+        }
     }
 
     private func renderBody(_ body: BodyDeclaration, into writer: inout SwiftWriter) {
@@ -365,7 +381,9 @@ struct ClientRenderer {
         let content = SwiftLiteral.string(body.contentType)
         var lines: [String] = []
         switch body.encoding {
-        case .json: lines = ["try request.setJSONBody(\(value), contentType: \(content))"]
+        case .json:
+            let contentType = body.contentType == "application/json" ? "" : ", contentType: \(content)"
+            lines = ["try request.setJSONBody(\(value)\(contentType))"]
         case .form: lines = ["try request.setFormBody(\(value))"]
         case .text: lines = ["request.setTextBody(\(value), contentType: \(content))"]
         case .data: lines = ["request.setDataBody(\(value), contentType: \(content))"]

@@ -2,7 +2,7 @@
 /// recursive types) with coding keys, open enums, `oneOf` enums, aliases.
 struct ModelRenderer {
     /// `public`, `package` or `internal`.
-    let access: String
+    let access: AccessLevel
     /// Renders constraint checks.
     let validation: ValidationRenderer
 
@@ -38,7 +38,7 @@ struct ModelRenderer {
 
     private func renderStructure(_ declaration: TypeDeclaration, _ shape: StructureShape, into writer: inout SwiftWriter) {
         let keyword = shape.isRecursive ? "final class" : "struct"
-        let binding = shape.isRecursive || !shape.isMutable ? "let" : "var"
+        let binding = shape.isMutable ? "var" : "let"
         let conformances = declaration.isValidatable ? "Codable, Hashable, Sendable, Validatable" : "Codable, Hashable, Sendable"
         writer.block("\(access) \(keyword) \(declaration.name): \(conformances)") { writer in
             for property in shape.properties {

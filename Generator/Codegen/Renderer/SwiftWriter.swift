@@ -1,11 +1,27 @@
-/// Accumulates Swift source lines with indentation (four spaces a level).
+/// Accumulates Swift source lines with indentation (four spaces a level),
+/// wrapped at ``LineWrapper/width`` columns.
 struct SwiftWriter {
     private(set) var lines: [String] = []
     private var depth = 0
+    /// Whether the doc comment being written is inside a ``` code block.
+    private var inCodeBlock = false
 
-    /// Appends a line at the current indentation; an empty string appends a blank line.
+    /// Appends a line at the current indentation; an empty string appends a
+    /// blank line. A long line is wrapped: doc comments between words,
+    /// code one argument per line.
     mutating func line(_ text: String) {
-        lines.append(text.isEmpty ? "" : String(repeating: "    ", count: depth) + text)
+        guard !text.isEmpty else {
+            lines.append("")
+            return
+        }
+        let indent = String(repeating: "    ", count: depth)
+        if text == "///" || text.hasPrefix("/// ") {
+            let body = String(text.dropFirst(text == "///" ? 3 : 4))
+            if body.hasPrefix("```") { inCodeBlock.toggle() }
+            lines += inCodeBlock || body.isEmpty ? [indent + text] : LineWrapper.comment(body, indent: indent)
+        } else {
+            lines += LineWrapper.code(indent + text, indent: indent)
+        }
     }
 
     /// Appends `opening`, the body one level deeper, then `}`.

@@ -3,7 +3,7 @@ public struct ClientRepresentation: Sendable {
     /// The Swift module name (`SoulAPI`).
     public var moduleName: String
     /// The access level of generated declarations (`public`, `package`, `internal`).
-    public var accessLevel: String
+    public var accessLevel: AccessLevel
     /// The API's doc comment (title, version, description).
     public var documentation: String?
     /// The named base URLs.

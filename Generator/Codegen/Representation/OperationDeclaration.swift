@@ -1,3 +1,5 @@
+import OpenAPIModel
+
 /// One operation, ready to render as client methods.
 public struct OperationDeclaration: Sendable, Hashable {
     /// The `operationId`, or the name made from method and path.
@@ -6,8 +8,8 @@ public struct OperationDeclaration: Sendable, Hashable {
     public var methodName: String
     /// The name of the variant that returns the full response (`verifyOTPResponse`).
     public var responseMethodName: String
-    /// The HTTP method, lower case (`post`).
-    public var method: String
+    /// The HTTP method.
+    public var method: HTTPMethod
     /// The path template.
     public var path: String
     /// The doc comment (summary and description).
@@ -31,6 +33,11 @@ public struct OperationDeclaration: Sendable, Hashable {
     /// Whether a retry layer may send the operation more than once: the
     /// method's semantics, or the spec's `x-idempotent`.
     public var isIdempotent: Bool
+
+    /// Whether RFC 9110 (section 9.2.2) makes the method idempotent: GET,
+    /// HEAD, OPTIONS, TRACE, PUT and DELETE. The runtime assumes the same
+    /// when a descriptor does not say.
+    public var isIdempotentByMethod: Bool { [.get, .head, .options, .trace, .put, .delete].contains(method) }
     /// The method that decodes the success body's array while it arrives,
     /// when the spec asks for one (`x-stream-array`).
     public var streaming: StreamingDeclaration?
@@ -73,8 +80,8 @@ public struct StreamingDeclaration: Sendable, Hashable {
 public struct SecurityUse: Sendable, Hashable {
     /// The scheme name.
     public var name: String
-    /// The `SecuritySchemeDescriptor.Kind` expression.
-    public var kind: String
+    /// How the scheme is applied.
+    public var kind: SecurityKind
     /// The scopes.
     public var scopes: [String]
 }
@@ -85,14 +92,14 @@ public struct ParameterDeclaration: Sendable, Hashable {
     public var label: String
     /// The wire name.
     public var wireName: String
-    /// `path`, `query`, `header` or `cookie`.
-    public var location: String
+    /// Where the value goes.
+    public var location: ParameterLocation
     /// The argument type (optional ones end in `?`).
     public var type: SwiftType
     /// Whether the argument may be left out.
     public var isOptional: Bool
-    /// `style`.
-    public var style: String
+    /// How the value is written (the location's default filled in).
+    public var style: ParameterStyle
     /// `explode`.
     public var explode: Bool
     /// Whether the spec gives `content` with a JSON media type instead of a
@@ -106,7 +113,7 @@ public struct ParameterDeclaration: Sendable, Hashable {
     public var elementConstraints: ConstraintDeclaration?
 
     /// The validation path of the value: `query.limit`.
-    public var validationKey: String { "\(location).\(wireName)" }
+    public var validationKey: String { "\(location.rawValue).\(wireName)" }
 }
 
 /// The request body argument.

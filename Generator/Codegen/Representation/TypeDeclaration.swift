@@ -38,9 +38,10 @@ public struct StructureShape: Sendable, Hashable {
     /// Whether the type takes part in a reference cycle and is declared as a
     /// `final class` (a struct cannot contain itself).
     public var isRecursive: Bool
-    /// Whether a request can carry the type, so that callers build and
-    /// change it (`var` properties); types only responses carry are
-    /// immutable snapshots (`let`), which also halves their compiled code.
+    /// Whether its properties are `var`: a request can carry the type, so
+    /// callers build and change it. Types only responses carry are immutable
+    /// snapshots (`let`), which also halves their compiled code, and so are
+    /// recursive ones (shared class instances).
     public var isMutable: Bool = true
 
     /// Whether the synthesized `Codable` conformance is not enough.

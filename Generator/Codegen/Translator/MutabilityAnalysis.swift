@@ -35,8 +35,10 @@ enum MutabilityAnalysis {
             var declaration = declaration
             let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
             if case .structure(var shape) = declaration.kind {
-                shape.isMutable = reachable.contains(qualified)
-                if !shape.isMutable {
+                let isInRequests = reachable.contains(qualified)
+                // A recursive structure is a final class: shared, so immutable.
+                shape.isMutable = isInRequests && !shape.isRecursive
+                if !isInRequests {
                     shape.properties = shape.properties.map { property in
                         var property = property
                         if case .optional(.nullable(let wrapped)) = property.type { property.type = .optional(wrapped) }

@@ -60,10 +60,11 @@ struct OperationTranslator {
             if labels.contains(label) { label = SwiftName.memberName(parameter.name + "_" + parameter.location.rawValue) }
             let isJSONContent = parameter.schema == nil && parameter.content.keys.first.map(Self.isJSON) == true
             let checks = schema.map { models.constraints.constraints(of: $0, type: base, wireName: parameter.name) }
+            let style = ParameterStyle(parameter.style, location: parameter.location)
             return ParameterDeclaration(
-                label: labels.claim(label), wireName: parameter.name, location: parameter.location.rawValue,
-                type: required ? base : .optional(base), isOptional: !required, style: parameter.effectiveStyle,
-                explode: parameter.effectiveExplode, isJSONContent: isJSONContent, documentation: Documentation.text(parameter.description),
+                label: labels.claim(label), wireName: parameter.name, location: parameter.location,
+                type: required ? base : .optional(base), isOptional: !required, style: style,
+                explode: parameter.explode ?? (style == .form), isJSONContent: isJSONContent, documentation: Documentation.text(parameter.description),
                 constraints: checks?.value, elementConstraints: checks?.elements)
         }
 
@@ -74,7 +75,7 @@ struct OperationTranslator {
         let (responses, success, failure) = responseCases(operation, typePrefix: typePrefix)
         let accept = Self.acceptHeader(operation, document: document)
         return OperationDeclaration(
-            id: id, methodName: methodName, responseMethodName: responseMethodName, method: method.rawValue, path: path,
+            id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path,
             documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
             parameters: declaredParameters, body: body, success: success, failure: failure, responses: responses,
             security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method),
@@ -266,24 +267,24 @@ struct OperationTranslator {
         return requirements.map { requirement in
             requirement.schemes.compactMap { name, scopes -> SecurityUse? in
                 guard let reference = document.components.securitySchemes[name], let scheme = document.resolve(reference) else { return nil }
-                return SecurityUse(name: name, kind: Self.kindExpression(scheme), scopes: scopes)
+                return SecurityUse(name: name, kind: Self.kind(of: scheme), scopes: scopes)
             }
         }
     }
 
-    private static func kindExpression(_ scheme: SecurityScheme) -> String {
+    private static func kind(of scheme: SecurityScheme) -> SecurityKind {
         switch scheme.kind {
         case .apiKey:
-            let name = SwiftLiteral.string(scheme.name ?? "")
+            let name = scheme.name ?? ""
             switch scheme.keyLocation {
-            case "query": return ".apiKeyQuery(name: \(name))"
-            case "cookie": return ".apiKeyCookie(name: \(name))"
-            default: return ".apiKeyHeader(name: \(name))"
+            case "query": return .apiKeyQuery(name: name)
+            case "cookie": return .apiKeyCookie(name: name)
+            default: return .apiKeyHeader(name: name)
             }
-        case .http: return ".http(scheme: \(SwiftLiteral.string((scheme.scheme ?? "bearer").lowercased())))"
-        case .oauth2: return ".oauth2"
-        case .openIdConnect: return ".openIDConnect"
-        case .mutualTLS: return ".mutualTLS"
+        case .http: return .http(scheme: (scheme.scheme ?? "bearer").lowercased())
+        case .oauth2: return .oauth2
+        case .openIdConnect: return .openIDConnect
+        case .mutualTLS: return .mutualTLS
         }
     }
 }

@@ -13,10 +13,7 @@ import HTTPTypes
 /// session, updates the customer profile / session metadata, and optionally
 /// reports the device location for the session.
 ///
-/// Written by hand from the SDK's API reference ("Backend API Endpoints",
-/// "Data Types", "Configuration Options" and "Error Codes" sections).
-///
-/// Transport rules from the document:
+/// Transport rules:
 /// - Every request is an HTTP POST/PUT with a JSON body
 ///   (`Content-Type: application/json`) and carries the API key in the
 ///   `X-API-Key` header (the SDK's `xApiKey` configuration option).
@@ -35,24 +32,39 @@ import HTTPTypes
 /// `__GT_{brandId}_`, each with a 365-day expiration (configurable with
 /// `cookieExpiration`, in days). `reset()` clears them and creates a new
 /// tracking session.
-///
-/// The document shows the session-creation response but describes the other
-/// three responses only as "Success/error status"; the response and error
-/// bodies of those operations are the most plausible shapes, as noted in each
-/// operation's description.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -83,9 +95,11 @@ extension Client: APIProtocol {}
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {
-        /// Example backend base URL used in the SDK initialization examples (`apiUrl`). Replace with your own backend; it must be HTTPS and have no trailing slash.
+        /// Example backend base URL (`apiUrl`). Replace with your own backend; it must be HTTPS and have no trailing
+        /// slash.
         case example = "https://api.yourbackend.com"
-        /// Example backend base URL used in the Configuration Options and Best Practices examples (`apiUrl`). Replace with your own backend; it must be HTTPS and have no trailing slash.
+        /// Example backend base URL (`apiUrl`). Replace with your own backend; it must be HTTPS and have no trailing
+        /// slash.
         case example2 = "https://api.example.com"
 
         /// The base URL.
@@ -98,18 +112,47 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `POST /v2/tracking-session`
-        public static let createTrackingSession = OperationDescriptor(id: "createTrackingSession", method: .post, pathTemplate: "/v2/tracking-session", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
+        public static let createTrackingSession = OperationDescriptor(
+            id: "createTrackingSession",
+            method: .post,
+            pathTemplate: "/v2/tracking-session",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `POST /v2/tracking-session-data`
-        public static let sendTrackingSessionData = OperationDescriptor(id: "sendTrackingSessionData", method: .post, pathTemplate: "/v2/tracking-session-data", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
+        public static let sendTrackingSessionData = OperationDescriptor(
+            id: "sendTrackingSessionData",
+            method: .post,
+            pathTemplate: "/v2/tracking-session-data",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `PUT /v1/customer-profiles/set`
-        public static let setCustomerProfile = OperationDescriptor(id: "setCustomerProfile", method: .put, pathTemplate: "/v1/customer-profiles/set", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let setCustomerProfile = OperationDescriptor(
+            id: "setCustomerProfile",
+            method: .put,
+            pathTemplate: "/v1/customer-profiles/set",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `PUT /v2/tracking-session/{sessionId}/location`
-        public static let updateTrackingSessionLocation = OperationDescriptor(id: "updateTrackingSessionLocation", method: .put, pathTemplate: "/v2/tracking-session/{sessionId}/location", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let updateTrackingSessionLocation = OperationDescriptor(
+            id: "updateTrackingSessionLocation",
+            method: .put,
+            pathTemplate: "/v2/tracking-session/{sessionId}/location",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [createTrackingSession, sendTrackingSessionData, setCustomerProfile, updateTrackingSessionLocation]
+        public static let all: [OperationDescriptor] = [
+            createTrackingSession,
+            sendTrackingSessionData,
+            setCustomerProfile,
+            updateTrackingSessionLocation
+        ]
     }
 }

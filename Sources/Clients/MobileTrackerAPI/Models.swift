@@ -5,28 +5,34 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON number.
+/// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON
+/// number.
 public typealias BrandID = Int64
 
-/// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
+/// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
 public typealias SessionID = LowercaseUUID
 
-/// Free-form JSON object. Values may be strings, numbers, booleans, null, arrays or nested objects (keep nesting to 2-3 levels; no sensitive data such as passwords or card numbers).
+/// Free-form JSON object. Values may be strings, numbers, booleans, null, arrays or nested objects (keep nesting to 2-3
+/// levels; no sensitive data such as passwords or card numbers).
 public typealias JSONObject = [String: JSONValue]
 
-/// Device information sent when creating a tracking session (the SDK's `DeviceInfo`, whose fields are all non-optional, plus the brand id).
+/// Device information sent when creating a tracking session (the SDK's `DeviceInfo`, whose fields are all non-optional,
+/// plus the brand id).
 public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validatable {
-    /// Persistent device UUID, generated once and kept for the device's lifetime (stored under `__GT_{brandId}_device_id`).
+    /// Persistent device UUID, generated once and kept for the device's lifetime (stored under
+    /// `__GT_{brandId}_device_id`).
     public var deviceID: LowercaseUUID
     /// Operating system name, e.g. `iOS` or `Android`.
     public var osName: String
     /// Device type, e.g. `Mobile`.
     public var deviceType: String
-    /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON number.
+    /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a
+    /// JSON number.
     public var brandID: BrandID
 
     /// - Parameters:
-    ///   - deviceID: Persistent device UUID, generated once and kept for the device's lifetime (stored under `__GT_{brandId}_device_id`).
+    ///   - deviceID: Persistent device UUID, generated once and kept for the device's lifetime (stored under
+    ///     `__GT_{brandId}_device_id`).
     ///   - osName: Operating system name, e.g. `iOS` or `Android`.
     ///   - deviceType: Device type, e.g. `Mobile`.
     ///   - brandID: Brand identifier.
@@ -52,11 +58,11 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validat
 
 /// A backend tracking session.
 public struct TrackingSession: Codable, Hashable, Sendable {
-    /// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
+    /// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
     public let id: SessionID
 
     /// - Parameters:
-    ///   - id: Backend tracking session identifier (shown as "session-uuid" in the document).
+    ///   - id: Backend tracking session identifier.
     public init(id: SessionID) {
         self.id = id
     }
@@ -74,22 +80,28 @@ public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// One tracked event. `brand_id` and `session_id` are added by the SDK; `data` is the caller's `attributes` and `metadata` merged into a single object.
+/// One tracked event. `brand_id` and `session_id` are added by the SDK; `data` is the caller's `attributes` and
+/// `metadata` merged into a single object.
 public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
-    /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON number.
+    /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a
+    /// JSON number.
     public var brandID: BrandID
-    /// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
+    /// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
     public var sessionID: SessionID
-    /// Event name. Free text; UPPER_SNAKE_CASE is recommended. Names used in the document: `BUTTON_CLICK`, `PAGE_VIEW`, `PRODUCT_VIEWED`, `PURCHASE`, `SIGNUP`, and `VIEW_PAGE` (sent by automatic screen/page tracking, with the screen name in `data`).
+    /// Event name. Free text; UPPER_SNAKE_CASE is recommended. Examples: `BUTTON_CLICK`, `PAGE_VIEW`, `PRODUCT_VIEWED`,
+    /// `PURCHASE`, `SIGNUP`, and `VIEW_PAGE` (sent by automatic screen/page tracking, with the screen name in `data`).
     public var eventName: String
-    /// Event properties: the `attributes` (event-specific data such as product id or price) merged with the `metadata` (technical context such as flow id or experiment). Values may be strings, numbers, booleans, null, arrays or nested objects. For identified users the SDK may include `user_id`; screen views include `screen`.
+    /// Event properties: the `attributes` (event-specific data such as product id or price) merged with the `metadata`
+    /// (technical context such as flow id or experiment). Values may be strings, numbers, booleans, null, arrays or
+    /// nested objects. For identified users the SDK may include `user_id`; screen views include `screen`.
     public var data: [String: JSONValue]?
 
     /// - Parameters:
     ///   - brandID: Brand identifier.
-    ///   - sessionID: Backend tracking session identifier (shown as "session-uuid" in the document).
+    ///   - sessionID: Backend tracking session identifier.
     ///   - eventName: Event name.
-    ///   - data: Event properties: the `attributes` (event-specific data such as product id or price) merged with the `metadata` (technical context such as flow id or experiment).
+    ///   - data: Event properties: the `attributes` (event-specific data such as product id or price) merged with the
+    ///     `metadata` (technical context such as flow id or experiment).
     public init(brandID: BrandID, sessionID: SessionID, eventName: String, data: [String: JSONValue]? = nil) {
         self.brandID = brandID
         self.sessionID = sessionID
@@ -121,38 +133,54 @@ public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
 /// `user_id` is expected. All profile fields are optional and may be
 /// null.
 public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validatable {
-    /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a JSON number.
+    /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a
+    /// JSON number.
     public var brandID: BrandID
     /// Your unique user identifier (from `identify()`; stored under `__GT_{brandId}_identify_id`).
     public var userID: Nullable<String>?
-    /// Backend tracking session identifier (shown as "session-uuid" in the document). Stored by the SDK under `__GT_{brandId}_session_id`.
+    /// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
     public var sessionID: SessionID?
     public var name: Nullable<String>?
     /// Email address (the SDK keeps it as `session_email`).
     public var email: Nullable<String>?
     public var phone: Nullable<String>?
-    /// Gender; free text, no values are defined by the document.
+    /// Gender, as free text.
     public var gender: Nullable<String>?
     /// Business domain (`businessDomain` in the SDK's `UpdateProfileData`; sent in snake_case like the other keys).
     public var businessDomain: Nullable<String>?
     /// Where the profile comes from; free text.
     public var source: Nullable<String>?
-    /// Birthday; the document gives no format (a date such as `1990-05-17` is expected).
+    /// Birthday, as free text; a date such as `1990-05-17` is typical.
     public var birthday: Nullable<String>?
-    /// Free-form metadata. For `setMetadata()` this is session-level context (experiment groups, feature flags, session type) applied to all later events of the session; for profile updates it carries custom profile keys such as `plan`.
+    /// Free-form metadata. For `setMetadata()` this is session-level context (experiment groups, feature flags, session
+    /// type) applied to all later events of the session; for profile updates it carries custom profile keys such as
+    /// `plan`.
     public var metadata: Nullable<[String: JSONValue]>?
 
     /// - Parameters:
     ///   - brandID: Brand identifier.
     ///   - userID: Your unique user identifier (from `identify()`; stored under `__GT_{brandId}_identify_id`).
-    ///   - sessionID: Backend tracking session identifier (shown as "session-uuid" in the document).
+    ///   - sessionID: Backend tracking session identifier.
     ///   - email: Email address (the SDK keeps it as `session_email`).
-    ///   - gender: Gender; free text, no values are defined by the document.
-    ///   - businessDomain: Business domain (`businessDomain` in the SDK's `UpdateProfileData`; sent in snake_case like the other keys).
+    ///   - gender: Gender, as free text.
+    ///   - businessDomain: Business domain (`businessDomain` in the SDK's `UpdateProfileData`; sent in snake_case like
+    ///     the other keys).
     ///   - source: Where the profile comes from; free text.
-    ///   - birthday: Birthday; the document gives no format (a date such as `1990-05-17` is expected).
+    ///   - birthday: Birthday, as free text; a date such as `1990-05-17` is typical.
     ///   - metadata: Free-form metadata.
-    public init(brandID: BrandID, userID: Nullable<String>? = nil, sessionID: SessionID? = nil, name: Nullable<String>? = nil, email: Nullable<String>? = nil, phone: Nullable<String>? = nil, gender: Nullable<String>? = nil, businessDomain: Nullable<String>? = nil, source: Nullable<String>? = nil, birthday: Nullable<String>? = nil, metadata: Nullable<[String: JSONValue]>? = nil) {
+    public init(
+        brandID: BrandID,
+        userID: Nullable<String>? = nil,
+        sessionID: SessionID? = nil,
+        name: Nullable<String>? = nil,
+        email: Nullable<String>? = nil,
+        phone: Nullable<String>? = nil,
+        gender: Nullable<String>? = nil,
+        businessDomain: Nullable<String>? = nil,
+        source: Nullable<String>? = nil,
+        birthday: Nullable<String>? = nil,
+        metadata: Nullable<[String: JSONValue]>? = nil
+    ) {
         self.brandID = brandID
         self.userID = userID
         self.sessionID = sessionID
@@ -192,13 +220,13 @@ public struct LocationUpdateRequest: Codable, Hashable, Sendable, Validatable {
     public var latitude: Double
     /// Longitude in decimal degrees.
     public var longitude: Double
-    /// Horizontal accuracy of the fix; the document gives no unit (the platform location APIs report meters).
+    /// Horizontal accuracy of the fix, in meters.
     public var accuracy: Double
 
     /// - Parameters:
     ///   - latitude: Latitude in decimal degrees.
     ///   - longitude: Longitude in decimal degrees.
-    ///   - accuracy: Horizontal accuracy of the fix; the document gives no unit (the platform location APIs report meters).
+    ///   - accuracy: Horizontal accuracy of the fix, in meters.
     public init(latitude: Double, longitude: Double, accuracy: Double) {
         self.latitude = latitude
         self.longitude = longitude
@@ -213,7 +241,8 @@ public struct LocationUpdateRequest: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// Assumed success body of the event, profile and location endpoints. The document only says "Success/error status"; the SDK checks the HTTP status and ignores the body, so no field is required and unknown fields are allowed.
+/// Success body of the event, profile and location endpoints. The SDK checks the HTTP status and ignores the body, so
+/// no field is required and unknown fields are allowed.
 public struct StatusResponse: Codable, Hashable, Sendable {
     /// `true` when the request was accepted.
     public let success: Bool?
@@ -241,7 +270,10 @@ public struct StatusResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.success = try container.decodeIfPresent(Bool.self, forKey: .success)
         self.message = try container.decodeIfPresent(String.self, forKey: .message)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
+        self.additionalProperties = try decoder.decodeAdditionalProperties(
+            JSONValue.self,
+            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+        )
     }
 
     /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
@@ -253,7 +285,8 @@ public struct StatusResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// Assumed error body of all endpoints (the document shows none). No field is required so that any JSON error body decodes. The SDK turns failures into its own error codes (see `TrackerErrorCode`).
+/// Error body of all endpoints. No field is required so that any JSON error body decodes. The SDK turns failures into
+/// its own error codes (see `TrackerErrorCode`).
 public struct ErrorResponse: Codable, Hashable, Sendable {
     /// `false` for errors.
     public let success: Bool?
@@ -268,7 +301,12 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     ///   - success: `false` for errors.
     ///   - message: Human-readable error message.
     ///   - code: Optional machine-readable server error code.
-    public init(success: Bool? = nil, message: String? = nil, code: String? = nil, additionalProperties: [String: JSONValue] = [:]) {
+    public init(
+        success: Bool? = nil,
+        message: String? = nil,
+        code: String? = nil,
+        additionalProperties: [String: JSONValue] = [:]
+    ) {
         self.success = success
         self.message = message
         self.code = code
@@ -287,7 +325,10 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         self.success = try container.decodeIfPresent(Bool.self, forKey: .success)
         self.message = try container.decodeIfPresent(String.self, forKey: .message)
         self.code = try container.decodeIfPresent(String.self, forKey: .code)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
+        self.additionalProperties = try decoder.decodeAdditionalProperties(
+            JSONValue.self,
+            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+        )
     }
 
     /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
@@ -333,7 +374,14 @@ public enum TrackerErrorCode: OpenEnum {
     case unknown(String)
 
     /// The values the spec lists; a request may send no other.
-    public static let knownRawValues: [String] = ["INIT_ERROR", "INVALID_BRAND_ID", "INVALID_CONFIGURATION", "SESSION_CREATION_FAILED", "SERIALIZATION_ERROR", "NETWORK_ERROR"]
+    public static let knownRawValues: [String] = [
+        "INIT_ERROR",
+        "INVALID_BRAND_ID",
+        "INVALID_CONFIGURATION",
+        "SESSION_CREATION_FAILED",
+        "SERIALIZATION_ERROR",
+        "NETWORK_ERROR"
+    ]
 
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {

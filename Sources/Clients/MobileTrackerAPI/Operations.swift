@@ -17,25 +17,27 @@ extension Client {
     /// `sessionCreationFailed` / `SessionCreationFailed` /
     /// `SESSION_CREATION_FAILED`.
     ///
-    /// The document shows the success body but not its status code; `200` is
-    /// assumed, and `201` is listed with the same body because a create
-    /// endpoint may answer either. Error responses are not shown in the
-    /// document; the `ErrorResponse` shape is assumed.
+    /// The server may answer `200` or `201`, with the same body.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func createTrackingSession(body: CreateTrackingSessionRequest) async throws -> CreateTrackingSessionResponse {
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func createTrackingSession(
+        body: CreateTrackingSessionRequest
+    ) async throws -> CreateTrackingSessionResponse {
         try await createTrackingSessionWithResponse(body: body).body
     }
 
     /// `createTrackingSession`, returning the status and headers with the body.
-    public func createTrackingSessionWithResponse(body: CreateTrackingSessionRequest) async throws -> Response<CreateTrackingSessionResponse> {
+    public func createTrackingSessionWithResponse(
+        body: CreateTrackingSessionRequest
+    ) async throws -> Response<CreateTrackingSessionResponse> {
         try core.validateRequest(Operations.createTrackingSession) { validator in
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.createTrackingSession)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200, 201: return response.success(try response.decodeJSON(CreateTrackingSessionResponse.self))
         case 400, 401, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -52,11 +54,10 @@ extension Client {
     /// Events produced before a session exists are queued (FIFO, in memory)
     /// and flushed once the session is ready.
     ///
-    /// The document describes the response only as "Success/error status"
-    /// (the SDK looks at the HTTP status only). The `StatusResponse` success
-    /// body and the `ErrorResponse` error body are assumed shapes.
+    /// The SDK looks at the HTTP status only.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func sendTrackingSessionData(body: TrackEventRequest) async throws -> StatusResponse {
         try await sendTrackingSessionDataWithResponse(body: body).body
     }
@@ -67,9 +68,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.sendTrackingSessionData)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 400, 401, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -88,24 +89,25 @@ extension Client {
     /// `setMetadata()` needs a `session_id` or a `user_id`; the SDK logs an
     /// error and sends nothing if neither exists.
     ///
-    /// The document describes the response only as "Success/error status"
-    /// (the SDK looks at the HTTP status only). The `StatusResponse` success
-    /// body and the `ErrorResponse` error body are assumed shapes.
+    /// The SDK looks at the HTTP status only.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func setCustomerProfile(body: CustomerProfileUpdateRequest) async throws -> StatusResponse {
         try await setCustomerProfileWithResponse(body: body).body
     }
 
     /// `setCustomerProfile`, returning the status and headers with the body.
-    public func setCustomerProfileWithResponse(body: CustomerProfileUpdateRequest) async throws -> Response<StatusResponse> {
+    public func setCustomerProfileWithResponse(
+        body: CustomerProfileUpdateRequest
+    ) async throws -> Response<StatusResponse> {
         try core.validateRequest(Operations.setCustomerProfile) { validator in
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.setCustomerProfile)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 400, 401, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -117,30 +119,33 @@ extension Client {
     ///
     /// Stores the device geolocation for a tracking session (optional
     /// feature). Called after session creation if the user granted location
-    /// permission.
-    ///
-    /// The document describes the response only as "Success/error status".
-    /// The `StatusResponse` success body, the `ErrorResponse` error body and
-    /// the `404` for an unknown session id are assumed.
+    /// permission. An unknown session id is answered with `404`.
     ///
     /// - Parameters:
     ///   - sessionID: Backend tracking session id, as returned in `data.id` by `createTrackingSession`.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func updateTrackingSessionLocation(sessionID: SessionID, body: LocationUpdateRequest) async throws -> StatusResponse {
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func updateTrackingSessionLocation(
+        sessionID: SessionID,
+        body: LocationUpdateRequest
+    ) async throws -> StatusResponse {
         try await updateTrackingSessionLocationWithResponse(sessionID: sessionID, body: body).body
     }
 
     /// `updateTrackingSessionLocation`, returning the status and headers with the body.
-    public func updateTrackingSessionLocationWithResponse(sessionID: SessionID, body: LocationUpdateRequest) async throws -> Response<StatusResponse> {
+    public func updateTrackingSessionLocationWithResponse(
+        sessionID: SessionID,
+        body: LocationUpdateRequest
+    ) async throws -> Response<StatusResponse> {
         try core.validateRequest(Operations.updateTrackingSessionLocation) { validator in
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.updateTrackingSessionLocation)
-        try request.setPath("sessionId", sessionID, style: "simple", explode: false)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setPath("sessionId", sessionID)
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 400, 401, 404, 500: throw response.failure(try response.decodeJSON(ErrorResponse.self))

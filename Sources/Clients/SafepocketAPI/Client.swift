@@ -9,8 +9,6 @@ import HTTPTypes
 ///
 /// Native (iOS/Android) and partner API of Safepocket, a personal-finance ledger
 /// with Plaid account linking, analytics, AI highlights, AI chat and RAG search.
-/// Written by hand from the "Safepocket Native API Guide" (the guide itself says
-/// the authoritative contract is the backend's `contracts/openapi.yaml`).
 ///
 /// **Base URLs.** Native clients call the ledger service (or its Lambda facade)
 /// directly. The web BFF exposes the same paths under an `/api/*` prefix
@@ -26,8 +24,7 @@ import HTTPTypes
 ///
 /// **Errors.** Every non-2xx response carries the `ErrorEnvelope` body
 /// (`error.code`, `error.message`, optional `error.details`, and `traceId`).
-/// The guide lists the codes but not which HTTP status each comes with; this
-/// spec maps them as follows (a judgment call): `INVALID_REQUEST` 400,
+/// Each code comes with one HTTP status: `INVALID_REQUEST` 400,
 /// `UNAUTHENTICATED` 401, `FORBIDDEN` 403, `NOT_FOUND` 404, `RATE_LIMITED` 429,
 /// `INTERNAL` 500, `PLAID_ERROR` 502, `AI_UNAVAILABLE` 503.
 ///
@@ -47,14 +44,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -81,10 +98,21 @@ public protocol APIProtocol: Sendable {
     func listAccounts() async throws -> AccountList
 
     /// `GET /transactions`: List transactions for a month or a range
-    func listTransactions(month: String?, from: String?, to: String?, accountID: LowercaseUUID?, page: Int32?, pageSize: Int32?) async throws -> TransactionList
+    func listTransactions(
+        month: String?,
+        from: String?,
+        to: String?,
+        accountID: LowercaseUUID?,
+        page: Int32?,
+        pageSize: Int32?
+    ) async throws -> TransactionList
 
     /// `PATCH /transactions/{transactionId}`: Update a transaction's category or notes
-    func updateTransaction(transactionID: LowercaseUUID, body: TransactionUpdate, idempotencyKey: LowercaseUUID?) async throws -> Transaction
+    func updateTransaction(
+        transactionID: LowercaseUUID,
+        body: TransactionUpdate,
+        idempotencyKey: LowercaseUUID?
+    ) async throws -> Transaction
 
     /// `POST /transactions/sync`: Trigger a Plaid transaction sync
     func syncTransactions(body: SyncRequest?, idempotencyKey: LowercaseUUID?) async throws -> SyncResult
@@ -105,7 +133,10 @@ public protocol APIProtocol: Sendable {
     func createPlaidLinkToken(idempotencyKey: LowercaseUUID?) async throws -> PlaidLinkToken
 
     /// `POST /plaid/exchange`: Exchange a Plaid public token
-    func exchangePlaidPublicToken(body: PlaidExchangeRequest, idempotencyKey: LowercaseUUID?) async throws -> PlaidExchangeResult
+    func exchangePlaidPublicToken(
+        body: PlaidExchangeRequest,
+        idempotencyKey: LowercaseUUID?
+    ) async throws -> PlaidExchangeResult
 
     /// `POST /rag/search`: Semantic search over transactions
     func searchRAG(body: RAGSearchRequest) async throws -> RAGSearchResult
@@ -137,38 +168,129 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `POST /auth/token`
-        public static let exchangeToken = OperationDescriptor(id: "exchangeToken", method: .post, pathTemplate: "/auth/token", security: [], isIdempotent: false)
+        public static let exchangeToken = OperationDescriptor(
+            id: "exchangeToken",
+            method: .post,
+            pathTemplate: "/auth/token",
+            security: []
+        )
         /// `GET /accounts`
-        public static let listAccounts = OperationDescriptor(id: "listAccounts", method: .get, pathTemplate: "/accounts", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let listAccounts = OperationDescriptor(
+            id: "listAccounts",
+            method: .get,
+            pathTemplate: "/accounts",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `GET /transactions`
-        public static let listTransactions = OperationDescriptor(id: "listTransactions", method: .get, pathTemplate: "/transactions", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let listTransactions = OperationDescriptor(
+            id: "listTransactions",
+            method: .get,
+            pathTemplate: "/transactions",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `PATCH /transactions/{transactionId}`
-        public static let updateTransaction = OperationDescriptor(id: "updateTransaction", method: .patch, pathTemplate: "/transactions/{transactionId}", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
+        public static let updateTransaction = OperationDescriptor(
+            id: "updateTransaction",
+            method: .patch,
+            pathTemplate: "/transactions/{transactionId}",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /transactions/sync`
-        public static let syncTransactions = OperationDescriptor(id: "syncTransactions", method: .post, pathTemplate: "/transactions/sync", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
+        public static let syncTransactions = OperationDescriptor(
+            id: "syncTransactions",
+            method: .post,
+            pathTemplate: "/transactions/sync",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /transactions/reset`
-        public static let resetTransactions = OperationDescriptor(id: "resetTransactions", method: .post, pathTemplate: "/transactions/reset", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
+        public static let resetTransactions = OperationDescriptor(
+            id: "resetTransactions",
+            method: .post,
+            pathTemplate: "/transactions/reset",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `GET /analytics/summary`
-        public static let getAnalyticsSummary = OperationDescriptor(id: "getAnalyticsSummary", method: .get, pathTemplate: "/analytics/summary", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let getAnalyticsSummary = OperationDescriptor(
+            id: "getAnalyticsSummary",
+            method: .get,
+            pathTemplate: "/analytics/summary",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `GET /ai/chat`
-        public static let getChatConversation = OperationDescriptor(id: "getChatConversation", method: .get, pathTemplate: "/ai/chat", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let getChatConversation = OperationDescriptor(
+            id: "getChatConversation",
+            method: .get,
+            pathTemplate: "/ai/chat",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /ai/chat`
-        public static let sendChatMessage = OperationDescriptor(id: "sendChatMessage", method: .post, pathTemplate: "/ai/chat", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
+        public static let sendChatMessage = OperationDescriptor(
+            id: "sendChatMessage",
+            method: .post,
+            pathTemplate: "/ai/chat",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /plaid/link-token`
-        public static let createPlaidLinkToken = OperationDescriptor(id: "createPlaidLinkToken", method: .post, pathTemplate: "/plaid/link-token", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
+        public static let createPlaidLinkToken = OperationDescriptor(
+            id: "createPlaidLinkToken",
+            method: .post,
+            pathTemplate: "/plaid/link-token",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /plaid/exchange`
-        public static let exchangePlaidPublicToken = OperationDescriptor(id: "exchangePlaidPublicToken", method: .post, pathTemplate: "/plaid/exchange", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
+        public static let exchangePlaidPublicToken = OperationDescriptor(
+            id: "exchangePlaidPublicToken",
+            method: .post,
+            pathTemplate: "/plaid/exchange",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /rag/search`
-        public static let searchRAG = OperationDescriptor(id: "searchRAG", method: .post, pathTemplate: "/rag/search", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let searchRAG = OperationDescriptor(
+            id: "searchRAG",
+            method: .post,
+            pathTemplate: "/rag/search",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            isIdempotent: true
+        )
         /// `GET /rag/summaries`
-        public static let getRAGSummaries = OperationDescriptor(id: "getRAGSummaries", method: .get, pathTemplate: "/rag/summaries", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let getRAGSummaries = OperationDescriptor(
+            id: "getRAGSummaries",
+            method: .get,
+            pathTemplate: "/rag/summaries",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /rag/aggregate`
-        public static let aggregateRAG = OperationDescriptor(id: "aggregateRAG", method: .post, pathTemplate: "/rag/aggregate", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let aggregateRAG = OperationDescriptor(
+            id: "aggregateRAG",
+            method: .post,
+            pathTemplate: "/rag/aggregate",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            isIdempotent: true
+        )
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [exchangeToken, listAccounts, listTransactions, updateTransaction, syncTransactions, resetTransactions, getAnalyticsSummary, getChatConversation, sendChatMessage, createPlaidLinkToken, exchangePlaidPublicToken, searchRAG, getRAGSummaries, aggregateRAG]
+        public static let all: [OperationDescriptor] = [
+            exchangeToken,
+            listAccounts,
+            listTransactions,
+            updateTransaction,
+            syncTransactions,
+            resetTransactions,
+            getAnalyticsSummary,
+            getChatConversation,
+            sendChatMessage,
+            createPlaidLinkToken,
+            exchangePlaidPublicToken,
+            searchRAG,
+            getRAGSummaries,
+            aggregateRAG
+        ]
     }
 }

@@ -20,8 +20,8 @@ public typealias Money = Decimal
 /// ISO 4217 currency code.
 public typealias CurrencyCode = String
 
-/// Machine-readable error code. These are the codes the guide documents as
-/// common; a client should treat an unknown value like `INTERNAL`.
+/// Machine-readable error code. Other codes may appear; a client should
+/// treat an unknown value like `INTERNAL`.
 public enum ErrorCode: OpenEnum {
     /// "INVALID_REQUEST"
     case invalidRequest
@@ -43,7 +43,16 @@ public enum ErrorCode: OpenEnum {
     case unknown(String)
 
     /// The values the spec lists; a request may send no other.
-    public static let knownRawValues: [String] = ["INVALID_REQUEST", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "PLAID_ERROR", "AI_UNAVAILABLE", "RATE_LIMITED", "INTERNAL"]
+    public static let knownRawValues: [String] = [
+        "INVALID_REQUEST",
+        "UNAUTHENTICATED",
+        "FORBIDDEN",
+        "NOT_FOUND",
+        "PLAID_ERROR",
+        "AI_UNAVAILABLE",
+        "RATE_LIMITED",
+        "INTERNAL"
+    ]
 
     /// The case for a raw value; unknown values become ``unknown(_:)``.
     public init(rawValue: String) {
@@ -78,20 +87,20 @@ public enum ErrorCode: OpenEnum {
 
 /// The `error` object of an `ErrorEnvelope`.
 public struct ErrorDetail: Codable, Hashable, Sendable, Validatable {
-    /// Machine-readable error code. These are the codes the guide documents as
-    /// common; a client should treat an unknown value like `INTERNAL`.
+    /// Machine-readable error code. Other codes may appear; a client should
+    /// treat an unknown value like `INTERNAL`.
     public let code: ErrorCode
     /// Human-readable message; for logs, not for display logic.
     public let message: String
     /// Optional extra information, typically field name -> reason for a
-    /// validation error (e.g. `{ "field": "reason" }`). String values are a
-    /// judgment call based on the guide's example.
+    /// validation error (e.g. `{ "field": "reason" }`).
     public let details: [String: String]?
 
     /// - Parameters:
     ///   - code: Machine-readable error code.
     ///   - message: Human-readable message; for logs, not for display logic.
-    ///   - details: Optional extra information, typically field name -> reason for a validation error (e.g. `{ "field": "reason" }`).
+    ///   - details: Optional extra information, typically field name -> reason for a validation error (e.g. `{ "field":
+    ///     "reason" }`).
     public init(code: ErrorCode, message: String, details: [String: String]? = nil) {
         self.code = code
         self.message = message
@@ -187,9 +196,15 @@ public struct AuthorizationCodeGrant: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - grantType: Always `authorization_code` for this grant.
     ///   - code: The `code` query parameter of the Cognito redirect.
-    ///   - redirectURI: The redirect URI used in the authorization request, registered in Cognito, e.g. the custom scheme `safepocket://auth/callback`.
+    ///   - redirectURI: The redirect URI used in the authorization request, registered in Cognito, e.g. the custom
+    ///     scheme `safepocket://auth/callback`.
     ///   - codeVerifier: The PKCE code verifier whose challenge was sent to the Hosted UI.
-    public init(grantType: AuthorizationCodeGrant.GrantType = .authorizationCode, code: String, redirectURI: String, codeVerifier: String? = nil) {
+    public init(
+        grantType: AuthorizationCodeGrant.GrantType = .authorizationCode,
+        code: String,
+        redirectURI: String,
+        codeVerifier: String? = nil
+    ) {
         self.grantType = grantType
         self.code = code
         self.redirectURI = redirectURI
@@ -207,7 +222,11 @@ public struct AuthorizationCodeGrant: Codable, Hashable, Sendable, Validatable {
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.validate(grantType, at: "grantType")
         try validator.check(code, at: "code", ValueConstraints(minLength: 1, isSecret: true))
-        try validator.check(codeVerifier, at: "codeVerifier", ValueConstraints(minLength: 43, maxLength: 128, pattern: ValidationPatterns.codeVerifier, isSecret: true))
+        try validator.check(
+            codeVerifier,
+            at: "codeVerifier",
+            ValueConstraints(minLength: 43, maxLength: 128, pattern: ValidationPatterns.codeVerifier, isSecret: true)
+        )
     }
 
     /// Always `authorization_code` for this grant.
@@ -314,7 +333,15 @@ public struct TokenResponse: Codable, Hashable, Sendable, Validatable {
     ///   - tokenType: Token type, normally `Bearer`.
     ///   - scope: Space-separated scopes granted, when returned.
     ///   - traceID: Request trace identifier for observability.
-    public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil, expiresIn: Int32? = nil, tokenType: String? = nil, scope: String? = nil, traceID: TraceID? = nil) {
+    public init(
+        accessToken: String,
+        refreshToken: String? = nil,
+        idToken: String? = nil,
+        expiresIn: Int32? = nil,
+        tokenType: String? = nil,
+        scope: String? = nil,
+        traceID: TraceID? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idToken = idToken
@@ -361,10 +388,18 @@ public struct Account: Codable, Hashable, Sendable, Validatable {
     ///   - id: Safepocket account identifier (used as `accountId` filter).
     ///   - name: Account display name.
     ///   - institution: Name of the financial institution.
-    ///   - balance: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - balance: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
     ///   - currency: ISO 4217 currency code.
     ///   - createdAt: When the account was linked.
-    public init(id: LowercaseUUID, name: String, institution: String, balance: Money, currency: CurrencyCode, createdAt: Date? = nil) {
+    public init(
+        id: LowercaseUUID,
+        name: String,
+        institution: String,
+        balance: Money,
+        currency: CurrencyCode,
+        createdAt: Date? = nil
+    ) {
         self.id = id
         self.name = name
         self.institution = institution
@@ -394,9 +429,15 @@ public struct AccountList: Codable, Hashable, Sendable, Validatable {
 
     /// - Parameters:
     ///   - currency: ISO 4217 currency code.
-    ///   - totalBalance: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - totalBalance: An amount in the account's currency as a JSON number with two decimal places (decode as
+    ///     `Decimal`, not `Double`).
     ///   - traceID: Request trace identifier for observability.
-    public init(currency: CurrencyCode? = nil, totalBalance: Money? = nil, accounts: [Account], traceID: TraceID? = nil) {
+    public init(
+        currency: CurrencyCode? = nil,
+        totalBalance: Money? = nil,
+        accounts: [Account],
+        traceID: TraceID? = nil
+    ) {
         self.currency = currency
         self.totalBalance = totalBalance
         self.accounts = accounts
@@ -448,7 +489,8 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
     ///   - id: Transaction identifier.
     ///   - accountID: The account (`Account.id`) the transaction belongs to.
     ///   - merchantName: Merchant name.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
     ///   - currency: ISO 4217 currency code.
     ///   - occurredAt: When the transaction was posted.
     ///   - authorizedAt: When the transaction was authorised, if known.
@@ -456,7 +498,19 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
     ///   - category: Spending category (user-editable).
     ///   - description: Raw statement description, if any.
     ///   - notes: The user's note, or `null` when there is none.
-    public init(id: LowercaseUUID, accountID: LowercaseUUID, merchantName: String, amount: Money, currency: CurrencyCode, occurredAt: Date, authorizedAt: Date? = nil, pending: Bool, category: String, description: String? = nil, notes: String? = nil) {
+    public init(
+        id: LowercaseUUID,
+        accountID: LowercaseUUID,
+        merchantName: String,
+        amount: Money,
+        currency: CurrencyCode,
+        occurredAt: Date,
+        authorizedAt: Date? = nil,
+        pending: Bool,
+        category: String,
+        description: String? = nil,
+        notes: String? = nil
+    ) {
         self.id = id
         self.accountID = accountID
         self.merchantName = merchantName
@@ -560,13 +614,23 @@ public struct TransactionAggregates: Codable, Hashable, Sendable, Validatable {
     public let count: Int32?
 
     /// - Parameters:
-    ///   - incomeTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
-    ///   - expenseTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
-    ///   - netTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - incomeTotal: An amount in the account's currency as a JSON number with two decimal places (decode as
+    ///     `Decimal`, not `Double`).
+    ///   - expenseTotal: An amount in the account's currency as a JSON number with two decimal places (decode as
+    ///     `Decimal`, not `Double`).
+    ///   - netTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
     ///   - monthNet: Net amount per month, keyed by `YYYY-MM`.
     ///   - categoryTotals: Spending per category, keyed by category name.
     ///   - count: Number of transactions in the window.
-    public init(incomeTotal: Money? = nil, expenseTotal: Money? = nil, netTotal: Money? = nil, monthNet: [String: Decimal]? = nil, categoryTotals: [String: Decimal]? = nil, count: Int32? = nil) {
+    public init(
+        incomeTotal: Money? = nil,
+        expenseTotal: Money? = nil,
+        netTotal: Money? = nil,
+        monthNet: [String: Decimal]? = nil,
+        categoryTotals: [String: Decimal]? = nil,
+        count: Int32? = nil
+    ) {
         self.incomeTotal = incomeTotal
         self.expenseTotal = expenseTotal
         self.netTotal = netTotal
@@ -605,7 +669,15 @@ public struct TransactionList: Codable, Hashable, Sendable, Validatable {
     ///   - pageSize: Number of transactions on this page.
     ///   - total: Number of transactions in the whole window.
     ///   - traceID: Request trace identifier for observability.
-    public init(period: TransactionPeriod? = nil, aggregates: TransactionAggregates? = nil, page: Int32? = nil, pageSize: Int32? = nil, total: Int64? = nil, transactions: [Transaction], traceID: TraceID? = nil) {
+    public init(
+        period: TransactionPeriod? = nil,
+        aggregates: TransactionAggregates? = nil,
+        page: Int32? = nil,
+        pageSize: Int32? = nil,
+        total: Int64? = nil,
+        transactions: [Transaction],
+        traceID: TraceID? = nil
+    ) {
         self.period = period
         self.aggregates = aggregates
         self.page = page
@@ -749,9 +821,12 @@ public struct AnalyticsTotals: Codable, Hashable, Sendable {
     public let net: Money
 
     /// - Parameters:
-    ///   - income: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
-    ///   - expense: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
-    ///   - net: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - income: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
+    ///   - expense: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
+    ///   - net: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not
+    ///     `Double`).
     public init(income: Money, expense: Money, net: Money) {
         self.income = income
         self.expense = expense
@@ -772,7 +847,8 @@ public struct CategoryBreakdown: Codable, Hashable, Sendable {
 
     /// - Parameters:
     ///   - category: Category name.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
     ///   - percentage: Share of the month's spending, 0-100.
     public init(category: String, amount: Money, percentage: Double? = nil) {
         self.category = category
@@ -794,7 +870,8 @@ public struct MerchantBreakdown: Codable, Hashable, Sendable, Validatable {
 
     /// - Parameters:
     ///   - merchant: Merchant name.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
     ///   - transactionCount: Number of transactions at the merchant.
     public init(merchant: String, amount: Money, transactionCount: Int32? = nil) {
         self.merchant = merchant
@@ -834,13 +911,24 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
     /// - Parameters:
     ///   - transactionID: The flagged transaction.
     ///   - method: Detection method, e.g. `Z_SCORE`.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
-    ///   - deltaAmount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not `Double`).
+    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
+    ///     not `Double`).
+    ///   - deltaAmount: An amount in the account's currency as a JSON number with two decimal places (decode as
+    ///     `Decimal`, not `Double`).
     ///   - budgetImpactPercent: Impact on the month's budget, in percent.
     ///   - occurredAt: When the transaction happened.
     ///   - merchantName: Merchant name.
     ///   - commentary: Human-readable explanation.
-    public init(transactionID: LowercaseUUID, method: String? = nil, amount: Money, deltaAmount: Money? = nil, budgetImpactPercent: Double? = nil, occurredAt: Date, merchantName: String? = nil, commentary: String? = nil) {
+    public init(
+        transactionID: LowercaseUUID,
+        method: String? = nil,
+        amount: Money,
+        deltaAmount: Money? = nil,
+        budgetImpactPercent: Double? = nil,
+        occurredAt: Date,
+        merchantName: String? = nil,
+        commentary: String? = nil
+    ) {
         self.transactionID = transactionID
         self.method = method
         self.amount = amount
@@ -915,7 +1003,15 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
     ///   - anomalies: Unusual transactions of the month.
     ///   - aiHighlight: AI-written highlight of the month, or `null` when none has been generated.
     ///   - traceID: Request trace identifier for observability.
-    public init(month: YearMonth, totals: AnalyticsTotals, byCategory: [CategoryBreakdown]? = nil, topMerchants: [MerchantBreakdown]? = nil, anomalies: [AnomalyInsight]? = nil, aiHighlight: AIHighlight? = nil, traceID: TraceID? = nil) {
+    public init(
+        month: YearMonth,
+        totals: AnalyticsTotals,
+        byCategory: [CategoryBreakdown]? = nil,
+        topMerchants: [MerchantBreakdown]? = nil,
+        anomalies: [AnomalyInsight]? = nil,
+        aiHighlight: AIHighlight? = nil,
+        traceID: TraceID? = nil
+    ) {
         self.month = month
         self.totals = totals
         self.byCategory = byCategory
@@ -1168,7 +1264,16 @@ public struct RAGSearchRequest: Codable, Hashable, Sendable, Validatable {
     ///   - amountMin: Minimum absolute amount, in cents.
     ///   - amountMax: Maximum absolute amount, in cents.
     ///   - topK: Maximum number of hits to return.
-    public init(query: String, category: String? = nil, merchant: String? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil, amountMin: Int64? = nil, amountMax: Int64? = nil, topK: Int32? = nil) {
+    public init(
+        query: String,
+        category: String? = nil,
+        merchant: String? = nil,
+        from: CalendarDate? = nil,
+        to: CalendarDate? = nil,
+        amountMin: Int64? = nil,
+        amountMax: Int64? = nil,
+        topK: Int32? = nil
+    ) {
         self.query = query
         self.category = category
         self.merchant = merchant
@@ -1210,7 +1315,14 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
     ///   - category: Category name.
     ///   - amountCents: Amount in cents; negative = spending.
     ///   - score: Relevance score, higher is better.
-    public init(transactionID: LowercaseUUID, occurredOn: CalendarDate, merchant: String, category: String? = nil, amountCents: Int64, score: Double? = nil) {
+    public init(
+        transactionID: LowercaseUUID,
+        occurredOn: CalendarDate,
+        merchant: String,
+        category: String? = nil,
+        amountCents: Int64,
+        score: Double? = nil
+    ) {
         self.transactionID = transactionID
         self.occurredOn = occurredOn
         self.merchant = merchant
@@ -1391,7 +1503,13 @@ public struct RAGSummaries: Codable, Hashable, Sendable, Validatable {
     ///   - month: A calendar month, `YYYY-MM`.
     ///   - totals: Month totals, in cents.
     ///   - traceID: Request trace identifier for observability.
-    public init(month: YearMonth, totals: RAGTotals? = nil, categories: [RAGCategorySummary], merchants: [RAGMerchantSummary], traceID: TraceID? = nil) {
+    public init(
+        month: YearMonth,
+        totals: RAGTotals? = nil,
+        categories: [RAGCategorySummary],
+        merchants: [RAGMerchantSummary],
+        traceID: TraceID? = nil
+    ) {
         self.month = month
         self.totals = totals
         self.categories = categories
@@ -1422,7 +1540,7 @@ public struct RAGAggregateRequest: Codable, Hashable, Sendable, Validatable {
     /// Last day of the window (inclusive).
     public var to: CalendarDate?
     /// How to bucket the window, e.g. `day`, `week`, `month`, `category`
-    /// or `merchant`. Kept as an open string: the guide lists no values.
+    /// or `merchant`.
     public var granularity: String
 
     /// - Parameters:
@@ -1518,7 +1636,14 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
     ///   - from: First day of the window.
     ///   - to: Last day of the window.
     ///   - traceID: Request trace identifier for observability.
-    public init(granularity: String, from: CalendarDate? = nil, to: CalendarDate? = nil, buckets: [RAGAggregateBucket], timeline: [RAGTimelinePoint]? = nil, traceID: TraceID? = nil) {
+    public init(
+        granularity: String,
+        from: CalendarDate? = nil,
+        to: CalendarDate? = nil,
+        buckets: [RAGAggregateBucket],
+        timeline: [RAGTimelinePoint]? = nil,
+        traceID: TraceID? = nil
+    ) {
         self.granularity = granularity
         self.from = from
         self.to = to

@@ -17,15 +17,14 @@ extension Client {
     /// * `refresh_token` - send the stored `refreshToken` to obtain a new
     ///   short-lived `accessToken`.
     ///
-    /// This endpoint is public (no bearer token). The response shape is not
-    /// spelled out in the guide beyond `accessToken` (short-lived) and
-    /// `refreshToken` (if present); the remaining token fields (`idToken`,
-    /// `expiresIn`, `tokenType`, `scope`) are the most plausible pass-through of
-    /// the Cognito token response and are optional. An `Idempotency-Key` is not
-    /// taken here: this is not a data write, and an authorization code can be
-    /// redeemed only once anyway.
+    /// This endpoint is public (no bearer token). The response carries a
+    /// short-lived `accessToken` and, if present, a `refreshToken`; the other
+    /// token fields (`idToken`, `expiresIn`, `tokenType`, `scope`) are
+    /// optional. An `Idempotency-Key` is not taken here: this is not a data
+    /// write, and an authorization code can be redeemed only once anyway.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func exchangeToken(body: TokenRequest) async throws -> TokenResponse {
         try await exchangeTokenWithResponse(body: body).body
     }
@@ -36,9 +35,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.exchangeToken)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(TokenResponse.self))
         case 400, 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -48,12 +47,12 @@ extension Client {
 
     /// List linked accounts with balances
     ///
-    /// Returns the balance of every account of every linked Plaid item.
-    /// The guide does not give the body; the shape chosen here (an `accounts`
-    /// array plus an optional `totalBalance` in the user's `currency`, and
-    /// `traceId`) is the most plausible one and is a judgment call.
+    /// Returns the balance of every account of every linked Plaid item: an
+    /// `accounts` array plus an optional `totalBalance` in the user's
+    /// `currency`, and `traceId`.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func listAccounts() async throws -> AccountList {
         try await listAccountsWithResponse().body
     }
@@ -62,7 +61,7 @@ extension Client {
     public func listAccountsWithResponse() async throws -> Response<AccountList> {
         var request = RequestBuilder(Operations.listAccounts)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(AccountList.self))
         case 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -76,28 +75,51 @@ extension Client {
     /// Filters: `month` (`YYYY-MM`), or a `from`/`to` window, plus `accountId`;
     /// pagination with `page` and `pageSize`.
     ///
-    /// Judgment calls where the guide is silent: `from` and `to` are months
-    /// (`YYYY-MM`, inclusive) like `month`, and when either is given it takes
-    /// precedence over `month`; with no window the whole history is listed;
-    /// `page` is zero-based (default 0) and `pageSize` defaults to 15 (1-100).
-    /// The response body (transactions, paging counters, the resolved period
-    /// and totals for the whole window) is the most plausible shape.
+    /// `from` and `to` are months (`YYYY-MM`, inclusive) like `month`, and
+    /// when either is given it takes precedence over `month`; with no window
+    /// the whole history is listed. `page` is zero-based (default 0) and
+    /// `pageSize` defaults to 15 (1-100). The response carries the
+    /// transactions, paging counters, the resolved period and totals for the
+    /// whole window.
     ///
     /// - Parameters:
     ///   - month: Calendar month, `YYYY-MM`.
-    ///   - from: First month of the window, `YYYY-MM`, inclusive. Takes precedence over `month`. (Month granularity is a judgment call; the guide gives no format.)
-    ///   - to: Last month of the window, `YYYY-MM`, inclusive; must not be before `from`. Takes precedence over `month`.
+    ///   - from: First month of the window, `YYYY-MM`, inclusive. Takes precedence over `month`.
+    ///   - to: Last month of the window, `YYYY-MM`, inclusive; must not be before `from`. Takes precedence over
+    ///     `month`.
     ///   - accountID: Only transactions of this account (an `Account.id`).
     ///   - page: Zero-based page index.
     ///   - pageSize: Transactions per page.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func listTransactions(month: String? = nil, from: String? = nil, to: String? = nil, accountID: LowercaseUUID? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws -> TransactionList {
-        try await listTransactionsWithResponse(month: month, from: from, to: to, accountID: accountID, page: page, pageSize: pageSize).body
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func listTransactions(
+        month: String? = nil,
+        from: String? = nil,
+        to: String? = nil,
+        accountID: LowercaseUUID? = nil,
+        page: Int32? = nil,
+        pageSize: Int32? = nil
+    ) async throws -> TransactionList {
+        try await listTransactionsWithResponse(
+            month: month,
+            from: from,
+            to: to,
+            accountID: accountID,
+            page: page,
+            pageSize: pageSize
+        ).body
     }
 
     /// `listTransactions`, returning the status and headers with the body.
-    public func listTransactionsWithResponse(month: String? = nil, from: String? = nil, to: String? = nil, accountID: LowercaseUUID? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws -> Response<TransactionList> {
+    public func listTransactionsWithResponse(
+        month: String? = nil,
+        from: String? = nil,
+        to: String? = nil,
+        accountID: LowercaseUUID? = nil,
+        page: Int32? = nil,
+        pageSize: Int32? = nil
+    ) async throws -> Response<TransactionList> {
         try core.validateRequest(Operations.listTransactions) { validator in
             try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
             try validator.check(from, at: "query.from", ValueConstraints(pattern: ValidationPatterns.month))
@@ -106,14 +128,14 @@ extension Client {
             try validator.check(pageSize, at: "query.pageSize", ValueConstraints(minimum: 1, maximum: 100))
         }
         var request = RequestBuilder(Operations.listTransactions)
-        try request.addQuery("month", month, style: .form, explode: true)
-        try request.addQuery("from", from, style: .form, explode: true)
-        try request.addQuery("to", to, style: .form, explode: true)
-        try request.addQuery("accountId", accountID, style: .form, explode: true)
-        try request.addQuery("page", page, style: .form, explode: true)
-        try request.addQuery("pageSize", pageSize, style: .form, explode: true)
+        try request.addQuery("month", month)
+        try request.addQuery("from", from)
+        try request.addQuery("to", to)
+        try request.addQuery("accountId", accountID)
+        try request.addQuery("page", page)
+        try request.addQuery("pageSize", pageSize)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(TransactionList.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -129,31 +151,44 @@ extension Client {
     /// property out. `category` is not nullable (every transaction keeps a
     /// category); send a new non-empty value to recategorise.
     ///
-    /// Judgment calls: at least one property is required, the length limits
-    /// (category 1-64, notes up to 255) and the response (the updated
-    /// transaction) are the most plausible choices; the guide only names the
-    /// two fields.
+    /// At least one property is required; `category` is 1-64 characters and
+    /// `notes` at most 255. The response is the updated transaction.
     ///
     /// - Parameters:
     ///   - transactionID: Identifier of the transaction (`Transaction.id`).
-    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
+    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of
+    ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
+    ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func updateTransaction(transactionID: LowercaseUUID, body: TransactionUpdate, idempotencyKey: LowercaseUUID? = nil) async throws -> Transaction {
-        try await updateTransactionWithResponse(transactionID: transactionID, body: body, idempotencyKey: idempotencyKey).body
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func updateTransaction(
+        transactionID: LowercaseUUID,
+        body: TransactionUpdate,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> Transaction {
+        try await updateTransactionWithResponse(
+            transactionID: transactionID,
+            body: body,
+            idempotencyKey: idempotencyKey
+        ).body
     }
 
     /// `updateTransaction`, returning the status and headers with the body.
-    public func updateTransactionWithResponse(transactionID: LowercaseUUID, body: TransactionUpdate, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<Transaction> {
+    public func updateTransactionWithResponse(
+        transactionID: LowercaseUUID,
+        body: TransactionUpdate,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> Response<Transaction> {
         try core.validateRequest(Operations.updateTransaction) { validator in
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.updateTransaction)
-        try request.setPath("transactionId", transactionID, style: "simple", explode: false)
+        try request.setPath("transactionId", transactionID)
         try request.setHeader("Idempotency-Key", idempotencyKey)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Transaction.self))
         case 400, 401, 403, 404, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -168,30 +203,38 @@ extension Client {
     /// first sync after `POST /plaid/exchange`), `demoSeed` seeds demo data, and
     /// `startMonth` (`YYYY-MM`) sets the earliest month to import.
     ///
-    /// Judgment calls: the sync is accepted and runs asynchronously (202), and
-    /// the response reports a `status` with the counts known so far; the guide
-    /// gives no response body.
+    /// The sync is accepted and runs asynchronously (202); the response
+    /// reports a `status` with the counts known so far.
     ///
     /// - Parameters:
-    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
+    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of
+    ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
+    ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func syncTransactions(body: SyncRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> SyncResult {
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func syncTransactions(
+        body: SyncRequest? = nil,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> SyncResult {
         try await syncTransactionsWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `syncTransactions`, returning the status and headers with the body.
-    public func syncTransactionsWithResponse(body: SyncRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<SyncResult> {
+    public func syncTransactionsWithResponse(
+        body: SyncRequest? = nil,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> Response<SyncResult> {
         try core.validateRequest(Operations.syncTransactions) { validator in
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.syncTransactions)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         if let body {
-            try request.setJSONBody(body, contentType: "application/json")
+            try request.setJSONBody(body)
         }
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 202: return response.success(try response.decodeJSON(SyncResult.self))
         case 400, 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -205,26 +248,35 @@ extension Client {
     /// `unlinkPlaid: true` the stored Plaid credentials are dropped as well, so
     /// the user must link again through Plaid Link.
     ///
-    /// Judgment call: the reset is accepted asynchronously (202) and answers
-    /// with a `status` and `traceId`; the guide gives no response body.
+    /// The reset is accepted asynchronously (202) and answers with a `status`
+    /// and `traceId`.
     ///
     /// - Parameters:
-    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
+    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of
+    ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
+    ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func resetTransactions(body: ResetRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> ResetResult {
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func resetTransactions(
+        body: ResetRequest? = nil,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> ResetResult {
         try await resetTransactionsWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `resetTransactions`, returning the status and headers with the body.
-    public func resetTransactionsWithResponse(body: ResetRequest? = nil, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<ResetResult> {
+    public func resetTransactionsWithResponse(
+        body: ResetRequest? = nil,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> Response<ResetResult> {
         var request = RequestBuilder(Operations.resetTransactions)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         if let body {
-            try request.setJSONBody(body, contentType: "application/json")
+            try request.setJSONBody(body)
         }
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 202: return response.success(try response.decodeJSON(ResetResult.self))
         case 400, 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -239,29 +291,31 @@ extension Client {
     /// fresh AI highlight instead of returning the stored one; when the AI
     /// provider cannot be reached this fails with `AI_UNAVAILABLE` (503).
     ///
-    /// Judgment calls: `month` is optional and defaults to the current month;
-    /// the response fields below are the most plausible shape (the guide only
-    /// says the summary exists and carries an AI highlight).
+    /// `month` is optional and defaults to the current month.
     ///
     /// - Parameters:
     ///   - month: Calendar month, `YYYY-MM`.
     ///   - generateAI: When `true`, generate a fresh AI highlight for the month instead of returning the stored one.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 503); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 503);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func getAnalyticsSummary(month: String? = nil, generateAI: Bool? = nil) async throws -> AnalyticsSummary {
         try await getAnalyticsSummaryWithResponse(month: month, generateAI: generateAI).body
     }
 
     /// `getAnalyticsSummary`, returning the status and headers with the body.
-    public func getAnalyticsSummaryWithResponse(month: String? = nil, generateAI: Bool? = nil) async throws -> Response<AnalyticsSummary> {
+    public func getAnalyticsSummaryWithResponse(
+        month: String? = nil,
+        generateAI: Bool? = nil
+    ) async throws -> Response<AnalyticsSummary> {
         try core.validateRequest(Operations.getAnalyticsSummary) { validator in
             try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
         }
         var request = RequestBuilder(Operations.getAnalyticsSummary)
-        try request.addQuery("month", month, style: .form, explode: true)
-        try request.addQuery("generateAi", generateAI, style: .form, explode: true)
+        try request.addQuery("month", month)
+        try request.addQuery("generateAi", generateAI)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(AnalyticsSummary.self))
         case 400, 401, 403, 429, 500, 503: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -272,24 +326,27 @@ extension Client {
     /// Get a chat conversation
     ///
     /// Returns the messages of the conversation named by `conversationId`, oldest
-    /// first. Judgment call: without `conversationId` the user's most recent
-    /// conversation is returned (or a new, empty one with a fresh
-    /// `conversationId` when there is none).
+    /// first. Without `conversationId` the user's most recent conversation is
+    /// returned (or a new, empty one with a fresh `conversationId` when there
+    /// is none).
     ///
     /// - Parameters:
     ///   - conversationID: The conversation to read. Omit for the most recent conversation.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func getChatConversation(conversationID: LowercaseUUID? = nil) async throws -> ChatConversation {
         try await getChatConversationWithResponse(conversationID: conversationID).body
     }
 
     /// `getChatConversation`, returning the status and headers with the body.
-    public func getChatConversationWithResponse(conversationID: LowercaseUUID? = nil) async throws -> Response<ChatConversation> {
+    public func getChatConversationWithResponse(
+        conversationID: LowercaseUUID? = nil
+    ) async throws -> Response<ChatConversation> {
         var request = RequestBuilder(Operations.getChatConversation)
-        try request.addQuery("conversationId", conversationID, style: .form, explode: true)
+        try request.addQuery("conversationId", conversationID)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(ChatConversation.self))
         case 400, 401, 403, 404, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -305,29 +362,37 @@ extension Client {
     /// message and every later one are dropped before the new message is added
     /// (edit or regenerate).
     ///
-    /// Judgment calls: the response is the whole conversation after the
-    /// exchange (same shape as `GET /ai/chat`), and "inclusive" truncation is
-    /// the most plausible reading of `truncateFromMessageId`. When the AI
-    /// provider cannot be reached this fails with `AI_UNAVAILABLE` (503).
+    /// The response is the whole conversation after the exchange (same shape
+    /// as `GET /ai/chat`). When the AI provider cannot be reached this fails
+    /// with `AI_UNAVAILABLE` (503).
     ///
     /// - Parameters:
-    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
+    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of
+    ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
+    ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500, 503); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func sendChatMessage(body: ChatMessageRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> ChatConversation {
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500, 503);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func sendChatMessage(
+        body: ChatMessageRequest,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> ChatConversation {
         try await sendChatMessageWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `sendChatMessage`, returning the status and headers with the body.
-    public func sendChatMessageWithResponse(body: ChatMessageRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<ChatConversation> {
+    public func sendChatMessageWithResponse(
+        body: ChatMessageRequest,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> Response<ChatConversation> {
         try core.validateRequest(Operations.sendChatMessage) { validator in
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.sendChatMessage)
         try request.setHeader("Idempotency-Key", idempotencyKey)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(ChatConversation.self))
         case 400, 401, 403, 404, 429, 500, 503: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -342,24 +407,28 @@ extension Client {
     /// link-token, Plaid Link (yields a `public_token`), `POST /plaid/exchange`,
     /// then `POST /transactions/sync`.
     ///
-    /// Judgment calls: no request body; the response carries `linkToken`,
-    /// `expiration` and Plaid's `requestId` (the guide only says the token
-    /// expires).
+    /// No request body; the response carries `linkToken`, `expiration` and
+    /// Plaid's `requestId`.
     ///
     /// - Parameters:
-    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
+    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of
+    ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
+    ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500, 502);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func createPlaidLinkToken(idempotencyKey: LowercaseUUID? = nil) async throws -> PlaidLinkToken {
         try await createPlaidLinkTokenWithResponse(idempotencyKey: idempotencyKey).body
     }
 
     /// `createPlaidLinkToken`, returning the status and headers with the body.
-    public func createPlaidLinkTokenWithResponse(idempotencyKey: LowercaseUUID? = nil) async throws -> Response<PlaidLinkToken> {
+    public func createPlaidLinkTokenWithResponse(
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> Response<PlaidLinkToken> {
         var request = RequestBuilder(Operations.createPlaidLinkToken)
         try request.setHeader("Idempotency-Key", idempotencyKey)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(PlaidLinkToken.self))
         case 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -373,27 +442,35 @@ extension Client {
     /// `publicToken`) for a stored Plaid item. Follow with
     /// `POST /transactions/sync` (optionally `forceFullSync: true`).
     ///
-    /// Judgment call: the response (`itemId`, `status`, `traceId`) is the most
-    /// plausible shape; the guide gives none.
+    /// The response carries `itemId`, `status` and `traceId`.
     ///
     /// - Parameters:
-    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is planned; the header is harmless today.
+    ///   - idempotencyKey: A client-generated UUID identifying one logical write, reused unchanged on every retry of
+    ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
+    ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func exchangePlaidPublicToken(body: PlaidExchangeRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> PlaidExchangeResult {
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    public func exchangePlaidPublicToken(
+        body: PlaidExchangeRequest,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> PlaidExchangeResult {
         try await exchangePlaidPublicTokenWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
     /// `exchangePlaidPublicToken`, returning the status and headers with the body.
-    public func exchangePlaidPublicTokenWithResponse(body: PlaidExchangeRequest, idempotencyKey: LowercaseUUID? = nil) async throws -> Response<PlaidExchangeResult> {
+    public func exchangePlaidPublicTokenWithResponse(
+        body: PlaidExchangeRequest,
+        idempotencyKey: LowercaseUUID? = nil
+    ) async throws -> Response<PlaidExchangeResult> {
         try core.validateRequest(Operations.exchangePlaidPublicToken) { validator in
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.exchangePlaidPublicToken)
         try request.setHeader("Idempotency-Key", idempotencyKey)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(PlaidExchangeResult.self))
         case 400, 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -403,14 +480,15 @@ extension Client {
 
     /// Semantic search over transactions
     ///
-    /// Semantic search over the user's transactions with filters. The guide
-    /// names `query`, `category` and `merchant` "etc."; the further filters
-    /// (`from`, `to`, `amountMin`, `amountMax`, `topK`) and the response shape
-    /// (ranked hits plus count/sum/average statistics, amounts in integer
-    /// cents) are judgment calls. This is a read: it changes no state, so it
-    /// takes no `Idempotency-Key` and is safe to retry.
+    /// Semantic search over the user's transactions with filters: `category`,
+    /// `merchant`, a date window (`from`, `to`), an amount range (`amountMin`,
+    /// `amountMax`, in cents) and `topK`. The response lists ranked hits plus
+    /// count/sum/average statistics, amounts in integer cents. This is a read:
+    /// it changes no state, so it takes no `Idempotency-Key` and is safe to
+    /// retry.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func searchRAG(body: RAGSearchRequest) async throws -> RAGSearchResult {
         try await searchRAGWithResponse(body: body).body
     }
@@ -421,9 +499,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.searchRAG)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RAGSearchResult.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -434,14 +512,14 @@ extension Client {
     /// Get lightweight monthly summaries
     ///
     /// Lightweight summaries for one month, by category and by merchant.
-    /// Judgment calls: `month` is optional and defaults to the current month;
-    /// amounts are integer cents (negative = spending) and the body shape is
-    /// the most plausible one.
+    /// `month` is optional and defaults to the current month; amounts are
+    /// integer cents (negative = spending).
     ///
     /// - Parameters:
     ///   - month: Calendar month, `YYYY-MM`.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func getRAGSummaries(month: String? = nil) async throws -> RAGSummaries {
         try await getRAGSummariesWithResponse(month: month).body
     }
@@ -452,9 +530,9 @@ extension Client {
             try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
         }
         var request = RequestBuilder(Operations.getRAGSummaries)
-        try request.addQuery("month", month, style: .form, explode: true)
+        try request.addQuery("month", month)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RAGSummaries.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
@@ -464,13 +542,14 @@ extension Client {
 
     /// Aggregate transactions over a custom window
     ///
-    /// Custom window aggregations (for example rolling spend). Judgment calls:
-    /// the request is a date window (`from`/`to`, inclusive) and a
-    /// `granularity` that chooses the buckets; the response lists the buckets
-    /// and a timeline, amounts in integer cents. This is a read: it takes no
-    /// `Idempotency-Key` and is safe to retry.
+    /// Custom window aggregations (for example rolling spend). The request is
+    /// a date window (`from`/`to`, inclusive) and a `granularity` that chooses
+    /// the buckets; the response lists the buckets and a timeline, amounts in
+    /// integer cents. This is a read: it takes no `Idempotency-Key` and is
+    /// safe to retry.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func aggregateRAG(body: RAGAggregateRequest) async throws -> RAGAggregateResult {
         try await aggregateRAGWithResponse(body: body).body
     }
@@ -481,9 +560,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.aggregateRAG)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RAGAggregateResult.self))
         case 400, 401, 403, 429, 500: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))

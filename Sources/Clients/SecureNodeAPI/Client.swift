@@ -10,12 +10,7 @@ import HTTPTypes
 /// Runtime API used by the SecureNode Mobile SDKs (iOS and Android) for Active
 /// Caller Identity and Call Branding.
 ///
-/// Sources: the SecureNode "Mobile SDK - Endpoint Contract (Authoritative)"
-/// and the SecureNode iOS SDK README. Where the two disagree the contract wins
-/// for required fields, and the README's additional shapes are kept as
-/// optional fields (see each operation's description).
-///
-/// Hard rules from the contract:
+/// Hard rules:
 /// - Caller identity must work offline at ring-time; network calls are never
 ///   required to render the OS call UI (no ring-time network dependency).
 /// - Branding records are stored locally; syncs are atomic (no partial
@@ -23,13 +18,13 @@ import HTTPTypes
 /// - Billing events (`imprint`, `event`) are best-effort, asynchronous and
 ///   idempotent via `event_key`; on timeout they are retried with the same key.
 ///
-/// Error handling (contract section 11): network failure - fail silently;
+/// Error handling: network failure - fail silently;
 /// event timeout - retry with the same `event_key`; auth failure - disable
 /// branding.
 ///
 /// Path mounting: the SDK calls `{base}/api/mobile/...` and also tries
 /// `{base}/mobile/...` for deployments where the API is not mounted under
-/// `/api`. This spec documents the `/api` mount used by the contract.
+/// `/api`. The paths listed here use the `/api` mount.
 ///
 /// Every request (including GETs) is sent with `X-API-Key` and
 /// `Content-Type: application/json`. Branding logos referenced by `logo_url`
@@ -39,14 +34,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -94,9 +109,9 @@ extension Client: APIProtocol {}
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {
-        /// Production API (base URL named by the authoritative endpoint contract).
+        /// Production API.
         case production = "https://api.securenode.io"
-        /// Edge API (base URL used in the iOS SDK README quick start). The SDK tries both `{base}/api/mobile/...` and `{base}/mobile/...` against it.
+        /// Edge API. The SDK tries both `{base}/api/mobile/...` and `{base}/mobile/...` against it.
         case edge = "https://edge.securenode.io"
 
         /// The base URL.
@@ -109,26 +124,81 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `GET /api/mobile/branding/sync`
-        public static let syncBranding = OperationDescriptor(id: "syncBranding", method: .get, pathTemplate: "/api/mobile/branding/sync", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let syncBranding = OperationDescriptor(
+            id: "syncBranding",
+            method: .get,
+            pathTemplate: "/api/mobile/branding/sync",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `GET /api/mobile/branding/lookup`
-        public static let lookupBranding = OperationDescriptor(id: "lookupBranding", method: .get, pathTemplate: "/api/mobile/branding/lookup", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let lookupBranding = OperationDescriptor(
+            id: "lookupBranding",
+            method: .get,
+            pathTemplate: "/api/mobile/branding/lookup",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `POST /api/mobile/branding/imprint`
-        public static let recordImprint = OperationDescriptor(id: "recordImprint", method: .post, pathTemplate: "/api/mobile/branding/imprint", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let recordImprint = OperationDescriptor(
+            id: "recordImprint",
+            method: .post,
+            pathTemplate: "/api/mobile/branding/imprint",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            isIdempotent: true
+        )
         /// `POST /api/mobile/branding/event`
-        public static let recordBrandingEvent = OperationDescriptor(id: "recordBrandingEvent", method: .post, pathTemplate: "/api/mobile/branding/event", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let recordBrandingEvent = OperationDescriptor(
+            id: "recordBrandingEvent",
+            method: .post,
+            pathTemplate: "/api/mobile/branding/event",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            isIdempotent: true
+        )
         /// `POST /api/mobile/device/register`
-        public static let registerDevice = OperationDescriptor(id: "registerDevice", method: .post, pathTemplate: "/api/mobile/device/register", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
+        public static let registerDevice = OperationDescriptor(
+            id: "registerDevice",
+            method: .post,
+            pathTemplate: "/api/mobile/device/register",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `POST /api/mobile/device/update`
-        public static let updateDevice = OperationDescriptor(id: "updateDevice", method: .post, pathTemplate: "/api/mobile/device/update", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
+        public static let updateDevice = OperationDescriptor(
+            id: "updateDevice",
+            method: .post,
+            pathTemplate: "/api/mobile/device/update",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `POST /api/mobile/device/presence`
-        public static let reportDevicePresence = OperationDescriptor(id: "reportDevicePresence", method: .post, pathTemplate: "/api/mobile/device/presence", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
+        public static let reportDevicePresence = OperationDescriptor(
+            id: "reportDevicePresence",
+            method: .post,
+            pathTemplate: "/api/mobile/device/presence",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `POST /api/mobile/debug/upload`
-        public static let uploadDebugLogs = OperationDescriptor(id: "uploadDebugLogs", method: .post, pathTemplate: "/api/mobile/debug/upload", security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: false)
+        public static let uploadDebugLogs = OperationDescriptor(
+            id: "uploadDebugLogs",
+            method: .post,
+            pathTemplate: "/api/mobile/debug/upload",
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [syncBranding, lookupBranding, recordImprint, recordBrandingEvent, registerDevice, updateDevice, reportDevicePresence, uploadDebugLogs]
+        public static let all: [OperationDescriptor] = [
+            syncBranding,
+            lookupBranding,
+            recordImprint,
+            recordBrandingEvent,
+            registerDevice,
+            updateDevice,
+            reportDevicePresence,
+            uploadDebugLogs
+        ]
     }
 }

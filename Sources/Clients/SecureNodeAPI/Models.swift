@@ -5,13 +5,14 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
+/// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20
+/// characters.
 public typealias E164PhoneNumber = String
 
 /// Stable per-install device identifier (for example a UUID string).
 public typealias DeviceID = String
 
-/// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
+/// Device platform.
 public enum DevicePlatform: OpenEnum {
     /// "ios"
     case ios
@@ -45,36 +46,45 @@ public enum DevicePlatform: OpenEnum {
 /// Authoritative branding record, stored locally and used for ring-time
 /// lookups (never network lookups).
 ///
-/// The contract lists `brand_id` and `is_active` as required, while the
-/// iOS SDK README lists `brand_id` as optional and leaves `is_active` out
-/// of sync items. Deployed servers send either shape, so both are
-/// accepted: a record without `brand_id` has none, and a record without
-/// `is_active` is active (the README's items are all live records).
+/// `brand_id` and `is_active` may be absent: a record without `brand_id`
+/// has none, and a record without `is_active` is active.
 public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
-    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
+    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20
+    /// characters.
     public let phoneNumberE164: E164PhoneNumber
     /// Display name shown on incoming calls.
     public let brandName: String
     /// Identifier of the brand this number belongs to.
     public let brandID: String?
-    /// Optional logo URL (served from `https://assets.securenode.io`, cached locally under `Library/Caches/SecureNodeBranding/`).
+    /// Optional logo URL (served from `https://assets.securenode.io`, cached locally under
+    /// `Library/Caches/SecureNodeBranding/`).
     public let logoURL: URL?
     /// Optional reason for the call shown with the identity.
     public let callReason: String?
     /// When the record last changed.
     public let updatedAt: Date
-    /// Whether the record is active. Records with `is_active: false` must be purged from the local store; a record without the field is active.
+    /// Whether the record is active. Records with `is_active: false` must be purged from the local store; a record
+    /// without the field is active.
     public let isActive: Bool
 
     /// - Parameters:
     ///   - phoneNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
     ///   - brandName: Display name shown on incoming calls.
     ///   - brandID: Identifier of the brand this number belongs to.
-    ///   - logoURL: Optional logo URL (served from `https://assets.securenode.io`, cached locally under `Library/Caches/SecureNodeBranding/`).
+    ///   - logoURL: Optional logo URL (served from `https://assets.securenode.io`, cached locally under
+    ///     `Library/Caches/SecureNodeBranding/`).
     ///   - callReason: Optional reason for the call shown with the identity.
     ///   - updatedAt: When the record last changed.
     ///   - isActive: Whether the record is active.
-    public init(phoneNumberE164: E164PhoneNumber, brandName: String, brandID: String? = nil, logoURL: URL? = nil, callReason: String? = nil, updatedAt: Date, isActive: Bool = true) {
+    public init(
+        phoneNumberE164: E164PhoneNumber,
+        brandName: String,
+        brandID: String? = nil,
+        logoURL: URL? = nil,
+        callReason: String? = nil,
+        updatedAt: Date,
+        isActive: Bool = true
+    ) {
         self.phoneNumberE164 = phoneNumberE164
         self.brandName = brandName
         self.brandID = brandID
@@ -108,14 +118,18 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(phoneNumberE164, at: "phone_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(
+            phoneNumberE164,
+            at: "phone_number_e164",
+            ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true)
+        )
         try validator.check(brandName, at: "brand_name", ValueConstraints(minLength: 1, maxLength: 100))
         try validator.check(brandID, at: "brand_id", ValueConstraints(minLength: 1))
         try validator.check(callReason, at: "call_reason", ValueConstraints(minLength: 1, maxLength: 200))
     }
 }
 
-/// Server-side configuration flags returned with a sync. The README lists these as examples ("e.g."), so further flags (such as the gate for debug upload) may appear.
+/// Server-side configuration flags returned with a sync. Further flags (such as the gate for debug upload) may appear.
 public struct BrandingConfig: Codable, Hashable, Sendable {
     /// Whether the (future) VoIP dialler capability is enabled.
     public let voipDialerEnabled: Bool?
@@ -127,7 +141,11 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
     /// - Parameters:
     ///   - voipDialerEnabled: Whether the (future) VoIP dialler capability is enabled.
     ///   - brandingEnabled: Whether call branding is enabled for this customer/device.
-    public init(voipDialerEnabled: Bool? = nil, brandingEnabled: Bool? = nil, additionalProperties: [String: JSONValue] = [:]) {
+    public init(
+        voipDialerEnabled: Bool? = nil,
+        brandingEnabled: Bool? = nil,
+        additionalProperties: [String: JSONValue] = [:]
+    ) {
         self.voipDialerEnabled = voipDialerEnabled
         self.brandingEnabled = brandingEnabled
         self.additionalProperties = additionalProperties
@@ -143,7 +161,10 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.voipDialerEnabled = try container.decodeIfPresent(Bool.self, forKey: .voipDialerEnabled)
         self.brandingEnabled = try container.decodeIfPresent(Bool.self, forKey: .brandingEnabled)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
+        self.additionalProperties = try decoder.decodeAdditionalProperties(
+            JSONValue.self,
+            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+        )
     }
 
     /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
@@ -161,7 +182,8 @@ public struct BrandingSyncResponse: Codable, Hashable, Sendable, Validatable {
     public let branding: [BrandingRecord]
     /// Server time of this sync; store it as the next `since` cursor.
     public let syncedAt: Date
-    /// Server-side configuration flags returned with a sync. The README lists these as examples ("e.g."), so further flags (such as the gate for debug upload) may appear.
+    /// Server-side configuration flags returned with a sync. Further flags (such as the gate for debug upload) may
+    /// appear.
     public let config: BrandingConfig?
 
     /// - Parameters:
@@ -188,7 +210,8 @@ public struct BrandingSyncResponse: Codable, Hashable, Sendable, Validatable {
 
 /// Single branding identity returned by the lookup fallback.
 public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
-    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
+    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20
+    /// characters.
     public let e164: E164PhoneNumber
     /// Display name shown on incoming calls.
     public let brandName: String
@@ -205,7 +228,13 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
     ///   - logoURL: Optional logo URL.
     ///   - callReason: Optional reason for the call.
     ///   - updatedAt: When the identity last changed (optional).
-    public init(e164: E164PhoneNumber, brandName: String, logoURL: URL? = nil, callReason: String? = nil, updatedAt: Date? = nil) {
+    public init(
+        e164: E164PhoneNumber,
+        brandName: String,
+        logoURL: URL? = nil,
+        callReason: String? = nil,
+        updatedAt: Date? = nil
+    ) {
         self.e164 = e164
         self.brandName = brandName
         self.logoURL = logoURL
@@ -223,7 +252,11 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(e164, at: "e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(
+            e164,
+            at: "e164",
+            ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true)
+        )
         try validator.check(brandName, at: "brand_name", ValueConstraints(minLength: 1, maxLength: 100))
         try validator.check(callReason, at: "call_reason", ValueConstraints(minLength: 1, maxLength: 200))
     }
@@ -233,9 +266,11 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
 public struct EventMeta: Codable, Hashable, Sendable, Validatable {
     /// Call id of an earlier event (its `event_id`) for follow-up attribution, e.g. a returned call.
     public var callEventID: String?
-    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
+    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20
+    /// characters.
     public var callerNumberE164: E164PhoneNumber?
-    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
+    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20
+    /// characters.
     public var destinationNumberE164: E164PhoneNumber?
     /// When the call was observed (UTC).
     public var observedAtUTC: Date?
@@ -243,13 +278,14 @@ public struct EventMeta: Codable, Hashable, Sendable, Validatable {
     public var brandingApplied: Bool?
     /// Branding profile applied to the call.
     public var brandingProfileID: String?
-    /// Kind of identity shown (open string; values not documented).
+    /// Kind of identity shown (open string).
     public var identityType: String?
     /// Ring time in seconds.
     public var ringDurationSeconds: Int32?
     /// Call duration in seconds.
     public var callDurationSeconds: Int32?
-    /// Call outcome as the customer's exports expect it, e.g. `ANSWERED`, `MISSED`, `REJECTED` (open set, so not an enum).
+    /// Call outcome as the customer's exports expect it, e.g. `ANSWERED`, `MISSED`, `REJECTED`; other values may
+    /// appear.
     public var callOutcome: String?
     /// Whether the user returned the call.
     public var returnCallDetected: Bool?
@@ -263,13 +299,27 @@ public struct EventMeta: Codable, Hashable, Sendable, Validatable {
     ///   - observedAtUTC: When the call was observed (UTC).
     ///   - brandingApplied: Whether branding was displayed for the call.
     ///   - brandingProfileID: Branding profile applied to the call.
-    ///   - identityType: Kind of identity shown (open string; values not documented).
+    ///   - identityType: Kind of identity shown (open string).
     ///   - ringDurationSeconds: Ring time in seconds.
     ///   - callDurationSeconds: Call duration in seconds.
-    ///   - callOutcome: Call outcome as the customer's exports expect it, e.g. `ANSWERED`, `MISSED`, `REJECTED` (open set, so not an enum).
+    ///   - callOutcome: Call outcome as the customer's exports expect it, e.g. `ANSWERED`, `MISSED`, `REJECTED`; other
+    ///     values may appear.
     ///   - returnCallDetected: Whether the user returned the call.
     ///   - returnCallLatencySeconds: Seconds between the original call and the return call.
-    public init(callEventID: String? = nil, callerNumberE164: E164PhoneNumber? = nil, destinationNumberE164: E164PhoneNumber? = nil, observedAtUTC: Date? = nil, brandingApplied: Bool? = nil, brandingProfileID: String? = nil, identityType: String? = nil, ringDurationSeconds: Int32? = nil, callDurationSeconds: Int32? = nil, callOutcome: String? = nil, returnCallDetected: Bool? = nil, returnCallLatencySeconds: Int32? = nil) {
+    public init(
+        callEventID: String? = nil,
+        callerNumberE164: E164PhoneNumber? = nil,
+        destinationNumberE164: E164PhoneNumber? = nil,
+        observedAtUTC: Date? = nil,
+        brandingApplied: Bool? = nil,
+        brandingProfileID: String? = nil,
+        identityType: String? = nil,
+        ringDurationSeconds: Int32? = nil,
+        callDurationSeconds: Int32? = nil,
+        callOutcome: String? = nil,
+        returnCallDetected: Bool? = nil,
+        returnCallLatencySeconds: Int32? = nil
+    ) {
         self.callEventID = callEventID
         self.callerNumberE164 = callerNumberE164
         self.destinationNumberE164 = destinationNumberE164
@@ -301,40 +351,58 @@ public struct EventMeta: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(callerNumberE164, at: "caller_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
-        try validator.check(destinationNumberE164, at: "destination_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(
+            callerNumberE164,
+            at: "caller_number_e164",
+            ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true)
+        )
+        try validator.check(
+            destinationNumberE164,
+            at: "destination_number_e164",
+            ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true)
+        )
         try validator.check(ringDurationSeconds, at: "ring_duration_seconds", ValueConstraints(minimum: 0))
         try validator.check(callDurationSeconds, at: "call_duration_seconds", ValueConstraints(minimum: 0))
         try validator.check(returnCallLatencySeconds, at: "return_call_latency_seconds", ValueConstraints(minimum: 0))
     }
 }
 
-/// Billable usage event body (iOS README `/branding/event`).
+/// Billable usage event body.
 public struct UsageEventRequest: Codable, Hashable, Sendable, Validatable {
-    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
+    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20
+    /// characters.
     public var phoneNumberE164: E164PhoneNumber
-    /// Event outcome, e.g. `displayed` (open set, so not an enum).
+    /// Event outcome, e.g. `displayed`; other values may appear.
     public var outcome: String
-    /// Where identity was shown, e.g. `display` (open set, so not an enum).
+    /// Where identity was shown, e.g. `display`; other values may appear.
     public var surface: String
     /// When the identity was displayed.
     public var displayedAt: Date
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID?
-    /// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so the event is billed once.
+    /// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so
+    /// the event is billed once.
     public var eventKey: EventKey?
     /// Call-event metadata supplied by the host app (the SDK does not derive call outcomes). All fields are optional.
     public var meta: EventMeta?
 
     /// - Parameters:
     ///   - phoneNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
-    ///   - outcome: Event outcome, e.g. `displayed` (open set, so not an enum).
-    ///   - surface: Where identity was shown, e.g. `display` (open set, so not an enum).
+    ///   - outcome: Event outcome, e.g. `displayed`; other values may appear.
+    ///   - surface: Where identity was shown, e.g. `display`; other values may appear.
     ///   - displayedAt: When the identity was displayed.
     ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     ///   - eventKey: Client-generated idempotency key for a billing event.
     ///   - meta: Call-event metadata supplied by the host app (the SDK does not derive call outcomes).
-    public init(phoneNumberE164: E164PhoneNumber, outcome: String, surface: String, displayedAt: Date, deviceID: DeviceID? = nil, eventKey: EventKey? = nil, meta: EventMeta? = nil) {
+    public init(
+        phoneNumberE164: E164PhoneNumber,
+        outcome: String,
+        surface: String,
+        displayedAt: Date,
+        deviceID: DeviceID? = nil,
+        eventKey: EventKey? = nil,
+        meta: EventMeta? = nil
+    ) {
         self.phoneNumberE164 = phoneNumberE164
         self.outcome = outcome
         self.surface = surface
@@ -356,20 +424,26 @@ public struct UsageEventRequest: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(phoneNumberE164, at: "phone_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(
+            phoneNumberE164,
+            at: "phone_number_e164",
+            ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true)
+        )
         try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
         try validator.check(eventKey, at: "event_key", ValueConstraints(minLength: 1, isSecret: true))
         try validator.validate(meta, at: "meta")
     }
 }
 
-/// Imprint body. Requires the contract's minimum (`phone_number_e164`, `event_key`); the README's event fields are accepted as optional so a server may receive either shape.
+/// Imprint body. `phone_number_e164` and `event_key` are required; the usage-event fields are optional.
 public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
-    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20 characters.
+    /// Phone number in E.164 form (e.g. `+1234567890`). The documented server-side length limits are min 1 / max 20
+    /// characters.
     public var phoneNumberE164: E164PhoneNumber
-    /// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so the event is billed once.
+    /// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so
+    /// the event is billed once.
     public var eventKey: EventKey
-    /// Brand whose identity was displayed (assumed; not named by the documents).
+    /// Brand whose identity was displayed.
     public var brandID: String?
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID?
@@ -385,13 +459,22 @@ public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
     /// - Parameters:
     ///   - phoneNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
     ///   - eventKey: Client-generated idempotency key for a billing event.
-    ///   - brandID: Brand whose identity was displayed (assumed; not named by the documents).
+    ///   - brandID: Brand whose identity was displayed.
     ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     ///   - displayedAt: When the identity was displayed.
     ///   - outcome: Event outcome, e.g. `displayed`.
     ///   - surface: Where identity was shown, e.g. `display`.
     ///   - meta: Call-event metadata supplied by the host app (the SDK does not derive call outcomes).
-    public init(phoneNumberE164: E164PhoneNumber, eventKey: EventKey, brandID: String? = nil, deviceID: DeviceID? = nil, displayedAt: Date? = nil, outcome: String? = nil, surface: String? = nil, meta: EventMeta? = nil) {
+    public init(
+        phoneNumberE164: E164PhoneNumber,
+        eventKey: EventKey,
+        brandID: String? = nil,
+        deviceID: DeviceID? = nil,
+        displayedAt: Date? = nil,
+        outcome: String? = nil,
+        surface: String? = nil,
+        meta: EventMeta? = nil
+    ) {
         self.phoneNumberE164 = phoneNumberE164
         self.eventKey = eventKey
         self.brandID = brandID
@@ -415,7 +498,11 @@ public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(phoneNumberE164, at: "phone_number_e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+        try validator.check(
+            phoneNumberE164,
+            at: "phone_number_e164",
+            ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true)
+        )
         try validator.check(eventKey, at: "event_key", ValueConstraints(minLength: 1, isSecret: true))
         try validator.check(brandID, at: "brand_id", ValueConstraints(minLength: 1))
         try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
@@ -423,21 +510,24 @@ public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so the event is billed once.
+/// Client-generated idempotency key for a billing event. Retries (e.g. after a timeout) must reuse the same key so the
+/// event is billed once.
 public typealias EventKey = String
 
 /// Result of a usage event or imprint.
 public struct UsageEventResponse: Codable, Hashable, Sendable {
     /// Whether the event was accepted.
     public let success: Bool
-    /// Server id of the event; returned to the host as the call id for later return-call attribution (`meta.call_event_id`).
+    /// Server id of the event; returned to the host as the call id for later return-call attribution
+    /// (`meta.call_event_id`).
     public let eventID: String?
     /// Display time recorded for the event.
     public let displayedAt: Date?
 
     /// - Parameters:
     ///   - success: Whether the event was accepted.
-    ///   - eventID: Server id of the event; returned to the host as the call id for later return-call attribution (`meta.call_event_id`).
+    ///   - eventID: Server id of the event; returned to the host as the call id for later return-call attribution
+    ///     (`meta.call_event_id`).
     ///   - displayedAt: Display time recorded for the event.
     public init(success: Bool, eventID: String? = nil, displayedAt: Date? = nil) {
         self.success = success
@@ -456,7 +546,7 @@ public struct UsageEventResponse: Codable, Hashable, Sendable {
 public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID
-    /// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
+    /// Device platform.
     public var platform: DevicePlatform
     /// Operating system version, e.g. `17.2`.
     public var osVersion: String?
@@ -464,7 +554,7 @@ public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
     public var sdkVersion: String?
     /// Host app version.
     public var appVersion: String?
-    /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`). The documents do not list capability names.
+    /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`).
     public var capabilities: DeviceCapabilities?
 
     /// - Parameters:
@@ -473,8 +563,16 @@ public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
     ///   - osVersion: Operating system version, e.g. `17.2`.
     ///   - sdkVersion: SecureNode SDK version.
     ///   - appVersion: Host app version.
-    ///   - capabilities: Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`).
-    public init(deviceID: DeviceID, platform: DevicePlatform, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: DeviceCapabilities? = nil) {
+    ///   - capabilities: Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`,
+    ///     `voip_dialer`).
+    public init(
+        deviceID: DeviceID,
+        platform: DevicePlatform,
+        osVersion: String? = nil,
+        sdkVersion: String? = nil,
+        appVersion: String? = nil,
+        capabilities: DeviceCapabilities? = nil
+    ) {
         self.deviceID = deviceID
         self.platform = platform
         self.osVersion = osVersion
@@ -503,7 +601,7 @@ public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
 public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID
-    /// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
+    /// Device platform.
     public var platform: DevicePlatform?
     /// Operating system version, e.g. `17.3`.
     public var osVersion: String?
@@ -511,7 +609,7 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
     public var sdkVersion: String?
     /// Host app version.
     public var appVersion: String?
-    /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`). The documents do not list capability names.
+    /// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`).
     public var capabilities: DeviceCapabilities?
 
     /// - Parameters:
@@ -520,8 +618,16 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
     ///   - osVersion: Operating system version, e.g. `17.3`.
     ///   - sdkVersion: SecureNode SDK version.
     ///   - appVersion: Host app version.
-    ///   - capabilities: Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`).
-    public init(deviceID: DeviceID, platform: DevicePlatform? = nil, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: DeviceCapabilities? = nil) {
+    ///   - capabilities: Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`,
+    ///     `voip_dialer`).
+    public init(
+        deviceID: DeviceID,
+        platform: DevicePlatform? = nil,
+        osVersion: String? = nil,
+        sdkVersion: String? = nil,
+        appVersion: String? = nil,
+        capabilities: DeviceCapabilities? = nil
+    ) {
         self.deviceID = deviceID
         self.platform = platform
         self.osVersion = osVersion
@@ -546,10 +652,10 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`). The documents do not list capability names.
+/// Open map of capability name to enabled flag (e.g. `call_directory`, `contacts_sync`, `voip_dialer`).
 public typealias DeviceCapabilities = [String: Bool]
 
-/// Result of device register/update (shape assumed; not documented).
+/// Result of device register/update.
 public struct DeviceResponse: Codable, Hashable, Sendable, Validatable {
     /// Whether the request was accepted.
     public let success: Bool
@@ -581,7 +687,7 @@ public struct PresenceRequest: Codable, Hashable, Sendable, Validatable {
     public var deviceID: DeviceID
     /// When the device was observed active.
     public var observedAt: Date
-    /// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
+    /// Device platform.
     public var platform: DevicePlatform?
     /// Operating system version.
     public var osVersion: String?
@@ -594,7 +700,13 @@ public struct PresenceRequest: Codable, Hashable, Sendable, Validatable {
     ///   - platform: Device platform.
     ///   - osVersion: Operating system version.
     ///   - lastSyncedAt: Time of the device's last successful branding sync.
-    public init(deviceID: DeviceID, observedAt: Date, platform: DevicePlatform? = nil, osVersion: String? = nil, lastSyncedAt: Date? = nil) {
+    public init(
+        deviceID: DeviceID,
+        observedAt: Date,
+        platform: DevicePlatform? = nil,
+        osVersion: String? = nil,
+        lastSyncedAt: Date? = nil
+    ) {
         self.deviceID = deviceID
         self.observedAt = observedAt
         self.platform = platform
@@ -617,7 +729,7 @@ public struct PresenceRequest: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// Generic acknowledgement (shape assumed; not documented).
+/// Generic acknowledgement.
 public struct SuccessResponse: Codable, Hashable, Sendable {
     /// Whether the request was accepted.
     public let success: Bool
@@ -649,11 +761,11 @@ public struct DebugLogEntry: Codable, Hashable, Sendable {
     }
 }
 
-/// Debug/telemetry upload body (shape assumed; not documented).
+/// Debug/telemetry upload body.
 public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public var deviceID: DeviceID
-    /// Device platform. The contract covers iOS and Android SDKs; the lowercase spelling is a judgment call.
+    /// Device platform.
     public var platform: DevicePlatform?
     /// Operating system version.
     public var osVersion: String?
@@ -671,7 +783,14 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
     ///   - sdkVersion: SecureNode SDK version.
     ///   - logs: Log entries to upload.
     ///   - context: Free-form diagnostic context.
-    public init(deviceID: DeviceID, platform: DevicePlatform? = nil, osVersion: String? = nil, sdkVersion: String? = nil, logs: [DebugLogEntry], context: [String: JSONValue]? = nil) {
+    public init(
+        deviceID: DeviceID,
+        platform: DevicePlatform? = nil,
+        osVersion: String? = nil,
+        sdkVersion: String? = nil,
+        logs: [DebugLogEntry],
+        context: [String: JSONValue]? = nil
+    ) {
         self.deviceID = deviceID
         self.platform = platform
         self.osVersion = osVersion
@@ -696,7 +815,7 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// Result of a debug upload (shape assumed; not documented).
+/// Result of a debug upload.
 public struct DebugUploadResponse: Codable, Hashable, Sendable {
     /// Whether the upload was accepted.
     public let success: Bool
@@ -717,7 +836,7 @@ public struct DebugUploadResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// Error body. The SecureNode documents do not define an error envelope; this lenient shape (both fields optional, extra fields allowed) is a judgment call. Clients should act on the status code.
+/// Error body. Both fields are optional and extra fields may appear. Clients should act on the status code.
 public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Machine-readable error code.
     public let error: String?
@@ -745,7 +864,10 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.error = try container.decodeIfPresent(String.self, forKey: .error)
         self.message = try container.decodeIfPresent(String.self, forKey: .message)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
+        self.additionalProperties = try decoder.decodeAdditionalProperties(
+            JSONValue.self,
+            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+        )
     }
 
     /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.

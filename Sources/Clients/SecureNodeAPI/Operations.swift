@@ -19,29 +19,33 @@ extension Client {
     /// Records with `is_active: false` must be purged from the local store.
     /// The result must be applied atomically (no partial writes).
     ///
-    /// Judgment call: the documents do not name the cursor source; this spec
-    /// assumes the `synced_at` of the previous successful response is stored
-    /// and sent as the next `since`.
+    /// Store the `synced_at` of the previous successful response and send it
+    /// as the next `since`.
     ///
     /// - Parameters:
-    ///   - since: Incremental sync cursor (ISO 8601). Omit for a full sync. Only records changed after this instant are returned.
+    ///   - since: Incremental sync cursor (ISO 8601). Omit for a full sync. Only records changed after this instant are
+    ///     returned.
     ///   - deviceID: Identifier of the calling device/install (optional).
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func syncBranding(since: Date? = nil, deviceID: DeviceID? = nil) async throws -> BrandingSyncResponse {
         try await syncBrandingWithResponse(since: since, deviceID: deviceID).body
     }
 
     /// `syncBranding`, returning the status and headers with the body.
-    public func syncBrandingWithResponse(since: Date? = nil, deviceID: DeviceID? = nil) async throws -> Response<BrandingSyncResponse> {
+    public func syncBrandingWithResponse(
+        since: Date? = nil,
+        deviceID: DeviceID? = nil
+    ) async throws -> Response<BrandingSyncResponse> {
         try core.validateRequest(Operations.syncBranding) { validator in
             try validator.check(deviceID, at: "query.device_id", ValueConstraints(minLength: 1))
         }
         var request = RequestBuilder(Operations.syncBranding)
-        try request.addQuery("since", since, style: .form, explode: true)
-        try request.addQuery("device_id", deviceID, style: .form, explode: true)
+        try request.addQuery("since", since)
+        try request.addQuery("device_id", deviceID)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(BrandingSyncResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -55,17 +59,24 @@ extension Client {
     /// `envelope` holds the rest of the body.
     ///
     /// - Throws: what `syncBrandingWithResponse` throws for a status other than 200.
-    public func syncBrandingStreamed(since: Date? = nil, deviceID: DeviceID? = nil) async throws -> StreamedJSONArray<BrandingRecord, BrandingSyncResponse> {
+    public func syncBrandingStreamed(
+        since: Date? = nil,
+        deviceID: DeviceID? = nil
+    ) async throws -> StreamedJSONArray<BrandingRecord, BrandingSyncResponse> {
         try core.validateRequest(Operations.syncBranding) { validator in
             try validator.check(deviceID, at: "query.device_id", ValueConstraints(minLength: 1))
         }
         var request = RequestBuilder(Operations.syncBranding)
-        try request.addQuery("since", since, style: .form, explode: true)
-        try request.addQuery("device_id", deviceID, style: .form, explode: true)
+        try request.addQuery("since", since)
+        try request.addQuery("device_id", deviceID)
         request.accept("application/json")
-        let opened = try await self.core.open(request)
+        let opened = try await core.open(request)
         if opened.status == 200 {
-            return opened.streamJSONArray(of: BrandingRecord.self, member: "branding", envelope: BrandingSyncResponse.self)
+            return opened.streamJSONArray(
+                of: BrandingRecord.self,
+                member: "branding",
+                envelope: BrandingSyncResponse.self
+            )
         }
         let response = try await opened.collect()
         switch response.status {
@@ -82,31 +93,42 @@ extension Client {
     /// Returns a single identity. Note that this response names the number
     /// `e164`, while sync records name it `phone_number_e164`.
     ///
-    /// No match is signalled by `404` or by an empty response. Judgment call:
-    /// the README says "Empty or 404 means no match" without naming a status
-    /// for "empty"; this spec models it as `204 No Content`, and clients
-    /// should also treat a `200` with an empty body as no match.
+    /// No match is signalled by `404` or by an empty response: `204 No
+    /// Content`, or a `200` with an empty body. Treat all of these as no match.
     ///
     /// - Parameters:
     ///   - e164: Phone number to look up, in E.164 form. The leading `+` must be percent-encoded (`%2B1234567890`).
     ///   - deviceID: Identifier of the calling device/install (optional).
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 429);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func lookupBranding(e164: E164PhoneNumber, deviceID: DeviceID? = nil) async throws -> LookupBrandingResult {
         try await lookupBrandingWithResponse(e164: e164, deviceID: deviceID).body
     }
 
     /// `lookupBranding`, returning the status and headers with the body.
-    public func lookupBrandingWithResponse(e164: E164PhoneNumber, deviceID: DeviceID? = nil) async throws -> Response<LookupBrandingResult> {
+    public func lookupBrandingWithResponse(
+        e164: E164PhoneNumber,
+        deviceID: DeviceID? = nil
+    ) async throws -> Response<LookupBrandingResult> {
         try core.validateRequest(Operations.lookupBranding) { validator in
-            try validator.check(e164, at: "query.e164", ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true))
+            try validator.check(
+                e164,
+                at: "query.e164",
+                ValueConstraints(
+                    minLength: 1,
+                    maxLength: 20,
+                    pattern: ValidationPatterns.e164PhoneNumber,
+                    isSecret: true
+                )
+            )
             try validator.check(deviceID, at: "query.device_id", ValueConstraints(minLength: 1))
         }
         var request = RequestBuilder(Operations.lookupBranding)
-        try request.addQuery("e164", e164, style: .form, explode: true)
-        try request.addQuery("device_id", deviceID, style: .form, explode: true)
+        try request.addQuery("e164", e164)
+        try request.addQuery("device_id", deviceID)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(LookupBrandingResult.ok(try response.decodeJSON(BrandingLookupResponse.self)))
         case 204: return response.success(LookupBrandingResult.noContent)
@@ -123,18 +145,14 @@ extension Client {
     /// `event_key`, and the server must not bill the display twice (a replay
     /// returns the same result).
     ///
-    /// Judgment call / document disagreement: the authoritative contract
-    /// names this endpoint and its `event_key` idempotency but not its body;
-    /// the iOS README reports billable usage via `/branding/event` instead
-    /// (see `recordBrandingEvent`) and only says the SDK "emits imprints". This
-    /// spec therefore requires the contract's minimum (`phone_number_e164`,
-    /// `event_key`) and accepts the README's event fields (`displayed_at`,
-    /// `outcome`, `surface`, `device_id`, `meta`) plus `brand_id` as optional,
-    /// so either payload shape is valid. The response body is not documented;
-    /// the event response shape (`success`, `event_id`, `displayed_at`) is
-    /// assumed.
+    /// The body requires `phone_number_e164` and `event_key`; the usage-event
+    /// fields (`displayed_at`, `outcome`, `surface`, `device_id`, `meta`) and
+    /// `brand_id` are optional. The response has the same shape as a usage
+    /// event's (`success`, `event_id`, `displayed_at`). Billable call events
+    /// are reported with `recordBrandingEvent`.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func recordImprint(body: ImprintRequest) async throws -> UsageEventResponse {
         try await recordImprintWithResponse(body: body).body
     }
@@ -145,9 +163,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.recordImprint)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(UsageEventResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -157,21 +175,19 @@ extension Client {
 
     /// Report a billable call / branding usage event
     ///
-    /// Usage reporting (billable) from the iOS README, used by the
-    /// VoIP/CallKit path (`recordCallSeen`, `recordMissedCall`,
-    /// `recordCallReturned`, `recordCallEvent`) when the app owns the call
-    /// event. The SDK does not derive call outcomes; the host app provides them
-    /// in `meta`.
+    /// Usage reporting (billable), used by the VoIP/CallKit path
+    /// (`recordCallSeen`, `recordMissedCall`, `recordCallReturned`,
+    /// `recordCallEvent`) when the app owns the call event. The SDK does not
+    /// derive call outcomes; the host app provides them in `meta`.
     ///
-    /// Document disagreement: the README marks `event_key` optional here,
-    /// while the contract requires billing events to be idempotent via
-    /// `event_key`. It stays optional in the schema (a server may accept
-    /// either), but SDKs should always send one and reuse it on retry.
+    /// `event_key` is optional in the schema, but SDKs should always send one
+    /// and reuse it on retry.
     ///
     /// The returned `event_id` is the call id used for follow-up attribution
     /// (`meta.call_event_id` of a later "returned" event).
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func recordBrandingEvent(body: UsageEventRequest) async throws -> UsageEventResponse {
         try await recordBrandingEventWithResponse(body: body).body
     }
@@ -182,9 +198,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.recordBrandingEvent)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(UsageEventResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -195,14 +211,11 @@ extension Client {
     /// Register this install's device
     ///
     /// Called once per install (first step of the app-launch flow); registers
-    /// the `platform` and `device_id`.
+    /// the `platform` and `device_id`. The version and capability fields are
+    /// optional. The response carries a `success` flag and echoes `device_id`.
     ///
-    /// Judgment call: the contract names only `platform` and `device_id`;
-    /// the optional version/capability fields mirror `updateDevice` and the
-    /// presence payload. The response body is not documented; a
-    /// `success` flag echoing `device_id` is assumed.
-    ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func registerDevice(body: DeviceRegisterRequest) async throws -> DeviceResponse {
         try await registerDeviceWithResponse(body: body).body
     }
@@ -213,9 +226,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.registerDevice)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(DeviceResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -228,12 +241,12 @@ extension Client {
     /// Reports capability and version changes for a registered device
     /// (app-launch flow, step 1).
     ///
-    /// Judgment call: the contract gives no field list. This spec uses
-    /// `device_id` (required) plus optional `platform`, `os_version`,
-    /// `sdk_version`, `app_version` and an open `capabilities` map of
-    /// booleans. The response is assumed to match `registerDevice`.
+    /// The body carries `device_id` (required) plus optional `platform`,
+    /// `os_version`, `sdk_version`, `app_version` and an open `capabilities`
+    /// map of booleans. The response has the same shape as `registerDevice`'s.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func updateDevice(body: DeviceUpdateRequest) async throws -> DeviceResponse {
         try await updateDeviceWithResponse(body: body).body
     }
@@ -244,9 +257,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.updateDevice)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(DeviceResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -258,14 +271,12 @@ extension Client {
     ///
     /// Presence heartbeat so the backend can show the device as active
     /// ("last seen") in the portal. Sent by `SecureNodeSDK` every 5 minutes
-    /// and after each successful branding sync. The README names the path
-    /// `mobile/device/presence` (or `api/mobile/device/presence` depending on
-    /// the base URL).
+    /// and after each successful branding sync. The path is
+    /// `mobile/device/presence` or `api/mobile/device/presence`, depending on
+    /// the base URL.
     ///
-    /// Judgment call: the response body is not documented; a `success` flag
-    /// is assumed.
-    ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func reportDevicePresence(body: PresenceRequest) async throws -> SuccessResponse {
         try await reportDevicePresenceWithResponse(body: body).body
     }
@@ -276,9 +287,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.reportDevicePresence)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(SuccessResponse.self))
         case 400, 401, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))
@@ -291,13 +302,12 @@ extension Client {
     /// Debug and telemetry upload. Only allowed when explicitly enabled by
     /// server config; otherwise the server rejects it (`403`).
     ///
-    /// Judgment call: the contract defines neither the body, the response nor
-    /// the config flag that enables it. This spec assumes a JSON body with
-    /// `device_id` and a `logs` array of timestamped entries plus optional
-    /// device metadata and a free-form `context`, and a response with
-    /// `success` and an optional `upload_id`.
+    /// The body carries `device_id` and a `logs` array of timestamped entries,
+    /// plus optional device metadata and a free-form `context`. The response
+    /// carries `success` and an optional `upload_id`.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 403, 429); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 403, 429);
+    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
     public func uploadDebugLogs(body: DebugUploadRequest) async throws -> DebugUploadResponse {
         try await uploadDebugLogsWithResponse(body: body).body
     }
@@ -308,9 +318,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.uploadDebugLogs)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(DebugUploadResponse.self))
         case 400, 401, 403, 429: throw response.failure(try response.decodeJSON(ErrorResponse.self))

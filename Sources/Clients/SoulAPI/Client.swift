@@ -8,11 +8,9 @@ import HTTPTypes
 /// A client of SOUL API (1.0.0).
 ///
 /// Mobile-facing contract of the SOUL backend: phone OTP sign-in, access/refresh
-/// token lifecycle, the moods feature and the health check. Written by hand from
-/// the backend's own "Mobile Apps - Backend Integration" document (Production
-/// Launch v1.0).
+/// token lifecycle, the moods feature and the health check.
 ///
-/// Client rules stated by the document that apply to every operation:
+/// Client rules that apply to every operation:
 ///
 /// - HTTPS only; cleartext is rejected. Base URL is chosen per build
 ///   configuration (staging or production, see `servers`).
@@ -40,14 +38,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -93,7 +111,8 @@ extension Client: APIProtocol {}
 extension Client {
     /// The servers the spec names.
     public enum Server: String, Sendable, CaseIterable {
-        /// Staging. Runs with DEV_MODE=true by default: the OTP request response includes `preview_code` and the preview code 123456 is accepted by verify-otp.
+        /// Staging. Runs with DEV_MODE=true by default: the OTP request response includes `preview_code` and the
+        /// preview code 123456 is accepted by verify-otp.
         case staging = "https://api-staging.soulapp.app"
         /// Production. Real SMS delivery of OTP codes (Twilio); no preview code.
         case production = "https://api.soulapp.app"
@@ -108,24 +127,71 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `POST /api/auth/otp/request`
-        public static let requestOTP = OperationDescriptor(id: "requestOTP", method: .post, pathTemplate: "/api/auth/otp/request", security: [], isIdempotent: false)
+        public static let requestOTP = OperationDescriptor(
+            id: "requestOTP",
+            method: .post,
+            pathTemplate: "/api/auth/otp/request",
+            security: []
+        )
         /// `POST /api/auth/verify-otp`
-        public static let verifyOTP = OperationDescriptor(id: "verifyOTP", method: .post, pathTemplate: "/api/auth/verify-otp", security: [], isIdempotent: false)
+        public static let verifyOTP = OperationDescriptor(
+            id: "verifyOTP",
+            method: .post,
+            pathTemplate: "/api/auth/verify-otp",
+            security: []
+        )
         /// `POST /api/auth/refresh`
-        public static let refreshToken = OperationDescriptor(id: "refreshToken", method: .post, pathTemplate: "/api/auth/refresh", security: [], isIdempotent: false)
+        public static let refreshToken = OperationDescriptor(
+            id: "refreshToken",
+            method: .post,
+            pathTemplate: "/api/auth/refresh",
+            security: []
+        )
         /// `POST /api/auth/logout`
-        public static let logout = OperationDescriptor(id: "logout", method: .post, pathTemplate: "/api/auth/logout", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []], isIdempotent: false)
+        public static let logout = OperationDescriptor(
+            id: "logout",
+            method: .post,
+            pathTemplate: "/api/auth/logout",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []]
+        )
         /// `GET /api/moods`
-        public static let listMoods = OperationDescriptor(id: "listMoods", method: .get, pathTemplate: "/api/moods", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: true)
+        public static let listMoods = OperationDescriptor(
+            id: "listMoods",
+            method: .get,
+            pathTemplate: "/api/moods",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `POST /api/moods`
-        public static let createMood = OperationDescriptor(id: "createMood", method: .post, pathTemplate: "/api/moods", security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]], isIdempotent: false)
+        public static let createMood = OperationDescriptor(
+            id: "createMood",
+            method: .post,
+            pathTemplate: "/api/moods",
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+        )
         /// `GET /healthz`
-        public static let checkHealth = OperationDescriptor(id: "checkHealth", method: .get, pathTemplate: "/healthz", security: [], isIdempotent: true)
+        public static let checkHealth = OperationDescriptor(
+            id: "checkHealth",
+            method: .get,
+            pathTemplate: "/healthz",
+            security: []
+        )
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [requestOTP, verifyOTP, refreshToken, logout, listMoods, createMood, checkHealth]
+        public static let all: [OperationDescriptor] = [
+            requestOTP,
+            verifyOTP,
+            refreshToken,
+            logout,
+            listMoods,
+            createMood,
+            checkHealth
+        ]
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side before sending; never alter it silently. Mask it in logs.
+/// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side before
+/// sending; never alter it silently. Mask it in logs.
 public typealias PhoneNumber = String
 
 /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
@@ -13,7 +14,8 @@ public typealias OTPCode = String
 
 /// Body of `requestOTP`.
 public struct RequestOTPBody: Codable, Hashable, Sendable, Validatable {
-    /// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side before sending; never alter it silently. Mask it in logs.
+    /// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side
+    /// before sending; never alter it silently. Mask it in logs.
     public var phone: PhoneNumber
 
     /// - Parameters:
@@ -24,7 +26,11 @@ public struct RequestOTPBody: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(phone, at: "phone", ValueConstraints(pattern: ValidationPatterns.phoneNumber, isSecret: true))
+        try validator.check(
+            phone,
+            at: "phone",
+            ValueConstraints(pattern: ValidationPatterns.phoneNumber, isSecret: true)
+        )
     }
 }
 
@@ -51,7 +57,11 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable, Validatable {
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.validate(status, at: "status")
-        try validator.check(previewCode, at: "preview_code", ValueConstraints(minLength: 6, maxLength: 6, pattern: ValidationPatterns.otpCode, isSecret: true))
+        try validator.check(
+            previewCode,
+            at: "preview_code",
+            ValueConstraints(minLength: 6, maxLength: 6, pattern: ValidationPatterns.otpCode, isSecret: true)
+        )
     }
 
     /// Always "ok" on success.
@@ -84,7 +94,8 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable, Validatable {
 
 /// Body of `verifyOTP`.
 public struct VerifyOTPBody: Codable, Hashable, Sendable, Validatable {
-    /// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side before sending; never alter it silently. Mask it in logs.
+    /// Phone number in E.164 format ("+", country code, subscriber number; at most 15 digits). Validate client-side
+    /// before sending; never alter it silently. Mask it in logs.
     public var phone: PhoneNumber
     /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
     public var otp: OTPCode
@@ -99,8 +110,16 @@ public struct VerifyOTPBody: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(phone, at: "phone", ValueConstraints(pattern: ValidationPatterns.phoneNumber, isSecret: true))
-        try validator.check(otp, at: "otp", ValueConstraints(minLength: 6, maxLength: 6, pattern: ValidationPatterns.otpCode, isSecret: true))
+        try validator.check(
+            phone,
+            at: "phone",
+            ValueConstraints(pattern: ValidationPatterns.phoneNumber, isSecret: true)
+        )
+        try validator.check(
+            otp,
+            at: "otp",
+            ValueConstraints(minLength: 6, maxLength: 6, pattern: ValidationPatterns.otpCode, isSecret: true)
+        )
     }
 }
 
@@ -176,7 +195,8 @@ public struct User: Codable, Hashable, Sendable {
 
     /// - Parameters:
     ///   - id: Server-side user id.
-    ///   - email: Synthetic address derived from the phone number, of the form "<phone>@example.com"; not a real mailbox.
+    ///   - email: Synthetic address derived from the phone number, of the form "<phone>@example.com"; not a real
+    ///     mailbox.
     public init(id: Int64, email: String) {
         self.id = id
         self.email = email
@@ -280,7 +300,7 @@ public struct StatusResponse: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// A mood entry of the signed-in user. The document does not define this shape; it is an assumption (see `listMoods`).
+/// A mood entry of the signed-in user.
 public struct Mood: Codable, Hashable, Sendable, Validatable {
     /// Server-side id of the entry.
     public let id: Int64
@@ -316,10 +336,10 @@ public struct Mood: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// Mood entries of the signed-in user, newest first (assumed shape, see `listMoods`).
+/// Mood entries of the signed-in user, newest first.
 public typealias MoodList = [Mood]
 
-/// Body of `createMood`. The document does not define this shape; it is an assumption (see `createMood`).
+/// Body of `createMood`.
 public struct CreateMoodBody: Codable, Hashable, Sendable, Validatable {
     /// Mood score from 1 (lowest) to 10 (highest).
     public var score: Int32
@@ -340,7 +360,7 @@ public struct CreateMoodBody: Codable, Hashable, Sendable, Validatable {
     }
 }
 
-/// Health of the API service. Only the endpoint is documented; this shape is an assumption (see `checkHealth`).
+/// Health of the API service.
 public struct HealthStatus: Codable, Hashable, Sendable {
     /// "ok" when the service is healthy.
     public let status: String
@@ -360,7 +380,8 @@ public struct HealthStatus: Codable, Hashable, Sendable {
     }
 }
 
-/// Error body of every documented error response, e.g. {"detail": "Invalid OTP"}. `detail` is a short message; show guidance rather than internal details to the user.
+/// Error body of every documented error response, e.g. {"detail": "Invalid OTP"}. `detail` is a short message; show
+/// guidance rather than internal details to the user.
 public struct ErrorDetail: Codable, Hashable, Sendable {
     /// Human-readable error message.
     public let detail: String

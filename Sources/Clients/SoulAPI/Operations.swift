@@ -21,10 +21,8 @@ extension Client {
     ///   (123456). Production never returns it.
     /// - Do not log the phone number in full.
     ///
-    /// The document does not give the 429 body; it is assumed to be the same
-    /// `{"detail": ...}` shape as every other error.
-    ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500); `UndocumentedResponseError` for
+    ///   another status; `ResponseDecodingError` when a body does not match the spec.
     public func requestOTP(body: RequestOTPBody) async throws -> RequestOTPResponse {
         try await requestOTPWithResponse(body: body).body
     }
@@ -35,9 +33,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.requestOTP)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RequestOTPResponse.self))
         case 400, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -60,12 +58,11 @@ extension Client {
     /// - In staging with DEV_MODE=true the preview code 123456 is accepted.
     /// - Do not log the OTP code or the phone number in full.
     ///
-    /// The document shows 6-digit codes only (123456); the `otp` field is
-    /// therefore constrained to exactly 6 ASCII digits. A 429 on this route is
-    /// not spelled out by the document but follows from its rate-limit rules
-    /// (backend limits.py); its body is assumed to be `ErrorDetail`.
+    /// The `otp` field must be exactly 6 ASCII digits. This route is rate
+    /// limited (429).
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500); `UndocumentedResponseError` for
+    ///   another status; `ResponseDecodingError` when a body does not match the spec.
     public func verifyOTP(body: VerifyOTPBody) async throws -> VerifyOTPResponse {
         try await verifyOTPWithResponse(body: body).body
     }
@@ -76,9 +73,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.verifyOTP)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(VerifyOTPResponse.self))
         case 400, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -103,12 +100,8 @@ extension Client {
     /// - Not retried automatically on network failures (POST, not idempotent
     ///   once the refresh token rotates).
     ///
-    /// The document names only the 200 and 401 bodies; 429 and 500 are listed
-    /// because the document's rate-limit and 5xx rules apply to every API call,
-    /// with the `ErrorDetail` body assumed. The 200 body has no `token_type`
-    /// in the document, so none is declared.
-    ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for
+    ///   another status; `ResponseDecodingError` when a body does not match the spec.
     public func refreshToken(body: RefreshTokenBody) async throws -> RefreshTokenResponse {
         try await refreshTokenWithResponse(body: body).body
     }
@@ -116,9 +109,9 @@ extension Client {
     /// `refreshToken`, returning the status and headers with the body.
     public func refreshTokenWithResponse(body: RefreshTokenBody) async throws -> Response<RefreshTokenResponse> {
         var request = RequestBuilder(Operations.refreshToken)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RefreshTokenResponse.self))
         case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -132,15 +125,13 @@ extension Client {
     /// clears its stored tokens whatever the outcome (including network
     /// failure) and does not retry.
     ///
-    /// The document gives only the body and the 200 response and does not say
-    /// whether a bearer token is required; the refresh token in the body
-    /// identifies the session. The bearer token is therefore optional here
-    /// (sent when the client holds one, as the auth interceptor does for every
-    /// call), and a 401 from this operation must NOT trigger the refresh flow.
-    /// 429 and 500 are listed because the document's rate-limit and 5xx rules
-    /// apply to every API call, with the `ErrorDetail` body assumed.
+    /// The refresh token in the body identifies the session. The bearer token
+    /// is optional here (sent when the client holds one, as the auth
+    /// interceptor does for every call), and a 401 from this operation must
+    /// NOT trigger the refresh flow.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (429, 500); `UndocumentedResponseError` for
+    ///   another status; `ResponseDecodingError` when a body does not match the spec.
     public func logout(body: LogoutBody) async throws -> StatusResponse {
         try await logoutWithResponse(body: body).body
     }
@@ -148,9 +139,9 @@ extension Client {
     /// `logout`, returning the status and headers with the body.
     public func logoutWithResponse(body: LogoutBody) async throws -> Response<StatusResponse> {
         var request = RequestBuilder(Operations.logout)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
         case 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -161,19 +152,19 @@ extension Client {
     /// List the signed-in user's moods
     ///
     /// Returns the mood entries of the signed-in user. Protected: requires
-    /// `Authorization: Bearer <access_token>`. This is the document's example
-    /// protected resource, used to validate the auth path after sign-in.
+    /// `Authorization: Bearer <access_token>`. Also used to validate the auth
+    /// path after sign-in.
     ///
     /// Client rules:
     /// - Idempotent GET: may be retried a limited number of times with
     ///   exponential backoff on transient network failures.
     /// - On 401: refresh once via `refreshToken`, retry once, then log out.
     ///
-    /// The document does not define the moods payload. Assumed (most plausible
-    /// for this FastAPI backend): a bare JSON array of `Mood` objects, newest
-    /// first, without pagination parameters.
+    /// The response is a JSON array of `Mood` objects, newest first, without
+    /// pagination.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for
+    ///   another status; `ResponseDecodingError` when a body does not match the spec.
     public func listMoods() async throws -> MoodList {
         try await listMoodsWithResponse().body
     }
@@ -182,7 +173,7 @@ extension Client {
     public func listMoodsWithResponse() async throws -> Response<MoodList> {
         var request = RequestBuilder(Operations.listMoods)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(MoodList.self))
         case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -200,12 +191,12 @@ extension Client {
     ///   queued while offline and sent when connectivity returns.
     /// - On 401: refresh once via `refreshToken`, retry once, then log out.
     ///
-    /// The document does not define the moods payload. Assumed: the body
-    /// carries a `score` (1-10) and an optional `note`; the server answers 200
-    /// (FastAPI's default status) with the stored `Mood`. Clients should accept
-    /// any 2xx as success.
+    /// The body carries a `score` (1-10) and an optional `note`; the server
+    /// answers with the stored `Mood`. Clients should accept any 2xx as
+    /// success.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for
+    ///   another status; `ResponseDecodingError` when a body does not match the spec.
     public func createMood(body: CreateMoodBody) async throws -> Mood {
         try await createMoodWithResponse(body: body).body
     }
@@ -216,9 +207,9 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.createMood)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Mood.self))
         case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
@@ -228,16 +219,16 @@ extension Client {
 
     /// Health check
     ///
-    /// Liveness check of the API service (backend/app/main.py). Public: no
-    /// bearer token. Idempotent GET, safe to retry with backoff.
+    /// Liveness check of the API service. Public: no bearer token. Idempotent
+    /// GET, safe to retry with backoff.
     ///
-    /// The document names the endpoint but not its body. Assumed: a JSON
-    /// object whose `status` is "ok" when healthy, optionally with `db` and
-    /// `redis` booleans for the backing services (PostgreSQL and Redis).
-    /// `status` is a free string rather than an enum so that other states
-    /// still decode.
+    /// The body is a JSON object whose `status` is "ok" when healthy,
+    /// optionally with `db` and `redis` booleans for the backing services
+    /// (PostgreSQL and Redis). `status` is a free string; other values may
+    /// appear.
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func checkHealth() async throws -> HealthStatus {
         try await checkHealthWithResponse().body
     }
@@ -246,7 +237,7 @@ extension Client {
     public func checkHealthWithResponse() async throws -> Response<HealthStatus> {
         var request = RequestBuilder(Operations.checkHealth)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(HealthStatus.self))
         default: throw response.undocumented()

@@ -12,14 +12,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -52,7 +72,11 @@ extension Client {
     public enum Operations {
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = []
@@ -78,7 +102,17 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
     public let items: [Self_.ItemsItem]?
     public let status: Self_.Status?
 
-    public init(type: String? = nil, self_: String? = nil, `default`: Bool? = nil, _2faEnabled: Bool? = nil, contentType: String? = nil, xRequestID: String? = nil, address: Self_.Address? = nil, items: [Self_.ItemsItem]? = nil, status: Self_.Status? = nil) {
+    public init(
+        type: String? = nil,
+        self_: String? = nil,
+        `default`: Bool? = nil,
+        _2faEnabled: Bool? = nil,
+        contentType: String? = nil,
+        xRequestID: String? = nil,
+        address: Self_.Address? = nil,
+        items: [Self_.ItemsItem]? = nil,
+        status: Self_.Status? = nil
+    ) {
         self.type = type
         self.self_ = self_
         self.default = `default`

@@ -12,14 +12,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -32,7 +52,8 @@ public struct Client: Sendable {
 /// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
 /// optional are passed explicitly here; each operation is also available without them.
 public protocol APIProtocol: Sendable {
-    /// `PATCH /moods/{id}`: The body can send an explicit null (Nullable); the answer cannot tell null from absent, and need not.
+    /// `PATCH /moods/{id}`: The body can send an explicit null (Nullable); the answer cannot tell null from absent, and
+    /// need not.
     func patchMood(id: Int64, body: MoodPatch) async throws -> Legacy
 }
 
@@ -53,10 +74,19 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `PATCH /moods/{id}`
-        public static let patchMood = OperationDescriptor(id: "patchMood", method: .patch, pathTemplate: "/moods/{id}", security: [], isIdempotent: false)
+        public static let patchMood = OperationDescriptor(
+            id: "patchMood",
+            method: .patch,
+            pathTemplate: "/moods/{id}",
+            security: []
+        )
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [patchMood]
@@ -138,7 +168,8 @@ import OpenAPIRuntime
 extension Client {
     /// The body can send an explicit null (Nullable); the answer cannot tell null from absent, and need not.
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func patchMood(id: Int64, body: MoodPatch) async throws -> Legacy {
         try await patchMoodWithResponse(id: id, body: body).body
     }
@@ -146,10 +177,10 @@ extension Client {
     /// `patchMood`, returning the status and headers with the body.
     public func patchMoodWithResponse(id: Int64, body: MoodPatch) async throws -> Response<Legacy> {
         var request = RequestBuilder(Operations.patchMood)
-        try request.setPath("id", id, style: "simple", explode: false)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setPath("id", id)
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Legacy.self))
         default: throw response.undocumented()

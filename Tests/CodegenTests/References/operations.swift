@@ -12,14 +12,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -68,18 +88,44 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `GET /pets/{petId}`
-        public static let getPet = OperationDescriptor(id: "getPet", method: .get, pathTemplate: "/pets/{petId}", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let getPet = OperationDescriptor(
+            id: "getPet",
+            method: .get,
+            pathTemplate: "/pets/{petId}",
+            security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `DELETE /pets/{petId}`
-        public static let deletePet = OperationDescriptor(id: "deletePet", method: .delete, pathTemplate: "/pets/{petId}", security: [], isIdempotent: true, isDeprecated: true)
+        public static let deletePet = OperationDescriptor(
+            id: "deletePet",
+            method: .delete,
+            pathTemplate: "/pets/{petId}",
+            security: [],
+            isDeprecated: true
+        )
         /// `POST /pets`
-        public static let createPet = OperationDescriptor(id: "createPet", method: .post, pathTemplate: "/pets", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let createPet = OperationDescriptor(
+            id: "createPet",
+            method: .post,
+            pathTemplate: "/pets",
+            security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            isIdempotent: true
+        )
         /// `PUT /pets/{petId}/photo`
-        public static let uploadPhoto = OperationDescriptor(id: "uploadPhoto", method: .put, pathTemplate: "/pets/{petId}/photo", security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]], isIdempotent: true)
+        public static let uploadPhoto = OperationDescriptor(
+            id: "uploadPhoto",
+            method: .put,
+            pathTemplate: "/pets/{petId}/photo",
+            security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]]
+        )
         /// `POST /login`
-        public static let login = OperationDescriptor(id: "login", method: .post, pathTemplate: "/login", security: [], isIdempotent: false)
+        public static let login = OperationDescriptor(id: "login", method: .post, pathTemplate: "/login", security: [])
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [getPet, deletePet, createPet, uploadPhoto, login]
@@ -177,20 +223,31 @@ extension Client {
     /// - Parameters:
     ///   - requestID: Correlates logs.
     ///
-    /// - Throws: `APIError<Problem>` for a documented error status (404, 5XX); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
-    public func getPet(petID: String, requestID: LowercaseUUID? = nil, fields: [String]? = nil, filter: GetPetFilter? = nil) async throws -> Pet {
+    /// - Throws: `APIError<Problem>` for a documented error status (404, 5XX); `UndocumentedResponseError` for another
+    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    public func getPet(
+        petID: String,
+        requestID: LowercaseUUID? = nil,
+        fields: [String]? = nil,
+        filter: GetPetFilter? = nil
+    ) async throws -> Pet {
         try await getPetWithResponse(petID: petID, requestID: requestID, fields: fields, filter: filter).body
     }
 
     /// `getPet`, returning the status and headers with the body.
-    public func getPetWithResponse(petID: String, requestID: LowercaseUUID? = nil, fields: [String]? = nil, filter: GetPetFilter? = nil) async throws -> Response<Pet> {
+    public func getPetWithResponse(
+        petID: String,
+        requestID: LowercaseUUID? = nil,
+        fields: [String]? = nil,
+        filter: GetPetFilter? = nil
+    ) async throws -> Response<Pet> {
         var request = RequestBuilder(Operations.getPet)
-        try request.setPath("petId", petID, style: "simple", explode: false)
+        try request.setPath("petId", petID)
         try request.setHeader("X-Request-ID", requestID)
-        try request.addQuery("fields", fields, style: .form, explode: false)
+        try request.addQuery("fields", fields, explode: false)
         try request.addQuery("filter", filter, style: .deepObject, explode: false)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Pet.self))
         case 404, 500...599: throw response.failure(try response.decodeJSON(Problem.self))
@@ -200,7 +257,8 @@ extension Client {
 
     /// `DELETE /pets/{petId}`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     @available(*, deprecated)
     public func deletePet(petID: String) async throws {
         _ = try await deletePetWithResponse(petID: petID)
@@ -210,8 +268,8 @@ extension Client {
     @available(*, deprecated)
     public func deletePetWithResponse(petID: String) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.deletePet)
-        try request.setPath("petId", petID, style: "simple", explode: false)
-        let response = try await self.core.send(request)
+        try request.setPath("petId", petID)
+        let response = try await core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
         default: throw response.undocumented()
@@ -220,7 +278,8 @@ extension Client {
 
     /// `POST /pets`
     ///
-    /// - Throws: `APIError<CreatePetErrorBody>` for a documented error status (400, 409); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<CreatePetErrorBody>` for a documented error status (400, 409); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func createPet(body: CreatePetRequest) async throws -> CreatePetResult {
         try await createPetWithResponse(body: body).body
     }
@@ -228,9 +287,9 @@ extension Client {
     /// `createPet`, returning the status and headers with the body.
     public func createPetWithResponse(body: CreatePetRequest) async throws -> Response<CreatePetResult> {
         var request = RequestBuilder(Operations.createPet)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json, text/plain")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 201: return response.success(CreatePetResult.created(try response.decodeJSON(Pet.self)))
         case 202: return response.success(CreatePetResult.accepted(response.decodeText()))
@@ -242,7 +301,8 @@ extension Client {
 
     /// `PUT /pets/{petId}/photo`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func uploadPhoto(petID: Int, body: UploadPhotoRequest? = nil) async throws -> Data {
         try await uploadPhotoWithResponse(petID: petID, body: body).body
     }
@@ -250,7 +310,7 @@ extension Client {
     /// `uploadPhoto`, returning the status and headers with the body.
     public func uploadPhotoWithResponse(petID: Int, body: UploadPhotoRequest? = nil) async throws -> Response<Data> {
         var request = RequestBuilder(Operations.uploadPhoto)
-        try request.setPath("petId", petID, style: "simple", explode: false)
+        try request.setPath("petId", petID)
         if let body {
             var form = MultipartForm()
             form.append("file", body.file)
@@ -258,7 +318,7 @@ extension Client {
             request.setMultipartBody(form)
         }
         request.accept("image/png")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(response.body)
         default: throw response.undocumented()
@@ -267,7 +327,8 @@ extension Client {
 
     /// `POST /login`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func login(body: LoginRequest) async throws -> LoginResponse {
         try await loginWithResponse(body: body).body
     }
@@ -277,7 +338,7 @@ extension Client {
         var request = RequestBuilder(Operations.login)
         try request.setFormBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(LoginResponse.self))
         default: throw response.undocumented()

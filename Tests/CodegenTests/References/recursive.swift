@@ -12,14 +12,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -52,7 +72,11 @@ extension Client {
     public enum Operations {
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = []

@@ -12,14 +12,34 @@ public struct Client: Sendable {
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -59,14 +79,33 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `GET /records`
-        public static let exportRecords = OperationDescriptor(id: "exportRecords", method: .get, pathTemplate: "/records", security: [], isIdempotent: true)
+        public static let exportRecords = OperationDescriptor(
+            id: "exportRecords",
+            method: .get,
+            pathTemplate: "/records",
+            security: []
+        )
         /// `GET /events`
-        public static let listEvents = OperationDescriptor(id: "listEvents", method: .get, pathTemplate: "/events", security: [], isIdempotent: true)
+        public static let listEvents = OperationDescriptor(
+            id: "listEvents",
+            method: .get,
+            pathTemplate: "/events",
+            security: []
+        )
         /// `GET /plain`
-        public static let listPlain = OperationDescriptor(id: "listPlain", method: .get, pathTemplate: "/plain", security: [], isIdempotent: true)
+        public static let listPlain = OperationDescriptor(
+            id: "listPlain",
+            method: .get,
+            pathTemplate: "/plain",
+            security: []
+        )
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [exportRecords, listEvents, listPlain]
@@ -126,7 +165,8 @@ import OpenAPIRuntime
 extension Client {
     /// Every record, with the cursor for the next export.
     ///
-    /// - Throws: `APIError<Problem>` for a documented error status (401); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<Problem>` for a documented error status (401); `UndocumentedResponseError` for another
+    ///   status; `ResponseDecodingError` when a body does not match the spec.
     public func exportRecords(since: Date? = nil) async throws -> Export {
         try await exportRecordsWithResponse(since: since).body
     }
@@ -134,9 +174,9 @@ extension Client {
     /// `exportRecords`, returning the status and headers with the body.
     public func exportRecordsWithResponse(since: Date? = nil) async throws -> Response<Export> {
         var request = RequestBuilder(Operations.exportRecords)
-        try request.addQuery("since", since, style: .form, explode: true)
+        try request.addQuery("since", since)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Export.self))
         case 401: throw response.failure(try response.decodeJSON(Problem.self))
@@ -150,11 +190,13 @@ extension Client {
     /// `envelope` holds the rest of the body.
     ///
     /// - Throws: what `exportRecordsWithResponse` throws for a status other than 200.
-    public func exportRecordsStreamed(since: Date? = nil) async throws -> StreamedJSONArray<Export.RecordsItem, Export> {
+    public func exportRecordsStreamed(
+        since: Date? = nil
+    ) async throws -> StreamedJSONArray<Export.RecordsItem, Export> {
         var request = RequestBuilder(Operations.exportRecords)
-        try request.addQuery("since", since, style: .form, explode: true)
+        try request.addQuery("since", since)
         request.accept("application/json")
-        let opened = try await self.core.open(request)
+        let opened = try await core.open(request)
         if opened.status == 200 {
             return opened.streamJSONArray(of: Export.RecordsItem.self, member: "records", envelope: Export.self)
         }
@@ -167,7 +209,8 @@ extension Client {
 
     /// `GET /events`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func listEvents() async throws -> [Event] {
         try await listEventsWithResponse().body
     }
@@ -176,7 +219,7 @@ extension Client {
     public func listEventsWithResponse() async throws -> Response<[Event]> {
         var request = RequestBuilder(Operations.listEvents)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200...299: return response.success(try response.decodeJSON([Event].self))
         default: throw response.undocumented()
@@ -192,7 +235,7 @@ extension Client {
     public func listEventsStreamed() async throws -> StreamedJSONArray<Event, EmptyBody> {
         var request = RequestBuilder(Operations.listEvents)
         request.accept("application/json")
-        let opened = try await self.core.open(request)
+        let opened = try await core.open(request)
         if (200...299).contains(opened.status) {
             return opened.streamJSONArray(of: Event.self, member: nil, envelope: EmptyBody.self)
         }
@@ -204,7 +247,8 @@ extension Client {
 
     /// `GET /plain`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func listPlain() async throws -> [Event] {
         try await listPlainWithResponse().body
     }
@@ -213,7 +257,7 @@ extension Client {
     public func listPlainWithResponse() async throws -> Response<[Event]> {
         var request = RequestBuilder(Operations.listPlain)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON([Event].self))
         default: throw response.undocumented()

@@ -7,20 +7,41 @@ import HTTPTypes
 
 /// A client of Features (1).
 ///
-/// Test fixture: one operation or schema per feature of the generator, so that tests can prove the generated code behaves, not only that it reads as expected.
+/// Test fixture: one operation or schema per feature of the generator, so that tests can prove the generated code
+/// behaves, not only that it reads as expected.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
 
     /// A client of one of the servers the spec names.
-    public init(server: Server, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.init(serverURL: server.url, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        server: Server,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.init(
+            serverURL: server.url,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client of the server at `serverURL`; middlewares run in order, the first outermost.
     /// `constraintChecks` says what is checked against the spec's constraints: requests, by default.
-    public init(serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [], constraintChecks: ConstraintChecks = .requests) {
-        self.core = ClientCore(serverURL: serverURL, transport: transport, middlewares: middlewares, constraintChecks: constraintChecks)
+    public init(
+        serverURL: URL,
+        transport: any ClientTransport,
+        middlewares: [any ClientMiddleware] = [],
+        constraintChecks: ConstraintChecks = .requests
+    ) {
+        self.core = ClientCore(
+            serverURL: serverURL,
+            transport: transport,
+            middlewares: middlewares,
+            constraintChecks: constraintChecks
+        )
     }
 
     /// A client over a configured core.
@@ -40,7 +61,15 @@ enum ValidationPatterns {
 /// optional are passed explicitly here; each operation is also available without them.
 public protocol APIProtocol: Sendable {
     /// `GET /items`
-    func listItems(tags: [String]?, ids: [Int]?, pipes: [String]?, filter: Filter?, since: CalendarDate?, traceID: LowercaseUUID?, session: String?) async throws -> [Item]
+    func listItems(
+        tags: [String]?,
+        ids: [Int]?,
+        pipes: [String]?,
+        filter: Filter?,
+        since: CalendarDate?,
+        traceID: LowercaseUUID?,
+        session: String?
+    ) async throws -> [Item]
 
     /// `PATCH /items/{itemId}`
     func patchItem(itemID: String, body: ItemPatch) async throws -> Item
@@ -97,36 +126,119 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
         /// `GET /items`
-        public static let listItems = OperationDescriptor(id: "listItems", method: .get, pathTemplate: "/items", security: [], isIdempotent: true)
+        public static let listItems = OperationDescriptor(
+            id: "listItems",
+            method: .get,
+            pathTemplate: "/items",
+            security: []
+        )
         /// `PATCH /items/{itemId}`
-        public static let patchItem = OperationDescriptor(id: "patchItem", method: .patch, pathTemplate: "/items/{itemId}", security: [], isIdempotent: false)
+        public static let patchItem = OperationDescriptor(
+            id: "patchItem",
+            method: .patch,
+            pathTemplate: "/items/{itemId}",
+            security: []
+        )
         /// `POST /token`
-        public static let exchangeCode = OperationDescriptor(id: "exchangeCode", method: .post, pathTemplate: "/token", security: [], isIdempotent: false)
+        public static let exchangeCode = OperationDescriptor(
+            id: "exchangeCode",
+            method: .post,
+            pathTemplate: "/token",
+            security: []
+        )
         /// `POST /uploads`
-        public static let upload = OperationDescriptor(id: "upload", method: .post, pathTemplate: "/uploads", security: [], isIdempotent: false)
+        public static let upload = OperationDescriptor(
+            id: "upload",
+            method: .post,
+            pathTemplate: "/uploads",
+            security: []
+        )
         /// `GET /files/{name}`
-        public static let download = OperationDescriptor(id: "download", method: .get, pathTemplate: "/files/{name}", security: [], isIdempotent: true)
+        public static let download = OperationDescriptor(
+            id: "download",
+            method: .get,
+            pathTemplate: "/files/{name}",
+            security: []
+        )
         /// `POST /shapes`
-        public static let echoShapes = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/shapes", security: [], isIdempotent: false)
+        public static let echoShapes = OperationDescriptor(
+            id: "echoShapes",
+            method: .post,
+            pathTemplate: "/shapes",
+            security: []
+        )
         /// `GET /points{coords}`
-        public static let getPoints = OperationDescriptor(id: "getPoints", method: .get, pathTemplate: "/points{coords}", security: [], isIdempotent: true)
+        public static let getPoints = OperationDescriptor(
+            id: "getPoints",
+            method: .get,
+            pathTemplate: "/points{coords}",
+            security: []
+        )
         /// `POST /avatars`
-        public static let uploadAvatar = OperationDescriptor(id: "uploadAvatar", method: .post, pathTemplate: "/avatars", security: [], isIdempotent: false)
+        public static let uploadAvatar = OperationDescriptor(
+            id: "uploadAvatar",
+            method: .post,
+            pathTemplate: "/avatars",
+            security: []
+        )
         /// `GET /envelopes`
-        public static let getEnvelopes = OperationDescriptor(id: "获取", method: .get, pathTemplate: "/envelopes", security: [], isIdempotent: true)
+        public static let getEnvelopes = OperationDescriptor(
+            id: "获取",
+            method: .get,
+            pathTemplate: "/envelopes",
+            security: []
+        )
         /// `POST /envelopes`
-        public static let echoShapes2 = OperationDescriptor(id: "echoShapes", method: .post, pathTemplate: "/envelopes", security: [], isIdempotent: false)
+        public static let echoShapes2 = OperationDescriptor(
+            id: "echoShapes",
+            method: .post,
+            pathTemplate: "/envelopes",
+            security: []
+        )
         /// `POST /imports`
-        public static let `import` = OperationDescriptor(id: "import", method: .post, pathTemplate: "/imports", security: [], isIdempotent: false)
+        public static let `import` = OperationDescriptor(
+            id: "import",
+            method: .post,
+            pathTemplate: "/imports",
+            security: []
+        )
         /// `PUT /orders/{orderId}`
-        public static let placeOrder = OperationDescriptor(id: "placeOrder", method: .put, pathTemplate: "/orders/{orderId}", security: [], isIdempotent: true)
+        public static let placeOrder = OperationDescriptor(
+            id: "placeOrder",
+            method: .put,
+            pathTemplate: "/orders/{orderId}",
+            security: []
+        )
         /// `POST /links`
-        public static let linkItems = OperationDescriptor(id: "linkItems", method: .post, pathTemplate: "/links", security: [], isIdempotent: false)
+        public static let linkItems = OperationDescriptor(
+            id: "linkItems",
+            method: .post,
+            pathTemplate: "/links",
+            security: []
+        )
 
         /// Every operation, by `operationId`.
-        public static let byID: [String: OperationDescriptor] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        public static let byID: [String: OperationDescriptor] = Dictionary(
+            all.map { ($0.id, $0) },
+            uniquingKeysWith: { first,
+            _ in first }
+        )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [listItems, patchItem, exchangeCode, upload, download, echoShapes, getPoints, uploadAvatar, getEnvelopes, echoShapes2, `import`, placeOrder, linkItems]
+        public static let all: [OperationDescriptor] = [
+            listItems,
+            patchItem,
+            exchangeCode,
+            upload,
+            download,
+            echoShapes,
+            getPoints,
+            uploadAvatar,
+            getEnvelopes,
+            echoShapes2,
+            `import`,
+            placeOrder,
+            linkItems
+        ]
     }
 }

@@ -34,7 +34,13 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
     public let shape: Envelope.Shape?
     public let property5: String?
 
-    public init(data: Envelope.Data2? = nil, sig: Data? = nil, size: Envelope.Size = ._20, shape: Envelope.Shape? = nil, property5: String? = nil) {
+    public init(
+        data: Envelope.Data2? = nil,
+        sig: Data? = nil,
+        size: Envelope.Size = ._20,
+        shape: Envelope.Shape? = nil,
+        property5: String? = nil
+    ) {
         self.data = data
         self.sig = sig
         self.size = size
@@ -205,7 +211,17 @@ public struct Item: Codable, Hashable, Sendable, Validatable {
     public let createdOn: CalendarDate?
     public let updatedAt: Date?
 
-    public init(id: String, status: Status, level: Level? = nil, pageSize: Int = 20, sort: Item.Sort = .desc, note: String? = nil, labels: [String: String]? = nil, createdOn: CalendarDate? = nil, updatedAt: Date? = nil) {
+    public init(
+        id: String,
+        status: Status,
+        level: Level? = nil,
+        pageSize: Int = 20,
+        sort: Item.Sort = .desc,
+        note: String? = nil,
+        labels: [String: String]? = nil,
+        createdOn: CalendarDate? = nil,
+        updatedAt: Date? = nil
+    ) {
         self.id = id
         self.status = status
         self.level = level
@@ -357,7 +373,12 @@ public enum IDOrName: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
         if let value = try? decoder.decodeMember(String.self) { self = .string(value); return }
-        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: NoMatchingMemberError(typeName: "IDOrName", members: ["Int", "String"]).description))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: NoMatchingMemberError(typeName: "IDOrName", members: ["Int", "String"]).description
+            )
+        )
     }
 
     /// Encodes the member's value.
@@ -498,7 +519,15 @@ public struct Shapes: Codable, Hashable, Sendable {
 
     /// - Parameters:
     ///   - expr: A recursive union (through Sum), so `indirect`; Sum stays a struct.
-    public init(expr: Expr? = nil, pet: Pet? = nil, idOrName: IDOrName? = nil, boss: Employee? = nil, tagged: Tagged? = nil, extra: Shapes.Extra? = nil, anything: JSONValue? = nil) {
+    public init(
+        expr: Expr? = nil,
+        pet: Pet? = nil,
+        idOrName: IDOrName? = nil,
+        boss: Employee? = nil,
+        tagged: Tagged? = nil,
+        extra: Shapes.Extra? = nil,
+        anything: JSONValue? = nil
+    ) {
         self.expr = expr
         self.pet = pet
         self.idOrName = idOrName
@@ -536,7 +565,10 @@ public struct Shapes: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.known = try container.decodeIfPresent(String.self, forKey: .known)
-            self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: Set(CodingKeys.allCases.map(\.rawValue)))
+            self.additionalProperties = try decoder.decodeAdditionalProperties(
+                JSONValue.self,
+                knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+            )
         }
 
         /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
@@ -562,7 +594,20 @@ public struct Order: Codable, Hashable, Sendable, Validatable {
     public var legacyCode: String?
     public var shape: OrderShape?
 
-    public init(sku: String, quantity: Int32, price: Double, discount: Double? = nil, tags: [String]? = nil, lines: [OrderLine]? = nil, attributes: [String: String]? = nil, coupon: Nullable<String>? = nil, secret: String? = nil, channel: Order.Channel? = nil, legacyCode: String? = nil, shape: OrderShape? = nil) {
+    public init(
+        sku: String,
+        quantity: Int32,
+        price: Double,
+        discount: Double? = nil,
+        tags: [String]? = nil,
+        lines: [OrderLine]? = nil,
+        attributes: [String: String]? = nil,
+        coupon: Nullable<String>? = nil,
+        secret: String? = nil,
+        channel: Order.Channel? = nil,
+        legacyCode: String? = nil,
+        shape: OrderShape? = nil
+    ) {
         self.sku = sku
         self.quantity = quantity
         self.price = price
@@ -660,7 +705,15 @@ public enum OrderShape: Codable, Hashable, Sendable, Validatable {
     public init(from decoder: any Decoder) throws {
         if let value = try? decoder.decodeMember(OrderLine.self) { self = .orderLine(value); return }
         if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
-        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: NoMatchingMemberError(typeName: "OrderShape", members: ["OrderLine", "Int"]).description))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: NoMatchingMemberError(
+                    typeName: "OrderShape",
+                    members: ["OrderLine", "Int"]
+                ).description
+            )
+        )
     }
 
     /// Encodes the member's value.
@@ -689,7 +742,13 @@ public struct Links: Codable, Hashable, Sendable {
     public var byName: [String: LowercaseUUID]?
     public var target: Links.Target?
 
-    public init(owner: Nullable<LowercaseUUID>? = nil, related: [LowercaseUUID]? = nil, groups: [[LowercaseUUID]]? = nil, byName: [String: LowercaseUUID]? = nil, target: Links.Target? = nil) {
+    public init(
+        owner: Nullable<LowercaseUUID>? = nil,
+        related: [LowercaseUUID]? = nil,
+        groups: [[LowercaseUUID]]? = nil,
+        byName: [String: LowercaseUUID]? = nil,
+        target: Links.Target? = nil
+    ) {
         self.owner = owner
         self.related = related
         self.groups = groups
@@ -705,7 +764,15 @@ public struct Links: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             if let value = try? decoder.decodeMember(LowercaseUUID.self) { self = .uuid(value); return }
             if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: NoMatchingMemberError(typeName: "Target", members: ["LowercaseUUID", "Int"]).description))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: NoMatchingMemberError(
+                        typeName: "Target",
+                        members: ["LowercaseUUID", "Int"]
+                    ).description
+                )
+            )
         }
 
         /// Encodes the member's value.

@@ -8,23 +8,48 @@ import OpenAPIRuntime
 extension Client {
     /// `GET /items`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
-    public func listItems(tags: [String]? = nil, ids: [Int]? = nil, pipes: [String]? = nil, filter: Filter? = nil, since: CalendarDate? = nil, traceID: LowercaseUUID? = nil, session: String? = nil) async throws -> [Item] {
-        try await listItemsWithResponse(tags: tags, ids: ids, pipes: pipes, filter: filter, since: since, traceID: traceID, session: session).body
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
+    public func listItems(
+        tags: [String]? = nil,
+        ids: [Int]? = nil,
+        pipes: [String]? = nil,
+        filter: Filter? = nil,
+        since: CalendarDate? = nil,
+        traceID: LowercaseUUID? = nil,
+        session: String? = nil
+    ) async throws -> [Item] {
+        try await listItemsWithResponse(
+            tags: tags,
+            ids: ids,
+            pipes: pipes,
+            filter: filter,
+            since: since,
+            traceID: traceID,
+            session: session
+        ).body
     }
 
     /// `listItems`, returning the status and headers with the body.
-    public func listItemsWithResponse(tags: [String]? = nil, ids: [Int]? = nil, pipes: [String]? = nil, filter: Filter? = nil, since: CalendarDate? = nil, traceID: LowercaseUUID? = nil, session: String? = nil) async throws -> Response<[Item]> {
+    public func listItemsWithResponse(
+        tags: [String]? = nil,
+        ids: [Int]? = nil,
+        pipes: [String]? = nil,
+        filter: Filter? = nil,
+        since: CalendarDate? = nil,
+        traceID: LowercaseUUID? = nil,
+        session: String? = nil
+    ) async throws -> Response<[Item]> {
         var request = RequestBuilder(Operations.listItems)
-        try request.addQuery("tags", tags, style: .form, explode: true)
-        try request.addQuery("ids", ids, style: .form, explode: false)
+        try request.addQuery("tags", tags)
+        try request.addQuery("ids", ids, explode: false)
         try request.addQuery("pipes", pipes, style: .pipeDelimited, explode: false)
         try request.addQuery("filter", filter, style: .deepObject, explode: false)
-        try request.addQuery("since", since, style: .form, explode: true)
+        try request.addQuery("since", since)
         try request.setHeader("X-Trace-ID", traceID)
         try request.addCookie("session", session)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON([Item].self))
         default: throw response.undocumented()
@@ -33,7 +58,8 @@ extension Client {
 
     /// `PATCH /items/{itemId}`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func patchItem(itemID: String, body: ItemPatch) async throws -> Item {
         try await patchItemWithResponse(itemID: itemID, body: body).body
     }
@@ -44,10 +70,10 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.patchItem)
-        try request.setPath("itemId", itemID, style: "simple", explode: false)
+        try request.setPath("itemId", itemID)
         try request.setJSONBody(body, contentType: "application/merge-patch+json")
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Item.self))
         default: throw response.undocumented()
@@ -56,7 +82,8 @@ extension Client {
 
     /// `POST /token`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func exchangeCode(body: ExchangeCodeRequest) async throws -> ExchangeCodeResponse {
         try await exchangeCodeWithResponse(body: body).body
     }
@@ -66,7 +93,7 @@ extension Client {
         var request = RequestBuilder(Operations.exchangeCode)
         try request.setFormBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(ExchangeCodeResponse.self))
         default: throw response.undocumented()
@@ -75,7 +102,8 @@ extension Client {
 
     /// `POST /uploads`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func upload(body: UploadRequest) async throws -> String {
         try await uploadWithResponse(body: body).body
     }
@@ -89,7 +117,7 @@ extension Client {
         try form.append("meta", body.meta)
         request.setMultipartBody(form)
         request.accept("text/plain")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 201: return response.success(response.decodeText())
         default: throw response.undocumented()
@@ -98,7 +126,8 @@ extension Client {
 
     /// `GET /files/{name}`
     ///
-    /// - Throws: `APIError<DownloadErrorBody>` for a documented error status (404, 410); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<DownloadErrorBody>` for a documented error status (404, 410); `UndocumentedResponseError`
+    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
     public func download(name: String) async throws -> Data {
         try await downloadWithResponse(name: name).body
     }
@@ -106,9 +135,9 @@ extension Client {
     /// `download`, returning the status and headers with the body.
     public func downloadWithResponse(name: String) async throws -> Response<Data> {
         var request = RequestBuilder(Operations.download)
-        try request.setPath("name", name, style: "simple", explode: false)
+        try request.setPath("name", name)
         request.accept("application/octet-stream, application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(response.body)
         case 404: throw response.failure(DownloadErrorBody.notFound)
@@ -119,7 +148,8 @@ extension Client {
 
     /// `POST /shapes`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func echoShapes(body: Shapes) async throws -> Shapes {
         try await echoShapesWithResponse(body: body).body
     }
@@ -127,9 +157,9 @@ extension Client {
     /// `echoShapes`, returning the status and headers with the body.
     public func echoShapesWithResponse(body: Shapes) async throws -> Response<Shapes> {
         var request = RequestBuilder(Operations.echoShapes)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Shapes.self))
         default: throw response.undocumented()
@@ -138,18 +168,23 @@ extension Client {
 
     /// `GET /points{coords}`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func getPoints(coords: [Int], coreQuery: String? = nil, filter: Filter? = nil) async throws {
         _ = try await getPointsWithResponse(coords: coords, coreQuery: coreQuery, filter: filter)
     }
 
     /// `getPoints`, returning the status and headers with the body.
-    public func getPointsWithResponse(coords: [Int], coreQuery: String? = nil, filter: Filter? = nil) async throws -> Response<EmptyBody> {
+    public func getPointsWithResponse(
+        coords: [Int],
+        coreQuery: String? = nil,
+        filter: Filter? = nil
+    ) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.getPoints)
         try request.setPath("coords", coords, style: "matrix", explode: true)
-        try request.addQuery("core", coreQuery, style: .form, explode: true)
-        try request.addQuery("filter", filter.map(JSONParameter.init), style: .form, explode: true)
-        let response = try await self.core.send(request)
+        try request.addQuery("core", coreQuery)
+        try request.addQuery("filter", filter.map(JSONParameter.init))
+        let response = try await core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
         default: throw response.undocumented()
@@ -158,13 +193,17 @@ extension Client {
 
     /// `POST /avatars`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func uploadAvatar(body: AvatarUpload, formHeader: String? = nil) async throws {
         _ = try await uploadAvatarWithResponse(body: body, formHeader: formHeader)
     }
 
     /// `uploadAvatar`, returning the status and headers with the body.
-    public func uploadAvatarWithResponse(body: AvatarUpload, formHeader: String? = nil) async throws -> Response<EmptyBody> {
+    public func uploadAvatarWithResponse(
+        body: AvatarUpload,
+        formHeader: String? = nil
+    ) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.uploadAvatar)
         try request.setHeader("form", formHeader)
         var form = MultipartForm()
@@ -172,7 +211,7 @@ extension Client {
         form.append("image", body.image)
         if case .value(let part)? = body.thumbnail { form.append("thumbnail", part) }
         request.setMultipartBody(form)
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
         default: throw response.undocumented()
@@ -181,7 +220,8 @@ extension Client {
 
     /// `GET /envelopes`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func getEnvelopes() async throws -> Envelope {
         try await getEnvelopesWithResponse().body
     }
@@ -190,7 +230,7 @@ extension Client {
     public func getEnvelopesWithResponse() async throws -> Response<Envelope> {
         var request = RequestBuilder(Operations.getEnvelopes)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Envelope.self))
         default: throw response.undocumented()
@@ -199,7 +239,8 @@ extension Client {
 
     /// `POST /envelopes`
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func echoShapes2() async throws {
         _ = try await echoShapes2WithResponse()
     }
@@ -207,7 +248,7 @@ extension Client {
     /// `echoShapes2`, returning the status and headers with the body.
     public func echoShapes2WithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.echoShapes2)
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
         default: throw response.undocumented()
@@ -216,7 +257,8 @@ extension Client {
 
     /// A Swift keyword as the operation's name, with an optional argument named like one.
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func `import`(`default`: Bool? = nil) async throws {
         _ = try await importWithResponse(default: `default`)
     }
@@ -224,8 +266,8 @@ extension Client {
     /// `import`, returning the status and headers with the body.
     public func importWithResponse(`default`: Bool? = nil) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.import)
-        try request.addQuery("default", `default`, style: .form, explode: true)
-        let response = try await self.core.send(request)
+        try request.addQuery("default", `default`)
+        let response = try await core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
         default: throw response.undocumented()
@@ -234,13 +276,26 @@ extension Client {
 
     /// Every constraint the client checks before it sends.
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
-    public func placeOrder(orderID: String, body: Order, limit: Int? = nil, apiKey: String? = nil, ids: [Int]? = nil) async throws -> Order {
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
+    public func placeOrder(
+        orderID: String,
+        body: Order,
+        limit: Int? = nil,
+        apiKey: String? = nil,
+        ids: [Int]? = nil
+    ) async throws -> Order {
         try await placeOrderWithResponse(orderID: orderID, body: body, limit: limit, apiKey: apiKey, ids: ids).body
     }
 
     /// `placeOrder`, returning the status and headers with the body.
-    public func placeOrderWithResponse(orderID: String, body: Order, limit: Int? = nil, apiKey: String? = nil, ids: [Int]? = nil) async throws -> Response<Order> {
+    public func placeOrderWithResponse(
+        orderID: String,
+        body: Order,
+        limit: Int? = nil,
+        apiKey: String? = nil,
+        ids: [Int]? = nil
+    ) async throws -> Response<Order> {
         try core.validateRequest(Operations.placeOrder) { validator in
             try validator.check(orderID, at: "path.orderId", ValueConstraints(pattern: ValidationPatterns.orderID))
             try validator.check(limit, at: "query.limit", ValueConstraints(minimum: 1, maximum: 50))
@@ -250,13 +305,13 @@ extension Client {
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.placeOrder)
-        try request.setPath("orderId", orderID, style: "simple", explode: false)
-        try request.addQuery("limit", limit, style: .form, explode: true)
+        try request.setPath("orderId", orderID)
+        try request.addQuery("limit", limit)
         try request.setHeader("X-Api-Key", apiKey)
-        try request.addQuery("ids", ids, style: .form, explode: true)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.addQuery("ids", ids)
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Order.self))
         default: throw response.undocumented()
@@ -265,7 +320,8 @@ extension Client {
 
     /// UUIDs in every place a request can hold one, sent back as received.
     ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
+    ///   match the spec.
     public func linkItems(body: Links, ids: [LowercaseUUID]? = nil) async throws -> Links {
         try await linkItemsWithResponse(body: body, ids: ids).body
     }
@@ -273,10 +329,10 @@ extension Client {
     /// `linkItems`, returning the status and headers with the body.
     public func linkItemsWithResponse(body: Links, ids: [LowercaseUUID]? = nil) async throws -> Response<Links> {
         var request = RequestBuilder(Operations.linkItems)
-        try request.addQuery("ids", ids, style: .form, explode: true)
-        try request.setJSONBody(body, contentType: "application/json")
+        try request.addQuery("ids", ids)
+        try request.setJSONBody(body)
         request.accept("application/json")
-        let response = try await self.core.send(request)
+        let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Links.self))
         default: throw response.undocumented()
