@@ -17,7 +17,7 @@ BASE ?= $(shell mb=$$(git merge-base HEAD origin/main 2>/dev/null); if [ -n "$$m
 DIFF_IGNORE ?= specs/diff-ignore.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build generate drift spec-diff lint corpus test check bench fuzz clean
+.PHONY: help deps build generate drift spec-diff lint corpus references test check bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -65,6 +65,9 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 	@for spec in $(wildcard $(CORPUS)/*.yaml $(CORPUS)/*.json); do $(CLIENTGEN) lint "$$spec" 2>&1 | tail -n 1; $(CLIENTGEN) lint "$$spec" >/dev/null 2>&1 || exit 1; done
 	python3 scripts/corpus.py $(CLIENTGEN) $(CORPUS) $(foreach s,$(CORPUS_SKIP),--skip $(s))
 
+references: deps ## Compile every reference test's expected output against ClientRuntime
+	python3 scripts/compile_references.py
+
 # Tests that run child processes or load both cores for minutes (SIGKILL
 # crash, outbox and tracker tests, 8-thread torn reads, the tracker's
 # 100,000-event stress test): run after the others, so
@@ -77,7 +80,7 @@ test: deps ## Run the test suites
 	$(SWIFT) test --skip-build --skip "$(HEAVY_TESTS)"
 	$(SWIFT) test --skip-build --no-parallel --filter "$(HEAVY_TESTS)"
 
-check: lint drift spec-diff test ## Everything CI checks: spec lint, generated-code drift, breaking spec changes, tests
+check: lint drift spec-diff test references ## Everything CI checks: spec lint, generated-code drift, breaking spec changes, tests, compiled references
 
 bench: deps ## Parse, middleware, SDK, branding store and code generation benchmarks (release); prints BENCH lines
 	$(SWIFT) build -c release --product clientgen-bench

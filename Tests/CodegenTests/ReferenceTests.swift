@@ -8,6 +8,8 @@ import Testing
 /// mismatch prints a unified diff. After an intended change to the
 /// generator, `UPDATE_REFERENCES=1 swift test --filter ReferenceTests`
 /// rewrites the expectations; review them in the diff before committing.
+/// `make references` (run by CI) compiles every expectation as a module of
+/// its own, so a reference that reads right but does not build fails too.
 @Suite struct ReferenceTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("References")
 
