@@ -52,7 +52,8 @@ public enum ClientGenerator {
         var client = ClientRepresentation(
             moduleName: options.moduleName, accessLevel: options.accessLevel,
             documentation: Documentation.text(heading.isEmpty ? nil : "A client of \(heading).", info.summary, info.description),
-            servers: ServerTranslator.servers(of: document), operations: operations,
+            servers: ServerTranslator.servers(of: document),
+            operations: MultipartAnalysis.describeParts(operations, types: models.declarations),
             types: ValidationAnalysis.markValidatable(MutabilityAnalysis.markResponseOnly(
                 RecursionAnalysis.markRecursive(models.declarations),
                 requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) })))
@@ -70,9 +71,8 @@ public enum ClientGenerator {
 
         var clientWriter = SwiftWriter()
         (header + ["@_exported import ClientRuntime", "import Foundation", "import HTTPTypes", "@_exported import OpenAPIRuntime", ""]).forEach { clientWriter.line($0) }
-        let typesByName = Dictionary(client.types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let validation = ValidationRenderer(validatable: ValidationAnalysis.validatableNames(client.types))
-        let clientRenderer = ClientRenderer(access: access, types: typesByName, validation: validation)
+        let clientRenderer = ClientRenderer(access: access, validation: validation)
         clientRenderer.renderClient(client, into: &clientWriter)
         files.append(GeneratedFile(name: "Client.swift", contents: clientWriter.text))
 

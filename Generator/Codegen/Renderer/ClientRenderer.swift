@@ -5,8 +5,6 @@ import Foundation
 struct ClientRenderer {
     /// `public`, `package` or `internal`.
     let access: AccessLevel
-    /// The model types, to look up multipart body properties.
-    let types: [String: TypeDeclaration]
     /// Renders constraint checks.
     let validation: ValidationRenderer
 
@@ -313,56 +311,6 @@ struct ClientRenderer {
         if let accept = operation.accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
     }
 
-    /// How a multipart property holds bytes, if it does.
-    private enum BinaryShape {
-        /// `Data` or `Data?` (`form.append` takes either).
-        case single
-        case nullable, list, optionalList
-    }
-
-    private func binaryShape(of type: SwiftType) -> BinaryShape? {
-        switch type {
-        case .named(let name) where isData(name): return .single
-        case .optional(.named(let name)) where isData(name): return .single
-        case .optional(.nullable(.named(let name))) where isData(name): return .nullable
-        case .array(.named(let name)) where isData(name): return .list
-        case .optional(.array(.named(let name))) where isData(name): return .optionalList
-        default: return nil
-        }
-    }
-
-    /// `Data`, or an alias that ends in it.
-    private func isData(_ name: String) -> Bool {
-        var current = name
-        for _ in 0..<8 {
-            if current == "Data" { return true }
-            guard let declaration = types[current], case .alias(.named(let target)) = declaration.kind else { return false }
-            current = target
-        }
-        return false
-    }
-
-    /// The struct a body type names, through aliases.
-    private func structure(of type: SwiftType) -> StructureShape? {
-        var current: SwiftType = type
-        for _ in 0..<8 {
-            switch current {
-            case .optional(let wrapped):
-                current = wrapped
-            case .named(let name):
-                guard let declaration = types[name] else { return nil }
-                switch declaration.kind {
-                case .structure(let shape): return shape
-                case .alias(let target): current = target
-                default: return nil
-                }
-            default:
-                return nil
-            }
-        }
-        return nil
-    }
-
     /// The `SecuritySchemeDescriptor.Kind` expression.
     private static func expression(_ kind: SecurityKind) -> String {
         switch kind {
@@ -389,16 +337,16 @@ struct ClientRenderer {
         case .data: lines = ["request.setDataBody(\(value), contentType: \(content))"]
         case .multipart:
             lines = ["var form = MultipartForm()"]
-            if let shape = structure(of: body.type) {
-                for property in shape.properties {
-                    let name = SwiftLiteral.string(property.wireName)
-                    let member = "\(value).\(SwiftName.unescaped(ModelRenderer.storage(property)))"
-                    switch binaryShape(of: property.type) {
-                    case .single: lines.append("form.append(\(name), \(member))")
-                    case .nullable: lines.append("if case .value(let part)? = \(member) { form.append(\(name), part) }")
-                    case .list: lines.append("for part in \(member) { form.append(\(name), part) }")
-                    case .optionalList: lines.append("for part in \(member) ?? [] { form.append(\(name), part) }")
-                    case nil: lines.append("try form.append(\(name), \(member))")
+            if let parts = body.multipartParts {
+                for part in parts {
+                    let name = SwiftLiteral.string(part.name)
+                    let member = "\(value).\(SwiftName.unescaped(part.member))"
+                    switch part.kind {
+                    case .file: lines.append("form.append(\(name), \(member))")
+                    case .nullableFile: lines.append("if case .value(let part)? = \(member) { form.append(\(name), part) }")
+                    case .files: lines.append("for part in \(member) { form.append(\(name), part) }")
+                    case .optionalFiles: lines.append("for part in \(member) ?? [] { form.append(\(name), part) }")
+                    case .value: lines.append("try form.append(\(name), \(member))")
                     }
                 }
             } else {

@@ -18,7 +18,8 @@ enum LineWrapper {
     /// ) {
     /// ```
     static func code(_ line: String, indent: String) -> [String] {
-        guard line.count > width, let split = outermostList(in: line) else { return [line] }
+        // `utf8.count` first: counting characters walks grapheme clusters.
+        guard line.utf8.count > width, line.count > width, let split = outermostList(in: line) else { return [line] }
         let inner = indent + "    "
         var lines = [split.head]
         for (index, argument) in split.arguments.enumerated() {
@@ -117,7 +118,7 @@ enum LineWrapper {
     /// blocks and tables are left alone (the caller tracks fences).
     static func comment(_ text: String, indent: String) -> [String] {
         let prefix = indent + "/// "
-        guard prefix.count + text.count > width, !text.hasPrefix("|") else { return [prefix + text] }
+        guard prefix.utf8.count + text.utf8.count > width, prefix.count + text.count > width, !text.hasPrefix("|") else { return [prefix + text] }
         let leading = String(text.prefix { $0 == " " })
         var hanging = leading
         let body = text.dropFirst(leading.count)

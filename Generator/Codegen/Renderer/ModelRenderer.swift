@@ -30,12 +30,6 @@ struct ModelRenderer {
 
     // MARK: Structures
 
-    /// The stored property's name: the property's own, or `_name` behind a
-    /// deprecated computed property.
-    static func storage(_ property: PropertyDeclaration) -> String {
-        property.isDeprecated ? "_" + SwiftName.unescaped(property.name) : property.name
-    }
-
     private func renderStructure(_ declaration: TypeDeclaration, _ shape: StructureShape, into writer: inout SwiftWriter) {
         let keyword = shape.isRecursive ? "final class" : "struct"
         let binding = shape.isMutable ? "var" : "let"
@@ -48,11 +42,11 @@ struct ModelRenderer {
                     // coding do not use a deprecated symbol (and warn).
                     writer.line("@available(*, deprecated)")
                     if binding == "let" {
-                        writer.line("\(access) var \(property.name): \(property.type) { \(Self.storage(property)) }")
+                        writer.line("\(access) var \(property.name): \(property.type) { \(property.storageName) }")
                     } else {
-                        writer.line("\(access) var \(property.name): \(property.type) { get { \(Self.storage(property)) } set { \(Self.storage(property)) = newValue } }")
+                        writer.line("\(access) var \(property.name): \(property.type) { get { \(property.storageName) } set { \(property.storageName) = newValue } }")
                     }
-                    writer.line("private \(binding) \(Self.storage(property)): \(property.type)")
+                    writer.line("private \(binding) \(property.storageName): \(property.type)")
                 } else {
                     writer.line("\(access) \(binding) \(property.name): \(property.type)")
                 }
@@ -63,12 +57,12 @@ struct ModelRenderer {
             }
             if !shape.properties.isEmpty || shape.additionalProperties != nil { writer.line("") }
             renderMemberwiseInit(shape, into: &writer)
-            if shape.properties.contains(where: { Self.storage($0) != $0.wireName }) || shape.needsCustomCoding {
+            if shape.properties.contains(where: { $0.storageName != $0.wireName }) || shape.needsCustomCoding {
                 writer.line("")
                 let conformances = shape.additionalProperties == nil ? "String, CodingKey" : "String, CodingKey, CaseIterable"
                 writer.block("enum CodingKeys: \(conformances)") { writer in
                     for property in shape.properties {
-                        let key = Self.storage(property)
+                        let key = property.storageName
                         writer.line(key == property.wireName ? "case \(key)" : "case \(key) = \(SwiftLiteral.string(property.wireName))")
                     }
                 }
@@ -104,7 +98,7 @@ struct ModelRenderer {
         writer.documentation(Self.parameterDocumentation(shape))
         writer.block("\(access) init(\(arguments.joined(separator: ", ")))") { writer in
             for property in shape.properties {
-                writer.line("self.\(SwiftName.unescaped(Self.storage(property))) = \(property.name)")
+                writer.line("self.\(SwiftName.unescaped(property.storageName)) = \(property.name)")
             }
             if shape.additionalProperties != nil { writer.line("self.additionalProperties = additionalProperties") }
         }
@@ -127,7 +121,7 @@ struct ModelRenderer {
                 writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
             }
             for property in shape.properties {
-                let name = SwiftName.unescaped(Self.storage(property))
+                let name = SwiftName.unescaped(property.storageName)
                 let key = "." + name
                 switch property.type {
                 case .optional(let wrapped):
@@ -153,7 +147,7 @@ struct ModelRenderer {
                 writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
             }
             for property in shape.properties {
-                let name = SwiftName.unescaped(Self.storage(property))
+                let name = SwiftName.unescaped(property.storageName)
                 if property.type.isOptional && !property.isRequired {
                     writer.line("try container.encodeIfPresent(self.\(name), forKey: .\(name))")
                 } else {
@@ -169,7 +163,7 @@ struct ModelRenderer {
         writer.block("\(access) func validate(_ validator: inout ConstraintValidator) throws") { writer in
             for property in shape.properties {
                 let lines = validation.checks(
-                    of: Self.storage(property), at: property.wireName, type: property.type, constraints: property.constraints, elements: property.elementConstraints)
+                    of: property.storageName, at: property.wireName, type: property.type, constraints: property.constraints, elements: property.elementConstraints)
                 lines.forEach { writer.line($0) }
             }
             if let additional = shape.additionalProperties, ValidationAnalysis.isValidatable(additional, in: validation.validatable) {
@@ -179,7 +173,7 @@ struct ModelRenderer {
     }
 
     private func renderClassHashable(_ name: String, _ shape: StructureShape, into writer: inout SwiftWriter) {
-        var members = shape.properties.map { SwiftName.unescaped(Self.storage($0)) }
+        var members = shape.properties.map { SwiftName.unescaped($0.storageName) }
         if shape.additionalProperties != nil { members.append("additionalProperties") }
         writer.line("/// Equal when every property is equal.")
         writer.block("\(access) static func == (lhs: \(name), rhs: \(name)) -> Bool") { writer in

@@ -146,6 +146,9 @@ public struct BodyDeclaration: Sendable, Hashable {
     public var constraints: ConstraintDeclaration?
     /// The constraints on each element of an array body.
     public var elementConstraints: ConstraintDeclaration?
+    /// A multipart body's parts, when its type is a declared structure; nil
+    /// for other multipart bodies (each member of their JSON is a part).
+    public var multipartParts: [MultipartPart]?
 }
 
 /// The type a method returns or throws.

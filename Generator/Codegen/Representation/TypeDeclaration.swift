@@ -82,6 +82,11 @@ public struct PropertyDeclaration: Sendable, Hashable {
     /// requires the field): the discriminator value of a union member, so
     /// that callers do not restate what the case already says.
     public var initializerDefault: String?
+
+    /// The stored property's name: a deprecated property is stored as
+    /// `_name` behind a deprecated accessor, so the type's own code (coding,
+    /// validation) does not warn.
+    public var storageName: String { isDeprecated ? "_" + SwiftName.unescaped(name) : name }
 }
 
 /// An enum of known values plus `unknown(...)`.
