@@ -65,7 +65,7 @@ struct Generate: ParsableCommand {
                     printToStandardError(error.description)
                     throw ExitCode(1)
                 }
-                let lines = files.reduce(0) { $0 + $1.contents.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+                let lines = files.reduce(0) { $0 + $1.contents.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
                 let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
                 printToStandardError("\(job.spec) -> \(job.output): \(files.count) files, \(lines) lines, \(seconds) s")
             }

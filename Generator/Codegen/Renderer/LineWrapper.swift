@@ -37,74 +37,77 @@ enum LineWrapper {
     /// when string literals or brackets do not balance (nothing is risked on
     /// a line this does not understand).
     private static func outermostList(in line: String) -> (head: String, arguments: [String], tail: String)? {
-        let characters = Array(line)
+        // UTF-8 bytes: every structural character is ASCII, and no byte of a
+        // multi-byte character is.
+        let bytes = Array(line.utf8)
         var depth = 0
         var index = 0
         var open: Int?
         var commas: [Int] = []
         var withCommas: (open: Int, commas: [Int], close: Int)?
         var single: (open: Int, commas: [Int], close: Int)?
-        while index < characters.count {
-            let character = characters[index]
-            if character == "\"" || (character == "#" && index + 1 < characters.count && characters[index + 1] == "\"") {
-                guard let end = endOfStringLiteral(characters, from: index) else { return nil }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == quote || (byte == hash && index + 1 < bytes.count && bytes[index + 1] == quote) {
+                guard let end = endOfStringLiteral(bytes, from: index) else { return nil }
                 index = end + 1
                 continue
             }
-            switch character {
-            case "(", "[":
+            switch byte {
+            case UInt8(ascii: "("), UInt8(ascii: "["):
                 if depth == 0 { open = index; commas = [] }
                 depth += 1
-            case ")", "]":
+            case UInt8(ascii: ")"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth < 0 { return nil }
                 if depth == 0, let start = open {
                     let range = (start, commas, index)
                     if !commas.isEmpty, withCommas == nil { withCommas = range }
-                    if commas.isEmpty, character == ")", single == nil, index > start + 1 { single = range }
+                    if commas.isEmpty, byte == UInt8(ascii: ")"), single == nil, index > start + 1 { single = range }
                     open = nil
                 }
-            case "," where depth == 1 && open != nil:
+            case UInt8(ascii: ",") where depth == 1 && open != nil:
                 commas.append(index)
             default:
                 break
             }
             index += 1
         }
-        guard depth == 0 else { return nil }
-        guard let found = withCommas ?? single else { return nil }
+        guard depth == 0, let found = withCommas ?? single else { return nil }
+        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
         var arguments: [String] = []
         var start = found.open + 1
         for comma in found.commas + [found.close] {
-            arguments.append(trimmed(characters[start..<comma]))
+            var lower = start
+            var upper = comma
+            while lower < upper, bytes[lower] == space { lower += 1 }
+            while upper > lower, bytes[upper - 1] == space { upper -= 1 }
+            arguments.append(text(lower..<upper))
             start = comma + 1
         }
-        return (String(characters[...found.open]), arguments, String(characters[found.close...]))
+        return (text(0..<(found.open + 1)), arguments, text(found.close..<bytes.count))
     }
 
-    private static func trimmed(_ text: ArraySlice<Character>) -> String {
-        var text = text
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
-    }
+    private static let quote = UInt8(ascii: "\"")
+    private static let hash = UInt8(ascii: "#")
+    private static let space = UInt8(ascii: " ")
 
     /// The index of the closing quote of the literal that starts at `start`
     /// (`"..."` with escapes, or `#"..."#`).
-    private static func endOfStringLiteral(_ characters: [Character], from start: Int) -> Int? {
-        let isRaw = characters[start] == "#"
+    private static func endOfStringLiteral(_ bytes: [UInt8], from start: Int) -> Int? {
+        let isRaw = bytes[start] == hash
         var index = start + (isRaw ? 2 : 1)
-        while index < characters.count {
-            let character = characters[index]
-            if !isRaw && character == "\\" {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if !isRaw && byte == UInt8(ascii: "\\") {
                 // An interpolation holds code, which may hold quotes: not ours to read.
-                if index + 1 < characters.count, characters[index + 1] == "(" { return nil }
+                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "(") { return nil }
                 index += 2
                 continue
             }
-            if character == "\"" {
+            if byte == quote {
                 if !isRaw { return index }
-                if index + 1 < characters.count, characters[index + 1] == "#" { return index + 1 }
+                if index + 1 < bytes.count, bytes[index + 1] == hash { return index + 1 }
             }
             index += 1
         }
@@ -127,15 +130,23 @@ enum LineWrapper {
             body[body.index(after: dot)...].hasPrefix(" ") {
             hanging += String(repeating: " ", count: body.distance(from: body.startIndex, to: dot) + 2)
         }
+        // Columns: UTF-8 bytes for ASCII text (most of it), characters otherwise.
+        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        func columns(_ text: Substring) -> Int { isASCII ? text.utf8.count : text.count }
+        let available = width - prefix.count
         var lines: [String] = []
         var current = leading
+        var currentColumns = leading.count
         var atLineStart = true
         for word in body.split(separator: " ", omittingEmptySubsequences: true) {
-            if !atLineStart && prefix.count + current.count + 1 + word.count > width {
+            let wordColumns = columns(word)
+            if !atLineStart && currentColumns + 1 + wordColumns > available {
                 lines.append(current)
                 current = hanging + word
+                currentColumns = hanging.count + wordColumns
             } else {
                 current += (atLineStart ? "" : " ") + word
+                currentColumns += (atLineStart ? 0 : 1) + wordColumns
             }
             atLineStart = false
         }

@@ -46,11 +46,30 @@ struct SwiftWriter {
     /// Appends `///` lines for a doc comment; nothing for nil.
     mutating func documentation(_ text: String?) {
         guard let text else { return }
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            var trimmed = Substring(raw)
-            while trimmed.last?.isWhitespace == true { trimmed = trimmed.dropLast() }
-            line(trimmed.isEmpty ? "///" : "/// " + trimmed)
+        // Lines split and trimmed as UTF-8 (`\r\n`, `\r` and `\n` end a
+        // line; trailing spaces and tabs go): the model's text is long, and
+        // walking it by `Character` showed in the generate time.
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        func emit(_ end: String.UTF8View.Index) {
+            var last = end
+            while last > start, [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(utf8[utf8.index(before: last)]) { last = utf8.index(before: last) }
+            let body = Substring(utf8[start..<last])
+            line(body.isEmpty ? "///" : "/// " + body)
         }
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                emit(index)
+                let next = utf8.index(after: index)
+                index = byte == UInt8(ascii: "\r") && next < utf8.endIndex && utf8[next] == UInt8(ascii: "\n") ? utf8.index(after: next) : next
+                start = index
+            } else {
+                index = utf8.index(after: index)
+            }
+        }
+        emit(utf8.endIndex)
     }
 
     /// The text, ending in a newline.
