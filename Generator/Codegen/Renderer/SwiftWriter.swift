@@ -19,6 +19,8 @@ struct SwiftWriter {
             let body = String(text.dropFirst(text == "///" ? 3 : 4))
             if body.hasPrefix("```") { inCodeBlock.toggle() }
             lines += inCodeBlock || body.isEmpty ? [indent + text] : LineWrapper.comment(body, indent: indent)
+        } else if text.hasPrefix("//") {
+            lines.append(indent + text)  // A plain comment (the file header) is not code to break.
         } else {
             lines += LineWrapper.code(indent + text, indent: indent)
         }
