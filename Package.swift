@@ -411,7 +411,7 @@ let package = Package(
         .testTarget(
             name: "GeneratedFeatureTests",
             dependencies: [
-                "FeatureClient", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer",
+                "FeatureClient", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "Resilience",
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -16,15 +16,22 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var accessLevel: AccessLevel
     /// The spec's file name, named in each file's header.
     public var specName: String
+    /// The command that regenerates the files, run in their folder
+    /// (`clientgen generate ../../specs/museum.yaml --output . --module MuseumAPI`),
+    /// named in each file's header; nil leaves it out.
+    public var regenerateCommand: String?
     /// Roughly how many lines one file may hold before the next one starts,
     /// so that no file dominates compile time.
     public var linesPerFile: Int
 
     /// Creates options.
-    public init(moduleName: String, accessLevel: AccessLevel = .public, specName: String, linesPerFile: Int = 4000) {
+    public init(
+        moduleName: String, accessLevel: AccessLevel = .public, specName: String, regenerateCommand: String? = nil, linesPerFile: Int = 4000
+    ) {
         self.moduleName = moduleName
         self.accessLevel = accessLevel
         self.specName = specName
+        self.regenerateCommand = regenerateCommand
         self.linesPerFile = linesPerFile
     }
 
@@ -65,7 +72,7 @@ public enum ClientGenerator {
     /// Renders a translated client into files.
     public static func render(_ client: ClientRepresentation, options: GeneratorOptions) -> [GeneratedFile] {
         let access = options.accessLevel
-        let header = GeneratedFileHeader.lines(specName: options.specName)
+        let header = GeneratedFileHeader.lines(specName: options.specName, regenerateCommand: options.regenerateCommand)
         let imports = ["import ClientRuntime", "import Foundation", "import HTTPTypes", "import OpenAPIRuntime", ""]
         var files: [GeneratedFile] = []
 

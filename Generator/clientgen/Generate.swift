@@ -91,8 +91,28 @@ struct Generate: ParsableCommand {
             throw ExitCode(1)
         }
         let moduleName = job.module ?? GeneratorOptions.moduleName(fromTitle: document.info.title)
-        let options = GeneratorOptions(moduleName: moduleName, accessLevel: job.access ?? .public, specName: URL(fileURLWithPath: job.spec).lastPathComponent)
+        let access = job.access ?? .public
+        let command = GeneratedFileHeader.regenerateCommand(
+            specPath: Self.relativePath(of: job.spec, from: job.output), moduleName: moduleName, accessLevel: access)
+        let options = GeneratorOptions(
+            moduleName: moduleName, accessLevel: access, specName: URL(fileURLWithPath: job.spec).lastPathComponent, regenerateCommand: command)
         return ClientGenerator.generate(document, options: options)
+    }
+}
+
+extension Generate {
+    /// The path of `file` as seen from `folder` (`../../specs/museum.yaml`),
+    /// both relative to the current folder or absolute; symbolic links are
+    /// not followed, so the result does not depend on where the checkout is.
+    static func relativePath(of file: String, from folder: String) -> String {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        func components(_ path: String) -> [String] {
+            URL(fileURLWithPath: path, relativeTo: current).standardizedFileURL.path.split(separator: "/").map(String.init)
+        }
+        let (target, base) = (components(file), components(folder))
+        var shared = 0
+        while shared < target.count - 1, shared < base.count, target[shared] == base[shared] { shared += 1 }
+        return (Array(repeating: "..", count: base.count - shared) + target[shared...]).joined(separator: "/")
     }
 }
 

@@ -192,7 +192,12 @@ import FoundationNetworking
     @Test func descriptorsDescribeEachOperation() {
         #expect(Client.Operations.patchItem.method == .patch)
         #expect(Client.Operations.patchItem.pathTemplate == "/items/{itemId}")
-        #expect(Client.Operations.byID.keys.sorted() == ["download", "echoShapes", "exchangeCode", "getPoints", "import", "linkItems", "listItems", "patchItem", "placeOrder", "upload", "uploadAvatar", "获取"])
+        #expect(Client.Operations.byID.keys.sorted().filter { !$0.hasPrefix("secured") } == [
+            "download", "echoShapes", "exchangeCode", "getPoints", "import", "linkItems", "listItems", "patchItem", "placeOrder", "publicItem", "upload",
+            "uploadAvatar", "获取",
+        ])
+        #expect(Client.Operations.byID.keys.filter { $0.hasPrefix("secured") }.count == 11)
+        #expect(Client.Operations.securedOptional.isPublic && Client.Operations.securedBearer.requires(scheme: "bearerAuth"))
         #expect(Client.Operations.listItems.isPublic)
     }
 
@@ -239,3 +244,26 @@ import FoundationNetworking
     }
 }
 
+
+/// A server URL written with a trailing slash (`https://api.example.com/v1/`,
+/// as specs and app settings often have it) sends the same paths as one
+/// without: the client drops the slash once, when it is made.
+@Suite struct ServerURLTests {
+    @Test(arguments: ["", "/", "//", "/api", "/api/"])
+    func aTrailingSlashNeverDoublesTheRequestPath(_ suffix: String) async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [("Content-Type", "application/json")], body: "[]") }
+        defer { server.shutdown() }
+        let base = try #require(URL(string: server.baseURL.absoluteString + suffix))
+        let client = Client(serverURL: base, transport: URLSessionTransport())
+        _ = try await client.listItems(tags: ["a"])
+        let prefix = suffix.hasPrefix("/api") ? "/api" : ""
+        #expect(server.requests.last?.target == prefix + "/items?tags=a", "server URL \(base)")
+    }
+
+    @Test func onlyThePathsTrailingSlashesGo() throws {
+        let normalised = ClientCore.normalisedServerURL(URL(string: "https://user@api.example.com:8443/v1%2F/")!)
+        #expect(normalised.absoluteString == "https://user@api.example.com:8443/v1%2F")
+        let plain = URL(string: "https://api.example.com/v1")!
+        #expect(ClientCore.normalisedServerURL(plain) == plain)
+    }
+}

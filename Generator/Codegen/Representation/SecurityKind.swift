@@ -7,7 +7,8 @@ public enum SecurityKind: Sendable, Hashable {
     case apiKeyQuery(name: String)
     /// An API key in the named cookie.
     case apiKeyCookie(name: String)
-    /// HTTP authentication with a scheme (`bearer`, `basic`), lower case.
+    /// HTTP authentication with a scheme (`bearer`, `basic`, `digest`), as the
+    /// spec spells it (scheme names are case-insensitive).
     case http(scheme: String)
     /// OAuth 2.
     case oauth2

@@ -281,7 +281,7 @@ struct OperationTranslator {
             case "cookie": return .apiKeyCookie(name: name)
             default: return .apiKeyHeader(name: name)
             }
-        case .http: return .http(scheme: (scheme.scheme ?? "bearer").lowercased())
+        case .http: return .http(scheme: scheme.scheme ?? "bearer")
         case .oauth2: return .oauth2
         case .openIdConnect: return .openIDConnect
         case .mutualTLS: return .mutualTLS

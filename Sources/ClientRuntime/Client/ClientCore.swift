@@ -9,7 +9,8 @@ import OpenAPIRuntime
 /// swift-openapi-runtime's clients, so any `ClientMiddleware` and any
 /// `ClientTransport` plug in.
 public struct ClientCore: Sendable {
-    /// The base URL that request paths are appended to.
+    /// The base URL that request paths are appended to, without a trailing
+    /// slash (``normalisedServerURL(_:)``).
     public let serverURL: URL
     /// Sends requests.
     public let transport: any ClientTransport
@@ -22,16 +23,30 @@ public struct ClientCore: Sendable {
     /// default (see ``ConstraintChecks``).
     public let constraintChecks: ConstraintChecks
 
-    /// Creates a core.
+    /// Creates a core. A trailing slash on `serverURL` is dropped, so
+    /// `https://api.example.com/v1/` and `https://api.example.com/v1` both
+    /// send `/v1/items`, never `/v1//items`.
     public init(
         serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [],
         maximumResponseBytes: Int = 32 << 20, constraintChecks: ConstraintChecks = .requests
     ) {
-        self.serverURL = serverURL
+        self.serverURL = Self.normalisedServerURL(serverURL)
         self.transport = transport
         self.middlewares = middlewares
         self.maximumResponseBytes = maximumResponseBytes
         self.constraintChecks = constraintChecks
+    }
+
+    /// `serverURL` without trailing slashes on its path (request paths start
+    /// with one); a URL without them is returned as it is.
+    public static func normalisedServerURL(_ serverURL: URL) -> URL {
+        guard var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: true), components.percentEncodedPath.hasSuffix("/") else {
+            return serverURL
+        }
+        var path = Substring(components.percentEncodedPath)
+        while path.hasSuffix("/") { path = path.dropLast() }
+        components.percentEncodedPath = String(path)
+        return components.url ?? serverURL
     }
 
     /// Runs a generated operation's checks of its parameters and body when

@@ -81,7 +81,8 @@ public struct SecuritySchemeDescriptor: Sendable, Hashable {
         case apiKeyQuery(name: String)
         /// An API key in a cookie.
         case apiKeyCookie(name: String)
-        /// HTTP authentication with a scheme (`bearer`, `basic`) in `Authorization`.
+        /// HTTP authentication with a scheme (`bearer`, `basic`, `digest`) in
+        /// `Authorization`, as the spec spells it: compare case-insensitively.
         case http(scheme: String)
         /// OAuth 2 (a bearer token in `Authorization`).
         case oauth2

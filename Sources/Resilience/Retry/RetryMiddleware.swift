@@ -138,8 +138,18 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
 }
 
 extension RetryMiddleware where C == ContinuousClock {
-    /// Creates the middleware on the real clock.
-    public init(policy: RetryPolicy = RetryPolicy(), connectivity: Connectivity? = nil) {
-        self.init(policy: policy, clock: ContinuousClock(), connectivity: connectivity)
+    /// Creates the middleware on the real clock; every option of the
+    /// clock-generic initialiser, with the same defaults.
+    public init(
+        policy: RetryPolicy = RetryPolicy(),
+        connectivity: Connectivity? = nil,
+        maximumBufferedBodyBytes: Int = 10 * 1024 * 1024,
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) },
+        onRetry: (@Sendable (String, Int, Duration) -> Void)? = nil
+    ) {
+        self.init(
+            policy: policy, clock: ContinuousClock(), connectivity: connectivity, maximumBufferedBodyBytes: maximumBufferedBodyBytes,
+            now: now, random: random, onRetry: onRetry)
     }
 }
