@@ -1,13 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The runtime apps link (ClientRuntime, Resilience, ClientRuntimeTesting) is
+/// the package in `Runtime/`, so that an app needing only it does not
+/// resolve the generator's and the SDKs' dependencies.
+let clientRuntime: Target.Dependency = .product(name: "ClientRuntime", package: "Runtime")
+let resilience: Target.Dependency = .product(name: "Resilience", package: "Runtime")
+let clientRuntimeTesting: Target.Dependency = .product(name: "ClientRuntimeTesting", package: "Runtime")
+
 /// The generator (YAML reading -> OpenAPI model -> diagnostics -> CLI) lives in
-/// `Generator/`, one folder per pipeline stage; runtime modules that apps link
-/// live in `Sources/`.
+/// `Generator/`, one folder per pipeline stage; the generated clients and the
+/// backend SDKs live in `Sources/`.
 /// What resilience tests and benchmarks build on: the layers, a loopback
 /// server, and a real URLSession transport.
 let resilienceOverLoopback: [Target.Dependency] = [
-    "Resilience", "LoopbackHTTPServer",
+    resilience, "LoopbackHTTPServer",
     .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
     .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -25,9 +32,6 @@ let package = Package(
     products: [
         .executable(name: "clientgen", targets: ["clientgen"]),
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
-        .library(name: "Resilience", targets: ["Resilience"]),
-        .library(name: "ClientRuntime", targets: ["ClientRuntime"]),
-        .library(name: "ClientRuntimeTesting", targets: ["ClientRuntimeTesting"]),
         .library(name: "Clients", targets: generatedClients),
         .library(name: "BrandingStore", targets: ["BrandingStore"]),
         .library(name: "SecureNode", targets: ["SecureNode"]),
@@ -40,6 +44,7 @@ let package = Package(
         .executable(name: "securenode-example", targets: ["securenode-example"]),
     ] + generatedClients.map { .library(name: $0, targets: [$0]) },
     dependencies: [
+        .package(path: "Runtime"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
@@ -97,18 +102,6 @@ let package = Package(
             dependencies: ["OpenAPIModel", "YAMLReader", "CLibYAML"],
             path: "Benchmarks/ParseBenchmarks"
         ),
-        // Runtime: swift-openapi-runtime middlewares that make any client
-        // retry-safe (see docs/Resilience.md).
-        .target(
-            name: "Resilience",
-            dependencies: [
-                "ClientRuntime",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Sources/Resilience"
-        ),
         // Runtime: SecureNode's offline branding dataset (SQLite through GRDB):
         // atomic syncs with their cursor, local lookups.
         .target(
@@ -121,7 +114,7 @@ let package = Package(
         .target(
             name: "SecureNode",
             dependencies: [
-                "BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime",
+                "BrandingStore", "SecureNodeAPI", resilience, clientRuntime,
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/SecureNode"
@@ -131,7 +124,7 @@ let package = Package(
         .target(
             name: "Soul",
             dependencies: [
-                "SoulAPI", "Resilience", "ClientRuntime",
+                "SoulAPI", resilience, clientRuntime,
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -154,7 +147,7 @@ let package = Package(
         .target(
             name: "Safepocket",
             dependencies: [
-                "SafepocketAPI", "Resilience", "ClientRuntime",
+                "SafepocketAPI", resilience, clientRuntime,
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "SafepocketTests",
             dependencies: [
-                "Safepocket", "SafepocketAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel",
+                "Safepocket", "SafepocketAPI", resilience, "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SafepocketTests"
@@ -173,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "SoulTests",
             dependencies: [
-                "Soul", "SoulAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
+                "Soul", "SoulAPI", resilience, "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SoulTests"
@@ -183,20 +176,20 @@ let package = Package(
         .target(
             name: "RetryMatrix",
             dependencies: [
-                "Soul", "Safepocket", "SoulAPI", "SafepocketAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
+                "Soul", "Safepocket", "SoulAPI", "SafepocketAPI", resilience, "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/RetryMatrix"
         ),
         .testTarget(
             name: "RetryContractTests",
-            dependencies: ["RetryMatrix", "SoulAPI", "SafepocketAPI", "SecureNodeAPI", "ClientRuntime"],
+            dependencies: ["RetryMatrix", "SoulAPI", "SafepocketAPI", "SecureNodeAPI", clientRuntime],
             path: "Tests/RetryContractTests"
         ),
         // `make bench`: SOUL's refresh storm and the retry matrix.
         .executableTarget(
             name: "sdk-bench",
-            dependencies: ["RetryMatrix", "Soul", "Resilience", "BackendDoubles", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RetryMatrix", "Soul", resilience, "BackendDoubles", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/SDKBenchmarks"
         ),
         // Runtime: the MobileTracker SDK on the generated client: sessions,
@@ -204,7 +197,7 @@ let package = Package(
         .target(
             name: "MobileTracker",
             dependencies: [
-                "MobileTrackerAPI", "Resilience", "ClientRuntime",
+                "MobileTrackerAPI", resilience, clientRuntime,
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Logging", package: "swift-log"),
@@ -214,13 +207,13 @@ let package = Package(
         // Kill test: a process that tracks and delivers, for the test to SIGKILL.
         .executableTarget(
             name: "tracker-child",
-            dependencies: ["MobileTracker", "Resilience", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MobileTracker", resilience, .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/TrackerChild"
         ),
         .testTarget(
             name: "MobileTrackerTests",
             dependencies: [
-                "MobileTracker", "MobileTrackerAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport", "tracker-child",
+                "MobileTracker", "MobileTrackerAPI", resilience, "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport", "tracker-child",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/MobileTrackerTests"
@@ -229,7 +222,7 @@ let package = Package(
         .executableTarget(
             name: "soul-example",
             dependencies: [
-                "Soul", "SoulAPI", "Resilience",
+                "Soul", "SoulAPI", resilience,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/SoulExample"
@@ -237,7 +230,7 @@ let package = Package(
         .executableTarget(
             name: "safepocket-example",
             dependencies: [
-                "Safepocket", "SafepocketAPI", "Resilience",
+                "Safepocket", "SafepocketAPI", resilience,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/SafepocketExample"
@@ -270,14 +263,14 @@ let package = Package(
         // `make bench`: the MobileTracker queue (track cost, drain).
         .executableTarget(
             name: "tracker-bench",
-            dependencies: ["MobileTracker", "Resilience", "BackendDoubles", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MobileTracker", resilience, "BackendDoubles", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/TrackerBenchmarks"
         ),
         // Outbox tests: a process that delivers an outbox, for the test to SIGKILL.
         .executableTarget(
             name: "outbox-delivery-child",
             dependencies: [
-                "SecureNode", "SecureNodeAPI", "Resilience",
+                "SecureNode", "SecureNodeAPI", resilience,
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             path: "Tests/Support/OutboxDeliveryChild"
@@ -285,7 +278,7 @@ let package = Package(
         .testTarget(
             name: "SecureNodeTests",
             dependencies: [
-                "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "LoopbackHTTPServer", "outbox-delivery-child",
+                "SecureNode", "SecureNodeAPI", "BrandingStore", resilience, clientRuntime, "LoopbackHTTPServer", "outbox-delivery-child",
                 "ProcessTestSupport",
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -304,7 +297,7 @@ let package = Package(
         .executableTarget(
             name: "sync-http-bench",
             dependencies: [
-                "BrandingStore", "SecureNode", "SecureNodeAPI", "ClientRuntime", "LoopbackHTTPServer",
+                "BrandingStore", "SecureNode", "SecureNodeAPI", clientRuntime, "LoopbackHTTPServer",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -326,28 +319,9 @@ let package = Package(
             dependencies: ["BrandingStore", "branding-crash-child", "ProcessTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/BrandingStoreTests"
         ),
-        // Runtime: what generated clients call (coding, parameters, errors).
-        .target(
-            name: "ClientRuntime",
-            dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            path: "Sources/ClientRuntime"
-        ),
-        // For apps' tests (and this repository's): an in-memory transport
-        // that records requests and answers from a script.
-        .target(
-            name: "ClientRuntimeTesting",
-            dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            path: "Sources/ClientRuntimeTesting"
-        ),
         .testTarget(
             name: "ClientRuntimeTests",
-            dependencies: ["ClientRuntime", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [clientRuntime, .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/ClientRuntimeTests"
         ),
         // Test support: an in-process HTTP/1.1 server on a loopback socket
@@ -389,7 +363,7 @@ let package = Package(
         .testTarget(
             name: "ClientConsumerTests",
             dependencies: generatedClients.map { .target(name: $0) } + [
-                "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "OpenAPIModel", "Resilience", "BackendDoubles",
+                clientRuntime, clientRuntimeTesting, "LoopbackHTTPServer", "OpenAPIModel", resilience, "BackendDoubles",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -402,7 +376,7 @@ let package = Package(
         .target(
             name: "FeatureClient",
             dependencies: [
-                "ClientRuntime",
+                clientRuntime,
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -411,7 +385,7 @@ let package = Package(
         .testTarget(
             name: "GeneratedFeatureTests",
             dependencies: [
-                "FeatureClient", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "Resilience",
+                "FeatureClient", clientRuntime, clientRuntimeTesting, "LoopbackHTTPServer", resilience,
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -431,7 +405,7 @@ let package = Package(
         .target(
             name: name,
             dependencies: [
-                "ClientRuntime",
+                clientRuntime,
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,5 +1,6 @@
 """A scratch Swift package whose targets are generated clients, each
-depending on this package's ClientRuntime (used by corpus.py and
+depending on ClientRuntime, the package in this repository's Runtime/
+folder (used by corpus.py and
 bench_codegen.py)."""
 import os
 
@@ -7,7 +8,7 @@ import os
 def write_manifest(package, root, modules, name):
     """Writes `package`/Package.swift with one target per module in `modules`."""
     targets = ',\n'.join(
-        f'        .target(name: "{m}", dependencies: [.product(name: "ClientRuntime", package: "{os.path.basename(root)}"), '
+        f'        .target(name: "{m}", dependencies: [.product(name: "ClientRuntime", package: "Runtime"), '
         f'.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "HTTPTypes", package: "swift-http-types")])'
         for m in modules)
     manifest = f'''// swift-tools-version:6.0
@@ -18,7 +19,7 @@ let package = Package(
     name: "{name}",
     platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
-        .package(path: "{root}"),
+        .package(path: "{os.path.join(root, 'Runtime')}"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
     ],

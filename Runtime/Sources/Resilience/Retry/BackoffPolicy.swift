@@ -39,9 +39,9 @@ public struct BackoffPolicy: Sendable, Hashable {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double` (`TimeInterval`); shared with
-    /// the package's other runtime modules.
-    package var totalSeconds: Double {
+    /// The duration in seconds, as a `Double` (`TimeInterval`), for
+    /// Foundation's date arithmetic.
+    public var totalSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -11,9 +11,9 @@ import Darwin
 /// renamed over the old file, so a reader sees the old content or the new,
 /// never a mix or nothing. For secrets kept on disk: refresh tokens, PKCE
 /// verifiers.
-package enum PrivateFile {
+public enum PrivateFile {
     /// Writes `data` to `url` atomically with mode 0600.
-    package static func write(_ data: Data, to url: URL) throws {
+    public static func write(_ data: Data, to url: URL) throws {
         #if canImport(Glibc)
         let systemWrite = Glibc.write
         #else
@@ -33,19 +33,19 @@ package enum PrivateFile {
     }
 
     /// The file's bytes, or nil when there is no file.
-    package static func read(_ url: URL) throws -> Data? {
+    public static func read(_ url: URL) throws -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try Data(contentsOf: url)
     }
 
     /// The app's Application Support folder (the home folder where there is
     /// none), where the SDKs keep their files unless told otherwise.
-    package static var applicationSupportFolder: URL {
+    public static var applicationSupportFolder: URL {
         FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first ?? URL(fileURLWithPath: NSHomeDirectory())
     }
 
     /// Deletes the file if it exists.
-    package static func remove(_ url: URL) throws {
+    public static func remove(_ url: URL) throws {
         if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
     }
 }
