@@ -2,6 +2,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 CORPUS ?= ../shared/corpus
+# The spec `make guide` plays the team's own with: the OpenAPI Initiative's petstore.
+GUIDE_SPEC ?= $(CORPUS)/01-oai-petstore.yaml
 BENCH_SPEC ?= $(CORPUS)/22-github-rest-api.yaml
 SPECS := $(wildcard specs/*.yaml)
 CLIENTGEN := .build/debug/clientgen
@@ -17,7 +19,7 @@ BASE ?= $(shell mb=$$(git merge-base HEAD origin/main 2>/dev/null); if [ -n "$$m
 DIFF_IGNORE ?= specs/diff-ignore.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build generate drift spec-diff lint corpus references test check bench fuzz clean
+.PHONY: help deps build generate drift spec-diff lint corpus references guide test check bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -64,6 +66,9 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 	$(SWIFT) build --product clientgen
 	@for spec in $(wildcard $(CORPUS)/*.yaml $(CORPUS)/*.json); do $(CLIENTGEN) lint "$$spec" 2>&1 | tail -n 1; $(CLIENTGEN) lint "$$spec" >/dev/null 2>&1 || exit 1; done
 	python3 scripts/corpus.py $(CLIENTGEN) $(CORPUS) $(foreach s,$(CORPUS_SKIP),--skip $(s))
+
+guide: deps ## Follow docs/OwnSpec.md word for word in a scratch package, with GUIDE_SPEC as the team's spec
+	python3 scripts/own_spec_guide.py $(GUIDE_SPEC)
 
 references: deps ## Compile every reference test's expected output against ClientRuntime
 	python3 scripts/compile_references.py
