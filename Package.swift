@@ -32,6 +32,7 @@ let package = Package(
     products: [
         .executable(name: "clientgen", targets: ["clientgen"]),
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
+        .library(name: "ContractCheck", targets: ["ContractCheck"]),
         .library(name: "Clients", targets: generatedClients),
         .library(name: "BrandingStore", targets: ["BrandingStore"]),
         .library(name: "SecureNode", targets: ["SecureNode"]),
@@ -79,6 +80,14 @@ let package = Package(
             name: "Codegen",
             dependencies: ["OpenAPIModel"],
             path: "Generator/Codegen"
+        ),
+        // Requests checked against a spec: the operation they match, their
+        // parameters and body against its schemas, each violation with the
+        // spec's file:line (the sandbox's contract check).
+        .target(
+            name: "ContractCheck",
+            dependencies: ["OpenAPIModel"],
+            path: "Generator/Contract"
         ),
         // Breaking-change rules between two versions of a spec, with the
         // Swift symbols each change touches.
@@ -390,6 +399,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/GeneratedFeatureTests"
+        ),
+        .testTarget(
+            name: "ContractCheckTests",
+            dependencies: ["ContractCheck", "OpenAPIModel"],
+            path: "Tests/ContractCheckTests"
         ),
         .testTarget(
             name: "SpecDiffTests",

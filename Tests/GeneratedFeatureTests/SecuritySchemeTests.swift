@@ -121,7 +121,10 @@ import Testing
         let token = TokenBox()
         token.value = "old"
         let transport = ScriptedTransport(replies: [.status(503), .status(204)])
-        let retry = RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, backoff: BackoffPolicy(baseDelay: .milliseconds(1))), clock: ContinuousClock(), random: { _ in 0 }, onRetry: { _, _, _ in token.value = "new" })
+        // Every option is an init parameter, on the real clock too (onRetry here).
+        let retry = RetryMiddleware(
+            policy: RetryPolicy(maximumAttempts: 2, backoff: BackoffPolicy(baseDelay: .milliseconds(1))), random: { _ in 0 },
+            onRetry: { _, _, _ in token.value = "new" })
         let client = Client(serverURL: Self.base, transport: transport, middlewares: [retry, SecurityMiddleware(credentials: ["bearerAuth": .provider { token.value.map(SecurityCredential.bearerToken) }])])
         try await client.securedBearer()
         #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer old", "Bearer new"])
