@@ -33,6 +33,7 @@ let package = Package(
         .executable(name: "clientgen", targets: ["clientgen"]),
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
         .library(name: "ContractCheck", targets: ["ContractCheck"]),
+        .library(name: "SandboxCore", targets: ["SandboxCore"]),
         .library(name: "Clients", targets: generatedClients),
         .library(name: "BrandingStore", targets: ["BrandingStore"]),
         .library(name: "SecureNode", targets: ["SecureNode"]),
@@ -88,6 +89,14 @@ let package = Package(
             name: "ContractCheck",
             dependencies: ["OpenAPIModel"],
             path: "Generator/Contract"
+        ),
+        // The sandbox's core: backends under path prefixes, each request
+        // checked against its spec, answered as documented, and counted
+        // (served over HTTP by the package in Sandbox/Server).
+        .target(
+            name: "SandboxCore",
+            dependencies: ["ContractCheck"],
+            path: "Sandbox/Core"
         ),
         // Breaking-change rules between two versions of a spec, with the
         // Swift symbols each change touches.
@@ -404,6 +413,11 @@ let package = Package(
             name: "ContractCheckTests",
             dependencies: ["ContractCheck", "OpenAPIModel"],
             path: "Tests/ContractCheckTests"
+        ),
+        .testTarget(
+            name: "SandboxTests",
+            dependencies: ["SandboxCore", "ContractCheck"],
+            path: "Tests/SandboxTests"
         ),
         .testTarget(
             name: "SpecDiffTests",

@@ -73,10 +73,60 @@ public struct RequestContract: Sendable {
             ])
         }
         let validator = SchemaValidator(document: document, patterns: patterns, direction: .request)
-        var violations = parameterViolations(route, request, pathValues: pathValues, validator: validator)
+        var violations = securityViolations(route, request)
+        violations += parameterViolations(route, request, pathValues: pathValues, validator: validator)
         violations += bodyViolations(route, request, validator: validator)
         let name = route.operation.operationId ?? "\(route.method.wireName) \(route.path)"
         return Result(operation: name, pathTemplate: route.path, violations: violations)
+    }
+
+    // MARK: Security
+
+    /// A violation when no security requirement of the operation is met by
+    /// what the request carries (the credential's presence and shape, not
+    /// its value: a sandbox does not know the real keys).
+    private func securityViolations(_ route: Route, _ request: ContractRequest) -> [ContractViolation] {
+        let requirements = route.operation.security ?? document.security ?? []
+        guard !requirements.isEmpty, !requirements.contains(where: { $0.schemes.isEmpty }) else { return [] }
+        let query = Self.queryItems(request.query)
+        let cookies = Self.cookies(request.header("Cookie"))
+        var wanted: [String] = []
+        for requirement in requirements {
+            var met = true
+            var names: [String] = []
+            for (name, _) in requirement.schemes {
+                guard let scheme = document.components.securitySchemes[name].flatMap({ document.resolve($0) }) else { continue }
+                let (present, place) = Self.carries(request, scheme, query: query, cookies: cookies)
+                names.append(place)
+                met = met && present
+            }
+            if met { return [] }
+            wanted.append(names.joined(separator: " and "))
+        }
+        let location = route.operation.security?.first?.location ?? document.security?.first?.location
+        return [ContractViolation(rule: "security", field: "", message: "carries no credential the operation accepts; it needs " + wanted.joined(separator: ", or "), location: location)]
+    }
+
+    /// Whether `request` carries a credential of `scheme`'s shape, and where it goes.
+    static func carries(_ request: ContractRequest, _ scheme: SecurityScheme, query: [(name: String, value: String)], cookies: [(name: String, value: String)]) -> (Bool, String) {
+        let authorization = request.header("Authorization") ?? ""
+        func hasScheme(_ prefix: String) -> Bool { authorization.lowercased().hasPrefix(prefix.lowercased() + " ") && authorization.count > prefix.count + 1 }
+        switch scheme.kind {
+        case .apiKey:
+            let name = scheme.name ?? ""
+            switch scheme.keyLocation {
+            case "query": return (query.contains { $0.name == name && !$0.value.isEmpty }, "query.\(name)")
+            case "cookie": return (cookies.contains { $0.name == name && !$0.value.isEmpty }, "cookie.\(name)")
+            default: return (!(request.header(name) ?? "").isEmpty, "header.\(name)")
+            }
+        case .http:
+            let name = scheme.scheme ?? "bearer"
+            return (hasScheme(name), "Authorization: \(name.lowercased() == "bearer" ? "Bearer" : name.lowercased() == "basic" ? "Basic" : name) ...")
+        case .oauth2, .openIdConnect:
+            return (hasScheme("Bearer"), "Authorization: Bearer ...")
+        case .mutualTLS:
+            return (true, "a client certificate")
+        }
     }
 
     // MARK: Parameters

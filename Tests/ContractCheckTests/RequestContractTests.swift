@@ -42,8 +42,21 @@ import Testing
         #expect(text.violations.map(\.rule) == ["content-type"] && text.violations[0].message.contains("application/json"))
         let broken = Self.soul.check(ContractRequest(method: "POST", path: "/api/auth/verify-otp", headers: Self.json, body: Self.body(#"{"phone": "+1"#)))
         #expect(broken.violations.map(\.rule) == ["json"])
-        let bounds = Self.soul.check(ContractRequest(method: "POST", path: "/api/moods", headers: Self.json, body: Self.body(#"{"score": 11, "note": null}"#)))
+        let bounds = Self.soul.check(ContractRequest(
+            method: "POST", path: "/api/moods", headers: Self.json + [("Authorization", "Bearer t")], body: Self.body(#"{"score": 11, "note": null}"#)))
         #expect(bounds.violations.map { "\($0.field) \($0.rule)" } == ["body.score maximum"])
+    }
+
+    @Test func credentialsAreCheckedByTheirShape() throws {
+        let secureNode = try RequestContract(specPath: Self.root.appendingPathComponent("specs/securenode.yaml").path)
+        let anonymous = secureNode.check(ContractRequest(method: "GET", path: "/api/mobile/branding/sync"))
+        #expect(anonymous.violations.map(\.rule) == ["security"] && anonymous.violations[0].message.contains("header.X-API-Key"))
+        #expect(anonymous.violations[0].location != nil)
+        #expect(secureNode.check(ContractRequest(method: "GET", path: "/api/mobile/branding/sync", headers: [("x-api-key", "sk_live_1")])).isValid)
+        let basic = Self.soul.check(ContractRequest(method: "GET", path: "/api/moods", headers: [("Authorization", "Basic YTpi")]))
+        #expect(basic.violations.map(\.rule) == ["security"] && basic.violations[0].message.contains("Authorization: Bearer"))
+        #expect(Self.soul.check(ContractRequest(method: "GET", path: "/api/moods", headers: [("Authorization", "bearer abc")])).isValid)
+        #expect(Self.soul.check(ContractRequest(method: "GET", path: "/healthz")).isValid, "security: [] needs nothing")
     }
 
     @Test func unknownPathsAndMethods() {

@@ -1,0 +1,80 @@
+import ContractCheck
+import Foundation
+import OpenAPIModel
+
+/// One backend the sandbox serves: its spec, the path prefix it answers
+/// under, and the contract every request to it is checked against.
+public struct SandboxBackend: Sendable {
+    /// The backend's name, and the first path segment it answers under
+    /// (`soul` -> `http://127.0.0.1:8080/soul/api/moods`).
+    public let name: String
+    /// The spec's file, as given.
+    public let specPath: String
+    /// The spec's request rules.
+    public let contract: RequestContract
+
+    /// Loads the spec at `specPath`; a spec with errors throws
+    /// ``RequestContract/LoadError`` naming them.
+    public init(name: String, specPath: String) throws {
+        self.name = name
+        self.specPath = specPath
+        contract = try RequestContract(specPath: specPath)
+    }
+
+    /// The response the spec documents for a valid request: the first
+    /// success status (2xx, lowest first), with its example body when the
+    /// spec gives one.
+    func documentedSuccess(for operationID: String?) -> SandboxReply {
+        let document = contract.document
+        guard let operation = document.operations.first(where: { ($0.operation.operationId ?? "\($0.method.wireName) \($0.path)") == operationID })?.operation else {
+            return .json(500, #"{"error": "sandbox", "message": "the matched operation is gone"}"#)
+        }
+        let successes = operation.responses.compactMap { key, response -> (Int, Response)? in
+            guard let code = Int(key), (200..<300).contains(code), let resolved = document.resolve(response) else { return nil }
+            return (code, resolved)
+        }.sorted { $0.0 < $1.0 }
+        guard let (status, response) = successes.first else { return SandboxReply(status: 204, headers: [], body: []) }
+        guard let (contentType, media) = response.content.first(where: { _ in true }).map({ ($0.key, $0.value) }) else {
+            return SandboxReply(status: status, headers: [], body: [])
+        }
+        let example: JSONValue? = media.example
+            ?? media.examples.values.first.flatMap { document.resolve($0)?.value }
+            ?? media.schema.flatMap { document.resolve($0)?.examples.first }
+        guard let example else { return SandboxReply(status: status, headers: [], body: []) }
+        if case .string(let text) = example, !contentType.contains("json") {
+            return SandboxReply(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+        }
+        return SandboxReply(status: status, headers: [("Content-Type", contentType)], body: Array(example.description.utf8))
+    }
+}
+
+/// What the sandbox answers: status, headers, body.
+public struct SandboxReply: Sendable, Equatable {
+    /// The status code.
+    public var status: Int
+    /// The header fields.
+    public var headers: [(name: String, value: String)]
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a reply.
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON reply.
+    public static func json(_ status: Int, _ text: String) -> SandboxReply {
+        SandboxReply(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
+    }
+
+    /// The first value of the header `name`.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public static func == (lhs: SandboxReply, rhs: SandboxReply) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
+    }
+}
