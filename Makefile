@@ -19,7 +19,7 @@ BASE ?= $(shell mb=$$(git merge-base HEAD origin/main 2>/dev/null); if [ -n "$$m
 DIFF_IGNORE ?= specs/diff-ignore.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build generate drift spec-diff lint corpus references guide test check bench fuzz clean
+.PHONY: help deps build generate drift spec-diff lint corpus references guide sandbox sandbox-check test check bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -69,6 +69,12 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 
 guide: deps ## Follow docs/OwnSpec.md word for word in a scratch package, with GUIDE_SPEC as the team's spec
 	python3 scripts/own_spec_guide.py $(GUIDE_SPEC)
+
+sandbox: deps ## Serve the four backends on PORT (default 8080), every request checked against its spec
+	swift run --package-path Sandbox/Server sandbox --port $(or $(PORT),8080) --specs specs
+
+sandbox-check: deps ## Build the sandbox, check it over loopback, print BENCH sandbox-* figures
+	python3 scripts/sandbox_check.py
 
 references: deps ## Compile every reference test's expected output against ClientRuntime
 	python3 scripts/compile_references.py

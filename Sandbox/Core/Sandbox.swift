@@ -64,7 +64,7 @@ public final class Sandbox: Sendable {
         }
         var object: [String: Any] = ["error": "contract", "violations": violations]
         if let operation = result.operation { object["operation"] = operation }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return SandboxReply(status: 400, headers: [("Content-Type", "application/json")], body: Array(data))
     }
 }

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""`make sandbox-check`: builds the sandbox (Sandbox/Server, Hummingbird 2),
+starts it on a free loopback port with the four specs, and checks it as a
+client would see it: a valid request gets the documented answer, a request
+the spec forbids gets a 400 naming the rule and the spec's file:line, an
+unknown backend a 404, and the admin endpoint counts what each backend
+received. Then measures a request mix over loopback.
+
+Prints `BENCH sandbox-build-debug <s> s` (the clean or incremental build it
+ran), `BENCH sandbox-requests-per-s <n> req/s` (median of 3 runs of a mix of
+valid and rejected requests over 4 keep-alive connections) and a last line
+`sandbox: ok`; exits 1 on any failure."""
+import http.client, json, os, statistics, subprocess, sys, threading, time
+
+root = os.path.abspath('.')
+package = os.path.join(root, 'Sandbox', 'Server')
+
+
+def fail(message):
+    print(f'sandbox: FAILED: {message}', file=sys.stderr)
+    sys.exit(1)
+
+
+started = time.monotonic()
+build = subprocess.run(['swift', 'build', '--package-path', package, '--product', 'sandbox'], capture_output=True, text=True)
+if build.returncode != 0:
+    fail('build failed:\n' + build.stdout[-4000:] + build.stderr[-2000:])
+print(f'BENCH sandbox-build-debug {time.monotonic() - started:.1f} s')
+
+binary = os.path.join(package, '.build', 'debug', 'sandbox')
+server = subprocess.Popen([binary, '--port', '0', '--specs', 'specs'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+try:
+    line = server.stdout.readline()
+    if 'listening on http://127.0.0.1:' not in line:
+        fail(f'no listening line: {line!r} {server.stderr.read()[-2000:] if server.poll() is not None else ""}')
+    port = int(line.split('127.0.0.1:')[1].split()[0])
+    log_lines = []
+    threading.Thread(target=lambda: [log_lines.append(l) for l in server.stdout], daemon=True).start()
+
+    def call(method, path, body=None, connection=None):
+        own = connection is None
+        connection = connection or http.client.HTTPConnection('127.0.0.1', port, timeout=10)
+        headers = {'Content-Type': 'application/json'} if body is not None else {}
+        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        if own:
+            connection.close()
+        return response.status, (json.loads(data) if data and response.getheader('Content-Type', '').startswith('application/json') else data)
+
+    status, body = call('POST', '/soul/api/auth/verify-otp', {'phone': '+15555550123', 'otp': '123456'})
+    if status != 200 or 'access_token' not in body:
+        fail(f'a valid verifyOTP got {status} {body}')
+    status, body = call('POST', '/soul/api/auth/verify-otp', {'phone': '5555550123', 'otp': '123456'})
+    violations = body.get('violations', []) if isinstance(body, dict) else []
+    if status != 400 or [v.get('rule') for v in violations] != ['pattern'] or 'specs/soul.yaml:' not in violations[0].get('spec', ''):
+        fail(f'an invalid phone got {status} {body}')
+    if '5555550123' in json.dumps(body):
+        fail('the rejection echoes the phone number')
+    status, body = call('GET', '/billing/api/x')
+    if status != 404:
+        fail(f'an unknown backend got {status} {body}')
+    status, body = call('GET', '/securenode/api/mobile/branding/sync')
+    if status != 400 or [v.get('rule') for v in body.get('violations', [])] != ['security']:
+        fail(f'a sync without its API key got {status} {body}')
+    status, body = call('GET', '/_sandbox/requests')
+    if status != 200 or body.get('soul', {}).get('requests') != 2 or body.get('soul', {}).get('rejected') != 1:
+        fail(f'the admin record is {body}')
+    time.sleep(0.2)
+    if not any('soul POST /api/auth/verify-otp rejected (verifyOTP)' in l for l in log_lines):
+        fail(f'no log line for the rejection: {log_lines}')
+
+    # A mix over loopback: valid and rejected requests, 4 keep-alive connections.
+    mix = [('POST', '/soul/api/auth/verify-otp', {'phone': '+15555550123', 'otp': '123456'}),
+           ('GET', '/soul/healthz', None),
+           ('POST', '/soul/api/moods', {'score': 11}),
+           ('POST', '/soul/api/auth/otp/request', {'phone': '+15555550123'})]
+
+    def run_mix(count):
+        def worker():
+            connection = http.client.HTTPConnection('127.0.0.1', port, timeout=10)
+            for i in range(count):
+                call(*mix[i % len(mix)], connection=connection)
+            connection.close()
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        begin = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return 4 * count / (time.monotonic() - begin)
+
+    rates = [run_mix(500) for _ in range(3)]
+    print(f'sandbox: {", ".join(f"{r:.0f}" for r in rates)} requests/s over 3 runs of 2000')
+    print(f'BENCH sandbox-requests-per-s {statistics.median(rates):.0f} req/s')
+    print('sandbox: ok')
+finally:
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
