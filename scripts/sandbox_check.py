@@ -3,8 +3,10 @@
 starts it on a free loopback port with the four specs, and checks it as a
 client would see it: a valid request gets the documented answer, a request
 the spec forbids gets a 400 naming the rule and the spec's file:line, an
-unknown backend a 404, and the admin endpoint counts what each backend
-received. Then measures a request mix over loopback.
+unknown backend a 404, the admin endpoint counts what each backend
+received, and a fault plan put through the admin endpoint injects a 429
+with Retry-After after its latency. Then measures a request mix over
+loopback.
 
 Prints `BENCH sandbox-build-debug <s> s` (the clean or incremental build it
 ran), `BENCH sandbox-requests-per-s <n> req/s` (median of 3 runs of a mix of
@@ -69,6 +71,24 @@ try:
     time.sleep(0.2)
     if not any('soul POST /api/auth/verify-otp rejected (verifyOTP)' in l for l in log_lines):
         fail(f'no log line for the rejection: {log_lines}')
+
+    # Faults through the admin endpoint: a 429 with Retry-After, after the injected latency.
+    plan = {'latencyMilliseconds': 150, 'serverErrorShare': 0, 'rateLimitShare': 1, 'rateLimitRetryAfter': 3, 'malformedBodyShare': 0, 'seed': 7}
+    status, body = call('PUT', '/_sandbox/faults', plan)
+    if status != 200 or body.get('rateLimitShare') != 1:
+        fail(f'the fault plan was not taken: {status} {body}')
+    connection = http.client.HTTPConnection('127.0.0.1', port, timeout=10)
+    begin = time.monotonic()
+    connection.request('GET', '/soul/healthz')
+    response = connection.getresponse()
+    response.read()
+    waited = time.monotonic() - begin
+    connection.close()
+    if response.status != 429 or response.getheader('Retry-After') != '3' or waited < 0.15:
+        fail(f'an injected 429 came as {response.status}, Retry-After {response.getheader("Retry-After")}, after {waited:.3f} s')
+    status, body = call('PUT', '/_sandbox/faults', dict(plan, latencyMilliseconds=0, rateLimitShare=0))
+    if status != 200:
+        fail(f'the faults could not be cleared: {status} {body}')
 
     # A mix over loopback: valid and rejected requests, 4 keep-alive connections.
     mix = [('POST', '/soul/api/auth/verify-otp', {'phone': '+15555550123', 'otp': '123456'}),

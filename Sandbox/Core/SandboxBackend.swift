@@ -56,12 +56,15 @@ public struct SandboxReply: Sendable, Equatable {
     public var headers: [(name: String, value: String)]
     /// The body bytes.
     public var body: [UInt8]
+    /// How long the server waits before sending it (injected latency).
+    public var delay: Duration
 
     /// Creates a reply.
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], delay: Duration = .zero) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.delay = delay
     }
 
     /// A JSON reply.
@@ -75,6 +78,6 @@ public struct SandboxReply: Sendable, Equatable {
     }
 
     public static func == (lhs: SandboxReply, rhs: SandboxReply) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.delay == rhs.delay && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
     }
 }

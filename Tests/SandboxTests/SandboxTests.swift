@@ -9,11 +9,11 @@ import Testing
 @Suite struct SandboxTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func sandbox(log: @escaping @Sendable (String) -> Void = { _ in }) throws -> Sandbox {
+    static func sandbox(faults: FaultPlan = .none, log: @escaping @Sendable (String) -> Void = { _ in }) throws -> Sandbox {
         let backends = try ["soul", "safepocket", "securenode", "mobiletracker"].map { name in
             try SandboxBackend(name: name, specPath: root.appendingPathComponent("specs/\(name).yaml").path)
         }
-        return Sandbox(backends: backends, log: log)
+        return Sandbox(backends: backends, faults: faults, log: log)
     }
 
     static let json = [(name: "Content-Type", value: "application/json")]
@@ -69,6 +69,56 @@ import Testing
         let admin = sandbox.handle(ContractRequest(method: "GET", path: Sandbox.requestsPath))
         let soul = try #require(try Self.object(admin)["soul"] as? [String: Any])
         #expect(soul["requests"] as? Int == 3 && soul["rejected"] as? Int == 1)
+    }
+}
+
+/// Faults injected into answers to valid requests: shares drawn from a
+/// seeded stream (one seed, one sequence), latency, a 429 with
+/// `Retry-After`, a cut body, and a plan replaced through the admin endpoint.
+@Suite struct FaultInjectionTests {
+    static let health = ContractRequest(method: "GET", path: "/soul/healthz")
+
+    static func statuses(_ sandbox: Sandbox, _ count: Int) -> [Int] {
+        (0..<count).map { _ in sandbox.handle(health).status }
+    }
+
+    @Test func oneSeedGivesOneSequenceAndTheSharesHold() throws {
+        let plan = FaultPlan(serverErrorShare: 0.3, rateLimitShare: 0.2, seed: 42)
+        let first = Self.statuses(try SandboxTests.sandbox(faults: plan), 1000)
+        let second = Self.statuses(try SandboxTests.sandbox(faults: plan), 1000)
+        #expect(first == second)
+        let other = Self.statuses(try SandboxTests.sandbox(faults: FaultPlan(serverErrorShare: 0.3, rateLimitShare: 0.2, seed: 43)), 1000)
+        #expect(first != other)
+        let errors = first.filter { $0 == 503 }.count, limited = first.filter { $0 == 429 }.count
+        #expect((240...360).contains(errors) && (140...260).contains(limited), "503: \(errors), 429: \(limited) of 1000")
+        #expect(Set(first) == [200, 429, 503])
+    }
+
+    @Test func eachKindOfFault() throws {
+        let limited = try SandboxTests.sandbox(faults: FaultPlan(latencyMilliseconds: 250, rateLimitShare: 1, rateLimitRetryAfter: 7))
+        let reply = limited.handle(Self.health)
+        #expect(reply.status == 429 && reply.header("Retry-After") == "7" && reply.delay == .milliseconds(250))
+        #expect(limited.receivedCounts()["soul"]?.injected == 1)
+        let cut = try SandboxTests.sandbox(faults: FaultPlan(malformedBodyShare: 1)).handle(Self.health)
+        #expect(cut.status == 200 && (try? JSONSerialization.jsonObject(with: Data(cut.body))) == nil && !cut.body.isEmpty)
+        // A request the spec forbids is still rejected, not given a fault.
+        let broken = try SandboxTests.sandbox(faults: FaultPlan(serverErrorShare: 1)).handle(ContractRequest(method: "PUT", path: "/soul/healthz"))
+        #expect(broken.status == 400)
+    }
+
+    @Test func thePlanIsReadAndReplacedThroughTheAdminEndpoint() throws {
+        let sandbox = try SandboxTests.sandbox()
+        #expect(Self.statuses(sandbox, 3) == [200, 200, 200])
+        let put = sandbox.handle(ContractRequest(method: "PUT", path: Sandbox.faultsPath, body: Array(
+            #"{"latencyMilliseconds": 0, "serverErrorShare": 1, "rateLimitShare": 0, "rateLimitRetryAfter": 1, "malformedBodyShare": 0, "seed": 9}"#.utf8)))
+        #expect(put.status == 200 && sandbox.faults.serverErrorShare == 1)
+        #expect(Self.statuses(sandbox, 2) == [503, 503])
+        let bad = sandbox.handle(ContractRequest(method: "PUT", path: Sandbox.faultsPath, body: Array(
+            #"{"latencyMilliseconds": 0, "serverErrorShare": 0.8, "rateLimitShare": 0.5, "rateLimitRetryAfter": 1, "malformedBodyShare": 0, "seed": 9}"#.utf8)))
+        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("more than 1"))
+        #expect(sandbox.faults.serverErrorShare == 1, "a refused plan changes nothing")
+        let read = sandbox.handle(ContractRequest(method: "GET", path: Sandbox.faultsPath))
+        #expect(read.status == 200 && String(decoding: read.body, as: UTF8.self).contains(#""seed":9"#))
     }
 }
 

@@ -18,8 +18,9 @@ struct SandboxCommand: AsyncParsableCommand {
             Each backend answers under /NAME (http://127.0.0.1:8080/soul/api/moods).
             A request its spec does not allow gets a 400 naming each rule and the
             spec's file:line:column, and one log line; a valid one gets the success
-            response its spec documents. GET /_sandbox/requests lists what each
-            backend received.
+            response its spec documents, or a fault drawn from the --*-share options
+            (seeded). GET /_sandbox/requests lists what each backend received;
+            GET and PUT /_sandbox/faults read and replace the fault plan.
             """)
 
     @Option(help: "The address to listen on.")
@@ -33,6 +34,24 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(help: "The folder of the default backends' specs.")
     var specs = "specs"
+
+    @Option(help: "Milliseconds added to every answer.")
+    var latencyMs = 0
+
+    @Option(help: "Share (0-1) of valid requests answered 503.")
+    var errorShare = 0.0
+
+    @Option(help: "Share (0-1) of valid requests answered 429 with Retry-After.")
+    var rateLimitShare = 0.0
+
+    @Option(help: "The Retry-After seconds of an injected 429.")
+    var retryAfter = 1
+
+    @Option(help: "Share (0-1) of valid requests answered with a body cut in half.")
+    var malformedShare = 0.0
+
+    @Option(help: "The seed of the fault draws: one seed, one sequence.")
+    var seed: UInt64 = 1
 
     func run() async throws {
         let pairs = backends.isEmpty
@@ -51,13 +70,18 @@ struct SandboxCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let sandbox = Sandbox(backends: loaded) { line in say(line) }
+        let faults = FaultPlan(
+            latencyMilliseconds: latencyMs, serverErrorShare: errorShare, rateLimitShare: rateLimitShare, rateLimitRetryAfter: retryAfter,
+            malformedBodyShare: malformedShare, seed: seed)
+        if let problem = faults.problem { throw ValidationError(problem) }
+        let sandbox = Sandbox(backends: loaded, faults: faults) { line in say(line) }
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 32 << 20)
             let reply = sandbox.handle(ContractRequest(
                 method: request.method.rawValue, path: request.uri.path, query: request.uri.query,
                 headers: request.headers.map { ($0.name.rawName, $0.value) }, body: Array(body.readableBytesView)))
+            if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
             var fields = HTTPFields()
             for (name, value) in reply.headers {
                 if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
