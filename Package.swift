@@ -95,7 +95,7 @@ let package = Package(
         // (served over HTTP by the package in Sandbox/Server).
         .target(
             name: "SandboxCore",
-            dependencies: ["ContractCheck"],
+            dependencies: ["ContractCheck", "OpenAPIModel"],
             path: "Sandbox/Core"
         ),
         // Breaking-change rules between two versions of a spec, with the
@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "BackendDoubles",
             dependencies: [
-                "LoopbackHTTPServer", "OpenAPIModel", "ProcessTestSupport",
+                "LoopbackHTTPServer", "OpenAPIModel", "ProcessTestSupport", "SandboxCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

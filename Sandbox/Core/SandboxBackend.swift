@@ -37,14 +37,10 @@ public struct SandboxBackend: Sendable {
         guard let (contentType, media) = response.content.first(where: { _ in true }).map({ ($0.key, $0.value) }) else {
             return SandboxReply(status: status, headers: [], body: [])
         }
-        let example: JSONValue? = media.example
-            ?? media.examples.values.first.flatMap { document.resolve($0)?.value }
-            ?? media.schema.flatMap { document.resolve($0)?.examples.first }
-        guard let example else { return SandboxReply(status: status, headers: [], body: []) }
-        if case .string(let text) = example, !contentType.contains("json") {
-            return SandboxReply(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+        guard let body = DocumentedExample.body(of: media, contentType: contentType, in: document) else {
+            return SandboxReply(status: status, headers: [], body: [])
         }
-        return SandboxReply(status: status, headers: [("Content-Type", contentType)], body: Array(example.description.utf8))
+        return SandboxReply(status: status, headers: [("Content-Type", contentType)], body: body)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIModel
+import SandboxCore
 
 /// The documented responses of a spec's operations, with the example bodies
 /// the spec gives for them, read through the same model the generator uses.
@@ -51,13 +52,7 @@ package struct SpecExamples {
             guard let (contentType, media) = resolved.content.first(where: { _ in true }).map({ ($0.key, $0.value) }) else {
                 return Documented(status: code, contentType: nil, body: nil)
             }
-            let example: OpenAPIModel.JSONValue? = media.example
-                ?? media.examples.values.first.flatMap { document.resolve($0)?.value }
-                ?? media.schema.flatMap { document.resolve($0)?.examples.first }
-            let body = example.map { value -> Data in
-                if case .string(let text) = value, !contentType.contains("json") { return Data(text.utf8) }
-                return Data(value.description.utf8)
-            }
+            let body = DocumentedExample.body(of: media, contentType: contentType, in: document).map { Data($0) }
             return Documented(status: code, contentType: contentType, body: body)
         }
     }
