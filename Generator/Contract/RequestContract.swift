@@ -163,7 +163,7 @@ public struct RequestContract: Sendable {
                 continue
             }
             guard let schema = parameter.schema ?? parameter.content.values.first?.schema, parameter.effectiveStyle != "deepObject" else { continue }
-            let value = Self.parameterValue(raw, parameter: parameter, schema: document.resolve(schema))
+            let value = Self.parameterValue(raw, parameter: parameter, schema: document.resolve(schema), in: document)
             found += validator.violations(value, schema, field: field)
         }
         return found
@@ -171,13 +171,13 @@ public struct RequestContract: Sendable {
 
     /// A parameter's text as the JSON value its schema describes: `7` an
     /// integer when the schema says integer, `a,b` or repeated items an array.
-    static func parameterValue(_ raw: [String], parameter: Parameter, schema: Schema?) -> JSONValue {
+    static func parameterValue(_ raw: [String], parameter: Parameter, schema: Schema?, in document: OpenAPIDocument) -> JSONValue {
         let types = schema?.types ?? []
         if types.contains(.array) {
             let explode = parameter.effectiveExplode
             let separator: Character = parameter.effectiveStyle == "pipeDelimited" ? "|" : parameter.effectiveStyle == "spaceDelimited" ? " " : ","
             let texts = explode && parameter.location == .query ? raw : raw.flatMap { $0.split(separator: separator, omittingEmptySubsequences: false).map(String.init) }
-            let itemTypes = schema?.items.flatMap { $0.value?.types } ?? []
+            let itemTypes = schema?.items.flatMap { document.resolve($0)?.types } ?? []
             return .array(texts.map { scalar($0, types: itemTypes) })
         }
         return scalar(raw[0], types: types)

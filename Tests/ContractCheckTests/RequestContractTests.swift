@@ -85,20 +85,25 @@ import Testing
                     - {name: day, in: path, required: true, schema: {type: string, format: date}}
                     - {name: size, in: query, schema: {type: string, enum: [s, m, l]}}
                     - {name: tags, in: query, explode: false, schema: {type: array, maxItems: 2, items: {type: string}}}
+                    - {name: ids, in: query, schema: {type: array, items: {$ref: '#/components/schemas/Id'}}}
                     - {name: X-Request-ID, in: header, required: true, schema: {type: string, format: uuid}}
                     - {name: session, in: cookie, required: true, schema: {type: string, minLength: 4}}
                   responses: {'200': {description: ok}}
+            components:
+              schemas:
+                Id: {type: integer, minimum: 1}
             """)
         let contract = try RequestContract(specPath: spec)
         let good = contract.check(ContractRequest(
-            method: "GET", path: "/pets/7/photos/2024-02-29", query: "size=m&tags=a,b",
+            method: "GET", path: "/pets/7/photos/2024-02-29", query: "size=m&tags=a,b&ids=1&ids=2",
             headers: [("x-request-id", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"), ("Cookie", "theme=dark; session=abcd")]))
         #expect(good.operation == "photo" && good.isValid, "\(good.violations)")
         #expect(contract.check(ContractRequest(method: "GET", path: "/pets/7/photos/today")).operation == "todaysPhoto", "literal segments win")
         let bad = contract.check(ContractRequest(
-            method: "GET", path: "/pets/0/photos/2024-02-30", query: "size=xl&tags=a,b,c", headers: [("Cookie", "session=ab")]))
+            method: "GET", path: "/pets/0/photos/2024-02-30", query: "size=xl&tags=a,b,c&ids=0", headers: [("Cookie", "session=ab")]))
         #expect(bad.violations.map { "\($0.field) \($0.rule)" }.sorted() == [
-            "cookie.session minLength", "header.X-Request-ID required", "path.day format", "path.petId minimum", "query.size enum", "query.tags maxItems",
+            "cookie.session minLength", "header.X-Request-ID required", "path.day format", "path.petId minimum", "query.ids[0] minimum", "query.size enum",
+            "query.tags maxItems",
         ])
         let notANumber = contract.check(ContractRequest(
             method: "GET", path: "/pets/seven/photos/2024-02-28", headers: [("X-Request-ID", "not-a-uuid"), ("Cookie", "session=abcd")]))
