@@ -91,11 +91,12 @@ let package = Package(
             path: "Generator/Contract"
         ),
         // The sandbox's core: backends under path prefixes, each request
-        // checked against its spec, answered as documented, and counted
+        // checked against its spec, answered from the backend's state as its
+        // document describes (or with the spec's example), and counted
         // (served over HTTP by the package in Sandbox/Server).
         .target(
             name: "SandboxCore",
-            dependencies: ["ContractCheck", "OpenAPIModel"],
+            dependencies: ["ContractCheck", "OpenAPIModel", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sandbox/Core"
         ),
         // Breaking-change rules between two versions of a spec, with the

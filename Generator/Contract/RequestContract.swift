@@ -16,7 +16,7 @@ public struct RequestContract: Sendable {
     /// The spec, loaded.
     public let document: OpenAPIDocument
     private let routes: [Route]
-    private let patterns = PatternCache()
+    let patterns = PatternCache()
 
     /// A spec that could not be loaded, with the loader's errors.
     public struct LoadError: Error, CustomStringConvertible {

@@ -16,6 +16,13 @@ public struct FaultPlan: Sendable, Equatable, Codable {
     /// Share of requests answered with the documented status and a body cut
     /// in half (not valid JSON).
     public var malformedBodyShare: Double
+    /// Share of requests applied and then left unanswered: the connection
+    /// closes, so the client cannot tell whether the server applied it.
+    public var droppedResponseShare: Double
+    /// Share of requests whose access token the backend treats as expired
+    /// (it is expired for good, as if its lifetime had run out), so the
+    /// client must refresh; requests without a bearer token are unaffected.
+    public var expiredTokenShare: Double
     /// The generator's seed.
     public var seed: UInt64
 
@@ -25,24 +32,49 @@ public struct FaultPlan: Sendable, Equatable, Codable {
     /// Creates a plan; the defaults inject nothing.
     public init(
         latencyMilliseconds: Int = 0, serverErrorShare: Double = 0, rateLimitShare: Double = 0, rateLimitRetryAfter: Int = 1,
-        malformedBodyShare: Double = 0, seed: UInt64 = 1
+        malformedBodyShare: Double = 0, droppedResponseShare: Double = 0, expiredTokenShare: Double = 0, seed: UInt64 = 1
     ) {
         self.latencyMilliseconds = latencyMilliseconds
         self.serverErrorShare = serverErrorShare
         self.rateLimitShare = rateLimitShare
         self.rateLimitRetryAfter = rateLimitRetryAfter
         self.malformedBodyShare = malformedBodyShare
+        self.droppedResponseShare = droppedResponseShare
+        self.expiredTokenShare = expiredTokenShare
         self.seed = seed
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case latencyMilliseconds, serverErrorShare, rateLimitShare, rateLimitRetryAfter, malformedBodyShare, droppedResponseShare, expiredTokenShare, seed
+    }
+
+    /// Decodes a plan; a member left out keeps its default (no fault).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = FaultPlan()
+        self.init(
+            latencyMilliseconds: try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? defaults.latencyMilliseconds,
+            serverErrorShare: try container.decodeIfPresent(Double.self, forKey: .serverErrorShare) ?? 0,
+            rateLimitShare: try container.decodeIfPresent(Double.self, forKey: .rateLimitShare) ?? 0,
+            rateLimitRetryAfter: try container.decodeIfPresent(Int.self, forKey: .rateLimitRetryAfter) ?? defaults.rateLimitRetryAfter,
+            malformedBodyShare: try container.decodeIfPresent(Double.self, forKey: .malformedBodyShare) ?? 0,
+            droppedResponseShare: try container.decodeIfPresent(Double.self, forKey: .droppedResponseShare) ?? 0,
+            expiredTokenShare: try container.decodeIfPresent(Double.self, forKey: .expiredTokenShare) ?? 0,
+            seed: try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? defaults.seed)
     }
 
     /// What is wrong with the plan (a share outside 0...1, a negative
     /// latency or `Retry-After`), or nil.
     public var problem: String? {
-        for (name, share) in [("serverErrorShare", serverErrorShare), ("rateLimitShare", rateLimitShare), ("malformedBodyShare", malformedBodyShare)]
+        let shares = [
+            ("serverErrorShare", serverErrorShare), ("rateLimitShare", rateLimitShare), ("malformedBodyShare", malformedBodyShare),
+            ("droppedResponseShare", droppedResponseShare), ("expiredTokenShare", expiredTokenShare),
+        ]
+        for (name, share) in shares
         where !(0...1).contains(share) {
             return "\(name) must be between 0 and 1"
         }
-        if serverErrorShare + rateLimitShare + malformedBodyShare > 1 { return "the shares add up to more than 1" }
+        if shares.map(\.1).reduce(0, +) > 1 { return "the shares add up to more than 1" }
         if latencyMilliseconds < 0 { return "latencyMilliseconds must not be negative" }
         if rateLimitRetryAfter < 0 { return "rateLimitRetryAfter must not be negative" }
         return nil
@@ -50,7 +82,7 @@ public struct FaultPlan: Sendable, Equatable, Codable {
 
     /// One fault drawn for one request.
     enum Fault: Equatable {
-        case none, serverError, rateLimited, malformedBody
+        case none, serverError, rateLimited, malformedBody, droppedResponse, expiredToken
     }
 
     /// The fault for a draw in 0..<1: the shares, laid end to end.
@@ -61,20 +93,24 @@ public struct FaultPlan: Sendable, Equatable, Codable {
         if draw < edge { return .rateLimited }
         edge += malformedBodyShare
         if draw < edge { return .malformedBody }
+        edge += droppedResponseShare
+        if draw < edge { return .droppedResponse }
+        edge += expiredTokenShare
+        if draw < edge { return .expiredToken }
         return .none
     }
 }
 
 /// A seeded SplitMix64 stream behind a lock: the draws for injected faults.
 final class FaultDraws: @unchecked Sendable {
-    // Safe: `state` and `plan` are only read and written while holding `lock`.
+    // Safe: `generator` and `plan` are only read and written while holding `lock`.
     private let lock = NSLock()
-    private var state: UInt64
+    private var generator: SplitMix64
     private var plan: FaultPlan
 
     init(_ plan: FaultPlan) {
         self.plan = plan
-        state = plan.seed
+        generator = SplitMix64(seed: plan.seed)
     }
 
     var current: FaultPlan { lock.withLock { plan } }
@@ -83,19 +119,14 @@ final class FaultDraws: @unchecked Sendable {
     func replace(with plan: FaultPlan) {
         lock.withLock {
             self.plan = plan
-            state = plan.seed
+            generator = SplitMix64(seed: plan.seed)
         }
     }
 
     /// The plan and one draw in 0..<1.
     func next() -> (FaultPlan, Double) {
         lock.withLock {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return (plan, Double(z >> 11) / Double(1 << 53))
+            (plan, generator.unit())
         }
     }
 }

@@ -10,7 +10,10 @@ import Foundation
 /// valid one gets the success response its spec documents (status and
 /// example body), or a fault the ``FaultPlan`` draws for it. `GET
 /// /_sandbox/requests` lists what each backend received; `/_sandbox/faults`
-/// reads and replaces the plan. Transport-neutral: a server (the `sandbox` executable, a test)
+/// reads and replaces the plan. A backend with a ``SandboxBehaviour``
+/// answers from its state (sign-ins, tokens, datasets), and the faults that
+/// need state (a response dropped after the request was applied, an access
+/// token expired) act on it. Transport-neutral: a server (the `sandbox` executable, a test)
 /// hands it requests.
 public final class Sandbox: Sendable {
     /// The backends, by name (the path prefix).
@@ -19,6 +22,8 @@ public final class Sandbox: Sendable {
     private let log: @Sendable (String) -> Void
     private let received = ReceivedLog()
     private let draws: FaultDraws
+    /// Whether answers are checked against the spec too.
+    public let isStrict: Bool
 
     /// The path of the admin endpoint listing what each backend received.
     public static let requestsPath = "/_sandbox/requests"
@@ -27,10 +32,14 @@ public final class Sandbox: Sendable {
     public static let faultsPath = "/_sandbox/faults"
 
     /// A sandbox of `backends` injecting `faults`; `log` receives one line
-    /// per rejected request.
-    public init(backends: [SandboxBackend], faults: FaultPlan = .none, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// per rejected request. `strict` also checks every answer that is not
+    /// an injected fault against the spec (status, required headers, content
+    /// type, body schema; a streamed body's status and headers only), and
+    /// turns one that breaks it into a 500 naming each violation.
+    public init(backends: [SandboxBackend], faults: FaultPlan = .none, strict: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.backends = Dictionary(backends.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.log = log
+        isStrict = strict
         draws = FaultDraws(faults)
     }
 
@@ -40,7 +49,8 @@ public final class Sandbox: Sendable {
     /// Answers one request; `path` is the whole request path (`/soul/api/moods`).
     public func handle(_ request: ContractRequest) -> SandboxReply {
         if request.path == Self.requestsPath {
-            return request.method == "GET" ? .json(200, received.json()) : .json(405, #"{"error": "method", "message": "GET only"}"#)
+            guard request.method == "GET" else { return .json(405, #"{"error": "method", "message": "GET only"}"#) }
+            return .json(200, received.json(states: backends.compactMapValues { $0.behaviour?.summary() }))
         }
         if request.path == Self.faultsPath {
             return handleFaults(request)
@@ -54,6 +64,10 @@ public final class Sandbox: Sendable {
         var inner = request
         inner.path = String(request.path.dropFirst(name.count + 1))
         if inner.path.isEmpty { inner.path = "/" }
+        if let reply = backend.behaviour?.respondOutsideSpec(to: inner) {
+            received.record(backend: name, operation: "\(inner.method) \(inner.path)", status: reply.status, violations: 0)
+            return reply
+        }
         let result = backend.contract.check(inner)
         guard result.isValid else {
             let summary = result.violations.map(\.description).joined(separator: "; ")
@@ -62,21 +76,37 @@ public final class Sandbox: Sendable {
             return Self.rejection(result)
         }
         let (plan, draw) = draws.next()
+        let fault = plan.fault(for: draw)
+        var injected = fault != .none
         var reply: SandboxReply
-        switch plan.fault(for: draw) {
+        switch fault {
         case .serverError:
             reply = .json(503, #"{"error": "injected", "message": "a 503 the sandbox injected (serverErrorShare)"}"#)
         case .rateLimited:
             reply = .json(429, #"{"error": "injected", "message": "a 429 the sandbox injected (rateLimitShare)"}"#)
             reply.headers.append(("Retry-After", String(plan.rateLimitRetryAfter)))
-        case .malformedBody:
-            reply = backend.documentedSuccess(for: result.operation)
-            reply.body = Array(reply.body.prefix(reply.body.count / 2))
-        case .none:
-            reply = backend.documentedSuccess(for: result.operation)
+        case .none, .malformedBody, .droppedResponse, .expiredToken:
+            if fault == .expiredToken { injected = backend.behaviour?.expireToken(of: inner) ?? false }
+            reply = backend.behaviour?.respond(to: inner) ?? backend.documentedSuccess(for: result.operation)
+            if fault == .malformedBody {
+                let start = reply.stream?.chunk(0) ?? reply.body
+                reply.stream = nil
+                reply.body = Array(start.prefix(start.count / 2))
+            }
+            reply.dropsConnection = fault == .droppedResponse
+            if isStrict, fault != .malformedBody, let operation = result.operation {
+                let violations = backend.contract.checkResponse(
+                    operation: operation, status: reply.status, headers: reply.headers, body: reply.stream == nil ? reply.body : [])
+                    .filter { reply.stream == nil || $0.field != "response.body" }
+                if !violations.isEmpty {
+                    let summary = violations.map(\.description).joined(separator: "; ")
+                    log("sandbox: strict: \(name) \(request.method) \(inner.path) answered \(reply.status), which breaks the spec (\(operation)): \(summary)")
+                    reply = Self.strictFailure(operation: operation, status: reply.status, violations: violations)
+                }
+            }
         }
         reply.delay = .milliseconds(plan.latencyMilliseconds)
-        received.record(backend: name, operation: result.operation, status: reply.status, violations: 0, injected: plan.fault(for: draw) != .none)
+        received.record(backend: name, operation: result.operation, status: reply.status, violations: 0, injected: injected)
         return reply
     }
 
@@ -86,7 +116,7 @@ public final class Sandbox: Sendable {
             break
         case "PUT":
             guard let plan = try? JSONDecoder().decode(FaultPlan.self, from: Data(request.body ?? [])) else {
-                return .json(400, #"{"error": "faults", "message": "the body must be a fault plan: {\"latencyMilliseconds\", \"serverErrorShare\", \"rateLimitShare\", \"rateLimitRetryAfter\", \"malformedBodyShare\", \"seed\"}, every member required"}"#)
+                return .json(400, #"{"error": "faults", "message": "the body must be a fault plan: an object with any of latencyMilliseconds, serverErrorShare, rateLimitShare, rateLimitRetryAfter, malformedBodyShare, droppedResponseShare, expiredTokenShare and seed (a member left out injects nothing)"}"#)
             }
             if let problem = plan.problem {
                 return .json(400, #"{"error": "faults", "message": "\#(problem)"}"#)
@@ -102,6 +132,16 @@ public final class Sandbox: Sendable {
 
     /// What each backend received so far.
     public func receivedCounts() -> [String: ReceivedLog.Counts] { received.snapshot() }
+
+    /// The 500 strict mode answers instead of a reply that breaks the spec.
+    static func strictFailure(operation: String, status: Int, violations: [ContractViolation]) -> SandboxReply {
+        let entries: [[String: String]] = violations.map { violation in
+            var entry = ["rule": violation.rule, "field": violation.field, "message": violation.message]
+            if let position = violation.specPosition { entry["spec"] = position }
+            return entry
+        }
+        return SandboxJSON.reply(500, ["error": "contract-response", "operation": operation, "status": status, "violations": entries])
+    }
 
     static func rejection(_ result: RequestContract.Result) -> SandboxReply {
         let violations: [[String: String]] = result.violations.map { violation in
@@ -148,8 +188,17 @@ public final class ReceivedLog: @unchecked Sendable {
 
     func snapshot() -> [String: Counts] { lock.withLock { counts } }
 
-    func json() -> String {
-        let object = snapshot().mapValues { ["requests": $0.requests, "rejected": $0.rejected, "injected": $0.injected, "operations": $0.byOperation] as [String: Any] }
+    /// The counts as JSON, with each backend's `state` (what its behaviour
+    /// holds and has applied) when it has one.
+    func json(states: [String: [String: Any]] = [:]) -> String {
+        let counts = snapshot()
+        var object: [String: Any] = [:]
+        for name in Set(counts.keys).union(states.keys) {
+            let entry = counts[name] ?? Counts()
+            var backend: [String: Any] = ["requests": entry.requests, "rejected": entry.rejected, "injected": entry.injected, "operations": entry.byOperation]
+            if let state = states[name] { backend["state"] = state }
+            object[name] = backend
+        }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -12,13 +12,17 @@ public struct SandboxBackend: Sendable {
     public let specPath: String
     /// The spec's request rules.
     public let contract: RequestContract
+    /// The state behind the answers; nil answers every valid request with
+    /// the spec's documented example.
+    public let behaviour: (any SandboxBehaviour)?
 
     /// Loads the spec at `specPath`; a spec with errors throws
     /// ``RequestContract/LoadError`` naming them.
-    public init(name: String, specPath: String) throws {
+    public init(name: String, specPath: String, behaviour: (any SandboxBehaviour)? = nil) throws {
         self.name = name
         self.specPath = specPath
         contract = try RequestContract(specPath: specPath)
+        self.behaviour = behaviour
     }
 
     /// The response the spec documents for a valid request: the first
@@ -54,13 +58,32 @@ public struct SandboxReply: Sendable, Equatable {
     public var body: [UInt8]
     /// How long the server waits before sending it (injected latency).
     public var delay: Duration
+    /// A body too large to hold at once, produced a chunk at a time; when
+    /// set, it replaces ``body``.
+    public var stream: SandboxBodyStream?
+    /// Whether the server closes the connection instead of sending the
+    /// reply (a response lost after the request was applied).
+    public var dropsConnection = false
 
     /// Creates a reply.
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], delay: Duration = .zero) {
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8] = [], delay: Duration = .zero, stream: SandboxBodyStream? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delay = delay
+        self.stream = stream
+    }
+
+    /// The whole body: ``body``, or every chunk of ``stream``.
+    public func collectedBody() -> [UInt8] {
+        guard let stream else { return body }
+        var bytes: [UInt8] = []
+        var index = 0
+        while let chunk = stream.chunk(index) {
+            bytes += chunk
+            index += 1
+        }
+        return bytes
     }
 
     /// A JSON reply.
@@ -73,7 +96,20 @@ public struct SandboxReply: Sendable, Equatable {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
+    /// Replies are equal when status, headers, delay, whole body and dropping are.
     public static func == (lhs: SandboxReply, rhs: SandboxReply) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.delay == rhs.delay && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
+        lhs.status == rhs.status && lhs.collectedBody() == rhs.collectedBody() && lhs.dropsConnection == rhs.dropsConnection && lhs.delay == rhs.delay && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
+    }
+}
+
+/// A reply body produced a chunk at a time, so a million-record sync is
+/// never held in memory whole.
+public struct SandboxBodyStream: Sendable {
+    /// Chunk `index` (from 0), or nil after the last.
+    public let chunk: @Sendable (Int) -> [UInt8]?
+
+    /// A stream whose chunks `chunk` produces.
+    public init(chunk: @escaping @Sendable (Int) -> [UInt8]?) {
+        self.chunk = chunk
     }
 }

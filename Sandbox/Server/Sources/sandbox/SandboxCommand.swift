@@ -17,10 +17,15 @@ struct SandboxCommand: AsyncParsableCommand {
         discussion: """
             Each backend answers under /NAME (http://127.0.0.1:8080/soul/api/moods).
             A request its spec does not allow gets a 400 naming each rule and the
-            spec's file:line:column, and one log line; a valid one gets the success
-            response its spec documents, or a fault drawn from the --*-share options
-            (seeded). GET /_sandbox/requests lists what each backend received;
-            GET and PUT /_sandbox/faults read and replace the fault plan.
+            spec's file:line:column, and one log line; a valid one is answered from
+            the backend's state as its document describes (SOUL's OTP sign-in and
+            token rotation, Safepocket's PKCE sign-in at /safepocket/oauth2/authorize
+            and its seeded ledger, SecureNode's seeded branding dataset and billing
+            deduplicated by event_key, MobileTracker's sessions and events), or with
+            the spec's documented example, or with a fault drawn from the --*-share
+            options (seeded). GET /_sandbox/requests lists what each backend
+            received and holds; GET and PUT /_sandbox/faults read and replace the
+            fault plan.
             """)
 
     @Option(help: "The address to listen on.")
@@ -34,6 +39,9 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(help: "The folder of the default backends' specs.")
     var specs = "specs"
+
+    @Flag(help: "Also check every answer against the spec; one that breaks it becomes a 500 naming each violation, and a log line.")
+    var strict = false
 
     @Option(help: "Milliseconds added to every answer.")
     var latencyMs = 0
@@ -50,12 +58,62 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Share (0-1) of valid requests answered with a body cut in half.")
     var malformedShare = 0.0
 
-    @Option(help: "The seed of the fault draws: one seed, one sequence.")
+    @Option(help: "Share (0-1) of valid requests applied and then left unanswered (the connection closes).")
+    var dropShare = 0.0
+
+    @Option(help: "Share (0-1) of requests with a bearer token whose token the backend expires first.")
+    var expiredTokenShare = 0.0
+
+    @Option(help: "The seed of the fault draws and of the seeded datasets: one seed, one sequence.")
     var seed: UInt64 = 1
 
+    @Flag(help: "SOUL as production: the OTP answer carries no preview code; the code to type is --soul-sms-code.")
+    var soulProduction = false
+
+    @Option(help: "The six-digit code SOUL 'sends by SMS' in production mode.")
+    var soulSmsCode = "246810"
+
+    @Option(help: "Seconds a SOUL or Safepocket access token lives.")
+    var tokenLifetime = 3600
+
+    @Option(help: "SOUL code requests allowed per number per minute before a 429.")
+    var soulCodeRequests = 3
+
+    @Option(help: "Numbers in SecureNode's generated branding dataset (up to 10,000,000).")
+    var securenodeNumbers = 1_000
+
+    @Option(help: "Seconds between batches of SecureNode branding changes (0: none).")
+    var securenodeChangeInterval = 60
+
+    @Option(help: "Changes per SecureNode batch (updates, deactivations, new numbers).")
+    var securenodeChanges = 5
+
+    @Option(help: "The X-API-Key SecureNode accepts (default: any).")
+    var securenodeApiKey: String?
+
+    @Option(help: "The X-API-Key MobileTracker accepts (default: any).")
+    var trackerApiKey: String?
+
     func run() async throws {
+        guard (0...10_000_000).contains(securenodeNumbers) else { throw ValidationError("--securenode-numbers must be between 0 and 10000000") }
+        guard tokenLifetime > 0, soulCodeRequests >= 0, securenodeChangeInterval >= 0, securenodeChanges >= 0 else {
+            throw ValidationError("--token-lifetime must be positive; --soul-code-requests, --securenode-change-interval and --securenode-changes not negative")
+        }
+        var standard = StandardBackends()
+        standard.soul.isStaging = !soulProduction
+        standard.soul.smsCode = soulSmsCode
+        standard.soul.codeRequestsPerNumber = soulCodeRequests
+        standard.soul.accessTokenLifetime = .seconds(tokenLifetime)
+        standard.safepocketTokenLifetime = .seconds(tokenLifetime)
+        standard.safepocketSeed = seed
+        standard.secureNode.datasetSize = securenodeNumbers
+        standard.secureNode.seed = seed
+        standard.secureNode.changeInterval = securenodeChangeInterval > 0 ? .seconds(securenodeChangeInterval) : nil
+        standard.secureNode.changesPerInterval = securenodeChanges
+        standard.secureNode.apiKey = securenodeApiKey
+        standard.trackerAPIKey = trackerApiKey
         let pairs = backends.isEmpty
-            ? ["soul", "safepocket", "securenode", "mobiletracker"].map { ($0, "\(specs)/\($0).yaml") }
+            ? StandardBackends.names.map { ($0, "\(specs)/\($0).yaml") }
             : try backends.map { entry -> (String, String) in
                 let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--backend takes NAME=SPEC, not '\(entry)'") }
@@ -64,7 +122,7 @@ struct SandboxCommand: AsyncParsableCommand {
         var loaded: [SandboxBackend] = []
         for (name, path) in pairs {
             do {
-                loaded.append(try SandboxBackend(name: name, specPath: path))
+                loaded.append(try SandboxBackend(name: name, specPath: path, behaviour: standard.behaviour(for: name)))
             } catch {
                 FileHandle.standardError.write(Data("sandbox: \(path) did not load:\n\(error)\n".utf8))
                 throw ExitCode(1)
@@ -72,9 +130,9 @@ struct SandboxCommand: AsyncParsableCommand {
         }
         let faults = FaultPlan(
             latencyMilliseconds: latencyMs, serverErrorShare: errorShare, rateLimitShare: rateLimitShare, rateLimitRetryAfter: retryAfter,
-            malformedBodyShare: malformedShare, seed: seed)
+            malformedBodyShare: malformedShare, droppedResponseShare: dropShare, expiredTokenShare: expiredTokenShare, seed: seed)
         if let problem = faults.problem { throw ValidationError(problem) }
-        let sandbox = Sandbox(backends: loaded, faults: faults) { line in say(line) }
+        let sandbox = Sandbox(backends: loaded, faults: faults, strict: strict) { line in say(line) }
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 32 << 20)
@@ -85,6 +143,21 @@ struct SandboxCommand: AsyncParsableCommand {
             var fields = HTTPFields()
             for (name, value) in reply.headers {
                 if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+            }
+            if reply.dropsConnection {
+                // Failing the body closes the connection before any byte of the
+                // answer is sent: the client sees a lost response.
+                return Response(status: .init(code: reply.status), headers: fields, body: ResponseBody { _ in throw DroppedResponse() })
+            }
+            if let stream = reply.stream {
+                return Response(status: .init(code: reply.status), headers: fields, body: ResponseBody { writer in
+                    var index = 0
+                    while let chunk = stream.chunk(index) {
+                        try await writer.write(ByteBuffer(bytes: chunk))
+                        index += 1
+                    }
+                    try await writer.finish(nil)
+                })
             }
             return Response(status: .init(code: reply.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
         }
@@ -101,6 +174,9 @@ struct SandboxCommand: AsyncParsableCommand {
         try await app.runService()
     }
 }
+
+/// The error that makes the server drop a connection instead of answering.
+struct DroppedResponse: Error {}
 
 /// One line on standard output, written at once (a script waits for it through a pipe).
 func say(_ line: String) {

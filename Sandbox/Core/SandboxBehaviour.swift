@@ -1,0 +1,32 @@
+import ContractCheck
+
+/// What a backend does beyond answering with its spec's examples: the state
+/// its document describes (sign-in, tokens, datasets, recorded events).
+///
+/// The sandbox hands a behaviour only requests its contract check allowed;
+/// a test double may hand it any request. The answers follow the backend's
+/// document, including its error bodies.
+public protocol SandboxBehaviour: Sendable {
+    /// The answer to a request on a path the spec does not list but the
+    /// backend serves (an OAuth authorization page); nil for every other
+    /// path. Asked before the contract check.
+    func respondOutsideSpec(to request: ContractRequest) -> SandboxReply?
+    /// The answer to `request` (its path relative to the backend, the
+    /// spec's `paths` keys); nil lets the sandbox answer with the spec's
+    /// documented example.
+    func respond(to request: ContractRequest) -> SandboxReply?
+    /// Makes the access token `request` carries expired, as if its lifetime
+    /// had run out (the expired-token fault); false when it carries no token
+    /// this backend issued.
+    func expireToken(of request: ContractRequest) -> Bool
+    /// What the backend holds and has applied, for `GET /_sandbox/requests`
+    /// (a JSON object: numbers, strings, arrays and objects of them).
+    func summary() -> [String: Any]
+}
+
+extension SandboxBehaviour {
+    /// No paths outside the spec.
+    public func respondOutsideSpec(to request: ContractRequest) -> SandboxReply? { nil }
+    /// No tokens to expire.
+    public func expireToken(of request: ContractRequest) -> Bool { false }
+}
