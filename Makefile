@@ -19,7 +19,7 @@ BASE ?= $(shell mb=$$(git merge-base HEAD origin/main 2>/dev/null); if [ -n "$$m
 DIFF_IGNORE ?= specs/diff-ignore.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build generate drift spec-diff lint corpus references guide sandbox sandbox-check test check bench fuzz clean
+.PHONY: help deps build generate drift spec-diff lint corpus references guide sandbox sandbox-check sandbox-e2e test check bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -75,6 +75,9 @@ sandbox: deps ## Serve the four backends on PORT (default 8080), every request c
 
 sandbox-check: deps ## Build the sandbox, check it over loopback, print BENCH sandbox-* figures
 	python3 scripts/sandbox_check.py
+
+sandbox-e2e: deps ## The four sample apps (SDKs) end to end against the sandbox process, with faults; 1M-number RSS
+	python3 scripts/sandbox_e2e.py
 
 references: deps ## Compile every reference test's expected output against ClientRuntime
 	python3 scripts/compile_references.py

@@ -72,8 +72,9 @@ public final class Sandbox: Sendable {
         guard result.isValid else {
             let summary = result.violations.map(\.description).joined(separator: "; ")
             log("sandbox: \(name) \(request.method) \(inner.path) rejected (\(result.operation ?? "no operation")): \(summary)")
-            received.record(backend: name, operation: result.operation, status: 400, violations: result.violations.count)
-            return Self.rejection(result)
+            let reply = Self.rejection(result)
+            received.record(backend: name, operation: result.operation, status: reply.status, violations: result.violations.count)
+            return reply
         }
         let (plan, draw) = draws.next()
         let fault = plan.fault(for: draw)
@@ -152,7 +153,12 @@ public final class Sandbox: Sendable {
         var object: [String: Any] = ["error": "contract", "violations": violations]
         if let operation = result.operation { object["operation"] = operation }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return SandboxReply(status: 400, headers: [("Content-Type", "application/json")], body: Array(data))
+        // No such path is a 404 and no such method a 405, as a real server
+        // answers them (clients probing a mount rely on the 404); every
+        // other broken rule is a 400.
+        let rules = Set(result.violations.map(\.rule))
+        let status = rules == ["path"] ? 404 : rules == ["method"] ? 405 : 400
+        return SandboxReply(status: status, headers: [("Content-Type", "application/json")], body: Array(data))
     }
 }
 
@@ -167,8 +173,12 @@ public final class ReceivedLog: @unchecked Sendable {
     public struct Counts: Sendable, Equatable {
         /// Requests answered, rejected ones included.
         public var requests = 0
-        /// Requests the contract check rejected.
+        /// Requests for an operation of the spec that broke its rules (400),
+        /// or with a method the path does not have (405).
         public var rejected = 0
+        /// Requests for a path the spec does not have (404): a client
+        /// probing where the API is mounted, or a typo.
+        public var notFound = 0
         /// Requests per operation id (valid and rejected alike).
         public var byOperation: [String: Int] = [:]
         /// Requests answered with an injected fault.
@@ -179,7 +189,9 @@ public final class ReceivedLog: @unchecked Sendable {
         lock.withLock {
             var entry = counts[backend] ?? Counts()
             entry.requests += 1
-            if violations > 0 { entry.rejected += 1 }
+            if violations > 0 {
+                if status == 404 { entry.notFound += 1 } else { entry.rejected += 1 }
+            }
             if injected { entry.injected += 1 }
             if let operation { entry.byOperation[operation, default: 0] += 1 }
             counts[backend] = entry
@@ -195,7 +207,7 @@ public final class ReceivedLog: @unchecked Sendable {
         var object: [String: Any] = [:]
         for name in Set(counts.keys).union(states.keys) {
             let entry = counts[name] ?? Counts()
-            var backend: [String: Any] = ["requests": entry.requests, "rejected": entry.rejected, "injected": entry.injected, "operations": entry.byOperation]
+            var backend: [String: Any] = ["requests": entry.requests, "rejected": entry.rejected, "notFound": entry.notFound, "injected": entry.injected, "operations": entry.byOperation]
             if let state = states[name] { backend["state"] = state }
             object[name] = backend
         }

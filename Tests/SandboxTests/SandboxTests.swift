@@ -53,10 +53,12 @@ import Testing
         #expect(unknown.status == 404 && String(decoding: unknown.body, as: UTF8.self).contains("/mobiletracker, /safepocket, /securenode, /soul"))
         let path = sandbox.handle(ContractRequest(method: "GET", path: "/soul/api/nothing"))
         let pathRules = try Self.object(path)["violations"] as? [[String: String]]
-        #expect(path.status == 400 && pathRules?.first?["rule"] == "path")
+        #expect(path.status == 404 && pathRules?.first?["rule"] == "path")
         let method = sandbox.handle(ContractRequest(method: "PUT", path: "/soul/healthz"))
         let methodRules = try Self.object(method)["violations"] as? [[String: String]]
-        #expect(methodRules?.first?["rule"] == "method")
+        #expect(method.status == 405 && methodRules?.first?["rule"] == "method")
+        let counts = sandbox.receivedCounts()["soul"]
+        #expect(counts?.notFound == 1 && counts?.rejected == 1, "a missing path is told apart from a broken rule")
     }
 
     @Test func theAdminEndpointCountsWhatEachBackendReceived() throws {
@@ -103,7 +105,7 @@ import Testing
         #expect(cut.status == 200 && (try? JSONSerialization.jsonObject(with: Data(cut.body))) == nil && !cut.body.isEmpty)
         // A request the spec forbids is still rejected, not given a fault.
         let broken = try SandboxTests.sandbox(faults: FaultPlan(serverErrorShare: 1)).handle(ContractRequest(method: "PUT", path: "/soul/healthz"))
-        #expect(broken.status == 400)
+        #expect(broken.status == 405)
     }
 
     @Test func thePlanIsReadAndReplacedThroughTheAdminEndpoint() throws {

@@ -23,6 +23,11 @@ struct BrandingDataset: Sendable {
     private let seed: UInt64
     /// When the generated records were last updated (before any change).
     let createdAt: Date
+    /// ``createdAt`` as sync writes it (formatted once: a full sync of a
+    /// million records would otherwise format it a million times).
+    private let createdAtText: String
+    /// Each brand's id, by index into ``brands``.
+    private let brandIDs: [String]
     /// Changed or added records, by number.
     private(set) var changed: [String: Record] = [:]
     /// Added numbers, in the order they were added (after the generated ones).
@@ -43,6 +48,14 @@ struct BrandingDataset: Sendable {
         self.size = size
         self.seed = seed
         self.createdAt = createdAt
+        createdAtText = SandboxJSON.timestamp(createdAt, fractional: true)
+        brandIDs = Self.brands.indices.map { String(format: "brand_%06x", (seed &+ UInt64($0) &* 7919) % 0xFFFFFF) }
+    }
+
+    /// `+1555` and `index` in seven digits.
+    private static func generatedNumber(_ index: Int) -> String {
+        let digits = String(index)
+        return prefix + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
     }
 
     /// Every number, generated and added: the range sync walks.
@@ -50,7 +63,7 @@ struct BrandingDataset: Sendable {
 
     /// The number of record `index`.
     func number(at index: Int) -> String {
-        index < size ? Self.prefix + String(format: "%07d", index) : added[index - size]
+        index < size ? Self.generatedNumber(index) : added[index - size]
     }
 
     /// The record at `index` (generated, or its override).
@@ -72,7 +85,7 @@ struct BrandingDataset: Sendable {
         let brand = Int(random.next() % UInt64(Self.brands.count))
         let reason = Self.reasons[Int(random.next() % UInt64(Self.reasons.count))]
         return Record(
-            e164: number(at: index), brandName: Self.brands[brand], brandID: String(format: "brand_%06x", (seed &+ UInt64(brand) &* 7919) % 0xFFFFFF),
+            e164: number(at: index), brandName: Self.brands[brand], brandID: brandIDs[brand],
             logoURL: brand % 4 == 3 ? nil : "https://assets.securenode.io/logos/\(brand).png", callReason: reason, updatedAt: createdAt, isActive: true)
     }
 
@@ -90,7 +103,7 @@ struct BrandingDataset: Sendable {
             if draw < 2 || self.count == 0 {
                 let number = "+1556" + String(format: "%07d", added.count % 10_000_000)
                 let brand = Int(random.next() % UInt64(Self.brands.count))
-                set(Record(e164: number, brandName: Self.brands[brand], brandID: String(format: "brand_%06x", (seed &+ UInt64(brand) &* 7919) % 0xFFFFFF),
+                set(Record(e164: number, brandName: Self.brands[brand], brandID: brandIDs[brand],
                            logoURL: nil, callReason: Self.reasons[Int(random.next() % UInt64(Self.reasons.count))], updatedAt: time, isActive: true))
                 continue
             }
@@ -108,11 +121,11 @@ struct BrandingDataset: Sendable {
     }
 
     /// The record as sync writes it.
-    static func json(_ record: Record) -> String {
+    func json(_ record: Record) -> String {
         func text(_ value: String?) -> String {
             guard let value else { return "null" }
             return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
-        return #"{"phone_number_e164":\#(text(record.e164)),"brand_name":\#(text(record.brandName)),"brand_id":\#(text(record.brandID)),"logo_url":\#(text(record.logoURL)),"call_reason":\#(text(record.callReason)),"updated_at":"\#(SandboxJSON.timestamp(record.updatedAt, fractional: true))","is_active":\#(record.isActive)}"#
+        return #"{"phone_number_e164":\#(text(record.e164)),"brand_name":\#(text(record.brandName)),"brand_id":\#(text(record.brandID)),"logo_url":\#(text(record.logoURL)),"call_reason":\#(text(record.callReason)),"updated_at":"\#(record.updatedAt == createdAt ? createdAtText : SandboxJSON.timestamp(record.updatedAt, fractional: true))","is_active":\#(record.isActive)}"#
     }
 }

@@ -194,7 +194,7 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
         if let since, since >= dataset.createdAt {
             state.incrementalSyncs += 1
             let records = dataset.changed.values.filter { $0.updatedAt > since }.sorted { ($0.updatedAt, $0.e164) < ($1.updatedAt, $1.e164) }
-            return .json(200, #"{"branding":["# + records.map(BrandingDataset.json).joined(separator: ",") + trailer)
+            return .json(200, #"{"branding":["# + records.map(dataset.json).joined(separator: ",") + trailer)
         }
         let includesInactive = since != nil
         if includesInactive { state.incrementalSyncs += 1 } else { state.fullSyncs += 1 }
@@ -205,11 +205,12 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
         let stream = SandboxBodyStream { chunk in
             guard chunk < chunks else { return nil }
             var text = chunk == 0 ? #"{"branding":["# : ""
+            text.reserveCapacity(chunkRecords * 240)
             for index in (chunk * chunkRecords)..<min(total, (chunk + 1) * chunkRecords) {
                 let record = dataset.record(at: index)
                 guard included(record) else { continue }
                 if index != first { text += "," }
-                text += BrandingDataset.json(record)
+                text += dataset.json(record)
             }
             if chunk == chunks - 1 { text += trailer }
             return Array(text.utf8)
