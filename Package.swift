@@ -150,14 +150,15 @@ let package = Package(
             ],
             path: "Sources/Soul"
         ),
-        // Test support: backends that behave as their documents say (SOUL's
-        // OTP and token rotation, Safepocket's PKCE), on the loopback server.
+        // Test support: backends that behave as their documents say (the
+        // sandbox's behaviours: SOUL's OTP and token rotation, Safepocket's
+        // PKCE, SecureNode's sync and billing, MobileTracker's events), on
+        // the loopback server.
         .target(
             name: "BackendDoubles",
             dependencies: [
-                "LoopbackHTTPServer", "OpenAPIModel", "ProcessTestSupport", "SandboxCore",
+                "LoopbackHTTPServer", "OpenAPIModel", "ProcessTestSupport", "SandboxCore", "ContractCheck",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Support/BackendDoubles"
         ),

@@ -34,7 +34,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         var issuedTokens: [String] = []
         var secretsSeen: [String] = []
         var accessTokenLifetime: Duration
-        var ledger: SafepocketLedger
+        var ledger: SafepocketLedger?
         var replies: [String: SandboxReply] = [:]
     }
 
@@ -47,14 +47,15 @@ public final class SafepocketBehaviour: SandboxBehaviour {
 
     /// A backend whose ledger is generated from `seed`, with a year of
     /// transactions ending in `lastMonth` (the current month when nil), and
-    /// access tokens living `accessTokenLifetime`.
-    public init(seed: UInt64 = 1, lastMonth: (year: Int, month: Int)? = nil, accessTokenLifetime: Duration = .seconds(3600),
+    /// access tokens living `accessTokenLifetime`. Without `ledger`, the
+    /// finance operations are left to the spec's examples (nil answers).
+    public init(seed: UInt64 = 1, lastMonth: (year: Int, month: Int)? = nil, accessTokenLifetime: Duration = .seconds(3600), ledger: Bool = true,
                 now: @escaping @Sendable () -> Date = Date.init) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month], from: now())
         let month = lastMonth ?? (parts.year!, parts.month!)
-        state = Locked(State(accessTokenLifetime: accessTokenLifetime, ledger: SafepocketLedger(seed: seed, lastMonth: month)))
+        state = Locked(State(accessTokenLifetime: accessTokenLifetime, ledger: ledger ? SafepocketLedger(seed: seed, lastMonth: month) : nil))
         self.now = now
     }
 
@@ -90,7 +91,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
                 "codeExchanges": state.counters.codeExchanges, "refreshes": state.counters.refreshes,
                 "writesApplied": state.counters.writesApplied, "writesReplayed": state.counters.writesReplayed,
                 "expiredTokens": state.counters.expiredTokens, "liveRefreshTokens": state.refreshTokens.count,
-                "accounts": state.ledger.accounts.count, "transactions": state.ledger.transactions.count,
+                "accounts": state.ledger?.accounts.count ?? 0, "transactions": state.ledger?.transactions.count ?? 0,
             ]
         }
     }
@@ -180,16 +181,17 @@ public final class SafepocketBehaviour: SandboxBehaviour {
             if let token = SandboxJSON.bearer(request), state.accessTokens[token] != nil { state.counters.expiredTokens += 1 }
             return envelope(401, "UNAUTHENTICATED", "Access token missing or expired")
         }
+        guard let ledger = state.ledger else { return nil }
         let segments = request.path.split(separator: "/").map(String.init)
         switch (request.method, segments.count, segments.first) {
         case ("GET", 1, "accounts"):
-            let accounts = state.ledger.accounts
+            let accounts = ledger.accounts
             return SandboxJSON.reply(200, [
                 "currency": currency, "totalBalance": SafepocketLedger.money(accounts.reduce(0) { $0 + $1.balanceCents }),
                 "accounts": accounts.map { SafepocketLedger.json($0, currency: currency) }, "traceId": "trace-accounts",
             ])
         case ("GET", 1, "transactions"):
-            return transactions(request.query, ledger: state.ledger)
+            return transactions(request.query, ledger: ledger)
         case ("PATCH", 2, "transactions"):
             let key = request.header("Idempotency-Key")?.lowercased()
             if let key, let earlier = state.replies[key] {
@@ -197,7 +199,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
                 return earlier
             }
             let notes = body["notes"]
-            guard let updated = state.ledger.update(segments[1], { transaction in
+            guard let updated = state.ledger?.update(segments[1], { transaction in
                 if let category = body["category"] as? String { transaction.category = category }
                 if notes is NSNull { transaction.notes = nil } else if let text = notes as? String { transaction.notes = text }
             }) else {
