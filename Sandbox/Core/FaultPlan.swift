@@ -13,6 +13,10 @@ public struct FaultPlan: Sendable, Equatable, Codable {
     public var rateLimitShare: Double
     /// The `Retry-After` seconds of an injected 429.
     public var rateLimitRetryAfter: Int
+    /// How many 429s in a row one drawn 429 starts: the requests right
+    /// after it are refused too, as a real rate limiter does once a client
+    /// is over its budget (1: no burst).
+    public var rateLimitBurst: Int
     /// Share of requests answered with the documented status and a body cut
     /// in half (not valid JSON).
     public var malformedBodyShare: Double
@@ -31,13 +35,14 @@ public struct FaultPlan: Sendable, Equatable, Codable {
 
     /// Creates a plan; the defaults inject nothing.
     public init(
-        latencyMilliseconds: Int = 0, serverErrorShare: Double = 0, rateLimitShare: Double = 0, rateLimitRetryAfter: Int = 1,
+        latencyMilliseconds: Int = 0, serverErrorShare: Double = 0, rateLimitShare: Double = 0, rateLimitRetryAfter: Int = 1, rateLimitBurst: Int = 1,
         malformedBodyShare: Double = 0, droppedResponseShare: Double = 0, expiredTokenShare: Double = 0, seed: UInt64 = 1
     ) {
         self.latencyMilliseconds = latencyMilliseconds
         self.serverErrorShare = serverErrorShare
         self.rateLimitShare = rateLimitShare
         self.rateLimitRetryAfter = rateLimitRetryAfter
+        self.rateLimitBurst = rateLimitBurst
         self.malformedBodyShare = malformedBodyShare
         self.droppedResponseShare = droppedResponseShare
         self.expiredTokenShare = expiredTokenShare
@@ -45,7 +50,7 @@ public struct FaultPlan: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case latencyMilliseconds, serverErrorShare, rateLimitShare, rateLimitRetryAfter, malformedBodyShare, droppedResponseShare, expiredTokenShare, seed
+        case latencyMilliseconds, serverErrorShare, rateLimitShare, rateLimitRetryAfter, rateLimitBurst, malformedBodyShare, droppedResponseShare, expiredTokenShare, seed
     }
 
     /// Decodes a plan; a member left out keeps its default (no fault).
@@ -57,6 +62,7 @@ public struct FaultPlan: Sendable, Equatable, Codable {
             serverErrorShare: try container.decodeIfPresent(Double.self, forKey: .serverErrorShare) ?? 0,
             rateLimitShare: try container.decodeIfPresent(Double.self, forKey: .rateLimitShare) ?? 0,
             rateLimitRetryAfter: try container.decodeIfPresent(Int.self, forKey: .rateLimitRetryAfter) ?? defaults.rateLimitRetryAfter,
+            rateLimitBurst: try container.decodeIfPresent(Int.self, forKey: .rateLimitBurst) ?? defaults.rateLimitBurst,
             malformedBodyShare: try container.decodeIfPresent(Double.self, forKey: .malformedBodyShare) ?? 0,
             droppedResponseShare: try container.decodeIfPresent(Double.self, forKey: .droppedResponseShare) ?? 0,
             expiredTokenShare: try container.decodeIfPresent(Double.self, forKey: .expiredTokenShare) ?? 0,
@@ -77,6 +83,7 @@ public struct FaultPlan: Sendable, Equatable, Codable {
         if shares.map(\.1).reduce(0, +) > 1 { return "the shares add up to more than 1" }
         if latencyMilliseconds < 0 { return "latencyMilliseconds must not be negative" }
         if rateLimitRetryAfter < 0 { return "rateLimitRetryAfter must not be negative" }
+        if rateLimitBurst < 1 { return "rateLimitBurst must be at least 1" }
         return nil
     }
 
@@ -103,10 +110,12 @@ public struct FaultPlan: Sendable, Equatable, Codable {
 
 /// A seeded SplitMix64 stream behind a lock: the draws for injected faults.
 final class FaultDraws: @unchecked Sendable {
-    // Safe: `generator` and `plan` are only read and written while holding `lock`.
+    // Safe: `generator`, `plan` and `burstLeft` are only read and written while holding `lock`.
     private let lock = NSLock()
     private var generator: SplitMix64
     private var plan: FaultPlan
+    /// 429s still owed to the burst a drawn 429 started.
+    private var burstLeft = 0
 
     init(_ plan: FaultPlan) {
         self.plan = plan
@@ -120,13 +129,22 @@ final class FaultDraws: @unchecked Sendable {
         lock.withLock {
             self.plan = plan
             generator = SplitMix64(seed: plan.seed)
+            burstLeft = 0
         }
     }
 
-    /// The plan and one draw in 0..<1.
-    func next() -> (FaultPlan, Double) {
+    /// The plan and the fault for one request: the rest of a 429 burst,
+    /// or a fresh draw in 0..<1 laid on the plan's shares.
+    func next() -> (FaultPlan, FaultPlan.Fault) {
         lock.withLock {
-            (plan, generator.unit())
+            let draw = generator.unit()
+            if burstLeft > 0 {
+                burstLeft -= 1
+                return (plan, .rateLimited)
+            }
+            let fault = plan.fault(for: draw)
+            if fault == .rateLimited { burstLeft = plan.rateLimitBurst - 1 }
+            return (plan, fault)
         }
     }
 }

@@ -76,8 +76,7 @@ public final class Sandbox: Sendable {
             received.record(backend: name, operation: result.operation, status: reply.status, violations: result.violations.count)
             return reply
         }
-        let (plan, draw) = draws.next()
-        let fault = plan.fault(for: draw)
+        let (plan, fault) = draws.next()
         var injected = fault != .none
         var reply: SandboxReply
         switch fault {
@@ -117,7 +116,7 @@ public final class Sandbox: Sendable {
             break
         case "PUT":
             guard let plan = try? JSONDecoder().decode(FaultPlan.self, from: Data(request.body ?? [])) else {
-                return .json(400, #"{"error": "faults", "message": "the body must be a fault plan: an object with any of latencyMilliseconds, serverErrorShare, rateLimitShare, rateLimitRetryAfter, malformedBodyShare, droppedResponseShare, expiredTokenShare and seed (a member left out injects nothing)"}"#)
+                return .json(400, #"{"error": "faults", "message": "the body must be a fault plan: an object with any of latencyMilliseconds, serverErrorShare, rateLimitShare, rateLimitRetryAfter, rateLimitBurst, malformedBodyShare, droppedResponseShare, expiredTokenShare and seed (a member left out injects nothing)"}"#)
             }
             if let problem = plan.problem {
                 return .json(400, #"{"error": "faults", "message": "\#(problem)"}"#)

@@ -96,6 +96,13 @@ import Testing
         #expect(Set(first) == [200, 429, 503])
     }
 
+    @Test func aDrawn429StartsABurstOfThemOnTheRequestsRightAfter() throws {
+        let sandbox = try SandboxTests.sandbox(faults: FaultPlan(rateLimitShare: 0.1, rateLimitBurst: 4, seed: 3))
+        let statuses = (0..<300).map { _ in sandbox.handle(Self.health).status }
+        let runs = statuses.split(separator: 200).map(\.count)
+        #expect(!runs.isEmpty && runs.allSatisfy { $0 >= 4 }, "every run of 429s is a whole burst (or bursts back to back): \(runs)")
+    }
+
     @Test func eachKindOfFault() throws {
         let limited = try SandboxTests.sandbox(faults: FaultPlan(latencyMilliseconds: 250, rateLimitShare: 1, rateLimitRetryAfter: 7))
         let reply = limited.handle(Self.health)

@@ -55,6 +55,9 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "The Retry-After seconds of an injected 429.")
     var retryAfter = 1
 
+    @Option(help: "How many 429s in a row one drawn 429 starts (a burst).")
+    var rateLimitBurst = 1
+
     @Option(help: "Share (0-1) of valid requests answered with a body cut in half.")
     var malformedShare = 0.0
 
@@ -130,7 +133,7 @@ struct SandboxCommand: AsyncParsableCommand {
         }
         let faults = FaultPlan(
             latencyMilliseconds: latencyMs, serverErrorShare: errorShare, rateLimitShare: rateLimitShare, rateLimitRetryAfter: retryAfter,
-            malformedBodyShare: malformedShare, droppedResponseShare: dropShare, expiredTokenShare: expiredTokenShare, seed: seed)
+            rateLimitBurst: rateLimitBurst, malformedBodyShare: malformedShare, droppedResponseShare: dropShare, expiredTokenShare: expiredTokenShare, seed: seed)
         if let problem = faults.problem { throw ValidationError(problem) }
         let sandbox = Sandbox(backends: loaded, faults: faults, strict: strict) { line in say(line) }
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
