@@ -6,7 +6,7 @@ must end with exit 0 or 1 (2 for diff's bad input), never a crash; a
 mutant that lints without errors is also generated and diffed against its seed. Usage: fuzz_lint.py [SEED]"""
 import random, subprocess, os, sys, glob
 random.seed(int(sys.argv[1]) if len(sys.argv)>1 else 1)
-corpus=os.environ.get('CORPUS','../shared/corpus')
+corpus=os.environ.get('CORPUS','corpus')
 seeds=[open(f,'rb').read() for f in glob.glob('specs/*.yaml')+[p for p in glob.glob(corpus+'/*.yaml') if os.path.getsize(p) < 1_000_000]]
 crashes=0
 generated=0

@@ -3,15 +3,15 @@ import Testing
 
 @testable import OpenAPIModel
 
-/// Paths of the repository's specs and of the shared public-spec corpus.
+/// Paths of the repository's specs and of its corpus of public specs.
 enum Fixtures {
     /// The package root, found from this file's path.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     /// `specs/NAME`.
     static func spec(_ name: String) -> String { packageRoot.appendingPathComponent("specs/\(name)").path }
-    /// The public specs written by others, kept beside the repository.
-    static let corpus = packageRoot.appendingPathComponent("../shared/corpus").standardized.path
+    /// The public specs written by others, kept in `corpus/`.
+    static let corpus = packageRoot.appendingPathComponent("corpus").path
 
     /// Writes `files` (name -> text) into a new temporary folder and returns its path.
     static func folder(_ files: [String: String]) throws -> String {

@@ -150,7 +150,7 @@ import Testing
     @Test func allTwentyChangesAreReported() throws {
         let root = SpecDiffTests.root
         let script = try JSONDecoder().decode(Script.self, from: Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/github-20-changes.json")))
-        let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus").appendingPathComponent(script.spec)
+        let corpus = root.appendingPathComponent("corpus").appendingPathComponent(script.spec)
         let original = try String(contentsOf: corpus, encoding: .utf8)
         var changed = original
         for change in script.changes {
