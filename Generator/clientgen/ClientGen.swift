@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codegen
 
 /// `clientgen`: reads OpenAPI specs, checks them and generates typed Swift clients.
 @main
@@ -6,5 +7,6 @@ struct ClientGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clientgen",
         abstract: "Reads OpenAPI 3.0/3.1 specs and generates typed Swift clients.",
+        version: GeneratorVersion.current,
         subcommands: [Lint.self, Generate.self, Diff.self])
 }
