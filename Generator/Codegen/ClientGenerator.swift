@@ -23,6 +23,11 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// Roughly how many lines one file may hold before the next one starts,
     /// so that no file dominates compile time.
     public var linesPerFile: Int
+    /// Always exactly `Client.swift`, `Models.swift` and `Operations.swift`,
+    /// however large the spec (a file with nothing to hold has the header
+    /// only): what a build plugin needs, since it names its outputs before
+    /// the generator runs.
+    public var fixedFileNames = false
 
     /// Creates options.
     public init(
@@ -85,7 +90,8 @@ public enum ClientGenerator {
 
         // Operations, in chunks of whole operations (each chunk one `extension
         // Client` plus the result enums of its operations).
-        let operationChunks = chunk(client.operations, budget: options.linesPerFile) { operation in
+        let budget = options.fixedFileNames ? Int.max : options.linesPerFile
+        let operationChunks = chunk(client.operations, budget: budget) { operation in
             var writer = SwiftWriter()
             clientRenderer.renderOperations([operation], into: &writer)
             return writer.lines.count
@@ -105,8 +111,15 @@ public enum ClientGenerator {
             modelRenderer.render(declaration, into: &writer)
             return writer.lines
         }
-        let modelFiles = chunk(renderedTypes, budget: options.linesPerFile) { $0.count }.map { chunk in
+        let modelFiles = chunk(renderedTypes, budget: budget) { $0.count }.map { chunk in
             (header + imports).joined(separator: "\n") + "\n" + chunk.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
+        }
+        if options.fixedFileNames {
+            let empty = (header + imports).joined(separator: "\n") + "\n"
+            return files + [
+                GeneratedFile(name: "Models.swift", contents: modelFiles.first ?? empty),
+                GeneratedFile(name: "Operations.swift", contents: operationFiles.first ?? empty),
+            ]
         }
         return files + arrange(models: modelFiles, operations: operationFiles)
     }

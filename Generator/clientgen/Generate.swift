@@ -36,6 +36,9 @@ struct Generate: ParsableCommand {
     @Flag(help: "Compare the generated files with the output folders instead of writing them.")
     var check = false
 
+    @Flag(help: "Write exactly Client.swift, Models.swift and Operations.swift, however large the spec (what a build plugin needs).")
+    var fixedFileNames = false
+
     func validate() throws {
         if config == nil && (spec == nil || output == nil) {
             throw ValidationError("give a SPEC and --output DIR, or --config FILE")
@@ -94,8 +97,9 @@ struct Generate: ParsableCommand {
         let access = job.access ?? .public
         let command = GeneratedFileHeader.regenerateCommand(
             specPath: Self.relativePath(of: job.spec, from: job.output), moduleName: moduleName, accessLevel: access)
-        let options = GeneratorOptions(
+        var options = GeneratorOptions(
             moduleName: moduleName, accessLevel: access, specName: URL(fileURLWithPath: job.spec).lastPathComponent, regenerateCommand: command)
+        options.fixedFileNames = fixedFileNames
         return ClientGenerator.generate(document, options: options)
     }
 }

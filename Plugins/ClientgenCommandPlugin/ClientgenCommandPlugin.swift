@@ -1,0 +1,69 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package generate-clients [--target NAME ...] [--check]`: writes
+/// the client of every target that holds `openapi.yaml` into that target's
+/// folder (`Generated/`, or the config's `output`), for teams that commit
+/// generated code. `--check` writes nothing and fails when a committed file
+/// differs from what the spec produces, for CI.
+@main
+struct ClientgenCommandPlugin: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        let names = extractor.extractOption(named: "target")
+        let check = extractor.extractFlag(named: "check") > 0
+        if let unknown = extractor.remainingArguments.first {
+            throw ClientgenTargetConfig.Problem(description: "error: unknown argument '\(unknown)'; generate-clients takes --target NAME and --check")
+        }
+        let tool = try context.tool(named: "clientgen").url
+        var done = 0
+        for target in context.package.targets.compactMap({ $0 as? SourceModuleTarget }) where names.isEmpty || names.contains(target.name) {
+            guard let folder = target.folderURL, let config = try ClientgenTargetConfig.load(folder: folder, targetName: target.name) else {
+                if names.contains(target.name) {
+                    throw ClientgenTargetConfig.Problem(description: "error: target '\(target.name)' has no \(ClientgenTargetConfig.specNames.joined(separator: ", "))")
+                }
+                continue
+            }
+            let output = folder.appendingPathComponent(config.output)
+            var arguments = ["generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access]
+            if check { arguments.append("--check") }
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            report(text)
+            guard process.terminationStatus == 0 else {
+                throw ClientgenTargetConfig.Problem(description: "error: clientgen could not \(check ? "check" : "generate") the client of '\(target.name)' (exit \(process.terminationStatus))")
+            }
+            done += 1
+        }
+        if done == 0 {
+            throw ClientgenTargetConfig.Problem(description: "error: no target of this package holds \(ClientgenTargetConfig.specNames.joined(separator: ", "))")
+        }
+    }
+
+    /// Passes clientgen's lines on; `FILE:LINE:COLUMN: error|warning: ...`
+    /// ones as diagnostics at that line of the spec.
+    private func report(_ text: String) {
+        for line in text.split(separator: "\n").map(String.init) {
+            let parts = line.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+            if parts.count == 5, let number = Int(parts[1]), Int(parts[2]) != nil {
+                let kind = parts[3].trimmingCharacters(in: .whitespaces)
+                let message = parts[4].trimmingCharacters(in: .whitespaces)
+                if kind == "error" {
+                    Diagnostics.error(message, file: parts[0], line: number)
+                    continue
+                }
+                if kind == "warning" {
+                    Diagnostics.warning(message, file: parts[0], line: number)
+                    continue
+                }
+            }
+            print(line)
+        }
+    }
+}

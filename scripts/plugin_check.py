@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""`make plugin-check`: an app package outside this repository, as a team
+with its own spec would write it, depending on this repository by path.
+
+- Its `PetsAPI` target holds `openapi.yaml` (the corpus's petstore) and
+  `clientgen-config.json`, and applies `ClientgenBuildPlugin`: `swift build`
+  generates the client and compiles it; the app's executable calls it
+  against a local petstore and prints what it got.
+- A spec error fails the build with `openapi.yaml:LINE:COLUMN: error: ...`
+  (what a compiler diagnostic looks like, so an IDE shows it at the line).
+- Its `CommittedAPI` target uses the command plugin:
+  `swift package generate-clients --target CommittedAPI` writes the client
+  into `Sources/CommittedAPI/Generated`, `--check` passes on it and fails
+  once a generated file is edited.
+
+Prints `BENCH plugin-first-build <s> s` and a last line `plugin: ok`; exits 1
+on any failure."""
+import http.server, json, os, re, shutil, subprocess, sys, tempfile, threading, time
+
+root = os.path.abspath('.')
+
+
+def fail(message):
+    print(f'plugin: FAILED: {message}', file=sys.stderr)
+    sys.exit(1)
+
+
+def swift(*args, cwd, expect=0):
+    result = subprocess.run(['swift', *args], cwd=cwd, capture_output=True, text=True)
+    if expect is not None and (result.returncode == 0) != (expect == 0):
+        fail(f'swift {" ".join(args)} exited {result.returncode}:\n{result.stdout[-4000:]}{result.stderr[-3000:]}')
+    return result
+
+
+class Petstore(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if not self.path.startswith('/v1/pets'):
+            self.send_response(404)
+            self.end_headers()
+            return
+        data = json.dumps([{'id': 1, 'name': 'Rex', 'tag': 'dog'}, {'id': 2, 'name': 'Tom'}]).encode()
+        self.send_response(200)
+        self.send_header('Content-Type', 'application/json')
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def main():
+    identity = os.path.basename(root).lower()
+    scratch = tempfile.mkdtemp(prefix='plugin-check-')
+    try:
+        app = os.path.join(scratch, 'PetsApp')
+        for folder in ['Sources/PetsAPI', 'Sources/PetsApp', 'Sources/CommittedAPI']:
+            os.makedirs(os.path.join(app, folder))
+        spec = os.path.join(root, 'corpus', '01-oai-petstore.yaml')
+        shutil.copy(spec, os.path.join(app, 'Sources/PetsAPI/openapi.yaml'))
+        shutil.copy(spec, os.path.join(app, 'Sources/CommittedAPI/openapi.yaml'))
+        # SwiftPM drops a target without a Swift file of its own.
+        for module in ['PetsAPI', 'CommittedAPI']:
+            with open(os.path.join(app, f'Sources/{module}/{module}.swift'), 'w') as f:
+                f.write(f'// {module}: the client generated from openapi.yaml in this folder.\n')
+        with open(os.path.join(app, 'Sources/PetsAPI/clientgen-config.json'), 'w') as f:
+            json.dump({'access': 'public'}, f)
+        with open(os.path.join(app, 'Sources/CommittedAPI/clientgen-config.json'), 'w') as f:
+            json.dump({'module': 'CommittedAPI', 'output': 'Generated'}, f)
+        client_dependencies = '''[
+                .product(name: "ClientRuntime", package: "Runtime"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]'''
+        with open(os.path.join(app, 'Package.swift'), 'w') as f:
+            f.write(f'''// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "PetsApp",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: "{root}"),
+        .package(path: "{root}/Runtime"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+    ],
+    targets: [
+        .target(
+            name: "PetsAPI",
+            dependencies: {client_dependencies},
+            plugins: [.plugin(name: "ClientgenBuildPlugin", package: "{identity}")]
+        ),
+        .target(name: "CommittedAPI", dependencies: {client_dependencies}),
+        .executableTarget(
+            name: "PetsApp",
+            dependencies: ["PetsAPI", "CommittedAPI", .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+''')
+        with open(os.path.join(app, 'Sources/PetsApp/main.swift'), 'w') as f:
+            f.write('''import Foundation
+import OpenAPIURLSession
+import PetsAPI
+
+let client = PetsAPI.Client(serverURL: URL(string: CommandLine.arguments[1])!, transport: URLSessionTransport())
+let pets = try await client.listPets(limit: 2)
+print("pets:", pets.map(\\.name).joined(separator: ", "))
+''')
+
+        # The command plugin first: the app's build compiles CommittedAPI too.
+        begin = time.monotonic()
+        swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'CommittedAPI', cwd=app)
+        generated = sorted(os.listdir(os.path.join(app, 'Sources/CommittedAPI/Generated')))
+        if not generated or not all(name.endswith('.swift') for name in generated):
+            fail(f'generate-clients wrote {generated}')
+        swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'CommittedAPI', '--check', cwd=app)
+
+        swift('build', cwd=app)
+        first_build = time.monotonic() - begin
+        server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Petstore)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        ran = subprocess.run([os.path.join(app, '.build', 'debug', 'PetsApp'), f'http://127.0.0.1:{server.server_address[1]}/v1'],
+                             capture_output=True, text=True, timeout=60)
+        server.shutdown()
+        if ran.returncode != 0 or ran.stdout.strip() != 'pets: Rex, Tom':
+            fail(f'the app printed {ran.stdout!r} {ran.stderr[-1000:]!r}')
+
+        # A spec error is a build error at the spec's line and column.
+        broken = os.path.join(app, 'Sources/PetsAPI/openapi.yaml')
+        text = open(broken).read()
+        if '$ref: "#/components/schemas/Pets"' not in text:
+            fail('the petstore spec changed; pick another reference to break')
+        with open(broken, 'w') as f:
+            f.write(text.replace('$ref: "#/components/schemas/Pets"', '$ref: "#/components/schemas/Petz"', 1))
+        result = swift('build', cwd=app, expect=1)
+        output = result.stdout + result.stderr
+        line = next((l for l in output.splitlines() if re.search(r'openapi\.yaml:\d+:\d+: error: ', l)), None)
+        if not line:
+            fail(f"a broken $ref did not fail the build at the spec's line:\n{output[-3000:]}")
+        with open(broken, 'w') as f:
+            f.write(text)
+
+        # --check catches a hand edit of committed generated code.
+        edited = os.path.join(app, 'Sources/CommittedAPI/Generated', generated[0])
+        with open(edited, 'a') as f:
+            f.write('// edited by hand\n')
+        check = swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'CommittedAPI', '--check', cwd=app, expect=1)
+        if 'drift' not in check.stdout + check.stderr:
+            fail(f'--check did not name the drift:\n{check.stdout[-2000:]}{check.stderr[-2000:]}')
+
+        print(f'plugin: build plugin generated and compiled PetsAPI; the app printed "{ran.stdout.strip()}"')
+        print(f'plugin: a broken $ref failed the build with: {line.strip()[line.strip().find("openapi.yaml"):][:160]}')
+        print(f'plugin: generate-clients wrote {", ".join(generated)}; --check passed, then caught a hand edit')
+        print(f'BENCH plugin-first-build {first_build:.1f} s')
+        print('plugin: ok')
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+main()
