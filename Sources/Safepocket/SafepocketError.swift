@@ -13,7 +13,7 @@ public struct SafepocketFailure: Sendable, Hashable, CustomStringConvertible {
     public let status: Int
     /// The envelope's `error.code`, when readable (unknown codes kept).
     public let code: ErrorCode?
-    /// The envelope's `error.message`, masked by the ``Redactor``.
+    /// The envelope's `error.message`, masked by the `Redactor`.
     public let message: String?
     /// The envelope's `error.details` (field -> reason).
     public let details: [String: String]

@@ -9,7 +9,7 @@ import SoulAPI
 /// session, offline, server errors (5xx) and timeouts.
 ///
 /// Descriptions never hold a phone number, an OTP code or a token: server
-/// messages are passed through the ``Redactor`` before they are kept.
+/// messages are passed through the `Redactor` before they are kept.
 public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The phone number is not E.164; nothing was sent.
     case invalidPhoneNumber(E164PhoneNumber.Problem)

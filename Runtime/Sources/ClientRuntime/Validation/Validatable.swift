@@ -3,7 +3,7 @@
 /// enums that their value is one the spec lists.
 ///
 /// Generated clients call it before a request is sent; apps can call it on
-/// a value they build (``ConstraintValidator/validate(_:operationID:root:)``).
+/// a value they build (``ConstraintValidator/validate(_:operationID:root:isInResponse:)``).
 public protocol Validatable {
     /// Throws ``ConstraintViolation`` for the first constraint a value breaks.
     func validate(_ validator: inout ConstraintValidator) throws

@@ -50,7 +50,7 @@ public actor InMemoryTokenStore: TokenStore {
 /// replaced atomically: the new token is written to a temporary file in the
 /// same folder, flushed to disk, and renamed over the old one.
 ///
-/// For Linux and tests; on Apple platforms prefer ``KeychainTokenStore``.
+/// For Linux and tests; on Apple platforms prefer `KeychainTokenStore`.
 public struct FileTokenStore: TokenStore {
     /// The file.
     public let url: URL

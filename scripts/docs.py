@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""`make docs`: the DocC reference of the runtime products and the SDKs.
+
+For each product with a catalog (`<Target>.docc` in its source folder) it
+dumps the package's public symbol graphs (`swift package
+dump-symbol-graph`), then runs the toolchain's `docc convert` on the
+catalog with the target's symbol graphs and `--warnings-as-errors`, so a
+broken symbol link or an undocumented topic fails the build. Writes
+`.build/docs/<Target>.doccarchive` and prints one line per product and a
+last line `docs: ok`. (swift-docc-plugin does the same two steps; calling
+docc directly keeps it out of the runtime package's dependencies, which
+every app resolves.)"""
+import glob, os, shutil, subprocess, sys, tempfile
+
+root = os.path.abspath('.')
+products = [('Runtime', 'ClientRuntime'), ('Runtime', 'Resilience'), ('.', 'SecureNode'), ('.', 'Soul'),
+            ('.', 'Safepocket'), ('.', 'MobileTracker')]
+
+
+def fail(message):
+    print(f'docs: FAILED: {message}', file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    docc = shutil.which('docc') or os.path.join(os.path.dirname(os.path.realpath(shutil.which('swift'))), 'docc')
+    if not os.path.exists(docc):
+        fail('docc is not in the toolchain (it ships with Swift 5.6 and later)')
+    dumped = {}
+    output_root = os.path.join(root, '.build', 'docs')
+    os.makedirs(output_root, exist_ok=True)
+    for package, target in products:
+        if package not in dumped:
+            result = subprocess.run(['swift', 'package', '--package-path', package, 'dump-symbol-graph', '--minimum-access-level', 'public'],
+                                    capture_output=True, text=True)
+            if result.returncode != 0:
+                fail(f'dump-symbol-graph in {package}:\n{result.stdout[-3000:]}{result.stderr[-3000:]}')
+            graphs = glob.glob(os.path.join(package, '.build', '*', 'symbolgraph'))
+            if not graphs:
+                fail(f'no symbol graphs under {package}/.build')
+            dumped[package] = graphs[0]
+        source = 'Runtime/Sources' if package == 'Runtime' else 'Sources'
+        catalog = os.path.join(root, source, target, f'{target}.docc')
+        if not os.path.isdir(catalog):
+            fail(f'{target} has no catalog at {catalog}')
+        with tempfile.TemporaryDirectory() as graphs:
+            for path in glob.glob(os.path.join(dumped[package], f'{target}.symbols.json')) + glob.glob(os.path.join(dumped[package], f'{target}@*.symbols.json')):
+                shutil.copy(path, graphs)
+            if not os.listdir(graphs):
+                fail(f'no symbol graph for {target}')
+            archive = os.path.join(output_root, f'{target}.doccarchive')
+            result = subprocess.run([docc, 'convert', catalog, '--additional-symbol-graph-dir', graphs, '--output-path', archive,
+                                     '--fallback-display-name', target, '--fallback-bundle-identifier', f'openapi-mobile-clients.{target}',
+                                     '--warnings-as-errors'], capture_output=True, text=True)
+            lines = (result.stdout + result.stderr).splitlines()
+            problems = [line + (' ' + lines[i + 1].strip() if i + 1 < len(lines) and lines[i + 1].strip().startswith('-->') else '')
+                        for i, line in enumerate(lines) if line.startswith(('warning:', 'error:'))]
+            if result.returncode != 0 or problems:
+                fail(f'{target}: docc found {len(problems)} problems:\n' + '\n'.join(problems[:40]) + ('' if problems else result.stderr[-3000:]))
+        articles = len(glob.glob(os.path.join(catalog, '*.md')))
+        print(f'docs: {target}: {articles} pages, 0 warnings -> .build/docs/{target}.doccarchive')
+    print('docs: ok')
+
+
+main()
