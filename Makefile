@@ -20,7 +20,12 @@ BASE ?= $(shell mb=$$(git merge-base HEAD origin/main 2>/dev/null); if [ -n "$$m
 DIFF_IGNORE ?= specs/diff-ignore.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build generate drift spec-diff lint corpus references guide sandbox sandbox-check sandbox-e2e test check bench fuzz clean
+# Where `make install` puts clientgen (bin/) and its completion scripts (share/).
+PREFIX ?= /usr/local
+# The build `make install` installs (release; CI checks the target with debug, which builds faster).
+INSTALL_CONFIGURATION ?= release
+
+.PHONY: help deps build install generate drift spec-diff lint corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test check bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -37,6 +42,15 @@ deps: ## Install missing system packages (libyaml-dev, libsqlite3-dev, pkg-confi
 
 build: deps ## Build the generator and the libraries (debug)
 	$(SWIFT) build
+
+install: deps ## Install clientgen in PREFIX/bin (default /usr/local) with bash, zsh and fish completion in PREFIX/share
+	$(SWIFT) build -c $(INSTALL_CONFIGURATION) --product clientgen
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/bash-completion/completions" "$(PREFIX)/share/zsh/site-functions" "$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 "$$($(SWIFT) build -c $(INSTALL_CONFIGURATION) --show-bin-path)/clientgen" "$(PREFIX)/bin/clientgen"
+	"$(PREFIX)/bin/clientgen" --generate-completion-script bash > "$(PREFIX)/share/bash-completion/completions/clientgen"
+	"$(PREFIX)/bin/clientgen" --generate-completion-script zsh > "$(PREFIX)/share/zsh/site-functions/_clientgen"
+	"$(PREFIX)/bin/clientgen" --generate-completion-script fish > "$(PREFIX)/share/fish/vendor_completions.d/clientgen.fish"
+	@echo "installed clientgen $$("$(PREFIX)/bin/clientgen" --version) in $(PREFIX)/bin"
 
 generate: deps ## Regenerate Sources/Clients/ from specs/ (the clients listed in specs/clients.json)
 	$(SWIFT) build --product clientgen
@@ -67,6 +81,12 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 	$(SWIFT) build --product clientgen
 	@for spec in $(wildcard $(CORPUS)/*.yaml $(CORPUS)/*.json); do $(CLIENTGEN) lint "$$spec" 2>&1 | tail -n 1; $(CLIENTGEN) lint "$$spec" >/dev/null 2>&1 || exit 1; done
 	python3 scripts/corpus.py $(CLIENTGEN) $(CORPUS) $(foreach s,$(CORPUS_SKIP),--skip $(s))
+
+docs: deps ## DocC reference of ClientRuntime, Resilience and the SDKs in .build/docs (docc, warnings fail)
+	python3 scripts/docs.py
+
+plugin-check: deps ## An app package outside this repository generating its client with the build and command plugins
+	python3 scripts/plugin_check.py
 
 guide: deps ## Follow docs/OwnSpec.md word for word in a scratch package, with GUIDE_SPEC as the team's spec
 	python3 scripts/own_spec_guide.py $(GUIDE_SPEC)

@@ -28,9 +28,11 @@ let generatedClients = ["SecureNodeAPI", "SoulAPI", "SafepocketAPI", "MobileTrac
 
 let package = Package(
     name: "OpenAPIMobileClients",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .executable(name: "clientgen", targets: ["clientgen"]),
+        .plugin(name: "ClientgenBuildPlugin", targets: ["ClientgenBuildPlugin"]),
+        .plugin(name: "ClientgenCommandPlugin", targets: ["ClientgenCommandPlugin"]),
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
         .library(name: "ContractCheck", targets: ["ContractCheck"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
@@ -114,6 +116,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Generator/clientgen"
+        ),
+        // For app packages with their own specs: the client generated on every
+        // build from the target's openapi.yaml (build-tool plugin), or written
+        // into the target's sources on demand (`swift package generate-clients`).
+        .plugin(
+            name: "ClientgenBuildPlugin",
+            capability: .buildTool(),
+            dependencies: ["clientgen"],
+            path: "Plugins/ClientgenBuildPlugin"
+        ),
+        .plugin(
+            name: "ClientgenCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "generate-clients", description: "Write the client of each target holding openapi.yaml into its sources"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated client into the target's Generated/ folder")]
+            ),
+            dependencies: ["clientgen"],
+            path: "Plugins/ClientgenCommandPlugin"
         ),
         // `make bench`: parse timings against the raw libyaml event loop.
         .executableTarget(
@@ -428,7 +448,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientgenTests",
-            dependencies: ["clientgen", "ProcessTestSupport"],
+            dependencies: ["clientgen", "Codegen", "ProcessTestSupport"],
             path: "Tests/ClientgenTests"
         ),
     ] + generatedClients.map { name in

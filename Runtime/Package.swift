@@ -8,7 +8,7 @@ import PackageDescription
 /// swift-argument-parser) live in the package one folder up.
 let package = Package(
     name: "OpenAPIMobileRuntime",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "ClientRuntime", targets: ["ClientRuntime"]),
         .library(name: "Resilience", targets: ["Resilience"]),
