@@ -372,7 +372,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ResilienceTests",
-            dependencies: resilienceOverLoopback + ["BackendDoubles"],
+            dependencies: resilienceOverLoopback + ["BackendDoubles", clientRuntime],
             path: "Tests/ResilienceTests"
         ),
         // `make bench`: the resilience stack's per-request overhead.

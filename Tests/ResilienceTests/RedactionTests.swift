@@ -1,4 +1,5 @@
 import BackendDoubles
+import ClientRuntime
 import Foundation
 import HTTPTypes
 import LoopbackHTTPServer
@@ -67,6 +68,35 @@ import Testing
             #expect(!log.contains(secret), "the log holds '\(secret)':\n\(log)")
         }
         #expect(server.requests.first?.header("X-API-Key") == apiKey, "the request itself is untouched")
+    }
+}
+
+@Suite struct RedactionOfSpecCredentialsTests {
+    /// A spec's own API-key names (`X-Items-Key` in a header, `items_key` in
+    /// the query) are masked for its operations, though no default list
+    /// names them; other operations' logs are not affected.
+    @Test func theSpecsOwnAPIKeyNamesAreMasked() async throws {
+        let headerKey = "items_PLANTED_header_7c1d"
+        let queryKey = "items_PLANTED_query_9e2f"
+        let server = try LoopbackHTTPServer { _ in .json(200, #"{"items":[]}"#) }
+        defer { server.shutdown() }
+        let lines = LogCapture()
+        let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: lines.logger())])
+        let operation = OperationDescriptor(
+            id: "listItems", method: .get, pathTemplate: "/items",
+            security: [[SecuritySchemeDescriptor(name: "itemsKey", kind: .apiKeyHeader(name: "X-Items-Key"))],
+                       [SecuritySchemeDescriptor(name: "itemsQueryKey", kind: .apiKeyQuery(name: "items_key"))]])
+        _ = try await OperationDescriptor.$current.withValue(operation) {
+            try await client.send(.get, "/items?items_key=\(queryKey)&page=2", operationID: "listItems", headers: [HTTPField.Name("X-Items-Key")!: headerKey])
+        }
+        let log = lines.all.joined(separator: "\n")
+        #expect(log.contains("X-Items-Key: ***") && log.contains("items_key=***&page=2"), "\(log)")
+        #expect(!log.contains("PLANTED"), "\(log)")
+        #expect(server.requests.first?.header("X-Items-Key") == headerKey, "the request itself is untouched")
+
+        let plain = Redactor()
+        #expect(plain.header(name: "X-Items-Key", value: headerKey) == headerKey, "without the operation, the name is not known")
+        #expect(plain.masking(credentialsOf: nil).header(name: "X-Items-Key", value: "v") == "v")
     }
 }
 

@@ -1,3 +1,4 @@
+import ClientRuntime
 import Foundation
 import HTTPTypes
 import Logging
@@ -6,6 +7,9 @@ import OpenAPIRuntime
 /// Logs each request and response through swift-log with secrets masked by
 /// a ``Redactor``: credentials in headers, tokens and OTP codes in query
 /// strings and bodies, phone numbers everywhere but their last 4 digits.
+/// For a generated client's operation, the header and query names its
+/// spec's API-key schemes use are masked too
+/// (``Redactor/masking(credentialsOf:)``).
 ///
 /// Requests and responses are logged at `.debug` (method, URL, status,
 /// duration, headers); bodies at `.trace`, when their length is known and at
@@ -31,14 +35,15 @@ public struct RedactingLogMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        let redactor = redactor.masking(credentialsOf: OperationDescriptor.current)
         // Formatted only when a line is written (log messages are autoclosures).
         let target = { [redactor] () -> String in
             let (path, rawQuery) = Self.split(request.path ?? "")
             return baseURL.absoluteString + path + (rawQuery.map { "?" + redactor.query($0) } ?? "")
         }
         var metadata: Logger.Metadata = ["operation": .string(operationID)]
-        logger.debug("\(request.method.rawValue) \(target()) \(headers(request.headerFields))", metadata: metadata)
-        let (requestBody, loggedRequest) = try await buffered(body, contentType: request.headerFields[.contentType])
+        logger.debug("\(request.method.rawValue) \(target()) \(Self.headers(request.headerFields, redactor))", metadata: metadata)
+        let (requestBody, loggedRequest) = try await buffered(body, contentType: request.headerFields[.contentType], redactor: redactor)
         if let loggedRequest { logger.trace("request body: \(loggedRequest)", metadata: metadata) }
         let start = ContinuousClock.now
         do {
@@ -46,9 +51,9 @@ public struct RedactingLogMiddleware: ClientMiddleware {
             let elapsed = ContinuousClock.now - start
             if logger.logLevel <= .debug { metadata["status"] = "\(response.status.code)" }
             logger.debug(
-                "\(response.status.code) \(request.method.rawValue) \(target()) in \(milliseconds(elapsed)) ms \(headers(response.headerFields))",
+                "\(response.status.code) \(request.method.rawValue) \(target()) in \(milliseconds(elapsed)) ms \(Self.headers(response.headerFields, redactor))",
                 metadata: metadata)
-            let (body, loggedResponse) = try await buffered(responseBody, contentType: response.headerFields[.contentType])
+            let (body, loggedResponse) = try await buffered(responseBody, contentType: response.headerFields[.contentType], redactor: redactor)
             if let loggedResponse { logger.trace("response body: \(loggedResponse)", metadata: metadata) }
             return (response, body)
         } catch {
@@ -73,13 +78,13 @@ public struct RedactingLogMiddleware: ClientMiddleware {
         }
     }
 
-    private func headers(_ fields: HTTPFields) -> String {
+    private static func headers(_ fields: HTTPFields, _ redactor: Redactor) -> String {
         "[" + fields.map { "\($0.name.rawName): \(redactor.header(name: $0.name.rawName, value: $0.value))" }.joined(separator: ", ") + "]"
     }
 
     /// Reads a body of known, small length so it can be logged, and returns a
     /// replacement that still yields the same bytes.
-    private func buffered(_ body: HTTPBody?, contentType: String?) async throws -> (HTTPBody?, String?) {
+    private func buffered(_ body: HTTPBody?, contentType: String?, redactor: Redactor) async throws -> (HTTPBody?, String?) {
         guard logger.logLevel <= .trace, let body, case .known(let length) = body.length, length <= maximumLoggedBodyBytes else {
             return (body, nil)
         }

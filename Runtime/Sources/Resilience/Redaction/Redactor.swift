@@ -1,3 +1,4 @@
+import ClientRuntime
 import Foundation
 
 /// Masks secrets in what is logged: API keys, bearer and refresh tokens, OTP
@@ -36,6 +37,24 @@ public struct Redactor: Sendable {
         self.secretHeaders = secretHeaders
         self.secretFields = Set(secretFields.map(Self.normalise))
         self.phoneFields = Set(phoneFields.map(Self.normalise))
+    }
+
+    /// This redactor, also masking where `operation`'s security schemes put
+    /// their credentials: the header of an API key sent in a header (a
+    /// spec's own `X-Items-Key`, which no default list can know) and the
+    /// query parameter of one sent in the query. Cookies are masked whole
+    /// already, and `Authorization` always.
+    public func masking(credentialsOf operation: OperationDescriptor?) -> Redactor {
+        guard let operation, !operation.security.isEmpty else { return self }
+        var copy = self
+        for scheme in operation.security.joined() {
+            switch scheme.kind {
+            case .apiKeyHeader(let name): copy.secretHeaders.insert(name.lowercased())
+            case .apiKeyQuery(let name): copy.secretFields.insert(Self.normalise(name))
+            case .apiKeyCookie, .http, .oauth2, .openIDConnect, .mutualTLS: break
+            }
+        }
+        return copy
     }
 
     /// A header value fit for a log. `Authorization: Bearer abc` keeps its scheme: `Bearer ***`.
