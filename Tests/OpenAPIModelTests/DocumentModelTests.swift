@@ -183,6 +183,29 @@ import Testing
         #expect((noResponses.line, noResponses.column) == (6, 7))
     }
 
+    @Test func aStyleItsLocationDoesNotTakeIsAWarningAtTheStyle() throws {
+        let yaml = """
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths:
+              /items/{id}:
+                get:
+                  parameters:
+                    - {name: id, in: path, required: true, style: deepObject, schema: {type: string}}
+                    - {name: tags, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}
+                    - {name: filter, in: query, style: matrix, schema: {type: string}}
+                    - {name: X-Mode, in: header, style: simple, schema: {type: string}}
+                  responses: {'200': {description: OK}}
+            """
+        let result = load(yaml)
+        let warnings = result.warnings.filter { $0.code == "invalid-parameter-style" }
+        #expect(warnings.count == 2, "deepObject in a path and matrix in a query; pipeDelimited and simple are fine: \(result.warnings)")
+        #expect(warnings.map(\.line) == [7, 9])
+        #expect(warnings.first?.line == 7 && warnings.first?.column == 55, "at the style's value")
+        #expect(warnings.first?.message.contains("'id' is written as 'simple'") == true)
+        #expect(warnings.last?.message.contains("'filter' is written as 'form'") == true)
+    }
+
     @Test func aStreamedArrayMustNameAnArray() throws {
         func yaml(_ hint: String, schema: String = "{type: object, properties: {items: {type: array, items: {type: string}}, next: {type: string}}}") -> String {
             """

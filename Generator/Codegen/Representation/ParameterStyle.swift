@@ -19,7 +19,8 @@ public enum ParameterStyle: String, Sendable, Hashable, CaseIterable {
     case deepObject
 
     /// The style the spec writes, or the location's default when it names
-    /// none or one this location cannot take.
+    /// none or one this location cannot take (which `clientgen lint` reports
+    /// as `invalid-parameter-style`).
     public init(_ written: String?, location: ParameterLocation) {
         let defaultStyle: ParameterStyle = location == .query || location == .cookie ? .form : .simple
         guard let written, let style = ParameterStyle(rawValue: written) else {

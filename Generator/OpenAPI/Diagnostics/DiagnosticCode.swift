@@ -145,6 +145,11 @@ extension DiagnosticCode {
         id: "path-parameter-optional", severity: .warning,
         summary: "a path parameter without `required: true`: read as required")
 
+    /// The `invalid-parameter-style` warning.
+    public static let invalidParameterStyle = DiagnosticCode(
+        id: "invalid-parameter-style", severity: .warning,
+        summary: "a parameter `style` that is unknown or not one its location takes (`deepObject` in a path, `matrix` in a query): written in the location's default style (`simple`, or `form` in a query or cookie)")
+
     /// The `parameter-without-schema` warning.
     public static let parameterWithoutSchema = DiagnosticCode(
         id: "parameter-without-schema", severity: .warning,
@@ -321,7 +326,7 @@ extension DiagnosticCode {
         .yamlNestingTooDeep, .nestingTooDeep, .emptyDocument, .notAnOpenapiDocument, .missingOpenapiVersion,
         .unsupportedVersion, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
         .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,
-        .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .parameterWithoutSchema,
+        .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
         .duplicateOperationId, .invalidXIdempotent, .invalidXStreamArray, .patternNotChecked,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,

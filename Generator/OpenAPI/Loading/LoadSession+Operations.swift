@@ -102,6 +102,7 @@ extension LoadSession {
     func parameter(_ node: Node) -> Parameter {
         var parameter = Parameter(sourceLocation: node.location)
         var hasLocation = false
+        var styleNode: Node?
         let known = [
             "name", "in", "description", "required", "deprecated", "allowEmptyValue", "style", "explode", "allowReserved",
             "schema", "content", "example", "examples",
@@ -125,7 +126,9 @@ extension LoadSession {
             case "required": parameter.required = bool(value) ?? false
             case "deprecated": parameter.deprecated = bool(value) ?? false
             case "allowEmptyValue": parameter.allowEmptyValue = bool(value) ?? false
-            case "style": parameter.style = string(value)
+            case "style":
+                parameter.style = string(value)
+                styleNode = value
             case "explode": parameter.explode = bool(value)
             case "allowReserved": parameter.allowReserved = bool(value) ?? false
             case "schema": parameter.schema = schemaOrRef(value)
@@ -142,6 +145,21 @@ extension LoadSession {
         }
         if !hasLocation, !node.has("in") {
             missing("in", in: node, "a Parameter", isEssential: true, hint: "add 'in:' with one of path, query, header, cookie")
+        }
+        if let style = parameter.style {
+            let allowed: [String] = switch parameter.location {
+            case .path: ["simple", "label", "matrix"]
+            case .query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"]
+            case .header: ["simple"]
+            case .cookie: ["form"]
+            }
+            if !allowed.contains(style) {
+                let fallback = parameter.location == .query || parameter.location == .cookie ? "form" : "simple"
+                report(
+                    .invalidParameterStyle,
+                    "'style: \(style)' is not a style of a \(parameter.location.rawValue) parameter; '\(parameter.name)' is written as '\(fallback)'",
+                    at: styleNode ?? node, hint: "use one of: \(allowed.joined(separator: ", "))")
+            }
         }
         if parameter.location == .path, !parameter.required {
             report(
