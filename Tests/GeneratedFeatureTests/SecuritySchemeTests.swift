@@ -20,7 +20,9 @@ import Testing
 
     @Test func apiKeysGoInTheHeaderQueryOrCookieTheSchemeNames() async throws {
         let key = CredentialSource.fixed(.apiKey("k&y=1;x"))
-        let (client, transport) = Self.client(["headerKey": key, "queryKey": key, "cookieKey": key])
+        let (client, transport) = Self.client([
+            Client.SecuritySchemes.headerKey: key, Client.SecuritySchemes.queryKey: key, Client.SecuritySchemes.cookieKey: key,
+        ])
         try await client.securedHeaderKey()
         try await client.securedQueryKey()
         try await client.securedCookieKey()
@@ -29,6 +31,15 @@ import Testing
         #expect(query.target == "/secured/query?api_key=k%26y%3D1%3Bx", "escaped, so the key cannot start another item")
         #expect(query.header("X-Items-Key") == nil)
         #expect(cookie.header("Cookie") == "items_session=k%26y%3D1%3Bx")
+    }
+
+    /// `Client.SecuritySchemes` names every scheme an operation uses, as the
+    /// spec spells it, so credentials can be keyed by a constant the compiler
+    /// checks.
+    @Test func theGeneratedSchemeNamesAreTheOnesTheOperationsUse() {
+        let used = Set(Client.Operations.all.flatMap { $0.security.joined().map(\.name) })
+        #expect(Set(Client.SecuritySchemes.all) == used && Client.SecuritySchemes.all.count == used.count)
+        #expect(Client.SecuritySchemes.digestAuth == "digestAuth" && Client.SecuritySchemes.openID == "openID")
     }
 
     @Test func aQueryKeyJoinsTheOperationsOwnQueryAndACookieKeyItsCookies() async throws {

@@ -76,6 +76,56 @@ struct ClientRenderer {
                 writer.line("/// Every operation, in the spec's order.")
                 writer.line("\(access) static let all: [OperationDescriptor] = [\(client.operations.map(\.methodName).joined(separator: ", "))]")
             }
+            renderSecuritySchemes(client, into: &writer)
+        }
+    }
+
+    /// `Client.SecuritySchemes`: one constant per scheme the operations use,
+    /// named as in `components/securitySchemes`, so the keys an app gives
+    /// `SecurityMiddleware` are checked by the compiler (a misspelt name would
+    /// otherwise surface as `missingCredential` at call time).
+    private func renderSecuritySchemes(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
+        var uses: [SecurityUse] = []
+        for use in client.operations.flatMap({ $0.security.joined() }) where !uses.contains(where: { $0.name == use.name }) {
+            uses.append(use)
+        }
+        guard !uses.isEmpty else { return }
+        var taken: Set<String> = ["all"]
+        let names = uses.map { use -> String in
+            let base = SwiftName.memberName(use.name, fallback: "scheme")
+            var name = base
+            var number = 2
+            while taken.contains(SwiftName.unescaped(name)) {
+                name = SwiftName.unescaped(base) + String(number)
+                number += 1
+            }
+            taken.insert(SwiftName.unescaped(name))
+            return name
+        }
+        writer.line("")
+        writer.line("/// The spec's security schemes, by the names `components/securitySchemes`")
+        writer.line("/// gives them: the keys of `SecurityMiddleware`'s credentials.")
+        writer.block("\(access) enum SecuritySchemes") { writer in
+            for (use, name) in zip(uses, names) {
+                writer.line("/// `\(use.name)`: \(Self.summary(use.kind)).")
+                writer.line("\(access) static let \(name) = \(SwiftLiteral.string(use.name))")
+            }
+            writer.line("")
+            writer.line("/// Every scheme name.")
+            writer.line("\(access) static let all: [String] = [\(names.map(SwiftName.unescaped).joined(separator: ", "))]")
+        }
+    }
+
+    /// Where a scheme's credential goes, in words.
+    private static func summary(_ kind: SecurityKind) -> String {
+        switch kind {
+        case .apiKeyHeader(let name): return "an API key in the `\(name)` header"
+        case .apiKeyQuery(let name): return "an API key in the `\(name)` query parameter"
+        case .apiKeyCookie(let name): return "an API key in the `\(name)` cookie"
+        case .http(let scheme): return "HTTP `\(scheme)` authentication"
+        case .oauth2: return "OAuth 2 (a bearer token)"
+        case .openIDConnect: return "OpenID Connect (a bearer token)"
+        case .mutualTLS: return "mutual TLS (a client certificate)"
         }
     }
 

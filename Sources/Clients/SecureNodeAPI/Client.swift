@@ -202,4 +202,14 @@ extension Client {
             uploadDebugLogs
         ]
     }
+
+    /// The spec's security schemes, by the names `components/securitySchemes`
+    /// gives them: the keys of `SecurityMiddleware`'s credentials.
+    public enum SecuritySchemes {
+        /// `ApiKeyAuth`: an API key in the `X-API-Key` header.
+        public static let apiKeyAuth = "ApiKeyAuth"
+
+        /// Every scheme name.
+        public static let all: [String] = [apiKeyAuth]
+    }
 }

@@ -195,4 +195,14 @@ extension Client {
             checkHealth
         ]
     }
+
+    /// The spec's security schemes, by the names `components/securitySchemes`
+    /// gives them: the keys of `SecurityMiddleware`'s credentials.
+    public enum SecuritySchemes {
+        /// `bearerAuth`: HTTP `bearer` authentication.
+        public static let bearerAuth = "bearerAuth"
+
+        /// Every scheme name.
+        public static let all: [String] = [bearerAuth]
+    }
 }

@@ -130,6 +130,16 @@ extension Client {
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [getPet, deletePet, createPet, uploadPhoto, login]
     }
+
+    /// The spec's security schemes, by the names `components/securitySchemes`
+    /// gives them: the keys of `SecurityMiddleware`'s credentials.
+    public enum SecuritySchemes {
+        /// `apiKey`: an API key in the `X-API-Key` header.
+        public static let apiKey = "apiKey"
+
+        /// Every scheme name.
+        public static let all: [String] = [apiKey]
+    }
 }
 
 // ==== Models.swift ====

@@ -380,4 +380,40 @@ extension Client {
             publicItem
         ]
     }
+
+    /// The spec's security schemes, by the names `components/securitySchemes`
+    /// gives them: the keys of `SecurityMiddleware`'s credentials.
+    public enum SecuritySchemes {
+        /// `headerKey`: an API key in the `X-Items-Key` header.
+        public static let headerKey = "headerKey"
+        /// `queryKey`: an API key in the `api_key` query parameter.
+        public static let queryKey = "queryKey"
+        /// `cookieKey`: an API key in the `items_session` cookie.
+        public static let cookieKey = "cookieKey"
+        /// `bearerAuth`: HTTP `bearer` authentication.
+        public static let bearerAuth = "bearerAuth"
+        /// `basicAuth`: HTTP `basic` authentication.
+        public static let basicAuth = "basicAuth"
+        /// `digestAuth`: HTTP `Digest` authentication.
+        public static let digestAuth = "digestAuth"
+        /// `oauth`: OAuth 2 (a bearer token).
+        public static let oauth = "oauth"
+        /// `openID`: OpenID Connect (a bearer token).
+        public static let openID = "openID"
+        /// `clientCertificate`: mutual TLS (a client certificate).
+        public static let clientCertificate = "clientCertificate"
+
+        /// Every scheme name.
+        public static let all: [String] = [
+            headerKey,
+            queryKey,
+            cookieKey,
+            bearerAuth,
+            basicAuth,
+            digestAuth,
+            oauth,
+            openID,
+            clientCertificate
+        ]
+    }
 }
