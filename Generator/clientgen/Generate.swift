@@ -39,6 +39,9 @@ struct Generate: ParsableCommand {
     @Flag(help: "Write exactly Client.swift, Models.swift and Operations.swift, however large the spec (what a build plugin needs).")
     var fixedFileNames = false
 
+    @Flag(help: "Also print the spec's warnings (as `clientgen lint` does), not only its errors.")
+    var warnings = false
+
     func validate() throws {
         if config == nil && (spec == nil || output == nil) {
             throw ValidationError("give a SPEC and --output DIR, or --config FILE")
@@ -86,7 +89,7 @@ struct Generate: ParsableCommand {
 
     private func generate(_ job: ClientConfig.Entry) throws -> [GeneratedFile] {
         let result = OpenAPILoader.load(path: job.spec)
-        for diagnostic in result.diagnostics where diagnostic.severity == .error {
+        for diagnostic in result.diagnostics where diagnostic.severity == .error || (warnings && diagnostic.severity == .warning) {
             printToStandardError(diagnostic.description)
         }
         guard let document = result.document, !result.hasErrors else {

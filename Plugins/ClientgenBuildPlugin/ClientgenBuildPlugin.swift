@@ -6,8 +6,8 @@ import PackagePlugin
 /// gets `Client.swift`, `Models.swift` and `Operations.swift` compiled into
 /// it, regenerated when the spec, the config or another YAML or JSON file
 /// of the target changes. Problems in the spec are reported as
-/// `openapi.yaml:LINE:COLUMN: error: ...`, which the build shows at the
-/// spec's line.
+/// `openapi.yaml:LINE:COLUMN: error: ...` (or `warning:`), which the build
+/// shows at the spec's line; an error fails the build.
 @main
 struct ClientgenBuildPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -26,7 +26,7 @@ struct ClientgenBuildPlugin: BuildToolPlugin {
                 executable: try context.tool(named: "clientgen").url,
                 arguments: [
                     "generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access,
-                    "--fixed-file-names",
+                    "--fixed-file-names", "--warnings",
                 ],
                 inputFiles: Array(Set(inputs + [config.spec] + (config.file.map { [$0] } ?? []))).sorted { $0.path < $1.path },
                 outputFiles: ["Client.swift", "Models.swift", "Operations.swift"].map { output.appendingPathComponent($0) })

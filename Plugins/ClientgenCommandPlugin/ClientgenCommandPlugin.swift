@@ -25,7 +25,7 @@ struct ClientgenCommandPlugin: CommandPlugin {
                 continue
             }
             let output = folder.appendingPathComponent(config.output)
-            var arguments = ["generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access]
+            var arguments = ["generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access, "--warnings"]
             if check { arguments.append("--check") }
             let process = Process()
             process.executableURL = tool
