@@ -4,8 +4,9 @@ starts it on a free loopback port with the four specs, and checks it as a
 client would see it: a valid request gets the documented answer, a request
 the spec forbids gets a 400 naming the rule and the spec's file:line, an
 unknown backend a 404, the admin endpoint counts what each backend
-received, and a fault plan put through the admin endpoint injects a 429
-with Retry-After after its latency. Then measures a request mix over
+received, a fault plan put through the admin endpoint injects a 429
+with Retry-After after its latency, and a dropped response closes the
+connection before any byte of an answer. Then measures a request mix over
 loopback.
 
 Prints `BENCH sandbox-build-debug <s> s` (the clean or incremental build it
@@ -89,6 +90,19 @@ try:
     connection.close()
     if response.status != 429 or response.getheader('Retry-After') != '3' or waited < 0.15:
         fail(f'an injected 429 came as {response.status}, Retry-After {response.getheader("Retry-After")}, after {waited:.3f} s')
+    # A dropped response: the request is applied, then the connection closes
+    # before any byte of an answer (no status line at all).
+    status, body = call('PUT', '/_sandbox/faults', {'droppedResponseShare': 1, 'seed': 7})
+    if status != 200:
+        fail(f'the drop plan was not taken: {status} {body}')
+    connection = http.client.HTTPConnection('127.0.0.1', port, timeout=10)
+    connection.request('GET', '/soul/healthz')
+    try:
+        response = connection.getresponse()
+        fail(f'a dropped response still answered {response.status}')
+    except (http.client.RemoteDisconnected, ConnectionResetError):
+        pass
+    connection.close()
     status, body = call('PUT', '/_sandbox/faults', dict(plan, latencyMilliseconds=0, rateLimitShare=0))
     if status != 200:
         fail(f'the faults could not be cleared: {status} {body}')

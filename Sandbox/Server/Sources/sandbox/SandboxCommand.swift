@@ -136,7 +136,7 @@ struct SandboxCommand: AsyncParsableCommand {
             rateLimitBurst: rateLimitBurst, malformedBodyShare: malformedShare, droppedResponseShare: dropShare, expiredTokenShare: expiredTokenShare, seed: seed)
         if let problem = faults.problem { throw ValidationError(problem) }
         let sandbox = Sandbox(backends: loaded, faults: faults, strict: strict) { line in say(line) }
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+        let responder = CallbackResponder<ConnectionContext> { request, context in
             var request = request
             let body = try await request.collectBody(upTo: 32 << 20)
             let reply = sandbox.handle(ContractRequest(
@@ -148,9 +148,10 @@ struct SandboxCommand: AsyncParsableCommand {
                 if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
             }
             if reply.dropsConnection {
-                // Failing the body closes the connection before any byte of the
-                // answer is sent: the client sees a lost response.
-                return Response(status: .init(code: reply.status), headers: fields, body: ResponseBody { _ in throw DroppedResponse() })
+                // The request was applied; close the connection before any
+                // byte of the answer: the client sees no response at all.
+                try? await context.channel.close().get()
+                throw DroppedResponse()
             }
             if let stream = reply.stream {
                 return Response(status: .init(code: reply.status), headers: fields, body: ResponseBody { writer in
@@ -178,8 +179,23 @@ struct SandboxCommand: AsyncParsableCommand {
     }
 }
 
-/// The error that makes the server drop a connection instead of answering.
+/// The error that ends a request whose connection the sandbox closed
+/// (the dropped-response fault); nothing is left to answer on.
 struct DroppedResponse: Error {}
+
+/// A request context that keeps the connection's channel, so the sandbox
+/// can close a connection instead of answering.
+struct ConnectionContext: RequestContext {
+    /// Hummingbird's per-request storage.
+    var coreContext: CoreRequestContextStorage
+    /// The connection the request came on.
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
 
 /// One line on standard output, written at once (a script waits for it through a pipe).
 func say(_ line: String) {
