@@ -7,17 +7,15 @@ CORPUS ?= corpus
 GUIDE_SPEC ?= $(CORPUS)/01-oai-petstore.yaml
 BENCH_SPEC ?= $(CORPUS)/22-github-rest-api.yaml
 SPECS := $(wildcard specs/*.yaml)
+# clientgen is a product of the generator package (Generator/); the SDK package depends on it, so it builds into .build too.
 CLIENTGEN := .build/debug/clientgen
 CLIENTS := specs/clients.json
 # Specs `make corpus` leaves out (CI skips the 3 MB GitHub spec: CORPUS_SKIP=22-github-rest-api.yaml).
 CORPUS_SKIP ?=
 # `make bench BENCH_CODEGEN_FLAGS=--peer-compile` also compiles the peer's GitHub client (4+ minutes, 7 GB).
 BENCH_CODEGEN_FLAGS ?=
-# What `make spec-diff` compares specs/ against: the merge base with origin/main, or the
-# previous commit when that is HEAD itself (CI on main) or there is no origin/main.
-BASE ?= $(shell mb=$$(git merge-base HEAD origin/main 2>/dev/null); if [ -n "$$mb" ] && [ "$$mb" != "$$(git rev-parse HEAD 2>/dev/null)" ]; then echo $$mb; else git rev-parse --verify -q HEAD~1 2>/dev/null; fi)
-# Accepted breaking changes, each with its reason ('rule id | METHOD /path | reason').
-DIFF_IGNORE ?= specs/diff-ignore.txt
+export CORPUS BENCH_SPEC BENCH_CODEGEN_FLAGS SWIFT
+# `make spec-diff` compares specs/ against BASE=<commit> (default: the merge base with origin/main; scripts/spec_diff.sh).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Where `make install` puts clientgen (bin/) and its completion scripts (share/).
@@ -25,10 +23,10 @@ PREFIX ?= /usr/local
 # The build `make install` installs (release; CI checks the target with debug, which builds faster).
 INSTALL_CONFIGURATION ?= release
 
-.PHONY: help deps build install generate drift spec-diff lint corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test check bench fuzz clean
+.PHONY: help deps build install install-check generate drift spec-diff lint layout corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test check ci bench fuzz clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
 deps: ## Install missing system packages (libyaml-dev, libsqlite3-dev, pkg-config)
 	@missing=""; \
@@ -63,12 +61,7 @@ drift: deps ## Fail, naming the files, when Sources/Clients/ differs from what s
 
 spec-diff: deps ## Fail when a spec change breaks shipped clients (ERR findings against BASE=<commit>)
 	$(SWIFT) build --product clientgen
-	@if [ -z "$(BASE)" ]; then echo "spec-diff: no base commit (no origin/main and no previous commit); skipped"; exit 0; fi; \
-	ignore=""; [ -f "$(DIFF_IGNORE)" ] && ignore="--ignore $(DIFF_IGNORE)"; \
-	status=0; for spec in $(SPECS); do \
-		if ! git cat-file -e "$(BASE):$$spec" 2>/dev/null; then echo "spec-diff: $$spec is new since $(BASE); nothing to compare"; continue; fi; \
-		$(CLIENTGEN) diff "$(BASE):$$spec" "$$spec" --config $(CLIENTS) --fail-on ERR $$ignore || { s=$$?; [ $$s -gt $$status ] && status=$$s; }; \
-	done; exit $$status
+	CLIENTGEN=$(CLIENTGEN) CLIENTS=$(CLIENTS) DIFF_IGNORE=$(DIFF_IGNORE) BASE=$(BASE) scripts/spec_diff.sh
 
 lint: deps ## Lint specs/ with clientgen (warnings fail) and with openapi-spec-validator
 	$(SWIFT) build --product clientgen
@@ -103,41 +96,29 @@ sandbox-e2e: deps ## The four sample apps (SDKs) end to end against the sandbox 
 references: deps ## Compile every reference test's expected output against ClientRuntime
 	python3 scripts/compile_references.py
 
-# Tests that run child processes or load both cores for minutes (SIGKILL
-# crash, outbox and tracker tests, 8-thread torn reads, the tracker's
-# 100,000-event stress test): run after the others, so
-# they do not stretch the timing of tests running beside them, and one at a
-# time, as each one loads both cores on its own.
-HEAVY_TESTS = CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests
+test: deps ## Run every package's test suites (Generator, Runtime, Sandbox, SDKs; the heavy process tests last)
+	scripts/test.sh
 
-test: deps ## Run the test suites
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip "$(HEAVY_TESTS)"
-	$(SWIFT) test --skip-build --no-parallel --filter "$(HEAVY_TESTS)"
+check: lint drift spec-diff test references ## The quick pre-push set: spec lint, generated-code drift, breaking spec changes, tests, compiled references
 
-check: lint drift spec-diff test references ## Everything CI checks: spec lint, generated-code drift, breaking spec changes, tests, compiled references
+layout: ## Fail when a target's folder is not named as the target, or a document links a file that does not exist
+	python3 scripts/check_layout.py
+
+install-check: deps ## make install into a scratch prefix and check the version and completion scripts it installed
+	scripts/install_check.sh
+
+# The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
+ci: test layout lint drift spec-diff ci-corpus guide plugin-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
+
+ci-corpus: # The corpus without the 3 MB GitHub spec (its build alone takes minutes; make bench generates it)
+	$(MAKE) --no-print-directory corpus CORPUS_SKIP=22-github-rest-api.yaml
 
 bench: deps ## Parse, middleware, SDK, branding store and code generation benchmarks (release); prints BENCH lines
-	$(SWIFT) build -c release --product clientgen-bench
-	$(SWIFT) build -c release --product resilience-bench
-	.build/release/clientgen-bench $(BENCH_SPEC) --runs 15 --name github
-	.build/release/resilience-bench --requests 2000
-	$(SWIFT) build -c release --package-path Benchmarks/PeerComparison --product client-call-bench
-	Benchmarks/PeerComparison/.build/release/client-call-bench
-	$(SWIFT) build -c release --product branding-bench
-	.build/release/branding-bench
-	$(SWIFT) build -c release --product sync-http-bench
-	.build/release/sync-http-bench
-	$(SWIFT) build -c release --product sdk-bench
-	.build/release/sdk-bench
-	$(SWIFT) build -c release --product tracker-bench
-	.build/release/tracker-bench
-	$(SWIFT) build -c release --product clientgen
-	python3 scripts/bench_codegen.py .build/release/clientgen $(CORPUS) $(BENCH_CODEGEN_FLAGS)
+	scripts/bench.sh
 
 fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n); fails on any crash
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/fuzz_lint.py $(or $(SEED),1)
 
 clean: ## Remove build products
-	rm -rf .build
+	rm -rf .build Generator/.build Runtime/.build Sandbox/.build Sandbox/Server/.build Benchmarks/PeerComparison/.build

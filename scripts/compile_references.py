@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`make references`: compiles the expected output of every reference test
-(`Tests/CodegenTests/References/NAME.swift`, the generated files one after
+(`Generator/Tests/CodegenTests/References/NAME.swift`, the generated files one after
 another) as a module of its own in a scratch package that depends on this
 package's ClientRuntime, so a reference that reads right but does not build
 fails CI. ReferenceTests checks that the generator produces exactly these
@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scratch_package import write_manifest
 
 parser = argparse.ArgumentParser()
-parser.add_argument('--references', default='Tests/CodegenTests/References')
+parser.add_argument('--references', default='Generator/Tests/CodegenTests/References')
 parser.add_argument('--work', default='.build-references')
 args = parser.parse_args()
 

@@ -2,6 +2,10 @@
 """`make plugin-check`: an app package outside this repository, as a team
 with its own spec would write it, depending on this repository by path.
 
+- It depends on the generator package (`Generator/`) for the plugins and on
+  the runtime package (`Runtime/`) for what the generated code calls, and
+  resolves nothing else of this repository: no GRDB, swift-crypto,
+  Hummingbird or SwiftNIO (checked from its `Package.resolved`).
 - Its `PetsAPI` target holds `openapi.yaml` (the corpus's petstore) and
   `clientgen-config.json`, and applies `ClientgenBuildPlugin`: `swift build`
   generates the client and compiles it; the app's executable calls it
@@ -51,7 +55,7 @@ class Petstore(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    identity = os.path.basename(root).lower()
+    identity = 'generator'
     scratch = tempfile.mkdtemp(prefix='plugin-check-')
     try:
         app = os.path.join(scratch, 'PetsApp')
@@ -88,7 +92,7 @@ let package = Package(
     name: "PetsApp",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: "{root}"),
+        .package(path: "{root}/Generator"),
         .package(path: "{root}/Runtime"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
@@ -129,6 +133,12 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
 
         built = swift('build', cwd=app)
         first_build = time.monotonic() - begin
+        resolved = json.load(open(os.path.join(app, 'Package.resolved')))
+        pins = sorted(pin['identity'] for pin in resolved.get('pins', []))
+        unwanted = [pin for pin in pins if pin in ('grdb.swift', 'swift-crypto', 'hummingbird', 'swift-nio')]
+        if unwanted:
+            fail(f'the plugin user resolved {unwanted} (all pins: {pins})')
+        print(f'plugin: the app resolved {len(pins)} packages ({", ".join(pins)}): no GRDB, swift-crypto, Hummingbird or SwiftNIO')
         warning = next((l for l in (built.stdout + built.stderr).splitlines() if re.search(r'openapi\.yaml:\d+:\d+: warning: .*style: matrix', l)), None)
         if not warning:
             fail(f"the spec's warning did not reach the build output:\n{(built.stdout + built.stderr)[-3000:]}")

@@ -1,14 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The sandbox over HTTP: Hummingbird 2 serving `SandboxCore` (in the package
-/// two folders up). A package of its own, so that neither the main package
-/// nor the apps that depend on it resolve Hummingbird and SwiftNIO.
+/// The sandbox over HTTP: Hummingbird 2 serving `SandboxCore` (the package
+/// one folder up). A package of its own, so that neither the SDK package,
+/// nor its tests, nor the apps that depend on it resolve Hummingbird and SwiftNIO.
 let package = Package(
     name: "SandboxServer",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "OpenAPIMobileClients", path: "../.."),
+        .package(name: "OpenAPIMobileSandbox", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -19,8 +19,8 @@ let package = Package(
         .executableTarget(
             name: "sandbox",
             dependencies: [
-                .product(name: "SandboxCore", package: "OpenAPIMobileClients"),
-                .product(name: "ContractCheck", package: "OpenAPIMobileClients"),
+                .product(name: "SandboxCore", package: "OpenAPIMobileSandbox"),
+                .product(name: "ContractCheck", package: "OpenAPIMobileSandbox"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

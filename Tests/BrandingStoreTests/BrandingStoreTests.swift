@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 import Testing
 
@@ -272,18 +273,5 @@ import Testing
         #expect(record.brandName.utf8.count <= 400 && !record.brandName.isEmpty)
         #expect((record.callReason?.utf8.count ?? 0) <= 800)
         #expect(try store.allRecords().first?.brandName == record.brandName)
-    }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 import GRDB
 import ProcessTestSupport
@@ -112,7 +113,7 @@ import Testing
         // Two lanes of trials at once (the machine's two cores); trial i kills
         // at (i + 0.5) / 200 of the sync's duration, stretched by a tenth so
         // the last ones land after the commit.
-        let results = Mutex<[State?]>(Array(repeating: nil, count: Self.trials))
+        let results = Locked<[State?]>(Array(repeating: nil, count: Self.trials))
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
             for trial in stride(from: lane, to: Self.trials, by: 2) {
                 let folder = root.appendingPathComponent("trial-\(trial)")
@@ -160,8 +161,8 @@ import Testing
         }
         try store.apply(.full, records: records(0), cursor: "c0")
         let syncs = 20
-        let done = Mutex(false)
-        let counts = Mutex((lookups: 0, torn: 0, misses: 0))
+        let done = Locked(false)
+        let counts = Locked((lookups: 0, torn: 0, misses: 0))
         let group = DispatchGroup()
         for reader in 0..<8 {
             group.enter()

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import BackendDoubles
 import Foundation
 import LoopbackHTTPServer
@@ -38,7 +39,7 @@ import Testing
     @Test func callsBeforeTheSessionIsReadyAreSentInOrderOnceItIs() async throws {
         let harness = try TrackerHarness()
         defer { harness.cleanUp() }
-        let gate = Mutex(true)
+        let gate = Locked(true)
         harness.backend.fault.withLock { $0 = { request in
             guard request.path == "/v2/tracking-session" else { return nil }
             while gate.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
@@ -77,7 +78,7 @@ import Testing
         let harness = try TrackerHarness(keepAlive: false)
         defer { harness.cleanUp() }
         let tracker = try await harness.initialized()
-        let attempts = Mutex([String: Int]())
+        let attempts = Locked([String: Int]())
         harness.backend.fault.withLock { $0 = { request in
             let name = (JSONText.object(request.body)?["event_name"] as? String) ?? ""
             let attempt = attempts.withLock { $0[name, default: 0] += 1; return $0[name]! }

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
@@ -73,7 +74,7 @@ final class TestClock: @unchecked Sendable {
     @Test func logosAreCachedUnderSanitizedNamesAndNeverRefetched() async throws {
         let folder = try makeFolder("logos")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let fetches = Mutex<[URL]>([])
+        let fetches = Locked<[URL]>([])
         let cache = LogoCache(folder: folder) { url in
             fetches.withLock { $0.append(url) }
             return Data("png:\(url.path)".utf8)

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import BrandingStore
 import Foundation
 import SecureNode
@@ -45,7 +46,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         let engine = BrandingSync(store: store, client: fake.client())
-        var generator = SeededGenerator(seed: 0x5EC0_DE5E)
+        var generator = SplitMix64(seed: 0x5EC0_DE5E)
         let numbers = (0..<60).map { "+614" + String(10_000_000 + $0 * 7919) }
         // What the store must hold: number -> brand name.
         var expected: [String: String] = [:]
@@ -122,20 +123,5 @@ import Testing
     /// Number -> brand name, for every stored record.
     static func contents(of store: BrandingStore) throws -> [String: String] {
         Dictionary(uniqueKeysWithValues: try store.allRecords().map { ($0.e164, $0.brandName) })
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing round can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -1,3 +1,5 @@
+import ClientRuntimeTesting
+import RuntimeSupport
 import BackendDoubles
 import Foundation
 import ProcessTestSupport
@@ -7,7 +9,7 @@ import Testing
 
 /// A clock the tests move by hand, for cooldowns.
 final class ManualClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }

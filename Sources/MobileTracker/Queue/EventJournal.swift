@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 
 #if canImport(Glibc)

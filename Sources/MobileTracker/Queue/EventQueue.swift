@@ -1,3 +1,4 @@
+import RuntimeSupport
 import ClientRuntime
 import Foundation
 import GRDB

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 
 /// The tracker's primary store: UserDefaults on Apple platforms (the
@@ -55,22 +56,3 @@ public struct UserDefaultsStore: TrackerKeyValueStore, @unchecked Sendable {
     public func allKeys() -> [String] { Array(defaults.dictionaryRepresentation().keys) }
 }
 #endif
-
-/// A value behind a lock.
-///
-/// `@unchecked Sendable` is safe: `value` is only read or written inside
-/// `withLock`, which holds `lock` for the whole access.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

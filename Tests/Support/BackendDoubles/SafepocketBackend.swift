@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
 import OpenAPIModel
@@ -28,7 +29,7 @@ package final class SafepocketBackend: Sendable {
     /// The server.
     package let server: LoopbackHTTPServer
     /// A fault to answer instead of the real behaviour (nil: behave).
-    package let fault = Mutex<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
+    package let fault = Locked<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
     private let behaviour = SafepocketBehaviour(ledger: false)
 
     /// Starts the backend; the examples come from `specs/safepocket.yaml`.

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
 import ProcessTestSupport
@@ -16,7 +17,7 @@ package final class SecureNodeBackend: Sendable {
     /// The server.
     package let server: LoopbackHTTPServer
     /// A fault to answer instead of the real behaviour (nil: behave).
-    package let fault = Mutex<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
+    package let fault = Locked<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
     private let behaviour: SecureNodeBehaviour
     /// The key every request must carry.
     package let apiKey: String

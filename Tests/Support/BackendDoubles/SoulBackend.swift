@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
 import ProcessTestSupport
@@ -17,7 +18,7 @@ package final class SoulBackend: Sendable {
     /// The server.
     package let server: LoopbackHTTPServer
     /// A fault to answer instead of the real behaviour (nil: behave).
-    package let fault = Mutex<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
+    package let fault = Locked<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
     /// The backend's state.
     package let behaviour: SoulBehaviour
 

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
 import ProcessTestSupport
@@ -16,10 +17,10 @@ package final class TrackerBackend: Sendable {
     /// The server.
     package let server: LoopbackHTTPServer
     /// A fault to answer instead of the real behaviour (nil: behave).
-    package let fault = Mutex<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
+    package let fault = Locked<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
     /// The share (0...1) of applied requests whose response is dropped.
-    package let dropAfterApplying = Mutex(0.0)
-    private let dropped = Mutex((count: 0, random: SystemRandomNumberGenerator()))
+    package let dropAfterApplying = Locked(0.0)
+    private let dropped = Locked((count: 0, random: SystemRandomNumberGenerator()))
     private let behaviour: TrackerBehaviour
     /// The key every request must carry.
     package let apiKey: String

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import BackendDoubles
 import Foundation
 import ProcessTestSupport
@@ -114,7 +115,7 @@ package enum RetryMatrix {
         backend: String, operation: String, fault: Fault, server: LoopbackHTTPServer, method: String, path: String,
         install: (@escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?) -> Void, call: () async throws -> Void
     ) async -> Cell {
-        let arrivals = Mutex<[ContinuousClock.Instant]>([])
+        let arrivals = Locked<[ContinuousClock.Instant]>([])
         install { request in
             guard request.method == method, request.path == path else { return nil }
             arrivals.withLock { $0.append(.now) }

@@ -1,0 +1,77 @@
+import Foundation
+import ProcessTestSupport
+import Testing
+
+/// `clientgen lint`, run as the built executable: exit codes, the
+/// `file:line:column` text on stderr, and `--format json`.
+@Suite struct LintCommandTests {
+    struct MissingExecutable: Error {}
+
+    typealias Run = CompletedRun
+
+    /// The `clientgen` executable that `swift build` put beside the test bundle.
+    static let executable = ChildProcess.executable(named: "clientgen")
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func clientgen(_ arguments: [String]) throws -> Run {
+        guard let executable = Self.executable else {
+            Issue.record("clientgen must be built beside the test bundle (swift build builds it)")
+            throw MissingExecutable()
+        }
+        return try ChildProcess.run(executable, arguments: arguments, in: Self.repositoryRoot)
+    }
+
+    func temporarySpec(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString).yaml").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func ourSpecsAreClean() throws {
+        let specs = ["securenode", "soul", "safepocket", "mobiletracker"].map { "specs/\($0).yaml" }
+        let run = try clientgen(["lint", "--strict"] + specs)
+        #expect(run.status == 0, "\(run.stderr)")
+        for spec in specs { #expect(run.stderr.contains("\(spec): 0 errors, 0 warnings")) }
+    }
+
+    @Test func errorsExitOneWithPositions() throws {
+        let path = try temporarySpec("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n")
+        let run = try clientgen(["lint", path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(path):7:23: error: '#/components/responses/Nope' does not resolve"))
+        #expect(run.stderr.contains("\(path): 1 error, 0 warnings"))
+    }
+
+    @Test func warningsAloneExitZeroUnlessStrict() throws {
+        let path = try temporarySpec("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents: {schemas: {N: {type: int}}}\n")
+        let lenient = try clientgen(["lint", path])
+        #expect(lenient.status == 0)
+        #expect(lenient.stderr.contains("\(path):4:34: warning: unknown schema type 'int'"))
+        #expect(try clientgen(["lint", "--strict", path]).status == 1)
+    }
+
+    @Test func jsonFormat() throws {
+        let path = try temporarySpec("info: {title: T}\n")
+        let run = try clientgen(["lint", "--format", "json", path])
+        #expect(run.status == 1)
+        let diagnostics = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(diagnostics.count == 1)
+        let first = try #require(diagnostics.first)
+        #expect(first["severity"] as? String == "error")
+        #expect(first["code"] as? String == "missing-openapi-version")
+        #expect(first["file"] as? String == path)
+        #expect(first["line"] as? Int == 1 && first["column"] as? Int == 1)
+        #expect(first["hint"] is String)
+    }
+
+    @Test func anyFailingFileFailsTheRun() throws {
+        let good = try temporarySpec("openapi: 3.1.0\ninfo: {title: T, version: '1'}\n")
+        let bad = try temporarySpec("openapi: 3.1.0\ninfo: {title: \"T}\n")
+        let run = try clientgen(["lint", good, bad])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(good): 0 errors, 0 warnings"))
+        #expect(run.stderr.contains("\(bad):2:15: error: YAML syntax error: unterminated quoted string"))
+    }
+}

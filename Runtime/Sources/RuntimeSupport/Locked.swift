@@ -1,0 +1,27 @@
+import Foundation
+
+/// A value behind a lock, for state that synchronous code on several threads
+/// shares (a `Mutex` from the Synchronization module needs iOS 18; this
+/// works from the package's floor, iOS 16).
+///
+/// ```swift
+/// let counts = Locked([String: Int]())
+/// counts.withLock { $0["sent", default: 0] += 1 }
+/// ```
+public final class Locked<Value>: @unchecked Sendable {
+    // `@unchecked Sendable` is safe: `value` is only read and written inside
+    // `withLock`, which holds `lock` for the whole access, and no reference to
+    // it escapes the closure except as a copy.
+    private let lock = NSLock()
+    private var value: Value
+
+    /// Wraps `value`.
+    public init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, under the lock, and returns what it returns.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,127 @@
+import ClientRuntimeTesting
+import ClientRuntime
+import Foundation
+import HTTPTypes
+import LoopbackHTTPServer
+import Logging
+import OpenAPIRuntime
+import Testing
+
+@testable import Resilience
+
+@Suite struct RedactionTests {
+    let redactor = Redactor()
+
+    @Test func knownSecretsAreMaskedWhateverTheirShape() {
+        let redactor = Redactor(knownSecrets: { ["rt-0f3a9c1e-opaque", "short"] })
+        #expect(redactor.text("bad token rt-0f3a9c1e-opaque, try again") == "bad token ***, try again")
+        #expect(redactor.body(Array(#"{"message":"rt-0f3a9c1e-opaque"}"#.utf8), contentType: "application/json") == #"{"message":"***"}"#)
+        #expect(redactor.text("short stays") == "short stays", "values under 8 characters are not treated as secrets")
+    }
+
+    @Test func headers() {
+        #expect(redactor.header(name: "Authorization", value: "Bearer eyJhbGciOi.abc.def") == "Bearer ***")
+        #expect(redactor.header(name: "X-API-Key", value: "sn_live_123456") == "***")
+        #expect(redactor.header(name: "Content-Type", value: "application/json") == "application/json")
+    }
+
+    @Test func queryAndFormBodies() {
+        #expect(redactor.query("e164=%2B15551234567&device_id=d1&api_key=k") == "e164=+*******4567&device_id=d1&api_key=***")
+        #expect(redactor.body(Array("code=123456&phone=+447700900123".utf8), contentType: "application/x-www-form-urlencoded")
+            == "code=***&phone=+********0123")
+    }
+
+    @Test func jsonBodiesFieldByField() throws {
+        let body = #"{"phone_number":"+15551234567","code":"123456","user":{"refreshToken":"r-1","name":"Ada"},"items":[{"access_token":"a-1"}],"note":"call +1 555 123 4567"}"#
+        let redacted = redactor.body(Array(body.utf8), contentType: "application/json")
+        #expect(redacted == #"{"code":"***","items":[{"access_token":"***"}],"note":"call +* *** *** 4567","phone_number":"+*******4567","user":{"name":"Ada","refreshToken":"***"}}"#)
+    }
+
+    @Test func phoneMaskingKeepsTheLastFourDigits() {
+        #expect(Redactor.maskPhone("+15551234567") == "+*******4567")
+        #expect(Redactor.maskPhone("123") == "123")
+    }
+
+    /// A whole run through the log middleware: none of the planted secrets
+    /// may appear in any log line.
+    @Test func aFullRunLogsNoSecret() async throws {
+        let apiKey = "sk_live_PLANTED_9f8e7d"
+        let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.PLANTEDsignature"
+        let refresh = "rt_PLANTED_abcdef"
+        let otp = "493817"
+        let phone = "+15551234567"
+        let server = try LoopbackHTTPServer { request in
+            .json(200, #"{"access_token":"\#(token)","refresh_token":"\#(refresh)","user":{"phone":"\#(phone)"}}"#, headers: [("Set-Cookie", "session=\(refresh)")])
+        }
+        defer { server.shutdown() }
+        let lines = LogCapture()
+        let logger = lines.logger()
+        let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: logger)])
+        let headers: HTTPFields = [.authorization: "Bearer \(token)", HTTPField.Name("X-API-Key")!: apiKey]
+        _ = try await client.send(
+            .post, "/api/auth/verify-otp?phone=\(phone.replacingOccurrences(of: "+", with: "%2B"))&api_key=\(apiKey)", operationID: "verifyOTP",
+            headers: headers + [.contentType: "application/json"],
+            body: #"{"phone":"\#(phone)","code":"\#(otp)","old_refresh_token":"\#(refresh)"}"#)
+        let log = lines.all.joined(separator: "\n")
+        #expect(!log.isEmpty && log.contains("verify-otp") && log.contains("4567"))
+        for secret in [apiKey, token, refresh, otp, phone, "5551234567", "PLANTED"] {
+            #expect(!log.contains(secret), "the log holds '\(secret)':\n\(log)")
+        }
+        #expect(server.requests.first?.header("X-API-Key") == apiKey, "the request itself is untouched")
+    }
+}
+
+@Suite struct RedactionOfSpecCredentialsTests {
+    /// A spec's own API-key names (`X-Items-Key` in a header, `items_key` in
+    /// the query) are masked for its operations, though no default list
+    /// names them; other operations' logs are not affected.
+    @Test func theSpecsOwnAPIKeyNamesAreMasked() async throws {
+        let headerKey = "items_PLANTED_header_7c1d"
+        let queryKey = "items_PLANTED_query_9e2f"
+        let server = try LoopbackHTTPServer { _ in .json(200, #"{"items":[]}"#) }
+        defer { server.shutdown() }
+        let lines = LogCapture()
+        let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: lines.logger())])
+        let operation = OperationDescriptor(
+            id: "listItems", method: .get, pathTemplate: "/items",
+            security: [[SecuritySchemeDescriptor(name: "itemsKey", kind: .apiKeyHeader(name: "X-Items-Key"))],
+                       [SecuritySchemeDescriptor(name: "itemsQueryKey", kind: .apiKeyQuery(name: "items_key"))]])
+        _ = try await OperationDescriptor.$current.withValue(operation) {
+            try await client.send(.get, "/items?items_key=\(queryKey)&page=2", operationID: "listItems", headers: [HTTPField.Name("X-Items-Key")!: headerKey])
+        }
+        let log = lines.all.joined(separator: "\n")
+        #expect(log.contains("X-Items-Key: ***") && log.contains("items_key=***&page=2"), "\(log)")
+        #expect(!log.contains("PLANTED"), "\(log)")
+        #expect(server.requests.first?.header("X-Items-Key") == headerKey, "the request itself is untouched")
+
+        let plain = Redactor()
+        #expect(plain.header(name: "X-Items-Key", value: headerKey) == headerKey, "without the operation, the name is not known")
+        #expect(plain.masking(credentialsOf: nil).header(name: "X-Items-Key", value: "v") == "v")
+    }
+}
+
+@Suite struct RedactionOfFailuresTests {
+    @Test func aFailedRequestLogsNoSecret() async throws {
+        let otp = "493817"
+        let refresh = "rt_PLANTED_failure"
+        let server = try LoopbackHTTPServer(keepAlive: false) { _ in .dropConnection }
+        defer { server.shutdown() }
+        let lines = LogCapture()
+        let logger = lines.logger()
+        let client = TestClient(server: server, middlewares: [RedactingLogMiddleware(logger: logger)])
+        _ = try? await client.send(
+            .post, "/api/auth/verify-otp?code=\(otp)", operationID: "verifyOTP", headers: [.contentType: "application/json"],
+            body: #"{"code":"\#(otp)","old_refresh_token":"\#(refresh)"}"#)
+        let log = lines.all.joined(separator: "\n")
+        #expect(log.contains("failed after"))
+        #expect(!log.contains(otp) && !log.contains(refresh), "\(log)")
+    }
+
+    @Test func secretsInOtherShapes() {
+        let redactor = Redactor()
+        #expect(redactor.header(name: "X-Refresh-Token", value: "abc") == "***")
+        #expect(redactor.header(name: "Location", value: "app://cb?code=123&state=s") == "app://cb?code=***&state=s")
+        let body = redactor.body(Array(#"{"token":{"value":"t"},"phone":15551234567}"#.utf8), contentType: "application/json")
+        #expect(body == #"{"phone":"*******4567","token":"***"}"#)
+    }
+}

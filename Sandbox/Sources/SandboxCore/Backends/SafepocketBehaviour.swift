@@ -1,0 +1,269 @@
+import RuntimeSupport
+import ContractCheck
+import Crypto
+import Foundation
+
+/// Safepocket as its native API guide describes it: a hosted authorization
+/// page (`GET /oauth2/authorize`, outside the API spec) that redirects to the
+/// app with a code and its `state`; `POST /auth/token` redeeming that code
+/// only with the PKCE verifier whose S256 challenge the authorization
+/// carried, and refreshing with rotation (a used refresh token is refused);
+/// every other operation behind an unexpired bearer token; accounts and
+/// transactions from a seeded ledger (``SafepocketLedger``), filtered and
+/// paged as the spec says; transaction updates deduplicated by
+/// `Idempotency-Key`. Errors are the guide's envelope with a `traceId`.
+public final class SafepocketBehaviour: SandboxBehaviour {
+    /// What the backend has seen.
+    public struct Counters: Sendable {
+        /// Refresh grants received, accepted or not.
+        public var refreshes = 0
+        /// Code exchanges received, accepted or not.
+        public var codeExchanges = 0
+        /// Writes applied (first delivery of their `Idempotency-Key`).
+        public var writesApplied = 0
+        /// Writes answered from a key seen before, not applied again.
+        public var writesReplayed = 0
+        /// Requests refused because their access token had expired.
+        public var expiredTokens = 0
+    }
+
+    private struct State {
+        var counters = Counters()
+        var codes: [String: (challenge: String, redirectURI: String)] = [:]
+        var accessTokens: [String: Date] = [:]
+        var refreshTokens: Set<String> = []
+        var issuedTokens: [String] = []
+        var secretsSeen: [String] = []
+        var accessTokenLifetime: Duration
+        var ledger: SafepocketLedger?
+        var replies: [String: SandboxReply] = [:]
+    }
+
+    /// The currency of every account.
+    static let currency = "USD"
+    /// The path of the hosted authorization page.
+    public static let authorizePath = "/oauth2/authorize"
+    private let state: Locked<State>
+    private let now: @Sendable () -> Date
+
+    /// A backend whose ledger is generated from `seed`, with a year of
+    /// transactions ending in `lastMonth` (the current month when nil), and
+    /// access tokens living `accessTokenLifetime`. Without `ledger`, the
+    /// finance operations are left to the spec's examples (nil answers).
+    public init(seed: UInt64 = 1, lastMonth: (year: Int, month: Int)? = nil, accessTokenLifetime: Duration = .seconds(3600), ledger: Bool = true,
+                now: @escaping @Sendable () -> Date = Date.init) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month], from: now())
+        let month = lastMonth ?? (parts.year!, parts.month!)
+        state = Locked(State(accessTokenLifetime: accessTokenLifetime, ledger: ledger ? SafepocketLedger(seed: seed, lastMonth: month) : nil))
+        self.now = now
+    }
+
+    /// What the backend has seen so far.
+    public var counters: Counters { state.withLock { $0.counters } }
+    /// Every access and refresh token issued so far.
+    public var issuedTokens: [String] { state.withLock { $0.issuedTokens } }
+    /// The refresh tokens the server would still accept.
+    public var liveRefreshTokens: Set<String> { state.withLock { $0.refreshTokens } }
+    /// Every secret that crossed the wire: tokens, authorization codes, PKCE verifiers.
+    public var secrets: [String] { state.withLock { $0.issuedTokens + $0.secretsSeen } }
+    /// Makes every access token issued so far expired.
+    public func expireAccessTokens() {
+        let past = now().addingTimeInterval(-1)
+        state.withLock { state in
+            for token in state.accessTokens.keys { state.accessTokens[token] = past }
+        }
+    }
+
+    public func expireToken(of request: ContractRequest) -> Bool {
+        guard let token = SandboxJSON.bearer(request) else { return false }
+        let past = now().addingTimeInterval(-1)
+        return state.withLock { state in
+            guard state.accessTokens[token] != nil else { return false }
+            state.accessTokens[token] = past
+            return true
+        }
+    }
+
+    public func summary() -> [String: Any] {
+        state.withLock { state in
+            [
+                "codeExchanges": state.counters.codeExchanges, "refreshes": state.counters.refreshes,
+                "writesApplied": state.counters.writesApplied, "writesReplayed": state.counters.writesReplayed,
+                "expiredTokens": state.counters.expiredTokens, "liveRefreshTokens": state.refreshTokens.count,
+                "accounts": state.ledger?.accounts.count ?? 0, "transactions": state.ledger?.transactions.count ?? 0,
+            ]
+        }
+    }
+
+    /// Plays the hosted UI for an authorization request's query: checks what
+    /// PKCE needs, remembers the challenge with a new code, and returns the
+    /// redirect carrying the code and the app's `state`. Nil when the query
+    /// lacks a required parameter.
+    public func authorize(query: String?) -> String? {
+        func value(_ name: String) -> String? { SandboxJSON.query(query, name) }
+        guard value("response_type") == "code", value("code_challenge_method") == "S256", let challenge = value("code_challenge"),
+            let redirect = value("redirect_uri"), var components = URLComponents(string: redirect), let appState = value("state"),
+            value("client_id") != nil
+        else { return nil }
+        let code = UUID().uuidString.lowercased()
+        state.withLock {
+            $0.codes[code] = (challenge, redirect)
+            $0.secretsSeen.append(code)
+        }
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: appState)]
+        return components.string
+    }
+
+    /// The S256 challenge of a verifier, computed as the server does.
+    public static func challenge(for verifier: String) -> String {
+        Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The guide's error envelope.
+    public static func envelope(_ status: Int, _ code: String, _ message: String) -> SandboxReply {
+        SandboxJSON.reply(status, ["error": ["code": code, "message": message], "traceId": "trace-\(status)-\(code.lowercased())"])
+    }
+
+    public func respondOutsideSpec(to request: ContractRequest) -> SandboxReply? {
+        guard request.path == Self.authorizePath else { return nil }
+        guard request.method == "GET" else { return Self.envelope(405, "METHOD_NOT_ALLOWED", "GET only") }
+        guard let location = authorize(query: request.query) else {
+            return Self.envelope(
+                400, "INVALID_REQUEST",
+                "the authorization request needs response_type=code, client_id, redirect_uri, state, code_challenge and code_challenge_method=S256")
+        }
+        return SandboxReply(status: 302, headers: [("Location", location)], body: [])
+    }
+
+    public func respond(to request: ContractRequest) -> SandboxReply? {
+        let time = now()
+        return state.withLock { Self.handle(request, at: time, state: &$0) }
+    }
+
+    private static func handle(_ request: ContractRequest, at now: Date, state: inout State) -> SandboxReply? {
+        let body = SandboxJSON.object(request.body)
+        func issue(into state: inout State) -> [String: Any] {
+            let access = "at-" + UUID().uuidString.lowercased()
+            let refresh = "rt-" + UUID().uuidString.lowercased()
+            state.accessTokens[access] = now.addingTimeInterval(state.accessTokenLifetime.seconds)
+            state.refreshTokens.insert(refresh)
+            state.issuedTokens += [access, refresh]
+            return ["accessToken": access, "refreshToken": refresh, "expiresIn": Int(state.accessTokenLifetime.seconds), "tokenType": "Bearer", "traceId": "trace-token"]
+        }
+        if request.method == "POST", request.path == "/auth/token" {
+            if let verifier = body["codeVerifier"] as? String { state.secretsSeen.append(verifier) }
+            switch body["grantType"] as? String {
+            case "authorization_code":
+                state.counters.codeExchanges += 1
+                guard let code = body["code"] as? String, let issued = state.codes.removeValue(forKey: code) else {
+                    return envelope(400, "INVALID_REQUEST", "Unknown or used authorization code")
+                }
+                guard body["redirectUri"] as? String == issued.redirectURI else {
+                    return envelope(400, "INVALID_REQUEST", "redirectUri does not match the authorization request")
+                }
+                guard let verifier = body["codeVerifier"] as? String, challenge(for: verifier) == issued.challenge else {
+                    return envelope(400, "INVALID_REQUEST", "PKCE verification failed")
+                }
+                return SandboxJSON.reply(200, issue(into: &state))
+            case "refresh_token":
+                state.counters.refreshes += 1
+                guard let token = body["refreshToken"] as? String, state.refreshTokens.remove(token) != nil else {
+                    return envelope(401, "UNAUTHENTICATED", "Invalid refresh token")
+                }
+                return SandboxJSON.reply(200, issue(into: &state))
+            default:
+                return envelope(400, "INVALID_REQUEST", "grantType must be authorization_code or refresh_token")
+            }
+        }
+        guard let token = SandboxJSON.bearer(request), let expiry = state.accessTokens[token], expiry > now else {
+            if let token = SandboxJSON.bearer(request), state.accessTokens[token] != nil { state.counters.expiredTokens += 1 }
+            return envelope(401, "UNAUTHENTICATED", "Access token missing or expired")
+        }
+        guard let ledger = state.ledger else { return nil }
+        let segments = request.path.split(separator: "/").map(String.init)
+        switch (request.method, segments.count, segments.first) {
+        case ("GET", 1, "accounts"):
+            let accounts = ledger.accounts
+            return SandboxJSON.reply(200, [
+                "currency": currency, "totalBalance": SafepocketLedger.money(accounts.reduce(0) { $0 + $1.balanceCents }),
+                "accounts": accounts.map { SafepocketLedger.json($0, currency: currency) }, "traceId": "trace-accounts",
+            ])
+        case ("GET", 1, "transactions"):
+            return transactions(request.query, ledger: ledger)
+        case ("PATCH", 2, "transactions"):
+            let key = request.header("Idempotency-Key")?.lowercased()
+            if let key, let earlier = state.replies[key] {
+                state.counters.writesReplayed += 1
+                return earlier
+            }
+            let notes = body["notes"]
+            guard let updated = state.ledger?.update(segments[1], { transaction in
+                if let category = body["category"] as? String { transaction.category = category }
+                if notes is NSNull { transaction.notes = nil } else if let text = notes as? String { transaction.notes = text }
+            }) else {
+                return envelope(404, "NOT_FOUND", "No transaction with this id")
+            }
+            state.counters.writesApplied += 1
+            let reply = SandboxJSON.reply(200, SafepocketLedger.json(updated, currency: currency))
+            if let key { state.replies[key] = reply }
+            return reply
+        default:
+            return nil
+        }
+    }
+
+    /// `GET /transactions`: the window (`from`/`to` months over `month`,
+    /// the whole history without either), `accountId`, then one page, newest
+    /// first, with totals over the whole window.
+    private static func transactions(_ query: String?, ledger: SafepocketLedger) -> SandboxReply {
+        let month = SandboxJSON.query(query, "month"), from = SandboxJSON.query(query, "from"), to = SandboxJSON.query(query, "to")
+        let account = SandboxJSON.query(query, "accountId")?.lowercased()
+        let page = SandboxJSON.query(query, "page").flatMap { Int($0) } ?? 0
+        let pageSize = SandboxJSON.query(query, "pageSize").flatMap { Int($0) } ?? 15
+        let ranged = from != nil || to != nil
+        let window = ledger.transactions.filter { transaction in
+            if let account, transaction.accountID != account { return false }
+            if ranged {
+                return (from.map { transaction.month >= $0 } ?? true) && (to.map { transaction.month <= $0 } ?? true)
+            }
+            return month.map { transaction.month == $0 } ?? true
+        }
+        let pageItems = window.dropFirst(page * pageSize).prefix(pageSize)
+        var monthNet: [String: Int] = [:]
+        var categoryTotals: [String: Int] = [:]
+        for transaction in window {
+            monthNet[transaction.month, default: 0] += transaction.amountCents
+            if transaction.amountCents < 0 { categoryTotals[transaction.category, default: 0] += transaction.amountCents }
+        }
+        let income = window.filter { $0.amountCents > 0 }.reduce(0) { $0 + $1.amountCents }
+        let expense = window.filter { $0.amountCents < 0 }.reduce(0) { $0 + $1.amountCents }
+        return SandboxJSON.reply(200, [
+            "period": [
+                "month": ranged ? NSNull() : (month ?? NSNull()) as Any,
+                "from": from.map { "\($0)-01" } ?? NSNull() as Any,
+                "to": to.map { lastDay(of: $0) } ?? NSNull() as Any,
+            ],
+            "aggregates": [
+                "incomeTotal": SafepocketLedger.money(income), "expenseTotal": SafepocketLedger.money(expense),
+                "netTotal": SafepocketLedger.money(income + expense), "monthNet": monthNet.mapValues(SafepocketLedger.money),
+                "categoryTotals": categoryTotals.mapValues(SafepocketLedger.money), "count": window.count,
+            ],
+            "page": page, "pageSize": pageItems.count, "total": window.count,
+            "transactions": pageItems.map { SafepocketLedger.json($0, currency: currency) }, "traceId": "trace-transactions",
+        ])
+    }
+
+    /// `2024-02` -> `2024-02-29`.
+    static func lastDay(of month: String) -> String {
+        let parts = month.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 2 else { return month + "-28" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 1))!
+        let days = calendar.range(of: .day, in: .month, for: start)?.count ?? 28
+        return String(format: "%@-%02d", month, days)
+    }
+}

@@ -1,0 +1,142 @@
+import ContractCheck
+import Foundation
+import SandboxCore
+import Testing
+
+/// The sandbox's core: the four backends under their prefixes, requests
+/// checked against their specs, rejections that name the rule and the
+/// spec's file:line, documented answers, and the admin record.
+@Suite struct SandboxTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func sandbox(faults: FaultPlan = .none, log: @escaping @Sendable (String) -> Void = { _ in }) throws -> Sandbox {
+        let backends = try ["soul", "safepocket", "securenode", "mobiletracker"].map { name in
+            try SandboxBackend(name: name, specPath: root.appendingPathComponent("specs/\(name).yaml").path)
+        }
+        return Sandbox(backends: backends, faults: faults, log: log)
+    }
+
+    static let json = [(name: "Content-Type", value: "application/json")]
+
+    static func object(_ reply: SandboxReply) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])
+    }
+
+    @Test func aValidRequestGetsTheDocumentedAnswer() throws {
+        let sandbox = try Self.sandbox()
+        let reply = sandbox.handle(ContractRequest(
+            method: "POST", path: "/soul/api/auth/verify-otp", headers: Self.json, body: Array(#"{"phone": "+15555550123", "otp": "123456"}"#.utf8)))
+        #expect(reply.status == 200 && reply.header("Content-Type") == "application/json")
+        let body = try Self.object(reply)
+        #expect(body["access_token"] is String && body["refresh_token"] is String, "the spec's example: \(body)")
+    }
+
+    @Test func aRequestTheSpecForbidsIsRejectedWithTheRuleAndItsPlaceInTheSpec() throws {
+        let lines = LogLines()
+        let sandbox = try Self.sandbox(log: lines.append)
+        let reply = sandbox.handle(ContractRequest(
+            method: "POST", path: "/soul/api/auth/verify-otp", headers: Self.json, body: Array(#"{"phone": "5555550123", "otp": "999999"}"#.utf8)))
+        #expect(reply.status == 400)
+        let body = try Self.object(reply)
+        #expect(body["error"] as? String == "contract" && body["operation"] as? String == "verifyOTP")
+        let violations = try #require(body["violations"] as? [[String: String]])
+        #expect(violations.count == 1)
+        #expect(violations[0]["rule"] == "pattern" && violations[0]["field"] == "body.phone")
+        #expect(violations[0]["spec"]?.hasPrefix(Self.root.appendingPathComponent("specs/soul.yaml").path + ":") == true)
+        #expect(lines.all.count == 1 && lines.all[0].contains("soul POST /api/auth/verify-otp rejected (verifyOTP)"))
+        #expect(!lines.all[0].contains("5555550123") && !String(decoding: reply.body, as: UTF8.self).contains("5555550123"), "no phone number echoed")
+    }
+
+    @Test func unknownBackendsPathsAndMethods() throws {
+        let sandbox = try Self.sandbox()
+        let unknown = sandbox.handle(ContractRequest(method: "GET", path: "/billing/api/x"))
+        #expect(unknown.status == 404 && String(decoding: unknown.body, as: UTF8.self).contains("/mobiletracker, /safepocket, /securenode, /soul"))
+        let path = sandbox.handle(ContractRequest(method: "GET", path: "/soul/api/nothing"))
+        let pathRules = try Self.object(path)["violations"] as? [[String: String]]
+        #expect(path.status == 404 && pathRules?.first?["rule"] == "path")
+        let method = sandbox.handle(ContractRequest(method: "PUT", path: "/soul/healthz"))
+        let methodRules = try Self.object(method)["violations"] as? [[String: String]]
+        #expect(method.status == 405 && methodRules?.first?["rule"] == "method")
+        let counts = sandbox.receivedCounts()["soul"]
+        #expect(counts?.notFound == 1 && counts?.rejected == 1, "a missing path is told apart from a broken rule")
+    }
+
+    @Test func theAdminEndpointCountsWhatEachBackendReceived() throws {
+        let sandbox = try Self.sandbox()
+        _ = sandbox.handle(ContractRequest(method: "GET", path: "/soul/healthz"))
+        _ = sandbox.handle(ContractRequest(method: "GET", path: "/soul/healthz"))
+        _ = sandbox.handle(ContractRequest(method: "POST", path: "/soul/api/moods", headers: Self.json, body: Array(#"{"score": 0}"#.utf8)))
+        #expect(sandbox.receivedCounts()["soul"]?.requests == 3 && sandbox.receivedCounts()["soul"]?.rejected == 1)
+        #expect(sandbox.receivedCounts()["soul"]?.byOperation == ["checkHealth": 2, "createMood": 1])
+        let admin = sandbox.handle(ContractRequest(method: "GET", path: Sandbox.requestsPath))
+        let soul = try #require(try Self.object(admin)["soul"] as? [String: Any])
+        #expect(soul["requests"] as? Int == 3 && soul["rejected"] as? Int == 1)
+    }
+}
+
+/// Faults injected into answers to valid requests: shares drawn from a
+/// seeded stream (one seed, one sequence), latency, a 429 with
+/// `Retry-After`, a cut body, and a plan replaced through the admin endpoint.
+@Suite struct FaultInjectionTests {
+    static let health = ContractRequest(method: "GET", path: "/soul/healthz")
+
+    static func statuses(_ sandbox: Sandbox, _ count: Int) -> [Int] {
+        (0..<count).map { _ in sandbox.handle(health).status }
+    }
+
+    @Test func oneSeedGivesOneSequenceAndTheSharesHold() throws {
+        let plan = FaultPlan(serverErrorShare: 0.3, rateLimitShare: 0.2, seed: 42)
+        let first = Self.statuses(try SandboxTests.sandbox(faults: plan), 1000)
+        let second = Self.statuses(try SandboxTests.sandbox(faults: plan), 1000)
+        #expect(first == second)
+        let other = Self.statuses(try SandboxTests.sandbox(faults: FaultPlan(serverErrorShare: 0.3, rateLimitShare: 0.2, seed: 43)), 1000)
+        #expect(first != other)
+        let errors = first.filter { $0 == 503 }.count, limited = first.filter { $0 == 429 }.count
+        #expect((240...360).contains(errors) && (140...260).contains(limited), "503: \(errors), 429: \(limited) of 1000")
+        #expect(Set(first) == [200, 429, 503])
+    }
+
+    @Test func aDrawn429StartsABurstOfThemOnTheRequestsRightAfter() throws {
+        let sandbox = try SandboxTests.sandbox(faults: FaultPlan(rateLimitShare: 0.1, rateLimitBurst: 4, seed: 3))
+        let statuses = (0..<300).map { _ in sandbox.handle(Self.health).status }
+        let runs = statuses.split(separator: 200).map(\.count)
+        #expect(!runs.isEmpty && runs.allSatisfy { $0 >= 4 }, "every run of 429s is a whole burst (or bursts back to back): \(runs)")
+    }
+
+    @Test func eachKindOfFault() throws {
+        let limited = try SandboxTests.sandbox(faults: FaultPlan(latencyMilliseconds: 250, rateLimitShare: 1, rateLimitRetryAfter: 7))
+        let reply = limited.handle(Self.health)
+        #expect(reply.status == 429 && reply.header("Retry-After") == "7" && reply.delay == .milliseconds(250))
+        #expect(limited.receivedCounts()["soul"]?.injected == 1)
+        let cut = try SandboxTests.sandbox(faults: FaultPlan(malformedBodyShare: 1)).handle(Self.health)
+        #expect(cut.status == 200 && (try? JSONSerialization.jsonObject(with: Data(cut.body))) == nil && !cut.body.isEmpty)
+        // A request the spec forbids is still rejected, not given a fault.
+        let broken = try SandboxTests.sandbox(faults: FaultPlan(serverErrorShare: 1)).handle(ContractRequest(method: "PUT", path: "/soul/healthz"))
+        #expect(broken.status == 405)
+    }
+
+    @Test func thePlanIsReadAndReplacedThroughTheAdminEndpoint() throws {
+        let sandbox = try SandboxTests.sandbox()
+        #expect(Self.statuses(sandbox, 3) == [200, 200, 200])
+        let put = sandbox.handle(ContractRequest(method: "PUT", path: Sandbox.faultsPath, body: Array(
+            #"{"latencyMilliseconds": 0, "serverErrorShare": 1, "rateLimitShare": 0, "rateLimitRetryAfter": 1, "malformedBodyShare": 0, "seed": 9}"#.utf8)))
+        #expect(put.status == 200 && sandbox.faults.serverErrorShare == 1)
+        #expect(Self.statuses(sandbox, 2) == [503, 503])
+        let bad = sandbox.handle(ContractRequest(method: "PUT", path: Sandbox.faultsPath, body: Array(
+            #"{"latencyMilliseconds": 0, "serverErrorShare": 0.8, "rateLimitShare": 0.5, "rateLimitRetryAfter": 1, "malformedBodyShare": 0, "seed": 9}"#.utf8)))
+        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("more than 1"))
+        #expect(sandbox.faults.serverErrorShare == 1, "a refused plan changes nothing")
+        let read = sandbox.handle(ContractRequest(method: "GET", path: Sandbox.faultsPath))
+        #expect(read.status == 200 && String(decoding: read.body, as: UTF8.self).contains(#""seed":9"#))
+    }
+}
+
+/// Log lines a test reads back.
+final class LogLines: @unchecked Sendable {
+    // Safe: `lines` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    var append: @Sendable (String) -> Void { { [self] line in lock.withLock { lines.append(line) } } }
+    var all: [String] { lock.withLock { lines } }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark in release, each printing `BENCH <name>
+# <value> <unit>` lines: parsing, the resilience middleware, the generated
+# call against the peer's, the branding store, the 1M-record sync, the SDKs,
+# the tracker queue, and code generation against the peer.
+#
+# CORPUS (default corpus) holds the specs; BENCH_SPEC (default the GitHub
+# spec) is the one parsed; BENCH_CODEGEN_FLAGS=--peer-compile also compiles
+# the peer's GitHub client (4+ minutes, 7 GB).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+CORPUS=${CORPUS:-corpus}
+BENCH_SPEC=${BENCH_SPEC:-$CORPUS/22-github-rest-api.yaml}
+read -r -a codegen_flags <<< "${BENCH_CODEGEN_FLAGS:-}"
+
+release() { "$SWIFT" build -c release --scratch-path .build "$@"; }
+
+release --package-path Generator --product clientgen-bench
+.build/release/clientgen-bench "$BENCH_SPEC" --runs 15 --name github
+release --product resilience-bench
+.build/release/resilience-bench --requests 2000
+"$SWIFT" build -c release --package-path Benchmarks/PeerComparison --product client-call-bench
+Benchmarks/PeerComparison/.build/release/client-call-bench
+for bench in branding-bench sync-http-bench sdk-bench tracker-bench; do
+    release --product "$bench"
+    ".build/release/$bench"
+done
+release --product clientgen
+python3 scripts/bench_codegen.py .build/release/clientgen "$CORPUS" "${codegen_flags[@]}"
