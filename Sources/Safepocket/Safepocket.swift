@@ -27,7 +27,7 @@ import FoundationNetworking
 /// protected operations; retries only for the operations the spec marks
 /// repeatable (the GETs and the RAG reads; writes stay at one attempt until
 /// the backend declares deduplication); the bearer token; redacted logs.
-public final class Safepocket: Sendable {
+public final class Safepocket: SessionOwner {
     /// What the SDK needs; every field but `authorization` has a default.
     public struct Configuration: Sendable {
         /// The API's base URL (production by default).
@@ -86,6 +86,7 @@ public final class Safepocket: Sendable {
     private let configuration: Configuration
     /// Masks secrets in logs and error texts, the session's tokens included.
     private let redactor: Redactor
+    private let caller: ClientCaller<SafepocketAPI.Client>
 
     /// Builds the client and the session. Throws
     /// ``SafepocketError/insecureBaseURL`` for an http URL to a non-loopback host.
@@ -108,31 +109,20 @@ public final class Safepocket: Sendable {
             serverURL: configuration.baseURL, transport: transport,
             middlewares: Self.middlewares(
                 session: session, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity))
+        caller = ClientCaller(client: client, connectivity: configuration.connectivity)
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: PendingAuthorizationStore(file: configuration.pendingSignInFile),
             client: authClient, session: session, redactor: redactor)
     }
 
-    /// The middleware stack the README documents for Safepocket, outermost first.
+    /// The middleware stack the README documents for Safepocket, outermost
+    /// first (``SessionMiddlewareStack``, with an `Idempotency-Key` on
+    /// ``idempotencyKeyOperations``).
     public static func middlewares(
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil
     ) -> [any ClientMiddleware] {
-        [
-            SecureTransportMiddleware(),
-            IdempotencyKeyMiddleware(operations: idempotencyKeyOperations),
-            TokenRefreshMiddleware(session: session),
-            RetryMiddleware(policy: retryPolicy, connectivity: connectivity),
-            BearerTokenMiddleware(session: session, operations: .requiringScheme("bearerAuth")),
-            RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { session.recentTokens })),
-        ]
-    }
-
-    /// The session's events (signed in, refreshed, expired, signed out).
-    public var sessionEvents: AsyncStream<SessionEvent> { session.events }
-
-    /// Whether a session exists: a refresh token is stored.
-    public func hasStoredSession() async -> Bool {
-        await session.hasStoredRefreshToken()
+        SessionMiddlewareStack.middlewares(
+            session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity)
     }
 
     // MARK: Sign-in
@@ -174,15 +164,11 @@ public final class Safepocket: Sendable {
     }
 
     /// Calls any operation of the authenticated client, mapping failures to
-    /// ``SafepocketError``.
+    /// ``SafepocketError`` (``SafepocketError/offline`` at once, nothing
+    /// sent, while the configured connectivity says offline).
     public func perform<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)
         -> Result
     {
-        if let connectivity = configuration.connectivity, await !connectivity.isOnline { throw .offline }
-        do {
-            return try await call(client)
-        } catch {
-            throw SafepocketError(error, redactor: redactor)
-        }
+        try await caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: redactor) }, call)
     }
 }

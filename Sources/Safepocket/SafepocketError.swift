@@ -135,41 +135,38 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         return nil
     }
 
-    /// Maps whatever a call threw (generated client, middlewares, transport);
-    /// server messages are masked by `redactor`.
+    /// Maps whatever a call threw (generated client, middlewares, transport),
+    /// as the runtime classifies it (``CallFailure``); server messages are
+    /// masked by `redactor`.
     init(_ error: any Error, redactor: Redactor, now: Date = Date()) {
-        switch error {
-        case let error as SafepocketError: self = error
-        case let error as APIError<ErrorEnvelope>:
-            let envelope = error.body
-            self = .api(SafepocketFailure(
-                status: error.status, code: envelope.error.code, message: redactor.text(envelope.error.message),
-                details: (envelope.error.details ?? [:]).mapValues(redactor.text), traceID: envelope.traceID,
-                retryAfter: error.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }))
-        case let error as UndocumentedResponseError where error.status >= 400:
-            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: Data(error.body), redactor: redactor, now: now))
-        case let error as UndocumentedResponseError:
-            self = .unexpectedResponse(status: error.status, reason: "status not in the spec")
-        case let error as ResponseDecodingError where error.status >= 400:
-            // An error body that is not quite the envelope: keep what it has.
-            self = .api(SafepocketFailure.read(status: error.status, headers: error.headerFields, body: error.rawBody, redactor: redactor, now: now))
-        case let error as ResponseDecodingError:
-            self = .unexpectedResponse(
-                status: error.status, reason: "the body does not match the spec" + (error.field.isEmpty ? "" : " at \(error.field)"))
-        case let error as ConstraintViolation: self = .constraintViolated(error)
-        case let error as RateLimitedError:
-            self = .api(SafepocketFailure(status: 429, code: .rateLimited, message: nil, traceID: nil, retryAfter: error.retryAfter))
-        case let error as TokenRefreshError:
-            self = error == .notSignedIn ? .notSignedIn : .sessionExpired
-        case is InsecureBaseURLError: self = .insecureBaseURL
-        case is TokenStoreError: self = .storageFailed
-        default:
-            switch NetworkFailure(error) {
-            case .timeout?: self = .timeout
-            case .cancelled?: self = .cancelled
-            case .offline?: self = .offline
-            case nil: self = .unexpectedResponse(status: 0, reason: String(describing: type(of: error)))
+        if let error = error as? SafepocketError {
+            self = error
+            return
+        }
+        switch CallFailure<ErrorEnvelope>(error) {
+        case .errorResponse(let response):
+            if let envelope = response.body {
+                self = .api(SafepocketFailure(
+                    status: response.status, code: envelope.error.code, message: redactor.text(envelope.error.message),
+                    details: (envelope.error.details ?? [:]).mapValues(redactor.text), traceID: envelope.traceID,
+                    retryAfter: response.retryAfter(now: now)))
+            } else {
+                // An error body that is not quite the envelope: keep what it has.
+                self = .api(SafepocketFailure.read(
+                    status: response.status, headers: response.headerFields, body: response.rawBody, redactor: redactor, now: now))
             }
+        case .unexpectedResponse(let status, let reason): self = .unexpectedResponse(status: status, reason: reason)
+        case .constraintViolated(let violation): self = .constraintViolated(violation)
+        case .rateLimited(let wait):
+            self = .api(SafepocketFailure(status: 429, code: .rateLimited, message: nil, traceID: nil, retryAfter: wait))
+        case .sessionExpired: self = .sessionExpired
+        case .notSignedIn: self = .notSignedIn
+        case .insecureBaseURL: self = .insecureBaseURL
+        case .storageFailed: self = .storageFailed
+        case .offline: self = .offline
+        case .timeout: self = .timeout
+        case .cancelled: self = .cancelled
+        case .unknown(let typeName): self = .unexpectedResponse(status: 0, reason: typeName)
         }
     }
 }

@@ -29,7 +29,7 @@ import FoundationNetworking
 ///   platforms, a 0600 file elsewhere); the access token only in memory. At
 ///   launch a stored refresh token is used by the first protected call.
 /// - Every failure is a ``SoulError``.
-public final class Soul: Sendable {
+public final class Soul: SessionOwner {
     /// Which SOUL server, and whether it is staging (the only place the OTP
     /// preview code is shown).
     public struct Environment: Sendable, Hashable {
@@ -110,6 +110,7 @@ public final class Soul: Sendable {
     private let configuration: Configuration
     /// Masks secrets in logs and error texts, the session's tokens included.
     private let redactor: Redactor
+    private let caller: ClientCaller<SoulAPI.Client>
 
     /// Builds the client, the session and the sign-in flow. Throws
     /// ``SoulError/insecureBaseURL`` for an http URL to a non-loopback host.
@@ -134,39 +135,24 @@ public final class Soul: Sendable {
             serverURL: baseURL, transport: transport,
             middlewares: Self.middlewares(
                 session: session, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity))
+        caller = ClientCaller(client: client, connectivity: configuration.connectivity)
         signIn = SignInFlow(
             client: client, session: session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
             rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now)
     }
 
-    /// The middleware stack the README documents for SOUL, outermost first:
-    /// https only; token refresh (protected operations only, read from the
-    /// spec: a 401 refreshes once and retries once, a second 401 ends the
-    /// session); retry (only operations the spec marks repeatable: the GETs;
-    /// `Retry-After` honoured); the bearer token where the spec names
-    /// `bearerAuth`; redacted logs of each attempt (the session's own tokens
-    /// masked wherever they appear). No `Idempotency-Key`:
-    /// the SOUL backend does not deduplicate.
+    /// The middleware stack the README documents for SOUL, outermost first
+    /// (``SessionMiddlewareStack``): https only; token refresh (protected
+    /// operations only, read from the spec: a 401 refreshes once and retries
+    /// once, a second 401 ends the session); retry (only operations the spec
+    /// marks repeatable: the GETs; `Retry-After` honoured); the bearer token
+    /// where the spec names `bearerAuth`; redacted logs of each attempt (the
+    /// session's own tokens masked wherever they appear). No
+    /// `Idempotency-Key`: the SOUL backend does not deduplicate.
     public static func middlewares(
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil
     ) -> [any ClientMiddleware] {
-        [
-            SecureTransportMiddleware(),
-            TokenRefreshMiddleware(session: session),
-            RetryMiddleware(policy: retryPolicy, connectivity: connectivity),
-            BearerTokenMiddleware(session: session, operations: .requiringScheme("bearerAuth")),
-            RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { session.recentTokens })),
-        ]
-    }
-
-    /// The session's events (signed in, refreshed, expired, signed out), for
-    /// the app to show "session expired".
-    public var sessionEvents: AsyncStream<SessionEvent> { session.events }
-
-    /// Whether a session exists: a refresh token is stored (after a sign-in
-    /// in this launch or an earlier one).
-    public func hasStoredSession() async -> Bool {
-        await session.hasStoredRefreshToken()
+        SessionMiddlewareStack.middlewares(session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity)
     }
 
     /// The signed-in user's moods.
@@ -186,14 +172,12 @@ public final class Soul: Sendable {
     }
 
     /// Calls any operation of the authenticated client, mapping failures to
-    /// ``SoulError``.
+    /// ``SoulError`` (``SoulError/offline`` at once, nothing sent, while
+    /// the configured connectivity says offline).
     public func perform<Result: Sendable>(_ call: @Sendable (SoulAPI.Client) async throws -> Result) async throws(SoulError) -> Result {
-        if let connectivity = configuration.connectivity, await !connectivity.isOnline { throw .offline }
-        do {
-            return try await call(client)
-        } catch {
-            throw SoulError(error, rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now())
-        }
+        try await caller.perform(
+            offline: .offline,
+            failure: { SoulError($0, rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now()) }, call)
     }
 
     /// Signs out: asks the server to revoke the refresh token (best effort:

@@ -117,47 +117,36 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         return Int(seconds) + (attoseconds > 0 ? 1 : 0)
     }
 
-    /// Maps whatever a call threw (generated client, middlewares, transport).
-    /// `rateLimitFallback` is the wait for a 429 without `Retry-After`;
-    /// server messages are masked by `redactor`.
+    /// Maps whatever a call threw (generated client, middlewares, transport),
+    /// as the runtime classifies it (``CallFailure``). `rateLimitFallback` is
+    /// the wait for a 429 without `Retry-After`; server messages are masked
+    /// by `redactor`.
     init(_ error: any Error, rateLimitFallback: Duration, redactor: Redactor, now: Date = Date()) {
-        func detail(_ body: ErrorDetail?) -> String? { body.map { redactor.text($0.detail) } }
-        func retryAfter(_ fields: HTTPFields) -> Duration {
-            fields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) } ?? rateLimitFallback
+        if let error = error as? SoulError {
+            self = error
+            return
         }
-        func byStatus(_ status: Int, fields: HTTPFields, body: ErrorDetail?, reason: @autoclosure () -> String) -> SoulError {
-            switch status {
-            case 400, 422: return .invalidInput(detail: detail(body) ?? "invalid input")
-            case 401: return .sessionExpired
-            case 429: return .rateLimited(retryAfter: retryAfter(fields))
-            case 500...599: return .server(status: status, detail: detail(body))
-            default: return .unexpectedResponse(status: status, reason: reason())
+        switch CallFailure<ErrorDetail>(error) {
+        case .errorResponse(let response):
+            let detail = response.body.map { redactor.text($0.detail) }
+            switch response.status {
+            case 400, 422: self = .invalidInput(detail: detail ?? "invalid input")
+            case 401: self = .sessionExpired
+            case 429: self = .rateLimited(retryAfter: response.retryAfter(now: now) ?? rateLimitFallback)
+            case 500...599: self = .server(status: response.status, detail: detail)
+            default: self = .unexpectedResponse(status: response.status, reason: response.reason)
             }
-        }
-        switch error {
-        case let error as SoulError: self = error
-        case let error as APIError<ErrorDetail>:
-            self = byStatus(error.status, fields: error.headerFields, body: error.body, reason: "documented error status")
-        case let error as UndocumentedResponseError:
-            let body = try? JSONCoding.makeDecoder().decode(ErrorDetail.self, from: Data(error.body))
-            self = byStatus(error.status, fields: error.headerFields, body: body, reason: "status not in the spec")
-        case let error as ResponseDecodingError:
-            let reason = "the body does not match the spec" + (error.field.isEmpty ? "" : " at \(error.field)")
-            self = error.status >= 400
-                ? byStatus(error.status, fields: error.headerFields, body: nil, reason: reason)
-                : .unexpectedResponse(status: error.status, reason: reason)
-        case let error as ConstraintViolation: self = .constraintViolated(error)
-        case let error as RateLimitedError: self = .rateLimited(retryAfter: error.retryAfter)
-        case let error as TokenRefreshError:
-            self = error == .notSignedIn ? .notSignedIn : .sessionExpired
-        case is InsecureBaseURLError: self = .insecureBaseURL
-        default:
-            switch NetworkFailure(error) {
-            case .timeout?: self = .timeout
-            case .cancelled?: self = .cancelled
-            case .offline?: self = .offline
-            case nil: self = .unexpectedResponse(status: 0, reason: redactor.text(String(describing: type(of: error))))
-            }
+        case .unexpectedResponse(let status, let reason): self = .unexpectedResponse(status: status, reason: reason)
+        case .constraintViolated(let violation): self = .constraintViolated(violation)
+        case .rateLimited(let wait): self = .rateLimited(retryAfter: wait)
+        case .sessionExpired: self = .sessionExpired
+        case .notSignedIn: self = .notSignedIn
+        case .insecureBaseURL: self = .insecureBaseURL
+        case .offline: self = .offline
+        case .timeout: self = .timeout
+        case .cancelled: self = .cancelled
+        case .storageFailed: self = .unexpectedResponse(status: 0, reason: "TokenStoreError")
+        case .unknown(let typeName): self = .unexpectedResponse(status: 0, reason: redactor.text(typeName))
         }
     }
 }

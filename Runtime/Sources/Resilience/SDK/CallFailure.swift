@@ -1,0 +1,108 @@
+import ClientRuntime
+import Foundation
+import HTTPTypes
+
+/// What made a call through a generated client fail, classified once for
+/// every SDK: each SDK's error type maps these cases to its own (the words
+/// its document uses), instead of each re-reading the runtime's error types.
+///
+/// ```swift
+/// switch CallFailure<ErrorDetail>(error) {
+/// case .errorResponse(let response) where response.status == 429: ...
+/// case .offline: ...
+/// default: ...
+/// }
+/// ```
+public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
+    /// The server answered with an error status (400 and up), documented or
+    /// not; the body as the spec's error schema when it reads as one.
+    case errorResponse(FailedResponse<ErrorBody>)
+    /// The server answered below 400 outside the contract: a status the spec
+    /// does not document, or a body that does not match it.
+    case unexpectedResponse(status: Int, reason: String)
+    /// A value broke the spec's constraints before anything was sent.
+    case constraintViolated(ConstraintViolation)
+    /// The client-side rate limiter refused the call; try again after the wait.
+    case rateLimited(retryAfter: Duration)
+    /// The session ended (the refresh token, or the new access token, was refused).
+    case sessionExpired
+    /// No one is signed in.
+    case notSignedIn
+    /// The base URL is not https (http only to a loopback host).
+    case insecureBaseURL
+    /// The secure token store could not be read or written.
+    case storageFailed
+    /// The server could not be reached.
+    case offline
+    /// The server did not answer in time.
+    case timeout
+    /// The call was cancelled.
+    case cancelled
+    /// Something else; `typeName` is the error's type, never its text (which
+    /// could carry a secret).
+    case unknown(typeName: String)
+
+    /// Classifies whatever a call threw: the generated client's errors, the
+    /// middlewares', the transport's.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as APIError<ErrorBody>:
+            self = .errorResponse(FailedResponse(
+                status: error.status, headerFields: error.headerFields, body: error.body, rawBody: error.rawBody,
+                reason: "documented error status"))
+        case let error as UndocumentedResponseError where error.status >= 400:
+            let bytes = Data(error.body)
+            self = .errorResponse(FailedResponse(
+                status: error.status, headerFields: error.headerFields,
+                body: try? JSONCoding.makeDecoder().decode(ErrorBody.self, from: bytes), rawBody: bytes, reason: "status not in the spec"))
+        case let error as UndocumentedResponseError:
+            self = .unexpectedResponse(status: error.status, reason: "status not in the spec")
+        case let error as ResponseDecodingError:
+            let reason = "the body does not match the spec" + (error.field.isEmpty ? "" : " at \(error.field)")
+            self = error.status >= 400
+                ? .errorResponse(FailedResponse(status: error.status, headerFields: error.headerFields, body: nil, rawBody: error.rawBody, reason: reason))
+                : .unexpectedResponse(status: error.status, reason: reason)
+        case let error as ConstraintViolation: self = .constraintViolated(error)
+        case let error as RateLimitedError: self = .rateLimited(retryAfter: error.retryAfter)
+        case let error as TokenRefreshError: self = error == .notSignedIn ? .notSignedIn : .sessionExpired
+        case is InsecureBaseURLError: self = .insecureBaseURL
+        case is TokenStoreError: self = .storageFailed
+        default:
+            switch NetworkFailure(error) {
+            case .timeout?: self = .timeout
+            case .cancelled?: self = .cancelled
+            case .offline?: self = .offline
+            case nil: self = .unknown(typeName: String(describing: type(of: error)))
+            }
+        }
+    }
+}
+
+/// An error status the server answered with, and what came with it.
+public struct FailedResponse<Body: Sendable>: Sendable {
+    /// The HTTP status (400 and up).
+    public let status: Int
+    /// The response headers.
+    public let headerFields: HTTPFields
+    /// The body as the spec's error schema, when it reads as one.
+    public let body: Body?
+    /// The body's bytes as received (for a lenient read of what did not decode).
+    public let rawBody: Data
+    /// Why the response is an error in the contract's terms: "documented
+    /// error status", "status not in the spec", or the field that did not decode.
+    public let reason: String
+
+    /// Creates a response.
+    public init(status: Int, headerFields: HTTPFields, body: Body?, rawBody: Data, reason: String) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+        self.rawBody = rawBody
+        self.reason = reason
+    }
+
+    /// The wait the server's `Retry-After` asks for (seconds or an HTTP date), if it sent one.
+    public func retryAfter(now: Date = Date()) -> Duration? {
+        headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }
+    }
+}

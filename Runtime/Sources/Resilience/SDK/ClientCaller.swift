@@ -1,0 +1,33 @@
+/// The one call path of the SDK facades: an operation of the generated
+/// client, refused at once while the device is known to be offline (nothing
+/// is sent), and any failure mapped to the SDK's own error type.
+///
+/// ```swift
+/// let caller = ClientCaller(client: client, connectivity: connectivity)
+/// let moods = try await caller.perform(offline: SoulError.offline, failure: { SoulError($0, ...) }) { try await $0.listMoods() }
+/// ```
+public struct ClientCaller<Client: Sendable>: Sendable {
+    /// The generated client with the SDK's middleware stack.
+    public let client: Client
+    /// The device's connectivity as the app reports it (nil: always try).
+    public let connectivity: Connectivity?
+
+    /// A caller of `client`, checking `connectivity` first when there is one.
+    public init(client: Client, connectivity: Connectivity?) {
+        self.client = client
+        self.connectivity = connectivity
+    }
+
+    /// Runs `call` on the client. Throws `offline` without sending anything
+    /// while connectivity says offline; maps anything `call` throws with `failure`.
+    public func perform<Result: Sendable, Failure: Error>(
+        offline: @autoclosure () -> Failure, failure: (any Error) -> Failure, _ call: (Client) async throws -> Result
+    ) async throws(Failure) -> Result {
+        if let connectivity, await !connectivity.isOnline { throw offline() }
+        do {
+            return try await call(client)
+        } catch {
+            throw failure(error)
+        }
+    }
+}
