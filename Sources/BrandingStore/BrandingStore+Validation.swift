@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// What an incoming record must be to be stored, and the limits it is clamped to.
+extension BrandingStore {
+    /// A failure injected by tests.
+    struct InjectedFailure: Error {}
+
+    /// What validation makes of an incoming record.
+    enum Validation {
+        /// Storable, with whether a value was clamped to fit a limit.
+        case valid(BrandingRecord, clamped: Bool)
+        /// Not storable, and why.
+        case invalid(String)
+    }
+
+    static let notANumber = "phone_number_e164: not an E.164 number (+ and 1 to 15 digits)"
+
+    /// The record with values clamped to the limits, and whether any was;
+    /// invalid when it cannot be stored (an empty brand name, an id or an
+    /// `updated_at` longer than one can be). The brand id may be empty: the
+    /// iOS README lists it as optional, and lookup answers carry none.
+    static func validate(_ incoming: IncomingBrandingRecord) -> Validation {
+        let name = trimmed(incoming.brandName)
+        guard !name.isEmpty else { return .invalid("brand_name: empty") }
+        guard incoming.brandID.utf8.count <= BrandingRecord.Limits.brandID else {
+            return .invalid("brand_id: longer than \(BrandingRecord.Limits.brandID) bytes")
+        }
+        guard incoming.updatedAt.utf8.count <= BrandingRecord.Limits.timestamp else {
+            return .invalid("updated_at: longer than \(BrandingRecord.Limits.timestamp) bytes")
+        }
+        var clamped = false
+        func clamp(_ text: String, _ limit: Int) -> String {
+            // At most `limit` bytes is at most `limit` characters: no need to count them.
+            guard text.utf8.count > limit else { return text }
+            var result = text
+            if text.count > limit {
+                clamped = true
+                result = String(text.prefix(limit))
+            }
+            // A character can be many bytes (a letter with hundreds of
+            // combining marks): cap the bytes too, at four per allowed
+            // character, cutting between scalars (one character alone may be
+            // over the cap, and the text must not come out empty).
+            let byteLimit = limit * 4
+            guard result.utf8.count > byteLimit else { return result }
+            clamped = true
+            var bytes = 0
+            var scalars = String.UnicodeScalarView()
+            for scalar in result.unicodeScalars {
+                bytes += String(scalar).utf8.count
+                guard bytes <= byteLimit else { break }
+                scalars.append(scalar)
+            }
+            return String(scalars)
+        }
+        var logo = incoming.logoURL
+        if let url = logo, url.utf8.count > BrandingRecord.Limits.logoURL {
+            // A cut URL points nowhere: drop it.
+            logo = nil
+            clamped = true
+        }
+        let record = BrandingRecord(
+            e164: incoming.e164, brandName: clamp(name, BrandingRecord.Limits.brandName), brandID: incoming.brandID,
+            logoURL: logo, callReason: incoming.callReason.map { clamp($0, BrandingRecord.Limits.callReason) }, updatedAt: incoming.updatedAt)
+        return .valid(record, clamped: clamped)
+    }
+
+    /// `text` without leading and trailing white space; the text itself
+    /// (no copy) when it starts and ends with a visible ASCII character,
+    /// which is almost every brand name.
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,119 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import OpenAPIRuntime
+import Resilience
+import SecureNodeAPI
+
+/// Billing events: recorded durably at once, delivered exactly once.
+extension SecureNode {
+    // MARK: Billing events
+
+    /// The assisted incoming-call path (the README's `assistIncomingCall`):
+    /// looks the number up locally (no network, as ``lookup(e164:)``) and,
+    /// when branding applies, records an imprint (`POST /branding/imprint`,
+    /// billable, delivered in the background) and returns what to show. Nil
+    /// when nothing applies (no record, branding off): nothing is billed.
+    public func assistIncomingCall(phoneNumberE164: String, surface: String = "incoming_call") -> AssistedCall? {
+        guard let record = lookup(e164: phoneNumberE164) else { return nil }
+        let key = recordImprint(phoneNumberE164: record.e164, brandID: record.brandID.isEmpty ? nil : record.brandID, surface: surface)
+        return AssistedCall(record: record, logo: cachedLogo(for: record), imprintKey: key)
+    }
+
+    /// Records a call event with every field the README names (`POST
+    /// /branding/event`): the outcome the app observed (the SDK derives
+    /// none), whether branding was applied, with which profile and identity
+    /// type, durations and numbers. Written to the outbox and delivered in
+    /// the background; returns the event's key, which later events take as
+    /// `callEventKey` (sent as `meta.call_event_id` once the server has
+    /// answered with the event's id).
+    @discardableResult
+    public func recordCallEvent(
+        phoneNumberE164: String, callOutcome: CallOutcome, brandingApplied: Bool, identityType: IdentityType? = nil,
+        brandingProfileID: String? = nil, ringDurationSeconds: Int? = nil, callDurationSeconds: Int? = nil, callerNumberE164: String? = nil,
+        destinationNumberE164: String? = nil, observedAt: Date = Date(), surface: String = "incoming_call", callEventKey: String? = nil
+    ) -> String? {
+        recordEvent(phoneNumberE164: phoneNumberE164, outcome: callOutcome.rawValue.lowercased(), surface: surface, meta: EventMeta(
+            callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, observedAtUTC: observedAt,
+            brandingApplied: brandingApplied, brandingProfileID: brandingProfileID, identityType: identityType?.rawValue,
+            ringDurationSeconds: ringDurationSeconds.map(Int32.init(clamping:)), callDurationSeconds: callDurationSeconds.map(Int32.init(clamping:)),
+            callOutcome: callOutcome.rawValue), refersTo: callEventKey)
+    }
+
+    /// Records that branding was shown on an incoming call (the README's
+    /// `recordCallSeen`): ``recordCallEvent(phoneNumberE164:callOutcome:brandingApplied:identityType:brandingProfileID:ringDurationSeconds:callDurationSeconds:callerNumberE164:destinationNumberE164:observedAt:surface:callEventKey:)``
+    /// with the common fields. Returns the event's key, which
+    /// ``recordCallReturned(phoneNumberE164:callEventKey:returnCallLatencySeconds:)``
+    /// takes to attribute a return call.
+    @discardableResult
+    public func recordCallSeen(
+        phoneNumberE164: String, brandingDisplayed: Bool, callOutcome: CallOutcome, ringDurationSeconds: Int? = nil,
+        callDurationSeconds: Int? = nil, callerNumberE164: String? = nil, destinationNumberE164: String? = nil, surface: String = "incoming_call"
+    ) -> String? {
+        recordCallEvent(
+            phoneNumberE164: phoneNumberE164, callOutcome: callOutcome, brandingApplied: brandingDisplayed, ringDurationSeconds: ringDurationSeconds,
+            callDurationSeconds: callDurationSeconds, callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, surface: surface)
+    }
+
+    /// Records a missed call.
+    @discardableResult
+    public func recordMissedCall(phoneNumberE164: String, brandingDisplayed: Bool, ringDurationSeconds: Int? = nil) -> String? {
+        recordCallSeen(phoneNumberE164: phoneNumberE164, brandingDisplayed: brandingDisplayed, callOutcome: .missed, ringDurationSeconds: ringDurationSeconds)
+    }
+
+    /// Records that the user called a branded number back; sent with the
+    /// earlier event's server id (`meta.call_event_id`) once it is known.
+    @discardableResult
+    public func recordCallReturned(phoneNumberE164: String, callEventKey: String?, returnCallLatencySeconds: Int? = nil) -> String? {
+        recordEvent(phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "outgoing_call", meta: EventMeta(
+            observedAtUTC: Date(), returnCallDetected: true, returnCallLatencySeconds: returnCallLatencySeconds.map(Int32.init(clamping:))),
+            refersTo: callEventKey)
+    }
+
+    /// Records an imprint (branding applied to a call; `POST
+    /// /branding/imprint`). Returns the event key.
+    @discardableResult
+    public func recordImprint(phoneNumberE164: String, brandID: String?, surface: String = "incoming_call") -> String? {
+        let key = BillingOutbox.makeEventKey()
+        let imprint = ImprintRequest(
+            phoneNumberE164: phoneNumberE164, eventKey: key, brandID: brandID, deviceID: deviceID, displayedAt: Date(),
+            outcome: "displayed", surface: surface)
+        return recorded { try outbox.record(imprint) }
+    }
+
+    func recordEvent(phoneNumberE164: String, outcome: String, surface: String, meta: EventMeta, refersTo: String? = nil) -> String? {
+        let event = UsageEventRequest(
+            phoneNumberE164: phoneNumberE164, outcome: outcome, surface: surface, displayedAt: Date(), deviceID: deviceID, meta: meta)
+        return recorded { try outbox.record(event, refersTo: refersTo) }
+    }
+
+    /// Runs a recording, then starts a delivery pass in the background.
+    func recorded(_ write: () throws -> String) -> String? {
+        guard let key = try? write() else { return nil }
+        let delivery = self.delivery
+        Task { _ = try? await delivery.deliverDue() }
+        return key
+    }
+
+    /// Delivers every pending event, waiting out backoff (a background
+    /// task's flush); returns when the outbox is empty, the task is
+    /// cancelled, or the server refused the credentials (delivery paused).
+    public func deliverPendingEvents() async {
+        try? await delivery.deliverUntilEmpty()
+    }
+
+    /// Resumes billing delivery paused by a 401/403 without new credentials
+    /// (the app knows the refusal was temporary). ``configure(apiKey:)``
+    /// resumes it too.
+    public func resumeBillingDelivery() async {
+        await delivery.resume()
+        _ = try? await delivery.deliverDue()
+    }
+
+    /// The status that paused billing delivery (401 or 403), nil while it runs.
+    public func billingPausedForStatus() async -> Int? { await delivery.pausedForStatus }
+
+    /// Every billing pause, resume and dropped event from now on (each drop
+    /// is also in `outbox.counts().dropped`).
+    public func billingNotices() async -> AsyncStream<BillingNotice> { await delivery.notices() }
+}

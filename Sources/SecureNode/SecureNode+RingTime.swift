@@ -1,0 +1,95 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import OpenAPIRuntime
+import Resilience
+import SecureNodeAPI
+
+/// What runs while the phone rings: lookups, logos from the cache, and the
+/// Call Directory snapshot with its reload policy. No network request.
+extension SecureNode {
+    // MARK: Ring time
+
+    /// The branding for an incoming number, from the local dataset only:
+    /// synchronous, no network, safe on any thread. A miss schedules the
+    /// server lookup in the background so the next call from the number
+    /// resolves; nil while branding is disabled (a 401/403, or the server's
+    /// config saying `branding_enabled: false`).
+    public func lookup(e164: String) -> StoredBrandingRecord? {
+        guard state.withLock({ !$0.brandingDisabled && $0.brandingEnabledByServer }) else { return nil }
+        if let record = store.lookup(e164: e164) { return record }
+        fallback.schedule(e164: e164)
+        return nil
+    }
+
+    /// The cached logo for a record, from disk only.
+    public func cachedLogo(for record: StoredBrandingRecord) -> Data? {
+        record.logoURL.flatMap(logos.cachedLogo(for:))
+    }
+
+    /// Removes every cached logo.
+    public func clearImageCache() throws { try logos.clear() }
+
+    /// Writes the Call Directory snapshot when the dataset changed, and calls
+    /// `reload` (the host's `CXCallDirectoryManager.reloadExtension`) when
+    /// the snapshot changed and the last reload is old enough. Returns
+    /// whether it reloaded. When `reload` throws, the snapshot iOS last
+    /// loaded is put back (the extension keeps serving what the phone
+    /// shows) and the error is rethrown; the next call exports and tries again.
+    @discardableResult
+    public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () throws -> Void) throws -> Bool {
+        guard let version = try callDirectoryVersionToReload(now: now) else { return false }
+        do {
+            try reload()
+        } catch {
+            rollBackCallDirectory()
+            throw error
+        }
+        try callDirectoryDidReload(version: version, at: now)
+        return true
+    }
+
+    /// ``reloadCallDirectoryIfNeeded(now:reload:)`` for an asynchronous
+    /// reload (`try await CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier:)`).
+    @discardableResult
+    public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () async throws -> Void) async throws -> Bool {
+        guard let version = try callDirectoryVersionToReload(now: now) else { return false }
+        do {
+            try await reload()
+        } catch {
+            rollBackCallDirectory()
+            throw error
+        }
+        try callDirectoryDidReload(version: version, at: now)
+        return true
+    }
+
+    /// Exports the snapshot if the dataset changed since the last export;
+    /// the version to reload, or nil when no reload is due.
+    func callDirectoryVersionToReload(now: Date) throws -> String? {
+        let generation = try state.exportLock.withLock {
+            let generation = store.syncGeneration
+            if state.withLock({ $0.exportedGeneration }) != generation {
+                try callDirectory.export(from: store)
+                state.withLock { $0.exportedGeneration = generation }
+            }
+            return generation
+        }
+        let version = String(generation)
+        return state.withLock({ $0.reloadPolicy.shouldReload(version: version, now: now) }) ? version : nil
+    }
+
+    func callDirectoryDidReload(version: String, at now: Date) throws {
+        try callDirectory.didReload()
+        state.withLock { $0.reloadPolicy.didReload(version: version, at: now) }
+    }
+
+    /// A reload failed: the snapshot iOS last loaded becomes current again,
+    /// and the next reload exports anew.
+    func rollBackCallDirectory() {
+        state.exportLock.withLock {
+            _ = try? callDirectory.rollbackToLastReload()
+            state.withLock { $0.exportedGeneration = nil }
+        }
+    }
+}

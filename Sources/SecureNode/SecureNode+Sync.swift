@@ -1,0 +1,80 @@
+import BrandingStore
+import ClientRuntime
+import Foundation
+import OpenAPIRuntime
+import Resilience
+import SecureNodeAPI
+
+/// The API key, syncs of the branding dataset, heartbeats and debug logs.
+extension SecureNode {
+    // MARK: Configuration
+
+    /// New credentials: later requests send `apiKey`, branding turned off
+    /// by a 401/403 is on again, and billing delivery paused by one resumes.
+    public func configure(apiKey: String) async {
+        state.withLock { values in
+            values.apiKey = apiKey
+            values.brandingDisabled = false
+        }
+        await syncEngine.reenable()
+        await delivery.resume()
+        let delivery = self.delivery
+        Task { _ = try? await delivery.deliverDue() }
+    }
+
+    // MARK: Sync
+
+    /// The app-launch flow: register or update the device, sync the
+    /// branding dataset, then (after a successful sync) send a presence
+    /// heartbeat, fetch new logos and deliver pending events. Returns the
+    /// sync's status; never throws.
+    @discardableResult
+    public func sync() async -> BrandingSyncStatus {
+        _ = try? await device.registerOrUpdate()
+        let status = await syncEngine.sync()
+        // The engine keeps a 401 to replaced credentials from disabling the
+        // new ones; its status is what holds.
+        if await syncEngine.status.isDisabled { state.withLock { $0.brandingDisabled = true } }
+        if case .upToDate(let at, _, let outcome) = status {
+            let enabled = Self.brandingEnabled(in: store)
+            state.withLock { $0.brandingEnabledByServer = enabled }
+            _ = try? await device.heartbeat(lastSyncedAt: at, force: true)
+            // Logos of purged or changed records go; new ones can only come with stored records.
+            if outcome.stored > 0 || outcome.deleted > 0, let urls = try? store.logoURLs() {
+                logos.removeLogos(except: urls)
+                if outcome.stored > 0 { await logos.prefetch(urls) }
+            }
+        }
+        _ = try? await delivery.deliverDue()
+        return status
+    }
+
+    /// The last sync's status.
+    public func syncStatus() async -> BrandingSyncStatus { await syncEngine.status }
+
+    /// Every sync status change, starting with the current one.
+    public func syncStatusUpdates() async -> AsyncStream<BrandingSyncStatus> { await syncEngine.statusUpdates() }
+
+    /// A presence heartbeat if 5 minutes have passed since the last one
+    /// (call from a timer or background task); returns whether one was sent.
+    @discardableResult
+    public func heartbeatIfDue() async -> Bool {
+        (try? await device.heartbeat()) ?? false
+    }
+
+    /// The server config stored with the last sync.
+    static func serverConfig(in store: BrandingStore) -> BrandingConfig? {
+        ((try? store.config()) ?? nil).flatMap { try? JSONCoding.makeDecoder().decode(BrandingConfig.self, from: Data($0.utf8)) }
+    }
+
+    /// Whether the last config leaves branding on (`branding_enabled` absent or true).
+    static func brandingEnabled(in store: BrandingStore) -> Bool {
+        serverConfig(in: store)?.brandingEnabled ?? true
+    }
+
+    /// Uploads debug logs when the server's last config enables it.
+    @discardableResult
+    public func uploadDebugLogs(_ logs: [DebugLogEntry], context: [String: JSONValue]? = nil) async -> Bool {
+        (try? await device.uploadDebugLogs(logs, context: context, config: Self.serverConfig(in: store))) ?? false
+    }
+}
