@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 HEAVY='CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests'
 
+# Each package's tests run right after its build: with a shared build folder,
+# `--skip-build` runs the test bundle of the package built last.
 for package in Generator Runtime Sandbox .; do
     echo "== tests of package $package"
     "$SWIFT" build --package-path "$package" --scratch-path .build --build-tests

@@ -91,28 +91,23 @@ public final class Safepocket: SessionOwner {
     /// Builds the client and the session. Throws
     /// ``SafepocketError/insecureBaseURL`` for an http URL to a non-loopback host.
     public init(_ configuration: Configuration) throws(SafepocketError) {
-        do {
-            try BaseURLPolicy.validate(configuration.baseURL)
-        } catch {
-            throw .insecureBaseURL
-        }
         self.configuration = configuration
         let transport = configuration.transport ?? URLSessionTransport(
             configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration())))
-        let authClient = SafepocketAPI.Client(
-            serverURL: configuration.baseURL, transport: transport,
-            middlewares: [SecureTransportMiddleware(), RedactingLogMiddleware(logger: configuration.logger)])
-        let session = TokenSession(store: configuration.tokenStore, refresher: SafepocketTokenRefresher(client: authClient))
-        self.session = session
-        redactor = Redactor(knownSecrets: { session.recentTokens })
-        client = SafepocketAPI.Client(
-            serverURL: configuration.baseURL, transport: transport,
-            middlewares: Self.middlewares(
-                session: session, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity))
-        caller = ClientCaller(client: client, connectivity: configuration.connectivity)
+        let wired: SessionClients<SafepocketAPI.Client>
+        do {
+            wired = try SessionClients(
+                baseURL: configuration.baseURL, transport: transport, tokenStore: configuration.tokenStore,
+                idempotencyKeyOperations: Self.idempotencyKeyOperations, retryPolicy: configuration.retryPolicy, logger: configuration.logger,
+                connectivity: configuration.connectivity, makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) },
+                makeRefresher: { SafepocketTokenRefresher(client: $0) })
+        } catch {
+            throw .insecureBaseURL
+        }
+        (client, session, redactor, caller) = (wired.client, wired.session, wired.redactor, wired.caller)
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: PendingAuthorizationStore(file: configuration.pendingSignInFile),
-            client: authClient, session: session, redactor: redactor)
+            client: wired.authClient, session: session, redactor: redactor)
     }
 
     /// The middleware stack the README documents for Safepocket, outermost

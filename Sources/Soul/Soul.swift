@@ -115,27 +115,19 @@ public final class Soul: SessionOwner {
     /// Builds the client, the session and the sign-in flow. Throws
     /// ``SoulError/insecureBaseURL`` for an http URL to a non-loopback host.
     public init(_ configuration: Configuration) throws(SoulError) {
-        do {
-            try BaseURLPolicy.validate(configuration.environment.baseURL)
-        } catch {
-            throw .insecureBaseURL
-        }
         self.configuration = configuration
         let transport = configuration.transport ?? URLSessionTransport(
             configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration())))
-        let baseURL = configuration.environment.baseURL
-        // The refresher's own client: https and logs, nothing that waits on the session.
-        let refreshClient = SoulAPI.Client(
-            serverURL: baseURL, transport: transport,
-            middlewares: [SecureTransportMiddleware(), RedactingLogMiddleware(logger: configuration.logger)])
-        let session = TokenSession(store: configuration.tokenStore, refresher: SoulTokenRefresher(client: refreshClient))
-        self.session = session
-        redactor = Redactor(knownSecrets: { session.recentTokens })
-        client = SoulAPI.Client(
-            serverURL: baseURL, transport: transport,
-            middlewares: Self.middlewares(
-                session: session, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity))
-        caller = ClientCaller(client: client, connectivity: configuration.connectivity)
+        let wired: SessionClients<SoulAPI.Client>
+        do {
+            wired = try SessionClients(
+                baseURL: configuration.environment.baseURL, transport: transport, tokenStore: configuration.tokenStore,
+                retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
+                makeClient: { SoulAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SoulTokenRefresher(client: $0) })
+        } catch {
+            throw .insecureBaseURL
+        }
+        (client, session, redactor, caller) = (wired.client, wired.session, wired.redactor, wired.caller)
         signIn = SignInFlow(
             client: client, session: session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
             rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now)

@@ -18,7 +18,7 @@ public struct InsecureBaseURLError: Error, Sendable, CustomStringConvertible {
 /// only for loopback hosts (local development servers and tests).
 public enum BaseURLPolicy {
     /// Throws ``InsecureBaseURLError`` unless `url` is `https`, or `http` to a loopback host.
-    public static func validate(_ url: URL) throws {
+    public static func validate(_ url: URL) throws(InsecureBaseURLError) {
         switch url.scheme?.lowercased() {
         case "https": return
         case "http" where isLoopback(url.host): return

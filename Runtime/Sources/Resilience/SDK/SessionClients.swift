@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import OpenAPIRuntime
+
+/// How an SDK whose users sign in is wired, the same for every such SDK:
+///
+/// - an unauthenticated client for sign-in and token refresh (https only,
+///   redacted logs; nothing that waits on the session),
+/// - the session, refreshing through that client,
+/// - the authenticated client with ``SessionMiddlewareStack``,
+/// - a redactor that knows the session's tokens, for error texts,
+/// - the ``ClientCaller`` the facade's calls go through.
+public struct SessionClients<Client: Sendable>: Sendable {
+    /// The authenticated client: every operation, with the whole stack.
+    public let client: Client
+    /// The client sign-in and refresh use: https and logs only.
+    public let authClient: Client
+    /// The token lifecycle.
+    public let session: TokenSession
+    /// Masks secrets in logs and error texts, the session's tokens included.
+    public let redactor: Redactor
+    /// The facade's call path (connectivity check, failure mapping).
+    public let caller: ClientCaller<Client>
+
+    /// Wires the clients for `baseURL` over `transport`. `makeClient` is the
+    /// generated client's initializer; `makeRefresher` builds the backend's
+    /// refresh call on the unauthenticated client. Throws
+    /// ``InsecureBaseURLError`` for an http URL to a host that is not loopback.
+    public init(
+        baseURL: URL, transport: any ClientTransport, tokenStore: any TokenStore, idempotencyKeyOperations: Set<String> = [],
+        retryPolicy: RetryPolicy, logger: Logger, connectivity: Connectivity?,
+        makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client, makeRefresher: (Client) -> any TokenRefresher
+    ) throws(InsecureBaseURLError) {
+        try BaseURLPolicy.validate(baseURL)
+        authClient = makeClient(baseURL, transport, [SecureTransportMiddleware(), RedactingLogMiddleware(logger: logger)])
+        let session = TokenSession(store: tokenStore, refresher: makeRefresher(authClient))
+        self.session = session
+        redactor = Redactor(knownSecrets: { session.recentTokens })
+        client = makeClient(
+            baseURL, transport,
+            SessionMiddlewareStack.middlewares(
+                session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger,
+                connectivity: connectivity))
+        caller = ClientCaller(client: client, connectivity: connectivity)
+    }
+}
