@@ -79,14 +79,14 @@ public final class Safepocket: SessionOwner {
 
     /// The generated client with the documented middleware stack: all 14
     /// operations, authenticated.
-    public let client: SafepocketAPI.Client
+    public var client: SafepocketAPI.Client { wired.client }
     /// The token lifecycle (single-flight refresh, events).
-    public let session: TokenSession
+    public var session: TokenSession { wired.session }
     private let signIn: PKCESignIn
     private let configuration: Configuration
-    /// Masks secrets in logs and error texts, the session's tokens included.
-    private let redactor: Redactor
-    private let caller: ClientCaller<SafepocketAPI.Client>
+    /// The clients, the session, the redactor and the call path, wired as
+    /// every SDK with sign-in wires them.
+    private let wired: SessionClients<SafepocketAPI.Client>
 
     /// Builds the client and the session. Throws
     /// ``SafepocketError/insecureBaseURL`` for an http URL to a non-loopback host.
@@ -94,7 +94,6 @@ public final class Safepocket: SessionOwner {
         self.configuration = configuration
         let transport = configuration.transport ?? URLSessionTransport(
             configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration())))
-        let wired: SessionClients<SafepocketAPI.Client>
         do {
             wired = try SessionClients(
                 baseURL: configuration.baseURL, transport: transport, tokenStore: configuration.tokenStore,
@@ -104,10 +103,9 @@ public final class Safepocket: SessionOwner {
         } catch {
             throw .insecureBaseURL
         }
-        (client, session, redactor, caller) = (wired.client, wired.session, wired.redactor, wired.caller)
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: PendingAuthorizationStore(file: configuration.pendingSignInFile),
-            client: wired.authClient, session: session, redactor: redactor)
+            client: wired.authClient, session: wired.session, redactor: wired.redactor)
     }
 
     /// The middleware stack the README documents for Safepocket, outermost
@@ -164,6 +162,6 @@ public final class Safepocket: SessionOwner {
     public func perform<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)
         -> Result
     {
-        try await caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: redactor) }, call)
+        try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
     }
 }

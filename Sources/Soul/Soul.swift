@@ -102,15 +102,15 @@ public final class Soul: SessionOwner {
 
     /// The generated client with the documented middleware stack: every
     /// SOUL operation, authenticated.
-    public let client: SoulAPI.Client
+    public var client: SoulAPI.Client { wired.client }
     /// The token lifecycle (single-flight refresh, events).
-    public let session: TokenSession
+    public var session: TokenSession { wired.session }
     /// The OTP sign-in.
     public let signIn: SignInFlow
     private let configuration: Configuration
-    /// Masks secrets in logs and error texts, the session's tokens included.
-    private let redactor: Redactor
-    private let caller: ClientCaller<SoulAPI.Client>
+    /// The clients, the session, the redactor and the call path, wired as
+    /// every SDK with sign-in wires them.
+    private let wired: SessionClients<SoulAPI.Client>
 
     /// Builds the client, the session and the sign-in flow. Throws
     /// ``SoulError/insecureBaseURL`` for an http URL to a non-loopback host.
@@ -118,7 +118,6 @@ public final class Soul: SessionOwner {
         self.configuration = configuration
         let transport = configuration.transport ?? URLSessionTransport(
             configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration())))
-        let wired: SessionClients<SoulAPI.Client>
         do {
             wired = try SessionClients(
                 baseURL: configuration.environment.baseURL, transport: transport, tokenStore: configuration.tokenStore,
@@ -127,10 +126,9 @@ public final class Soul: SessionOwner {
         } catch {
             throw .insecureBaseURL
         }
-        (client, session, redactor, caller) = (wired.client, wired.session, wired.redactor, wired.caller)
         signIn = SignInFlow(
-            client: client, session: session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
-            rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now)
+            client: wired.client, session: wired.session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
+            rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now)
     }
 
     /// The middleware stack the README documents for SOUL, outermost first
@@ -167,9 +165,9 @@ public final class Soul: SessionOwner {
     /// ``SoulError`` (``SoulError/offline`` at once, nothing sent, while
     /// the configured connectivity says offline).
     public func perform<Result: Sendable>(_ call: @Sendable (SoulAPI.Client) async throws -> Result) async throws(SoulError) -> Result {
-        try await caller.perform(
+        try await wired.caller.perform(
             offline: .offline,
-            failure: { SoulError($0, rateLimitFallback: configuration.rateLimitFallback, redactor: redactor, now: configuration.now()) }, call)
+            failure: { SoulError($0, rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now()) }, call)
     }
 
     /// Signs out: asks the server to revoke the refresh token (best effort:
