@@ -109,7 +109,7 @@ public final class Safepocket: SessionOwner {
     }
 
     /// The middleware stack the README documents for Safepocket, outermost
-    /// first (``SessionMiddlewareStack``, with an `Idempotency-Key` on
+    /// first (`SessionMiddlewareStack`, with an `Idempotency-Key` on
     /// ``idempotencyKeyOperations``).
     public static func middlewares(
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil

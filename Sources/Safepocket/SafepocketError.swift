@@ -136,7 +136,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Maps whatever a call threw (generated client, middlewares, transport),
-    /// as the runtime classifies it (``CallFailure``); server messages are
+    /// as the runtime classifies it (`CallFailure`); server messages are
     /// masked by `redactor`.
     init(_ error: any Error, redactor: Redactor, now: Date = Date()) {
         if let error = error as? SafepocketError {

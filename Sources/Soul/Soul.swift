@@ -132,7 +132,7 @@ public final class Soul: SessionOwner {
     }
 
     /// The middleware stack the README documents for SOUL, outermost first
-    /// (``SessionMiddlewareStack``): https only; token refresh (protected
+    /// (`SessionMiddlewareStack`): https only; token refresh (protected
     /// operations only, read from the spec: a 401 refreshes once and retries
     /// once, a second 401 ends the session); retry (only operations the spec
     /// marks repeatable: the GETs; `Retry-After` honoured); the bearer token

@@ -118,7 +118,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Maps whatever a call threw (generated client, middlewares, transport),
-    /// as the runtime classifies it (``CallFailure``). `rateLimitFallback` is
+    /// as the runtime classifies it (`CallFailure`). `rateLimitFallback` is
     /// the wait for a 429 without `Retry-After`; server messages are masked
     /// by `redactor`.
     init(_ error: any Error, rateLimitFallback: Duration, redactor: Redactor, now: Date = Date()) {
