@@ -31,14 +31,25 @@ def main():
     os.makedirs(output_root, exist_ok=True)
     for package, target in products:
         if package not in dumped:
-            result = subprocess.run(['swift', 'package', '--package-path', package, 'dump-symbol-graph', '--minimum-access-level', 'public'],
+            # dump-symbol-graph emits a graph for every module of the package,
+            # test modules included, so the tests are built first; in the
+            # shared .build, where `make test` has built them already.
+            scratch = ['--package-path', package, '--scratch-path', os.path.join(root, '.build')]
+            built = subprocess.run(['swift', 'build', *scratch, '--build-tests'], capture_output=True, text=True)
+            if built.returncode != 0:
+                fail(f'build of {package}:\n{built.stdout[-3000:]}{built.stderr[-3000:]}')
+            result = subprocess.run(['swift', 'package', *scratch, 'dump-symbol-graph', '--minimum-access-level', 'public'],
                                     capture_output=True, text=True)
             if result.returncode != 0:
                 fail(f'dump-symbol-graph in {package}:\n{result.stdout[-3000:]}{result.stderr[-3000:]}')
-            graphs = glob.glob(os.path.join(package, '.build', '*', 'symbolgraph'))
+            graphs = glob.glob(os.path.join(root, '.build', '*', 'symbolgraph'))
             if not graphs:
-                fail(f'no symbol graphs under {package}/.build')
-            dumped[package] = graphs[0]
+                fail(f'no symbol graphs under .build for {package}')
+            # The next package's dump writes the same folder: keep a copy.
+            kept = os.path.join(root, '.build', 'docs-graphs', package.replace('/', '_').replace('.', 'root'))
+            shutil.rmtree(kept, ignore_errors=True)
+            shutil.copytree(graphs[0], kept)
+            dumped[package] = kept
         source = 'Runtime/Sources' if package == 'Runtime' else 'Sources'
         catalog = os.path.join(root, source, target, f'{target}.docc')
         if not os.path.isdir(catalog):
