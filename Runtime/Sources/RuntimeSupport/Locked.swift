@@ -12,13 +12,16 @@ public final class Locked<Value>: @unchecked Sendable {
     // `@unchecked Sendable` is safe: `value` is only read and written inside
     // `withLock`, which holds `lock` for the whole access, and no reference to
     // it escapes the closure except as a copy.
-    private let lock = NSLock()
-    private var value: Value
+    // Inlinable, so that a caller in another module gets a specialized call
+    // (a lock taken on hot paths, such as every tracked event).
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var value: Value
 
     /// Wraps `value`.
     public init(_ value: Value) { self.value = value }
 
     /// Runs `body` with the value, under the lock, and returns what it returns.
+    @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }

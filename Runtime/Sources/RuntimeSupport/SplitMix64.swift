@@ -4,12 +4,13 @@
 ///
 /// Not for secrets: the sequence is predictable by design.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    @usableFromInline var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
+    @inlinable
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -19,5 +20,6 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A draw in `0..<1`.
+    @inlinable
     public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
