@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "OpenAPIModel", targets: ["OpenAPIModel"]),
         // For this repository's process tests (children started, killed and read).
         .library(name: "ProcessTestSupport", targets: ["ProcessTestSupport"]),
+        // `make bench`'s parse timings, a product so that the SDK package
+        // builds it into the same build folder as every other benchmark.
+        .executable(name: "clientgen-bench", targets: ["clientgen-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),

@@ -14,9 +14,12 @@ CORPUS=${CORPUS:-corpus}
 BENCH_SPEC=${BENCH_SPEC:-$CORPUS/22-github-rest-api.yaml}
 read -r -a codegen_flags <<< "${BENCH_CODEGEN_FLAGS:-}"
 
-release() { "$SWIFT" build -c release --scratch-path .build "$@"; }
+# Every benchmark is a product the SDK package can build (clientgen-bench
+# through its dependency on the generator), so all release builds share one
+# build folder and one build description.
+release() { "$SWIFT" build -c release "$@"; }
 
-release --package-path Generator --product clientgen-bench
+release --product clientgen-bench
 .build/release/clientgen-bench "$BENCH_SPEC" --runs 15 --name github
 release --product resilience-bench
 .build/release/resilience-bench --requests 2000

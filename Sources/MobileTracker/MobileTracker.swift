@@ -230,9 +230,23 @@ public final class MobileTracker: Sendable {
     }
 
     /// The queue's counters: pending, delivered, dropped as refused, dropped
-    /// for space.
+    /// for space; whether delivery is paused, and the 404s it was answered.
     public func queueStatus() async -> QueueStatus {
         await core.queueStatus()
+    }
+
+    /// Replaces the `X-API-Key` (a rotated key) for every request from now
+    /// on, and resumes a delivery paused by a 401 or 403: the rows kept
+    /// meanwhile go out in order. Throws ``TrackerError/invalidConfiguration(reason:)``
+    /// for an empty key, changing nothing.
+    public func updateApiKey(_ key: String) async throws(TrackerError) {
+        try await core.updateAPIKey(key)
+    }
+
+    /// Resumes a delivery paused by a 401 or 403 (``QueueStatus/pausedForStatus``),
+    /// with the key it has: for a server that refused the key by mistake.
+    public func resumeDelivery() async {
+        await core.resumeDelivery()
     }
 
     /// The session id, once known.
@@ -248,8 +262,19 @@ public struct QueueStatus: Sendable, Hashable {
     public let pending: Int
     /// Rows the server accepted.
     public let delivered: Int
-    /// Rows the server refused with a 4xx (other than 408 and 429).
+    /// Rows the server refused with a 400 or 422 and its JSON error (a
+    /// stated refusal: the only answer that drops a row).
     public let droppedAsRejected: Int
     /// Rows dropped, oldest first, because the queue was full.
     public let droppedForSpace: Int
+    /// The status (401 or 403) delivery is paused at, keeping every row,
+    /// until ``MobileTracker/updateApiKey(_:)`` or
+    /// ``MobileTracker/resumeDelivery()``; nil while delivery runs.
+    public let pausedForStatus: Int?
+    /// The 404 answers delivery got in this launch (each row retried with
+    /// backoff, never dropped): a wrong base URL shows here.
+    public let notFoundAnswers: Int
+
+    /// Whether delivery is paused by a refused API key.
+    public var isPaused: Bool { pausedForStatus != nil }
 }

@@ -21,7 +21,6 @@ actor TrackerCore {
         let queue: EventQueue
         let delivery: QueueDelivery
         let client: MobileTrackerAPI.Client
-        let deviceID: LowercaseUUID
     }
 
     private let options: Options
@@ -29,6 +28,8 @@ actor TrackerCore {
     private var initializing: Task<Void, any Error>?
     private var sessionID: String?
     private var sessionMetadata: [String: JSONValue] = [:]
+    /// The install's device id (stored; a new one after `reset`).
+    private var deviceID: LowercaseUUID?
     private var lastScreen: String?
     /// The options' logger, at `debug` level when the configuration asks.
     private var logger: Logger
@@ -36,6 +37,9 @@ actor TrackerCore {
     /// any thread may call.
     private nonisolated let logSink: Locked<(logger: Logger, debug: Bool)>
     private var lastSessionAttempt: ContinuousClock.Instant?
+    /// Every API key this launch was given, the current one last: requests
+    /// carry the last, logs mask them all.
+    private nonisolated let apiKeys = Locked<[String]>([])
     /// Calls made while initialization runs, before the queue exists.
     private var early: [EventQueue.Item] = []
 
@@ -63,7 +67,7 @@ actor TrackerCore {
     }
 
     var currentSession: String? { sessionID }
-    var currentDevice: String? { ready?.deviceID.uuidString }
+    var currentDevice: String? { deviceID?.uuidString }
 
     // MARK: Initialization
 
@@ -118,6 +122,7 @@ actor TrackerCore {
     }
 
     private func start(brandID: BrandID, text: String, url: URL, apiKey: String, lifetime: TimeInterval) async throws {
+        apiKeys.withLock { if $0.last != apiKey { $0.append(apiKey) } }
         if let ready, ready.brandText == text {
             // An earlier attempt opened the stores; only the session is missing.
             try await createSession()
@@ -141,19 +146,27 @@ actor TrackerCore {
         let client = MobileTrackerAPI.Client(
             serverURL: url, transport: transport,
             middlewares: [
-                SecureTransportMiddleware(), APIKeyMiddleware { apiKey },
-                RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKey] })),
+                SecureTransportMiddleware(), APIKeyMiddleware { [apiKeys] in apiKeys.withLock { $0.last ?? "" } },
+                RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKeys] in apiKeys.withLock { $0 } })),
             ],
             constraintChecks: [])
         let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()
         try? storage.set(deviceID.uuidString, for: .deviceID)
+        self.deviceID = deviceID
         try? storage.set(text, for: .brandID)
         let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, backoff: options.deliveryBackoff, logger: logger)
-        ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client, deviceID: deviceID)
+        ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client)
         // Calls made while the queue was being opened go in first, in order.
         for item in early { try? queue.append(Self.filled(item, brandID: brandID), sessionID: nil) }
         early.removeAll()
         if let stored = storage.value(.sessionID) {
+            // The session's metadata comes back with it (merged under what
+            // was set while this launch initialized).
+            if let text = storage.value(.sessionMetadata),
+                let saved = try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+            {
+                sessionMetadata = saved.merging(sessionMetadata) { $1 }
+            }
             await adopt(session: stored)
         } else {
             try await createSession()
@@ -161,14 +174,43 @@ actor TrackerCore {
     }
 
     /// Creates a backend session and makes it current; throws
-    /// ``TrackerError/sessionCreationFailed(reason:)``.
+    /// ``TrackerError/sessionCreationFailed(reason:)``. A failure while the
+    /// app reports the device offline is tried again as soon as it reports
+    /// it online, without waiting for the next call.
     private func createSession() async throws(TrackerError) {
-        guard let ready else { return }
+        do {
+            try await attemptSession()
+        } catch {
+            await retrySessionWhenOnline()
+            throw error
+        }
+    }
+
+    /// After a session creation failed offline: one task waiting for
+    /// connectivity, then one more attempt (nil: none waiting).
+    private var sessionWatch: Task<Void, Never>?
+
+    private func retrySessionWhenOnline() async {
+        guard let connectivity = options.connectivity, sessionWatch == nil, await !connectivity.isOnline else { return }
+        sessionWatch = Task { [weak self] in
+            try? await connectivity.waitUntilOnline()
+            await self?.connectivityReturned()
+        }
+    }
+
+    private func connectivityReturned() async {
+        sessionWatch = nil
+        lastSessionAttempt = nil
+        await retrySessionIfNeeded()
+    }
+
+    private func attemptSession() async throws(TrackerError) {
+        guard let ready, let deviceID else { return }
         lastSessionAttempt = .now
         let response: CreateTrackingSessionResponse
         do {
             response = try await ready.client.createTrackingSession(
-                body: CreateTrackingSessionRequest(deviceID: ready.deviceID, osName: options.osName, deviceType: options.deviceType, brandID: ready.brandID))
+                body: CreateTrackingSessionRequest(deviceID: deviceID, osName: options.osName, deviceType: options.deviceType, brandID: ready.brandID))
         } catch let error as ResponseDecodingError {
             throw .sessionCreationFailed(reason: "the response has no session id (\(error.field.isEmpty ? "body" : error.field))")
         } catch let error as any HTTPStatusError {
@@ -252,6 +294,9 @@ actor TrackerCore {
             return
         }
         sessionMetadata.merge(metadata) { $1 }
+        if let ready, let data = try? JSONEncoder().encode(sessionMetadata) {
+            try? ready.storage.set(String(decoding: data, as: UTF8.self), for: .sessionMetadata)
+        }
         publishHotPath()
         await enqueue(.profile(CustomerProfileUpdateRequest(
             brandID: ready?.brandID ?? 0, userID: ready?.storage.value(.identifyID).map { .value($0) },
@@ -272,6 +317,11 @@ actor TrackerCore {
         ready.storage.clear(keepingBrand: !all)
         sessionID = nil
         sessionMetadata = [:]
+        // The stores no longer hold the device id: the new session is the
+        // new device's, at once (and the id is stored for the next launch).
+        let newDevice = LowercaseUUID()
+        try? ready.storage.set(newDevice.uuidString, for: .deviceID)
+        deviceID = newDevice
         publishHotPath()
         lastScreen = nil
         await ready.delivery.setSession(nil)
@@ -289,11 +339,22 @@ actor TrackerCore {
         return await ready.delivery.waitUntilEmpty(timeout: timeout)
     }
 
-    func queueStatus() -> QueueStatus {
+    func queueStatus() async -> QueueStatus {
         let counts = (try? ready?.queue.counts()) ?? nil
         return QueueStatus(
             pending: counts?.pending ?? early.count, delivered: counts?.delivered ?? 0, droppedAsRejected: counts?.droppedRejected ?? 0,
-            droppedForSpace: counts?.droppedOverflow ?? 0)
+            droppedForSpace: counts?.droppedOverflow ?? 0, pausedForStatus: await ready?.delivery.pausedForStatus,
+            notFoundAnswers: await ready?.delivery.notFoundAnswers ?? 0)
+    }
+
+    func updateAPIKey(_ key: String) async throws(TrackerError) {
+        guard !key.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidConfiguration(reason: "xApiKey is required") }
+        apiKeys.withLock { if $0.last != key { $0.append(key) } }
+        await resumeDelivery()
+    }
+
+    func resumeDelivery() async {
+        await ready?.delivery.resume()
     }
 
     // MARK: Queue

@@ -40,4 +40,32 @@ import Testing
                                                               "--state", state.path, "flush"])
         #expect(badBrand.status == 1 && badBrand.stderr == "error: invalidBrandId: invalid brand id: it must be a non-empty numeric string such as \"925\"\n")
     }
+
+    @Test func aRefusedKeyKeepsEveryEventUntilARunWithTheNewKey() throws {
+        let backend = try TrackerBackend()
+        let state = try makeStateFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        func common(_ key: String) -> [String] {
+            ["--base-url", backend.baseURL.absoluteString, "--api-key", key, "--brand-id", "925", "--state", state.path]
+        }
+        let started = try ExampleRun.run("tracker-example", common("test-key") + ["track", "FIRST"])
+        #expect(started.status == 0, "\(started.stderr)")
+
+        // The brand's key is rotated: the app's old key gets 401 from now on.
+        backend.rotateKey(to: "rotated-key")
+        for name in ["A", "B", "C"] {
+            let tracked = try ExampleRun.run("tracker-example", common("test-key") + ["track", name])
+            #expect(tracked.status == 0, "\(tracked.stderr)")
+        }
+        let paused = try ExampleRun.run("tracker-example", common("test-key") + ["flush", "--timeout", "5"])
+        #expect(paused.status == 0, "a paused queue is not a failed run: \(paused.stderr)")
+        let line = try #require(paused.objects.first)
+        #expect(line["paused"] as? Bool == true && line["paused_for_status"] as? Int == 401 && line["pending"] as? Int == 3)
+        #expect(line["dropped_rejected"] as? Int == 0)
+
+        let delivered = try ExampleRun.run("tracker-example", common("rotated-key") + ["flush"])
+        #expect(delivered.status == 0 && delivered.objects.first?["empty"] as? Bool == true, "\(delivered.stderr)")
+        #expect(backend.events.map(\.eventName) == ["FIRST", "A", "B", "C"], "every event, in order, once")
+        #expect(!(paused.stdout.joined() + paused.stderr + delivered.stdout.joined() + delivered.stderr).contains("rotated-key"))
+    }
 }

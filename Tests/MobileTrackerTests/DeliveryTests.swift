@@ -176,4 +176,124 @@ import Testing
         #expect(harness.log.all.contains { $0.contains("not initialized") })
         #expect(await tracker.queueStatus().pending == 0)
     }
+
+    @Test func aRotatedKeyPausesDeliveryKeepingEveryRowUntilTheNewKeyArrives() async throws {
+        let harness = try TrackerHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        await tracker.track(eventName: "BEFORE")
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        let attemptsBefore = harness.backend.server.requests.count
+        harness.backend.rotateKey(to: "rotated-key")
+        for index in 1...5 { await tracker.track(eventName: "E\(index)") }
+        #expect(await !tracker.flush(timeout: .seconds(10)), "nothing is delivered with the old key")
+        var status = await tracker.queueStatus()
+        #expect(status.pausedForStatus == 401 && status.pending == 5 && status.droppedAsRejected == 0)
+        // Paused: one refused attempt, then no request at all, however long.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(harness.backend.server.requests.count - attemptsBefore == 1)
+        #expect(harness.log.all.contains { $0.contains("delivery paused") })
+        #expect(harness.log.leaks(of: ["rotated-key", "test-key"]).isEmpty)
+
+        try await tracker.updateApiKey("rotated-key")
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(harness.backend.events.map(\.eventName) == ["BEFORE", "E1", "E2", "E3", "E4", "E5"], "all kept, in order, once each")
+        status = await tracker.queueStatus()
+        #expect(status.pausedForStatus == nil && status.pending == 0 && status.delivered == 6)
+        #expect(harness.log.leaks(of: ["rotated-key"]).isEmpty)
+        await #expect(throws: TrackerError.self) { try await tracker.updateApiKey("  ") }
+    }
+
+    @Test func aForbiddenAnswerPausesUntilTheAppResumes() async throws {
+        let harness = try TrackerHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let forbidden = Locked(true)
+        harness.backend.fault.withLock { $0 = { _ in forbidden.withLock { $0 } ? .json(403, #"{"success":false,"message":"Forbidden"}"#) : nil } }
+        await tracker.track(eventName: "KEPT")
+        #expect(await !tracker.flush(timeout: .seconds(5)))
+        #expect(await tracker.queueStatus().pausedForStatus == 403)
+        forbidden.withLock { $0 = false }
+        await tracker.resumeDelivery()
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(harness.backend.events.map(\.eventName) == ["KEPT"])
+    }
+
+    @Test func notFoundAndUnstatedRefusalsAreRetriedNeverDropped() async throws {
+        let harness = try TrackerHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let attempts = Locked([String: Int]())
+        harness.backend.fault.withLock { $0 = { request in
+            let name = (JSONText.object(request.body)?["event_name"] as? String) ?? ""
+            let attempt = attempts.withLock { $0[name, default: 0] += 1; return $0[name]! }
+            switch name {
+            case "MISROUTED": return attempt <= 2 ? .json(404, #"{"success":false,"message":"Not Found"}"#) : nil
+            case "PROXY_PAGE": return attempt == 1 ? .respond(status: 400, body: "<html>Bad Request</html>") : nil
+            case "GONE": return attempt == 1 ? .respond(status: 410) : nil
+            case "STATED": return .json(422, #"{"success":false,"message":"event_name is too long","code":"BAD_REQUEST"}"#)
+            default: return nil
+            }
+        } }
+        for name in ["MISROUTED", "PROXY_PAGE", "STATED", "GONE", "LAST"] { await tracker.track(eventName: name) }
+        #expect(await tracker.flush(timeout: .seconds(30)))
+        #expect(harness.backend.events.map(\.eventName) == ["MISROUTED", "PROXY_PAGE", "GONE", "LAST"], "only the stated refusal is dropped")
+        let status = await tracker.queueStatus()
+        #expect(status.notFoundAnswers == 2 && status.droppedAsRejected == 1 && status.delivered == 4)
+        #expect(harness.log.all.contains { $0.contains("refused with status 422") })
+    }
+
+    @Test func resetCreatesTheNewSessionForANewDeviceID() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let before = try #require(await tracker.deviceID())
+        await tracker.reset()
+        let after = try #require(await tracker.deviceID())
+        #expect(after != before, "reset clears device_id: the next session is a new device's")
+        let created = harness.backend.received.filter { $0.kind == "session" }.map { $0.json["device_id"] as? String }
+        #expect(created == [before, after], "the new session was created with the new id at once")
+        let relaunched = harness.makeTracker()
+        try await relaunched.initialize(brandId: "925", config: harness.config)
+        #expect(await relaunched.deviceID() == after, "and it is stored for the next launch")
+    }
+
+    @Test func sessionMetadataComesBackWithTheRestoredSession() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        await tracker.setMetadata(["plan": "pro", "seats": 3])
+        #expect(await tracker.flush(timeout: .seconds(10)))
+        let relaunched = harness.makeTracker()
+        try await relaunched.initialize(brandId: "925", config: harness.config)
+        #expect(await relaunched.sessionID() == (await tracker.sessionID()))
+        await relaunched.track(eventName: "AFTER_RELAUNCH", attributes: ["seats": 4])
+        #expect(await relaunched.flush(timeout: .seconds(10)))
+        let data = try #require(harness.backend.events.last?.json["data"] as? [String: Any])
+        #expect(data["plan"] as? String == "pro" && data["seats"] as? Int == 4, "metadata restored, the event's own values win")
+        await relaunched.reset()
+        await relaunched.track(eventName: "AFTER_RESET")
+        #expect(await relaunched.flush(timeout: .seconds(10)))
+        #expect(harness.backend.events.last?.json["data"] == nil, "reset forgets the metadata")
+    }
+
+    @Test func aSessionThatFailedOfflineIsCreatedWhenConnectivityReturns() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let unreachable = Locked(true)
+        harness.backend.fault.withLock { $0 = { _ in unreachable.withLock { $0 } ? .dropConnection : nil } }
+        let connectivity = Connectivity(isOnline: false)
+        let tracker = harness.makeTracker(connectivity: connectivity)
+        await #expect(throws: TrackerError.self) { try await tracker.initialize(brandId: "925", config: harness.config) }
+        await tracker.track(eventName: "TRACKED_OFFLINE")
+        #expect(await tracker.queueStatus().pending == 1)
+
+        unreachable.withLock { $0 = false }
+        await connectivity.update(isOnline: true)
+        // No call from the app: connectivity coming back is enough.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while harness.backend.events.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(harness.backend.sessions.count == 1 && harness.backend.events.map(\.eventName) == ["TRACKED_OFFLINE"])
+        #expect(await tracker.sessionID() == harness.backend.sessions.first)
+    }
 }

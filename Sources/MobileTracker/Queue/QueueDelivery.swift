@@ -10,11 +10,18 @@ import Resilience
 /// per request, and order within a session matters):
 ///
 /// - 2xx: the row is deleted.
-/// - 408, 429, 5xx and transport failures: the row stays; the next attempt
-///   waits a full-jitter backoff (0.5 s doubling to 5 min), never less than
-///   the server's `Retry-After`.
-/// - Any other 4xx: the row is dropped and counted (the server will never
-///   take it); delivery goes on.
+/// - 401 or 403: the API key is refused; every row stays and delivery
+///   pauses (no request until ``resume()``, which a new key or the app's
+///   `resumeDelivery()` calls): a rotated key must not discard a day of
+///   analytics, nor should the queue hammer a server that refuses it.
+/// - 400 or 422 with the server's JSON error: a stated refusal; the row is
+///   dropped, counted and logged as a warning (the server will never take
+///   it); delivery goes on.
+/// - 404, any other 4xx, a 400 or 422 without a JSON error (a proxy's
+///   page), 408, 429, 5xx and transport failures: the row stays; the next
+///   attempt waits a full-jitter backoff (0.5 s doubling to 5 min), never
+///   less than the server's `Retry-After`. 404s are counted: a wrong path
+///   shows in ``QueueStatus`` instead of emptying the queue.
 /// - Offline (as the app reports it through ``Connectivity``): delivery
 ///   waits for connectivity; it also resumes on ``kick()`` (launch, new rows).
 ///
@@ -37,6 +44,10 @@ actor QueueDelivery {
     private var wake: CheckedContinuation<Void, Never>?
     private var kicked = false
     private var failures = 0
+    /// The status (401 or 403) delivery paused at; nil while it runs.
+    private(set) var pausedForStatus: Int?
+    /// 404 answers so far (each retried with backoff).
+    private(set) var notFoundAnswers = 0
 
     init(
         queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, backoff: BackoffPolicy, logger: Logger
@@ -55,7 +66,7 @@ actor QueueDelivery {
         if id != nil { kick() }
     }
 
-    /// New rows, a launch, connectivity back: deliver now.
+    /// New rows, a launch, connectivity back: deliver now (unless paused).
     func kick() {
         kicked = true
         failures = 0
@@ -63,17 +74,26 @@ actor QueueDelivery {
             self.wake = nil
             wake.resume()
         }
-        if running == nil, sessionID != nil {
+        if running == nil, sessionID != nil, pausedForStatus == nil {
             running = Task { await self.run() }
         }
     }
 
-    /// Waits until the queue is empty (or `timeout` passes); true when empty.
+    /// Ends a pause (a new API key, or the app asking): delivery starts again
+    /// from the oldest row.
+    func resume() {
+        pausedForStatus = nil
+        kick()
+    }
+
+    /// Waits until the queue is empty (or `timeout` passes, or delivery
+    /// pauses); true when empty.
     func waitUntilEmpty(timeout: Duration) async -> Bool {
         kick()
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if ((try? queue.counts().pending) ?? 1) == 0 { return true }
+            if pausedForStatus != nil { return false }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return ((try? queue.counts().pending) ?? 1) == 0
@@ -103,9 +123,15 @@ actor QueueDelivery {
                 try? queue.markDelivered(entry)
             case .rejected(let status):
                 failures = 0
-                logger.debug("tracker: dropped a queued \(entry.item.kind) refused with status \(status)")
+                logger.warning("tracker: dropped a queued \(entry.item.kind) the server refused with status \(status)")
                 try? queue.markRejected(entry)
-            case .retry(let after):
+            case .paused(let status):
+                pausedForStatus = status
+                logger.warning(
+                    "tracker: delivery paused: the server refused the API key (status \(status)); rows are kept until a new key or resumeDelivery()")
+                return
+            case .retry(let after, let notFound):
+                if notFound { notFoundAnswers += 1 }
                 failures += 1
                 let wait = max(backoff.delay(forRetry: failures) { Double.random(in: $0) }, after ?? .zero)
                 logger.debug("tracker: delivery failed, retrying in \(wait)")
@@ -135,7 +161,8 @@ actor QueueDelivery {
     private enum Outcome {
         case delivered
         case rejected(status: Int)
-        case retry(after: Duration?)
+        case paused(status: Int)
+        case retry(after: Duration?, notFound: Bool = false)
     }
 
     private func send(_ entry: EventQueue.Entry, session: String) async -> Outcome {
@@ -153,11 +180,12 @@ actor QueueDelivery {
             }
             return .delivered
         } catch let error as any HTTPStatusError {
+            let retryAfter = error.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }.map { min($0, .seconds(3600)) }
             switch error.status {
-            case 408, 429, 500...599:
-                return .retry(after: error.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }.map { min($0, .seconds(3600)) })
-            default:
-                return .rejected(status: error.status)
+            case 401, 403: return .paused(status: error.status)
+            case 400, 422:
+                return Self.isStatedRefusal(error.rawBody) ? .rejected(status: error.status) : .retry(after: retryAfter)
+            default: return .retry(after: retryAfter, notFound: error.status == 404)
             }
         } catch let error as ResponseDecodingError where (200..<300).contains(error.status) {
             // Accepted; the body is not what the spec says, which the tracker does not need.
@@ -166,6 +194,14 @@ actor QueueDelivery {
             logger.debug("tracker: delivery failed: \(String(describing: type(of: error)))")
             return .retry(after: nil)
         }
+    }
+}
+
+extension QueueDelivery {
+    /// Whether an error body is the server's own JSON error (an object), as
+    /// opposed to a page some proxy answered with.
+    static func isStatedRefusal(_ body: Data) -> Bool {
+        (try? JSONSerialization.jsonObject(with: body)) is [String: Any]
     }
 }
 

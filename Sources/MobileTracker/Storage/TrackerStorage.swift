@@ -10,13 +10,16 @@ import Resilience
 /// - Write: both stores.
 /// - Clear: every key and file with the brand's prefix.
 final class TrackerStorage: Sendable {
-    /// The keys the document lists.
+    /// The keys the document lists, and the session's metadata.
     enum Key: String, CaseIterable {
         case sessionID = "session_id"
         case deviceID = "device_id"
         case sessionEmail = "session_email"
         case identifyID = "identify_id"
         case brandID = "brand_id"
+        /// The session's metadata (`setMetadata`), a JSON object: kept with
+        /// the session so a relaunch that restores the session restores it.
+        case sessionMetadata = "session_metadata"
     }
 
     private struct Stored: Codable {

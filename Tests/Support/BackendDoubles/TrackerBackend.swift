@@ -22,12 +22,9 @@ package final class TrackerBackend: Sendable {
     package let dropAfterApplying = Locked(0.0)
     private let dropped = Locked((count: 0, random: SystemRandomNumberGenerator()))
     private let behaviour: TrackerBehaviour
-    /// The key every request must carry.
-    package let apiKey: String
 
     /// Starts the backend on a free loopback port.
     package init(apiKey: String = "test-key", keepAlive: Bool = true) throws {
-        self.apiKey = apiKey
         let behaviour = TrackerBehaviour(apiKey: apiKey)
         self.behaviour = behaviour
         let fault = self.fault
@@ -53,6 +50,10 @@ package final class TrackerBackend: Sendable {
 
     /// `http://127.0.0.1:PORT`.
     package var baseURL: URL { server.baseURL }
+    /// The key every request must carry.
+    package var apiKey: String { behaviour.apiKey ?? "" }
+    /// Rotates the accepted key: requests with the old one get 401.
+    package func rotateKey(to key: String) { behaviour.rotateKey(to: key) }
     /// Everything applied, in arrival order.
     package var received: [Received] { behaviour.received }
     /// The events applied, in arrival order.

@@ -28,12 +28,20 @@ public final class TrackerBehaviour: SandboxBehaviour {
     }
 
     private let state = Locked(State())
-    /// The key every request must carry in `X-API-Key`; nil accepts any.
-    public let apiKey: String?
+    private let acceptedKey: Locked<String?>
 
     /// A backend checking `apiKey` when given.
     public init(apiKey: String? = nil) {
-        self.apiKey = apiKey
+        acceptedKey = Locked(apiKey)
+    }
+
+    /// The key every request must carry in `X-API-Key`; nil accepts any.
+    public var apiKey: String? { acceptedKey.withLock { $0 } }
+
+    /// Replaces the accepted key, as a brand whose key was rotated: requests
+    /// with the old one get 401 from now on.
+    public func rotateKey(to key: String) {
+        acceptedKey.withLock { $0 = key }
     }
 
     /// Everything applied, in arrival order.
