@@ -94,6 +94,8 @@ public final class SecureNode: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         state = SharedState(apiKey: configuration.apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
         let state = self.state
+        let calls = CallActivity()
+        self.calls = calls
         let mountFile = folder.appendingPathComponent("api-mount")
         let middlewares: [any ClientMiddleware] = [
             // The README: `{base}/mobile/...` first, `{base}/api/mobile/...` as the fallback.
@@ -104,6 +106,8 @@ public final class SecureNode: Sendable {
             // The contract lists it on every request, GETs included.
             DefaultHeadersMiddleware([.contentType: "application/json"]),
             APIKeyMiddleware { state.withLock { $0.apiKey } },
+            // Innermost: no request of any kind leaves while a call is in progress.
+            CallQuietMiddleware(calls: calls),
         ]
         let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares)
         // Recorded billing events go out as recorded, the server judging
@@ -116,8 +120,7 @@ public final class SecureNode: Sendable {
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
         logos = LogoCache(
             folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), maximumBytes: configuration.logoCacheBytes,
-            fetch: configuration.logoFetch)
-        calls = CallActivity()
+            fetch: LogoCache.waitingForCalls(calls, configuration.logoFetch))
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls)
         delivery = OutboxDelivery(outbox: outbox, client: deliveryClient)

@@ -99,6 +99,34 @@ import Testing
         #expect(try await eventually { sdk.lookup(e164: "+447700900123")?.brandName == "Northwind" })
     }
 
+    @Test func noRequestOfAnyKindLeavesWhileACallIsInProgress() async throws {
+        fake.route("POST /api/mobile/branding/imprint", .json(200, #"{"success":true}"#))
+        fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_1"}"#))
+        fake.route("GET /api/mobile/branding/lookup", .json(200,
+            #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#))
+        _ = await sdk.sync()
+        let before = fake.server.requests.count
+
+        sdk.calls.callStarted()
+        sdk.calls.callStarted()  // call waiting: two calls at once
+        #expect(sdk.lookup(e164: "+447700900123") == nil, "a miss at ring time")
+        #expect(sdk.assistIncomingCall(phoneNumberE164: "+61412345678") != nil, "a hit, imprinted")
+        #expect(sdk.recordMissedCall(phoneNumberE164: "+447700900123", brandingDisplayed: false) != nil)
+        let delivering = Task { await sdk.deliverPendingEvents() }
+        let syncing = Task { await sdk.sync() }
+        try await Task.sleep(for: .milliseconds(800))
+        sdk.calls.callEnded()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fake.server.requests.count == before, "zero requests while any call is in progress, however many were asked for")
+
+        sdk.calls.callEnded()
+        await delivering.value
+        _ = await syncing.value
+        #expect(try await eventually { sdk.lookup(e164: "+447700900123")?.brandName == "Northwind" }, "the miss is looked up after the call")
+        #expect(fake.requests("/api/mobile/branding/imprint").count == 1 && fake.requests("/api/mobile/branding/event").count == 1,
+                "what was recorded during the call is delivered after it")
+    }
+
     @Test func callDirectoryReloadsOnlyForChangesAndNotTooOften() async throws {
         _ = await sdk.sync()
         var reloads = 0

@@ -62,6 +62,17 @@ public final class LogoCache: Sendable {
         self.fetch = fetch ?? Self.urlSessionFetch
     }
 
+    /// `fetch` (URLSession when nil) held back while `calls` has a call in
+    /// progress: logo downloads are network requests too.
+    static func waitingForCalls(_ calls: CallActivity, _ fetch: Fetch?) -> Fetch {
+        let fetch = fetch ?? urlSessionFetch
+        return { url in
+            await calls.waitUntilNoCall()
+            try Task.checkCancellation()
+            return try await fetch(url)
+        }
+    }
+
     private static let urlSessionFetch: Fetch = { url in
         let (data, response) = try await URLSession.shared.data(from: url)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
