@@ -78,10 +78,7 @@ import Testing
         let harness = try TrackerHarness(keepAlive: false)
         defer { harness.cleanUp() }
         let tracker = try await harness.initialized()
-        let attempts = Locked([String: Int]())
-        harness.backend.fault.withLock { $0 = { request in
-            let name = (JSONText.object(request.body)?["event_name"] as? String) ?? ""
-            let attempt = attempts.withLock { $0[name, default: 0] += 1; return $0[name]! }
+        let attempts = harness.answerByEvent { name, attempt in
             switch name {
             case "FLAKY": return attempt <= 2 ? .respond(status: 503) : nil
             case "LIMITED": return attempt == 1 ? .json(429, "{}", headers: [("Retry-After", "1")]) : nil
@@ -89,7 +86,7 @@ import Testing
             case "REFUSED": return .json(400, #"{"success":false,"message":"bad event"}"#)
             default: return nil
             }
-        } }
+        }
         let started = ContinuousClock.now
         for name in ["FLAKY", "LIMITED", "REFUSED", "RESET", "LAST"] { await tracker.track(eventName: name) }
         #expect(await tracker.flush(timeout: .seconds(30)))
@@ -223,10 +220,7 @@ import Testing
         let harness = try TrackerHarness(keepAlive: false)
         defer { harness.cleanUp() }
         let tracker = try await harness.initialized()
-        let attempts = Locked([String: Int]())
-        harness.backend.fault.withLock { $0 = { request in
-            let name = (JSONText.object(request.body)?["event_name"] as? String) ?? ""
-            let attempt = attempts.withLock { $0[name, default: 0] += 1; return $0[name]! }
+        _ = harness.answerByEvent { name, attempt in
             switch name {
             case "MISROUTED": return attempt <= 2 ? .json(404, #"{"success":false,"message":"Not Found"}"#) : nil
             case "PROXY_PAGE": return attempt == 1 ? .respond(status: 400, body: "<html>Bad Request</html>") : nil
@@ -234,7 +228,7 @@ import Testing
             case "STATED": return .json(422, #"{"success":false,"message":"event_name is too long","code":"BAD_REQUEST"}"#)
             default: return nil
             }
-        } }
+        }
         for name in ["MISROUTED", "PROXY_PAGE", "STATED", "GONE", "LAST"] { await tracker.track(eventName: name) }
         #expect(await tracker.flush(timeout: .seconds(30)))
         #expect(harness.backend.events.map(\.eventName) == ["MISROUTED", "PROXY_PAGE", "GONE", "LAST"], "only the stated refusal is dropped")

@@ -1,3 +1,4 @@
+import RuntimeSupport
 import ClientRuntimeTesting
 import BackendDoubles
 import Foundation
@@ -35,4 +36,17 @@ struct TrackerHarness {
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+
+    /// Answers requests by event name and attempt (1 for the first request
+    /// naming it) with `reply`, or lets the backend behave when it returns
+    /// nil; returns the attempts per event name.
+    func answerByEvent(_ reply: @escaping @Sendable (String, Int) -> LoopbackHTTPServer.Reply?) -> Locked<[String: Int]> {
+        let attempts = Locked([String: Int]())
+        backend.fault.withLock { $0 = { request in
+            let name = (JSONText.object(request.body)?["event_name"] as? String) ?? ""
+            let attempt = attempts.withLock { $0[name, default: 0] += 1; return $0[name]! }
+            return reply(name, attempt)
+        } }
+        return attempts
+    }
 }
