@@ -15,15 +15,15 @@ import PackageDescription
 
 // MARK: Dependencies
 
-let clientRuntime: Target.Dependency = .product(name: "ClientRuntime", package: "OpenAPIMobileRuntime")
-let resilience: Target.Dependency = .product(name: "Resilience", package: "OpenAPIMobileRuntime")
-let runtimeSupport: Target.Dependency = .product(name: "RuntimeSupport", package: "OpenAPIMobileRuntime")
-let clientRuntimeTesting: Target.Dependency = .product(name: "ClientRuntimeTesting", package: "OpenAPIMobileRuntime")
-let loopbackHTTPServer: Target.Dependency = .product(name: "LoopbackHTTPServer", package: "OpenAPIMobileRuntime")
-let openAPIModel: Target.Dependency = .product(name: "OpenAPIModel", package: "OpenAPIMobileGenerator")
-let processTestSupport: Target.Dependency = .product(name: "ProcessTestSupport", package: "OpenAPIMobileGenerator")
-let contractCheck: Target.Dependency = .product(name: "ContractCheck", package: "OpenAPIMobileSandbox")
-let sandboxCore: Target.Dependency = .product(name: "SandboxCore", package: "OpenAPIMobileSandbox")
+let clientRuntime: Target.Dependency = .product(name: "ClientRuntime", package: "Runtime")
+let resilience: Target.Dependency = .product(name: "Resilience", package: "Runtime")
+let runtimeSupport: Target.Dependency = .product(name: "RuntimeSupport", package: "Runtime")
+let clientRuntimeTesting: Target.Dependency = .product(name: "ClientRuntimeTesting", package: "Runtime")
+let loopbackHTTPServer: Target.Dependency = .product(name: "LoopbackHTTPServer", package: "Runtime")
+let openAPIModel: Target.Dependency = .product(name: "OpenAPIModel", package: "Generator")
+let processTestSupport: Target.Dependency = .product(name: "ProcessTestSupport", package: "Generator")
+let contractCheck: Target.Dependency = .product(name: "ContractCheck", package: "Sandbox")
+let sandboxCore: Target.Dependency = .product(name: "SandboxCore", package: "Sandbox")
 let openAPIRuntime: Target.Dependency = .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
 let urlSession: Target.Dependency = .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
@@ -178,9 +178,9 @@ let package = Package(
         + sdks.map { .library(name: $0, targets: [$0]) }
         + examples.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
-        .package(name: "OpenAPIMobileGenerator", path: "Generator"),
-        .package(name: "OpenAPIMobileRuntime", path: "Runtime"),
-        .package(name: "OpenAPIMobileSandbox", path: "Sandbox"),
+        .package(path: "Generator"),
+        .package(path: "Runtime"),
+        .package(path: "Sandbox"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),

@@ -10,7 +10,7 @@ import PackageDescription
 /// CLibYAML -> YAMLReader -> OpenAPIModel -> Codegen (and SpecDiff beside it)
 /// -> clientgen.
 let package = Package(
-    name: "OpenAPIMobileGenerator",
+    name: "Generator",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "clientgen", targets: ["clientgen"]),

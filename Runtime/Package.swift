@@ -7,7 +7,7 @@ import PackageDescription
 /// package in `../Generator`; the backend SDKs and their dependencies (GRDB,
 /// swift-crypto) live in the package one folder up.
 let package = Package(
-    name: "OpenAPIMobileRuntime",
+    name: "Runtime",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "ClientRuntime", targets: ["ClientRuntime"]),

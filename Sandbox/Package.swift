@@ -8,15 +8,15 @@ import PackageDescription
 /// of its own again, so that nothing else resolves Hummingbird and SwiftNIO)
 /// serves them.
 let package = Package(
-    name: "OpenAPIMobileSandbox",
+    name: "Sandbox",
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "ContractCheck", targets: ["ContractCheck"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
     ],
     dependencies: [
-        .package(name: "OpenAPIMobileGenerator", path: "../Generator"),
-        .package(name: "OpenAPIMobileRuntime", path: "../Runtime"),
+        .package(path: "../Generator"),
+        .package(path: "../Runtime"),
         // SHA-256 for the PKCE check: CryptoKit on Apple platforms, BoringSSL elsewhere.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
     ],
@@ -28,7 +28,7 @@ let package = Package(
         // schemas, each violation with the spec's file:line:column.
         .target(
             name: "ContractCheck",
-            dependencies: [.product(name: "OpenAPIModel", package: "OpenAPIMobileGenerator")]
+            dependencies: [.product(name: "OpenAPIModel", package: "Generator")]
         ),
         // Backends under path prefixes, each request checked against its
         // spec, answered from the backend's state as its document describes
@@ -37,8 +37,8 @@ let package = Package(
             name: "SandboxCore",
             dependencies: [
                 "ContractCheck",
-                .product(name: "OpenAPIModel", package: "OpenAPIMobileGenerator"),
-                .product(name: "RuntimeSupport", package: "OpenAPIMobileRuntime"),
+                .product(name: "OpenAPIModel", package: "Generator"),
+                .product(name: "RuntimeSupport", package: "Runtime"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -47,7 +47,7 @@ let package = Package(
 
         .testTarget(
             name: "ContractCheckTests",
-            dependencies: ["ContractCheck", .product(name: "OpenAPIModel", package: "OpenAPIMobileGenerator")]
+            dependencies: ["ContractCheck", .product(name: "OpenAPIModel", package: "Generator")]
         ),
         .testTarget(name: "SandboxTests", dependencies: ["SandboxCore", "ContractCheck"]),
     ],

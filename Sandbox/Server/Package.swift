@@ -8,7 +8,7 @@ let package = Package(
     name: "SandboxServer",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "OpenAPIMobileSandbox", path: ".."),
+        .package(path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -19,8 +19,8 @@ let package = Package(
         .executableTarget(
             name: "sandbox",
             dependencies: [
-                .product(name: "SandboxCore", package: "OpenAPIMobileSandbox"),
-                .product(name: "ContractCheck", package: "OpenAPIMobileSandbox"),
+                .product(name: "SandboxCore", package: "Sandbox"),
+                .product(name: "ContractCheck", package: "Sandbox"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
