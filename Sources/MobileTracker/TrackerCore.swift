@@ -1,4 +1,3 @@
-import RuntimeSupport
 import ClientRuntime
 import Foundation
 import Logging
@@ -6,6 +5,7 @@ import MobileTrackerAPI
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
+import RuntimeSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -37,6 +37,9 @@ actor TrackerCore {
     /// any thread may call.
     private nonisolated let logSink: Locked<(logger: Logger, debug: Bool)>
     private var lastSessionAttempt: ContinuousClock.Instant?
+    /// After a session creation failed offline: one task waiting for
+    /// connectivity, then one more attempt (nil: none waiting).
+    private var sessionWatch: Task<Void, Never>?
     /// Every API key this launch was given, the current one last: requests
     /// carry the last, logs mask them all.
     private nonisolated let apiKeys = Locked<[String]>([])
@@ -185,10 +188,6 @@ actor TrackerCore {
             throw error
         }
     }
-
-    /// After a session creation failed offline: one task waiting for
-    /// connectivity, then one more attempt (nil: none waiting).
-    private var sessionWatch: Task<Void, Never>?
 
     private func retrySessionWhenOnline() async {
         guard let connectivity = options.connectivity, sessionWatch == nil, await !connectivity.isOnline else { return }
@@ -341,10 +340,11 @@ actor TrackerCore {
 
     func queueStatus() async -> QueueStatus {
         let counts = (try? ready?.queue.counts()) ?? nil
+        let delivery = await ready?.delivery.state
         return QueueStatus(
             pending: counts?.pending ?? early.count, delivered: counts?.delivered ?? 0, droppedAsRejected: counts?.droppedRejected ?? 0,
-            droppedForSpace: counts?.droppedOverflow ?? 0, pausedForStatus: await ready?.delivery.pausedForStatus,
-            notFoundAnswers: await ready?.delivery.notFoundAnswers ?? 0)
+            droppedForSpace: counts?.droppedOverflow ?? 0, pausedForStatus: delivery?.pausedForStatus,
+            notFoundAnswers: delivery?.notFoundAnswers ?? 0)
     }
 
     func updateAPIKey(_ key: String) async throws(TrackerError) {

@@ -92,14 +92,16 @@ public final class Safepocket: SessionOwner {
     /// ``SafepocketError/insecureBaseURL`` for an http URL to a non-loopback host.
     public init(_ configuration: Configuration) throws(SafepocketError) {
         self.configuration = configuration
-        let transport = configuration.transport ?? URLSessionTransport(
-            configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration())))
         do {
             wired = try SessionClients(
-                baseURL: configuration.baseURL, transport: transport, tokenStore: configuration.tokenStore,
-                idempotencyKeyOperations: Self.idempotencyKeyOperations, retryPolicy: configuration.retryPolicy, logger: configuration.logger,
-                connectivity: configuration.connectivity, makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) },
-                makeRefresher: { SafepocketTokenRefresher(client: $0) })
+                baseURL: configuration.baseURL,
+                transport: configuration.transport ?? URLSessionTransport(
+                    configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration()))),
+                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity,
+                stack: {
+                    Self.middlewares(session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity)
+                },
+                makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SafepocketTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL
         }

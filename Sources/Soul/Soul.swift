@@ -116,12 +116,15 @@ public final class Soul: SessionOwner {
     /// ``SoulError/insecureBaseURL`` for an http URL to a non-loopback host.
     public init(_ configuration: Configuration) throws(SoulError) {
         self.configuration = configuration
-        let transport = configuration.transport ?? URLSessionTransport(
-            configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration())))
         do {
             wired = try SessionClients(
-                baseURL: configuration.environment.baseURL, transport: transport, tokenStore: configuration.tokenStore,
-                retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
+                baseURL: configuration.environment.baseURL,
+                transport: configuration.transport ?? URLSessionTransport(
+                    configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration()))),
+                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity,
+                stack: {
+                    Self.middlewares(session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity)
+                },
                 makeClient: { SoulAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SoulTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL

@@ -1,5 +1,5 @@
-import RuntimeSupport
 import Foundation
+import RuntimeSupport
 import Testing
 
 @testable import BrandingStore

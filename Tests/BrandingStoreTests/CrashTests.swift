@@ -1,7 +1,7 @@
-import RuntimeSupport
 import Foundation
 import GRDB
 import ProcessTestSupport
+import RuntimeSupport
 import Testing
 
 @testable import BrandingStore

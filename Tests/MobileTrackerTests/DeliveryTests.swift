@@ -1,10 +1,9 @@
-import RuntimeSupport
 import BackendDoubles
 import Foundation
 import LoopbackHTTPServer
 import MobileTracker
-import ProcessTestSupport
 import Resilience
+import RuntimeSupport
 import Testing
 
 @Suite struct TrackerDeliveryTests {

@@ -1,11 +1,10 @@
-import RuntimeSupport
-import ClientRuntimeTesting
 import BackendDoubles
+import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
 import MobileTracker
-import ProcessTestSupport
 import Resilience
+import RuntimeSupport
 
 /// A tracker over a ``TrackerBackend``, its files in a fresh folder; a new
 /// ``makeTracker()`` is a new app launch over the same files and primary store.

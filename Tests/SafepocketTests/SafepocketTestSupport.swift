@@ -1,5 +1,5 @@
-import ClientRuntimeTesting
 import BackendDoubles
+import ClientRuntimeTesting
 import Foundation
 import Resilience
 import Safepocket

@@ -1,8 +1,7 @@
-import RuntimeSupport
 import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
-import ProcessTestSupport
+import RuntimeSupport
 import SecureNode
 import SecureNodeAPI
 import Testing

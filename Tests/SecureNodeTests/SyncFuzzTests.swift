@@ -1,6 +1,6 @@
-import RuntimeSupport
 import BrandingStore
 import Foundation
+import RuntimeSupport
 import SecureNode
 import Testing
 

@@ -1,9 +1,8 @@
-import ClientRuntimeTesting
-import RuntimeSupport
 import BackendDoubles
+import ClientRuntimeTesting
 import Foundation
-import ProcessTestSupport
 import Resilience
+import RuntimeSupport
 import Soul
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
 import OpenAPIModel
-import YAMLReader
 import SpecDiff
 import Testing
+import YAMLReader
 
 /// The comparator on our real specs, recursive schemas, the ignore file and
 /// the output formats.

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import OpenAPIRuntime
 import LoopbackHTTPServer
+import OpenAPIRuntime
 import Testing
 
 @testable import Resilience

@@ -1,9 +1,9 @@
-import ClientRuntimeTesting
 import ClientRuntime
+import ClientRuntimeTesting
 import Foundation
 import HTTPTypes
-import LoopbackHTTPServer
 import Logging
+import LoopbackHTTPServer
 import OpenAPIRuntime
 import Testing
 

@@ -1,5 +1,5 @@
-import RuntimeSupport
 import Foundation
+import RuntimeSupport
 
 /// Faults the sandbox injects into answers to valid requests, so an app's
 /// retry, backoff and error paths can be exercised on demand. Each share is

@@ -1,5 +1,5 @@
-import Foundation
 import ContractCheck
+import Foundation
 
 /// JSON in and out for the stateful backends: bodies read as
 /// `JSONSerialization` objects, answers written with sorted keys.

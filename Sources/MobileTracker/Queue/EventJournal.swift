@@ -1,5 +1,5 @@
-import RuntimeSupport
 import Foundation
+import RuntimeSupport
 
 #if canImport(Glibc)
 import Glibc

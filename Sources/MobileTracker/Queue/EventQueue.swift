@@ -1,8 +1,8 @@
-import RuntimeSupport
 import ClientRuntime
 import Foundation
 import GRDB
 import MobileTrackerAPI
+import RuntimeSupport
 
 /// The tracker's durable queue: every event, profile update and location
 /// update is on disk before the call that made it returns, and is deleted

@@ -1,10 +1,10 @@
-import RuntimeSupport
 import ClientRuntime
 import Foundation
 import Logging
 import MobileTrackerAPI
 import OpenAPIRuntime
 import Resilience
+import RuntimeSupport
 
 /// Sends the queue, oldest row first, one at a time (the API takes one event
 /// per request, and order within a session matters):
@@ -45,9 +45,12 @@ actor QueueDelivery {
     private var kicked = false
     private var failures = 0
     /// The status (401 or 403) delivery paused at; nil while it runs.
-    private(set) var pausedForStatus: Int?
+    private var pausedForStatus: Int?
     /// 404 answers so far (each retried with backoff).
-    private(set) var notFoundAnswers = 0
+    private var notFoundAnswers = 0
+
+    /// The pause and the 404 count, read together for ``QueueStatus``.
+    var state: (pausedForStatus: Int?, notFoundAnswers: Int) { (pausedForStatus, notFoundAnswers) }
 
     init(
         queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, backoff: BackoffPolicy, logger: Logger

@@ -1,5 +1,5 @@
-import RuntimeSupport
 import Foundation
+import RuntimeSupport
 
 /// The tracker's primary store: UserDefaults on Apple platforms (the
 /// document's choice, the mobile counterpart of a cookie), any store an app

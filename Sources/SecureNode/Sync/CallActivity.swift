@@ -45,10 +45,12 @@ public final class CallActivity: Sendable {
     /// Returns once no call is in progress (at once when none is), or when
     /// the waiting task is cancelled.
     public func waitUntilNoCall() async {
-        let id = state.withLock { state -> Int in
+        // Almost always no call: return without suspending.
+        guard let id = state.withLock({ state -> Int? in
+            guard state.activeCalls > 0 else { return nil }
             state.nextWaiter += 1
             return state.nextWaiter
-        }
+        }) else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let waiting = state.withLock { state -> Bool in

@@ -1,8 +1,7 @@
-import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
 import OpenAPIModel
-import ProcessTestSupport
+import RuntimeSupport
 import SandboxCore
 
 /// A Safepocket backend that behaves as its native API guide says, on a

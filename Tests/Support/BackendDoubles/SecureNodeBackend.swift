@@ -1,7 +1,6 @@
-import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
-import ProcessTestSupport
+import RuntimeSupport
 import SandboxCore
 
 /// A SecureNode backend that behaves as the contract and the iOS README say,

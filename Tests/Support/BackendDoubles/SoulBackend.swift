@@ -1,7 +1,6 @@
-import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
-import ProcessTestSupport
+import RuntimeSupport
 import SandboxCore
 
 /// A SOUL backend that behaves as the SOUL document says, on a loopback

@@ -1,7 +1,6 @@
-import RuntimeSupport
 import Foundation
 import LoopbackHTTPServer
-import ProcessTestSupport
+import RuntimeSupport
 import SandboxCore
 
 /// A MobileTracker backend that behaves as the document's endpoint section

@@ -1,10 +1,9 @@
-import RuntimeSupport
 import BackendDoubles
 import Foundation
-import ProcessTestSupport
 import Logging
 import LoopbackHTTPServer
 import Resilience
+import RuntimeSupport
 import Safepocket
 import SafepocketAPI
 import Soul

@@ -7,7 +7,7 @@ import OpenAPIRuntime
 /// - an unauthenticated client for sign-in and token refresh (https only,
 ///   redacted logs; nothing that waits on the session),
 /// - the session, refreshing through that client,
-/// - the authenticated client with ``SessionMiddlewareStack``,
+/// - the authenticated client with the SDK's middleware stack,
 /// - a redactor that knows the session's tokens, for error texts,
 /// - the ``ClientCaller`` the facade's calls go through.
 public struct SessionClients<Client: Sendable>: Sendable {
@@ -22,25 +22,25 @@ public struct SessionClients<Client: Sendable>: Sendable {
     /// The facade's call path (connectivity check, failure mapping).
     public let caller: ClientCaller<Client>
 
-    /// Wires the clients for `baseURL` over `transport`. `makeClient` is the
-    /// generated client's initializer; `makeRefresher` builds the backend's
-    /// refresh call on the unauthenticated client. Throws
-    /// ``InsecureBaseURLError`` for an http URL to a host that is not loopback.
+    /// Wires the clients for `baseURL`. `transport` is built only once the
+    /// URL is accepted; `stack` is the SDK's documented middleware stack for
+    /// a session (its `middlewares(session:...)`, usually
+    /// ``SessionMiddlewareStack``); `makeClient` is the generated client's
+    /// initializer; `makeRefresher` builds the backend's refresh call on the
+    /// unauthenticated client. Throws ``InsecureBaseURLError`` for an http
+    /// URL to a host that is not loopback.
     public init(
-        baseURL: URL, transport: any ClientTransport, tokenStore: any TokenStore, idempotencyKeyOperations: Set<String> = [],
-        retryPolicy: RetryPolicy, logger: Logger, connectivity: Connectivity?,
+        baseURL: URL, transport makeTransport: @autoclosure () -> any ClientTransport, tokenStore: any TokenStore, logger: Logger,
+        connectivity: Connectivity?, stack: (TokenSession) -> [any ClientMiddleware],
         makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client, makeRefresher: (Client) -> any TokenRefresher
     ) throws(InsecureBaseURLError) {
         try BaseURLPolicy.validate(baseURL)
+        let transport = makeTransport()
         authClient = makeClient(baseURL, transport, [SecureTransportMiddleware(), RedactingLogMiddleware(logger: logger)])
         let session = TokenSession(store: tokenStore, refresher: makeRefresher(authClient))
         self.session = session
         redactor = Redactor(knownSecrets: { session.recentTokens })
-        client = makeClient(
-            baseURL, transport,
-            SessionMiddlewareStack.middlewares(
-                session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger,
-                connectivity: connectivity))
+        client = makeClient(baseURL, transport, stack(session))
         caller = ClientCaller(client: client, connectivity: connectivity)
     }
 }

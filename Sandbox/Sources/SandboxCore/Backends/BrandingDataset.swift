@@ -1,5 +1,5 @@
-import RuntimeSupport
 import Foundation
+import RuntimeSupport
 
 /// SecureNode's branding records, generated from a seed rather than stored:
 /// record `i` of `size` is the number `+1555` followed by `i` in seven digits,

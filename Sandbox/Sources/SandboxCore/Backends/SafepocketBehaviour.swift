@@ -1,7 +1,7 @@
-import RuntimeSupport
 import ContractCheck
 import Crypto
 import Foundation
+import RuntimeSupport
 
 /// Safepocket as its native API guide describes it: a hosted authorization
 /// page (`GET /oauth2/authorize`, outside the API spec) that redirects to the

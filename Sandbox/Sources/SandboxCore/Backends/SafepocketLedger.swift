@@ -1,5 +1,5 @@
-import RuntimeSupport
 import Foundation
+import RuntimeSupport
 
 /// Safepocket's finance data, generated from a seed: two linked accounts and
 /// a year of transactions ending with a given month (payroll, rent, bills

@@ -1,6 +1,6 @@
-import RuntimeSupport
 import ContractCheck
 import Foundation
+import RuntimeSupport
 
 /// SecureNode as its contract and iOS README describe it: device register,
 /// update and presence; branding sync over a seeded dataset of up to a

@@ -1,6 +1,6 @@
-import RuntimeSupport
 import ContractCheck
 import Foundation
+import RuntimeSupport
 
 /// SOUL as its integration guide describes it: OTP request and verify
 /// (staging previews and accepts 123456; production "sends" a code by SMS

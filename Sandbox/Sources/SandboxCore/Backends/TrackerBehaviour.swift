@@ -1,6 +1,6 @@
-import RuntimeSupport
 import ContractCheck
 import Foundation
+import RuntimeSupport
 
 /// MobileTracker as its document's endpoint section describes it: sessions
 /// created for a device and brand, events, profile and location updates
