@@ -233,6 +233,32 @@ import Testing
         #expect(try only("invalid-x-stream-array", in: load(yaml("3"))).message.contains("not true or a property name"))
     }
 
+    @Test func offlineExtensionsAreCheckedWhereTheyStand() throws {
+        func yaml(method: String = "get", _ extensionLine: String) -> String {
+            """
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths:
+              /a:
+                \(method):
+                  \(extensionLine)
+                  responses: {'200': {description: OK}}
+            """
+        }
+        for fine in ["x-cache: false", "x-cache: true", "x-cache: {max-age: 60}", "x-offline-queue: false"] {
+            #expect(load(yaml(fine)).warnings.isEmpty, "\(fine)")
+        }
+        #expect(load(yaml(method: "post", "x-offline-queue: true")).warnings.isEmpty)
+        let negative = try only("invalid-x-cache", in: load(yaml("x-cache: {max-age: -5}")))
+        #expect(negative.message.contains("x-cache of GET /a is ignored"))
+        #expect(negative.hint?.contains("x-cache: {max-age: 60}") == true)
+        #expect((negative.line, negative.column) == (6, 7), "at the operation that carries it")
+        #expect(try only("invalid-x-cache", in: load(yaml("x-cache: 'yes'"))).message.contains("it is string"))
+        #expect(try only("invalid-x-cache", in: load(yaml(method: "post", "x-cache: true"))).message.contains("only GET responses are cached"))
+        #expect(try only("invalid-x-offline-queue", in: load(yaml("x-offline-queue: true"))).message.contains("a GET is a read"))
+        #expect(try only("invalid-x-offline-queue", in: load(yaml(method: "post", "x-offline-queue: 1"))).message.contains("not a boolean"))
+    }
+
     @Test func unknownFieldsSuggestTheRightOne() throws {
         let yaml = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      sumary: Typo\n      responses: {'200': {description: OK}}\n"
         let warning = try only("unknown-field", in: load(yaml))

@@ -194,7 +194,8 @@ extension Client {
             id: "updateTransaction",
             method: .patch,
             pathTemplate: "/transactions/{transactionId}",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            isOfflineQueueable: true
         )
         /// `POST /transactions/sync`
         public static let syncTransactions = OperationDescriptor(

@@ -167,7 +167,8 @@ extension Client {
             id: "createMood",
             method: .post,
             pathTemplate: "/api/moods",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            isOfflineQueueable: true
         )
         /// `GET /healthz`
         public static let checkHealth = OperationDescriptor(

@@ -65,7 +65,8 @@ struct ClientRenderer {
                     // The runtime infers idempotency from the method; only an `x-idempotent` that differs is written.
                     let idempotent = operation.isIdempotent == operation.isIdempotentByMethod ? "" : ", isIdempotent: \(operation.isIdempotent)"
                     let deprecated = operation.isDeprecated ? ", isDeprecated: true" : ""
-                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method.rawValue), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(idempotent)\(deprecated))")
+                    let offline = Self.offlineArguments(operation)
+                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method.rawValue), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(idempotent)\(deprecated)\(offline))")
                 }
                 writer.line("")
                 writer.line("/// Every operation, by `operationId`.")
@@ -78,6 +79,20 @@ struct ClientRenderer {
             }
             renderSecuritySchemes(client, into: &writer)
         }
+    }
+
+    /// The descriptor's `cache:` and `isOfflineQueueable:` arguments, written
+    /// only when the spec's `x-cache` or `x-offline-queue` departs from the
+    /// default (so specs without them generate what they always did).
+    private static func offlineArguments(_ operation: OperationDeclaration) -> String {
+        var arguments = ""
+        switch operation.cache {
+        case .byHeaders: break
+        case .never: arguments += ", cache: .never"
+        case .maxAge(let seconds): arguments += ", cache: .maxAge(seconds: \(seconds))"
+        }
+        if operation.isOfflineQueueable { arguments += ", isOfflineQueueable: true" }
+        return arguments
     }
 
     /// `Client.SecuritySchemes`: one constant per scheme the operations use,

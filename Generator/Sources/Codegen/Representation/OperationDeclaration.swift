@@ -41,6 +41,11 @@ public struct OperationDeclaration: Sendable, Hashable {
     /// The method that decodes the success body's array while it arrives,
     /// when the spec asks for one (`x-stream-array`).
     public var streaming: StreamingDeclaration?
+    /// Whether the runtime's response cache may keep the responses, and
+    /// their freshness when the server states none (`x-cache`).
+    public var cache: CacheExtension = .byHeaders
+    /// Whether the app may queue the write while offline (`x-offline-queue`).
+    public var isOfflineQueueable: Bool = false
 
     /// One argument of the generated method.
     public enum Argument: Sendable, Hashable {

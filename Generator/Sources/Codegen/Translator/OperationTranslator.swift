@@ -79,7 +79,8 @@ struct OperationTranslator {
             documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
             parameters: declaredParameters, body: body, success: success, failure: failure, responses: responses,
             security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method),
-            streaming: streaming(operation, success: success))
+            streaming: streaming(operation, success: success), cache: CacheExtension.read(operation, method: method),
+            isOfflineQueueable: OfflineQueueExtension.read(operation, method: method))
     }
 
     /// The streamed variant `x-stream-array` asks for, when it can be made:

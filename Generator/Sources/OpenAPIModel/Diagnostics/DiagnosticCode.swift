@@ -165,6 +165,16 @@ extension DiagnosticCode {
         id: "invalid-x-idempotent", severity: .warning,
         summary: "`x-idempotent` that is not `true` or `false`: ignored, the method decides whether the operation may be repeated")
 
+    /// The `invalid-x-cache` warning.
+    public static let invalidXCache = DiagnosticCode(
+        id: "invalid-x-cache", severity: .warning,
+        summary: "`x-cache` that is not `true`, `false` or `{max-age: seconds}`, or stands on an operation that is not a GET: ignored, the method and the response's headers decide")
+
+    /// The `invalid-x-offline-queue` warning.
+    public static let invalidXOfflineQueue = DiagnosticCode(
+        id: "invalid-x-offline-queue", severity: .warning,
+        summary: "`x-offline-queue` that is not a boolean, or `true` on a read: ignored, the operation is never queued")
+
     /// The `invalid-x-stream-array` warning.
     public static let invalidXStreamArray = DiagnosticCode(
         id: "invalid-x-stream-array", severity: .warning,
@@ -327,7 +337,7 @@ extension DiagnosticCode {
         .unsupportedVersion, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
         .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
-        .duplicateOperationId, .invalidXIdempotent, .invalidXStreamArray, .patternNotChecked,
+        .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXStreamArray, .patternNotChecked,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,

@@ -7,6 +7,7 @@ extension LoadSession {
         checkOperationIds(document, root: root)
         checkSecurityNames(document)
         checkIdempotentExtensions(document)
+        checkOfflineExtensions(document)
         checkStreamedArrays(document)
     }
 
@@ -65,6 +66,45 @@ extension LoadSession {
                     .invalidXIdempotent,
                     "x-idempotent of \(method.rawValue.uppercased()) \(path) is \(value.jsonTypeName), not a boolean; it is ignored and the method decides",
                     at: operation.location, hint: "write 'x-idempotent: true' when the server deduplicates repeats of this operation"))
+        }
+    }
+
+    /// `x-cache` (`false`, `true` or `{max-age: seconds}`, on a GET) and
+    /// `x-offline-queue` (a boolean, on a write) are read by code generation
+    /// for the runtime's response cache and offline write queue; any other
+    /// value, or either on the wrong kind of operation, is ignored.
+    private func checkOfflineExtensions(_ document: OpenAPIDocument) {
+        for (path, method, operation, _) in document.operations {
+            let place = "\(method.rawValue.uppercased()) \(path)"
+            if let value = operation.extensions["x-cache"] {
+                var problem: String?
+                if method != .get {
+                    problem = "only GET responses are cached"
+                } else if case .bool = value {
+                } else if CacheExtension.maxAge(value) == nil {
+                    problem = "it is \(value.jsonTypeName), not true, false or {max-age: seconds} with a whole number of seconds of 0 or more"
+                }
+                if let problem {
+                    diagnostics.append(
+                        Diagnostic(
+                            .invalidXCache, "x-cache of \(place) is ignored: \(problem)", at: operation.location,
+                            hint: "write 'x-cache: false' to never cache the response, or 'x-cache: {max-age: 60}' to keep it fresh for 60 s when the server says nothing"))
+                }
+            }
+            if let value = operation.extensions["x-offline-queue"] {
+                var problem: String?
+                if case .bool(let queued) = value {
+                    if queued, [.get, .head, .options, .trace].contains(method) { problem = "a \(method.rawValue.uppercased()) is a read; only writes are queued" }
+                } else {
+                    problem = "it is \(value.jsonTypeName), not a boolean"
+                }
+                if let problem {
+                    diagnostics.append(
+                        Diagnostic(
+                            .invalidXOfflineQueue, "x-offline-queue of \(place) is ignored: \(problem)", at: operation.location,
+                            hint: "write 'x-offline-queue: true' on a write the app may store while offline and send once when connectivity returns"))
+                }
+            }
         }
     }
 

@@ -33,11 +33,30 @@ public struct OperationDescriptor: Sendable, Hashable {
     /// the server deduplicates). An `Idempotency-Key` header alone does not
     /// make a request repeatable.
     public let isIdempotent: Bool
+    /// Whether a response cache may keep the operation's responses: only a
+    /// GET is cached, as its response headers allow, unless the spec's
+    /// `x-cache` says `false` (``Caching/never``) or gives a freshness for
+    /// responses that state none (``Caching/maxAge(seconds:)``).
+    public let cache: Caching
+    /// Whether the spec marks the write `x-offline-queue: true`: the app may
+    /// store it while offline and send it once connectivity returns.
+    public let isOfflineQueueable: Bool
+
+    /// How a response cache treats the operation's responses.
+    public enum Caching: Sendable, Hashable {
+        /// Cached when the method is GET, as the response headers allow.
+        case byHeaders
+        /// Never cached (`x-cache: false`).
+        case never
+        /// Cached, fresh for `seconds` when the response states no freshness
+        /// (`x-cache: {max-age: N}`).
+        case maxAge(seconds: Int)
+    }
 
     /// Creates a descriptor; `isIdempotent` defaults to the method's semantics.
     public init(
         id: String, method: HTTPRequest.Method, pathTemplate: String, security: [[SecuritySchemeDescriptor]], isIdempotent: Bool? = nil,
-        isDeprecated: Bool = false
+        isDeprecated: Bool = false, cache: Caching = .byHeaders, isOfflineQueueable: Bool = false
     ) {
         self.id = id
         self.method = method
@@ -45,7 +64,12 @@ public struct OperationDescriptor: Sendable, Hashable {
         self.security = security
         self.isIdempotent = isIdempotent ?? Self.idempotentMethods.contains(method)
         self.isDeprecated = isDeprecated
+        self.cache = method == .get ? cache : .never
+        self.isOfflineQueueable = isOfflineQueueable
     }
+
+    /// Whether a response cache may keep this operation's responses at all.
+    public var isCacheable: Bool { cache != .never }
 
     /// The methods RFC 9110 (section 9.2.2) defines as idempotent.
     public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace, .put, .delete]
