@@ -12,14 +12,19 @@ public enum RetryAfter {
             guard let seconds = Int64(trimmed) else { return .seconds(Int64.max / 2) }
             return .seconds(seconds)
         }
+        return httpDate(trimmed).map { .seconds(max(0, $0.timeIntervalSince(now).rounded(.up))) }
+    }
+
+    /// The date of an HTTP-date header value (`Date`, `Expires`,
+    /// `Retry-After`, `Last-Modified`), or nil when it is not one.
+    public static func httpDate(_ value: String) -> Date? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
         for format in httpDateFormats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) {
-                return .seconds(max(0, date.timeIntervalSince(now).rounded(.up)))
-            }
+            if let date = formatter.date(from: trimmed) { return date }
         }
         return nil
     }

@@ -1,0 +1,78 @@
+import Foundation
+import RuntimeSupport
+
+/// Where a response came from, as the caller of a cached operation sees it.
+public enum ResponseSource: Sendable, Hashable {
+    /// From the server, in full.
+    case network
+    /// From the cache after the server confirmed it unchanged (a `304`).
+    case revalidated
+    /// From the cache without reaching the server: still fresh, or stale
+    /// because the device is offline or the request failed on the network.
+    /// `age` is how old the stored response is (RFC 9111 section 4.2.3).
+    case cache(age: Duration)
+
+    /// Whether the server was reached for this response.
+    public var reachedServer: Bool {
+        if case .cache = self { return false }
+        return true
+    }
+}
+
+/// A value read through a response cache, with where it came from.
+///
+/// ```swift
+/// let moods = try await soul.listMoods()
+/// if case .cache(let age) = moods.source { showBanner("offline, \(age) old") }
+/// ```
+public struct CachedResponse<Value: Sendable>: Sendable {
+    /// The value.
+    public let value: Value
+    /// Where it came from.
+    public let source: ResponseSource
+
+    /// Creates a response.
+    public init(value: Value, source: ResponseSource) {
+        self.value = value
+        self.source = source
+    }
+
+    /// How old the value is: zero for a response the server sent or
+    /// confirmed just now.
+    public var age: Duration {
+        if case .cache(let age) = source { return age }
+        return .zero
+    }
+}
+
+/// Tells a call site where the response of the calls it makes came from:
+/// ``ResponseCacheMiddleware`` reports into the recording the current task
+/// opened, so the value a generated client returns can be paired with its
+/// source without changing the client's signature.
+///
+/// ```swift
+/// let (moods, source) = try await ResponseSourceRecording.record { try await client.listMoods() }
+/// ```
+public enum ResponseSourceRecording {
+    /// The box of the recording the current task opened.
+    @TaskLocal static var current: Box?
+
+    /// Runs `call` and returns its value with the source the cache reported
+    /// for the last response it read (``ResponseSource/network`` when no
+    /// cache was involved).
+    public static func record<Value: Sendable>(_ call: () async throws -> Value) async throws -> (Value, ResponseSource) {
+        let box = Box()
+        let value = try await $current.withValue(box) { try await call() }
+        return (value, box.source.withLock { $0 } ?? .network)
+    }
+
+    /// Records `source` for the current recording, if one is open.
+    static func report(_ source: ResponseSource) {
+        current?.source.withLock { $0 = source }
+    }
+
+    /// A recording's result, written by the middleware and read once the call returns.
+    final class Box: Sendable {
+        let source = Locked<ResponseSource?>(nil)
+    }
+}
