@@ -32,8 +32,12 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
     case insecureBaseURL
     /// The secure token store could not be read or written.
     case storageFailed
-    /// The server could not be reached.
+    /// The server could not be reached (or the device is known to be
+    /// offline and nothing was sent).
     case offline
+    /// A write that is not deduplicated may or may not have reached the
+    /// server; it was not sent again.
+    case outcomeUnknown
     /// The server did not answer in time.
     case timeout
     /// The call was cancelled.
@@ -67,6 +71,8 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
         case let error as TokenRefreshError: self = error == .notSignedIn ? .notSignedIn : .sessionExpired
         case is InsecureBaseURLError: self = .insecureBaseURL
         case is TokenStoreError: self = .storageFailed
+        case is DeviceOfflineError: self = .offline
+        case is WriteOutcomeUnknownError: self = .outcomeUnknown
         default:
             switch NetworkFailure(error) {
             case .timeout?: self = .timeout

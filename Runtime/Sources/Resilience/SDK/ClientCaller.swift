@@ -12,10 +12,16 @@ public struct ClientCaller<Client: Sendable>: Sendable {
     /// The device's connectivity as the app reports it (nil: always try).
     public let connectivity: Connectivity?
 
+    /// Whether the client's stack has a ``ResponseCacheMiddleware``: then
+    /// reads are not refused while offline (the cache answers them, or
+    /// throws ``DeviceOfflineError`` without sending).
+    public let servesFromCache: Bool
+
     /// A caller of `client`, checking `connectivity` first when there is one.
-    public init(client: Client, connectivity: Connectivity?) {
+    public init(client: Client, connectivity: Connectivity?, servesFromCache: Bool = false) {
         self.client = client
         self.connectivity = connectivity
+        self.servesFromCache = servesFromCache
     }
 
     /// Runs `call` on the client. Throws `offline` without sending anything
@@ -26,6 +32,22 @@ public struct ClientCaller<Client: Sendable>: Sendable {
         if let connectivity, await !connectivity.isOnline { throw offline() }
         do {
             return try await call(client)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Runs a read on the client and tells where its response came from:
+    /// the server, or the response cache (with its age) while offline or
+    /// when the server cannot be reached. Without a cache in the stack it is
+    /// ``perform(offline:failure:_:)`` with ``ResponseSource/network``.
+    public func performRead<Result: Sendable, Failure: Error>(
+        offline: @autoclosure () -> Failure, failure: (any Error) -> Failure, _ call: (Client) async throws -> Result
+    ) async throws(Failure) -> CachedResponse<Result> {
+        if !servesFromCache, let connectivity, await !connectivity.isOnline { throw offline() }
+        do {
+            let (value, source) = try await ResponseSourceRecording.record { try await call(client) }
+            return CachedResponse(value: value, source: source)
         } catch {
             throw failure(error)
         }

@@ -27,11 +27,12 @@ public struct SessionClients<Client: Sendable>: Sendable {
     /// a session (its `middlewares(session:...)`, usually
     /// ``SessionMiddlewareStack``); `makeClient` is the generated client's
     /// initializer; `makeRefresher` builds the backend's refresh call on the
-    /// unauthenticated client. Throws ``InsecureBaseURLError`` for an http
+    /// unauthenticated client; `servesFromCache` says the stack has a
+    /// ``ResponseCacheMiddleware``. Throws ``InsecureBaseURLError`` for an http
     /// URL to a host that is not loopback.
     public init(
         baseURL: URL, transport makeTransport: @autoclosure () -> any ClientTransport, tokenStore: any TokenStore, logger: Logger,
-        connectivity: Connectivity?, stack: (TokenSession) -> [any ClientMiddleware],
+        connectivity: Connectivity?, servesFromCache: Bool = false, stack: (TokenSession) -> [any ClientMiddleware],
         makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client, makeRefresher: (Client) -> any TokenRefresher
     ) throws(InsecureBaseURLError) {
         try BaseURLPolicy.validate(baseURL)
@@ -41,6 +42,6 @@ public struct SessionClients<Client: Sendable>: Sendable {
         self.session = session
         redactor = Redactor(knownSecrets: { session.recentTokens })
         client = makeClient(baseURL, transport, stack(session))
-        caller = ClientCaller(client: client, connectivity: connectivity)
+        caller = ClientCaller(client: client, connectivity: connectivity, servesFromCache: servesFromCache)
     }
 }

@@ -7,20 +7,23 @@ import OpenAPIRuntime
 /// 1. https only (``SecureTransportMiddleware``);
 /// 2. one `Idempotency-Key` per logical write, the same on every attempt,
 ///    for the operations whose spec declares the header (none by default);
-/// 3. token refresh for protected operations: a 401 refreshes once and
+/// 3. the response cache, when one is given (``ResponseCacheMiddleware``):
+///    cacheable GETs answered from it while offline or on a network failure;
+/// 4. token refresh for protected operations: a 401 refreshes once and
 ///    retries once, a second 401 ends the session;
-/// 4. retries, only for operations the spec marks repeatable, honouring
+/// 5. retries, only for operations the spec marks repeatable, honouring
 ///    `Retry-After` and waiting for connectivity;
-/// 5. the bearer token where the operation requires `bearerScheme`;
-/// 6. redacted logs of each attempt, the session's own tokens masked.
+/// 6. the bearer token where the operation requires `bearerScheme`;
+/// 7. redacted logs of each attempt, the session's own tokens masked.
 public enum SessionMiddlewareStack {
     /// The stack for `session`; see the type's documentation for the order.
     public static func middlewares(
         session: TokenSession, idempotencyKeyOperations: Set<String> = [], bearerScheme: String = "bearerAuth",
-        retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil
+        retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil
     ) -> [any ClientMiddleware] {
         let idempotency: [any ClientMiddleware] = idempotencyKeyOperations.isEmpty ? [] : [IdempotencyKeyMiddleware(operations: idempotencyKeyOperations)]
-        return [SecureTransportMiddleware()] + idempotency + [
+        let caching: [any ClientMiddleware] = cache.map { [ResponseCacheMiddleware(cache: $0, connectivity: connectivity)] } ?? []
+        return [SecureTransportMiddleware()] + idempotency + caching + [
             TokenRefreshMiddleware(session: session),
             RetryMiddleware(policy: retryPolicy, connectivity: connectivity),
             BearerTokenMiddleware(session: session, operations: .requiringScheme(bearerScheme)),

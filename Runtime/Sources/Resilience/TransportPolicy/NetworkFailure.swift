@@ -37,4 +37,20 @@ public enum NetworkFailure: Sendable, Hashable {
         default: self = .offline
         }
     }
+
+    /// Whether `error` shows the request never left the device: no
+    /// connectivity, the host not found, the connection refused, or the
+    /// device known to be offline. A timeout or a connection lost after
+    /// connecting is not: the server may have received the request.
+    public static func requestNeverLeft(_ error: any Error) -> Bool {
+        let cause = (error as? ClientError)?.underlyingError ?? error
+        if cause is DeviceOfflineError { return true }
+        guard let urlError = cause as? URLError else { return false }
+        let beforeSending: Set<URLError.Code> = [
+            .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed,
+            .callIsActive, .appTransportSecurityRequiresSecureConnection, .secureConnectionFailed, .serverCertificateUntrusted,
+            .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+        ]
+        return beforeSending.contains(urlError.code)
+    }
 }

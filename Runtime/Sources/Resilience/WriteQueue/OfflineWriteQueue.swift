@@ -1,0 +1,141 @@
+import Foundation
+
+/// Writes an app made while offline, stored durably and sent once
+/// connectivity returns, without ever sending twice what the server does not
+/// deduplicate.
+///
+/// - Each write is one 0600 file, written to a temporary name, fsynced and
+///   renamed: after a crash a write is there whole or not at all.
+/// - Writes are sent in the order they were queued, one at a time; a write
+///   that cannot be sent yet (``WriteDeliveryOutcome/notSent``,
+///   ``WriteDeliveryOutcome/deferred``) stops the pass, so order is kept.
+/// - Before a send the write is stored as ``QueuedWrite/State/sending``.
+///   If the send ends in doubt (or the app dies during it), a write that is
+///   not idempotent becomes ``QueuedWrite/State/unknownOutcome`` and is
+///   never sent again automatically; an idempotent one (whose
+///   `Idempotency-Key` was stored with it) is sent again with the same key.
+/// - A write is sent only while the subject that queued it is signed in.
+/// - One delivery pass runs at a time; a caller arriving during a pass waits
+///   for it.
+///
+/// Used by the SDKs through ``ClientCaller/performQueueable(_:queue:payload:idempotencyKey:offline:failure:send:)``.
+public actor OfflineWriteQueue {
+    /// The folder the queue owns.
+    public nonisolated let folder: URL
+    private var items: [QueuedWrite]
+    private var pass: Task<WriteDeliveryReport, Never>?
+
+    /// Opens the queue in `folder` (created if missing). Writes a previous
+    /// launch left ``QueuedWrite/State/sending`` are in doubt: pending again
+    /// when idempotent, ``QueuedWrite/State/unknownOutcome`` otherwise.
+    public init(folder: URL) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".write") }.sorted()
+        var items: [QueuedWrite] = []
+        for name in names {
+            guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
+                  var item = try? JSONDecoder().decode(QueuedWrite.self, from: data)
+            else { continue }
+            if item.state == .sending {
+                item.state = item.isIdempotent ? .pending : .unknownOutcome
+                try PrivateFile.write(JSONEncoder().encode(item), to: folder.appendingPathComponent(name))
+            }
+            items.append(item)
+        }
+        self.items = items
+    }
+
+    /// Every stored write, oldest first: pending, in doubt and refused.
+    public var writes: [QueuedWrite] { items }
+
+    /// Whether a write of `subject` waits to be sent.
+    public func hasPending(subject: String?) -> Bool {
+        items.contains { $0.state == .pending && $0.subject == subject }
+    }
+
+    /// Stores a write durably (fsynced before this returns).
+    @discardableResult
+    public func enqueue(
+        operationID: String, payload: Data, isIdempotent: Bool, idempotencyKey: String? = nil, subject: String?, now: Date = Date()
+    ) throws -> QueuedWrite {
+        let item = QueuedWrite(
+            id: UUID().uuidString.lowercased(), operationID: operationID, payload: payload, isIdempotent: isIdempotent,
+            idempotencyKey: idempotencyKey, subject: subject, enqueuedAt: now, state: .pending, attempts: 0)
+        try save(item)
+        items.append(item)
+        return item
+    }
+
+    /// Removes a write whatever its state (the app resolved one in doubt,
+    /// or gave up on one).
+    public func discard(id: String) throws {
+        guard let index = items.firstIndex(where: { $0.id == id }) else { return }
+        try PrivateFile.remove(url(of: items[index]))
+        items.remove(at: index)
+    }
+
+    /// Removes every write of `subject` (a sign-out that drops what the
+    /// user left unsent).
+    public func discardAll(subject: String?) throws {
+        for item in items where item.subject == subject { try discard(id: item.id) }
+    }
+
+    /// Sends `subject`'s pending writes in order with `send`, applying the
+    /// rules of the type's documentation; returns what happened. A pass
+    /// already running is awaited instead of starting a second one.
+    public func deliver(subject: String?, send: @escaping @Sendable (QueuedWrite) async -> WriteDeliveryOutcome) async -> WriteDeliveryReport {
+        if let pass { return await pass.value }
+        let task = Task { await runPass(subject: subject, send: send) }
+        pass = task
+        let report = await task.value
+        pass = nil
+        return report
+    }
+
+    private func runPass(subject: String?, send: @Sendable (QueuedWrite) async -> WriteDeliveryOutcome) async -> WriteDeliveryReport {
+        var report = WriteDeliveryReport()
+        while let index = items.firstIndex(where: { $0.state == .pending && $0.subject == subject }) {
+            var item = items[index]
+            item.state = .sending
+            item.attempts += 1
+            guard (try? update(item)) != nil else { break }
+            let outcome = await send(item)
+            switch outcome {
+            case .delivered:
+                try? PrivateFile.remove(url(of: item))
+                items.removeAll { $0.id == item.id }
+                report.delivered.append(item)
+                continue
+            case .notSent, .deferred:
+                item.state = .pending
+            case .inDoubt where item.isIdempotent:
+                item.state = .pending
+            case .inDoubt:
+                item.state = .unknownOutcome
+                report.inDoubt.append(item)
+            case .rejected(let status):
+                item.state = .rejected(status: status)
+                report.rejected.append(item)
+            }
+            try? update(item)
+            if item.state == .pending { break }
+        }
+        report.stillPending = items.filter { $0.state == .pending && $0.subject == subject }.count
+        return report
+    }
+
+    private func update(_ item: QueuedWrite) throws {
+        try save(item)
+        if let index = items.firstIndex(where: { $0.id == item.id }) { items[index] = item }
+    }
+
+    private func save(_ item: QueuedWrite) throws {
+        try PrivateFile.write(JSONEncoder().encode(item), to: url(of: item))
+    }
+
+    private func url(of item: QueuedWrite) -> URL {
+        let milliseconds = String(Int64(item.enqueuedAt.timeIntervalSince1970 * 1000))
+        return folder.appendingPathComponent(String(repeating: "0", count: max(0, 15 - milliseconds.count)) + milliseconds + "-" + item.id + ".write")
+    }
+}

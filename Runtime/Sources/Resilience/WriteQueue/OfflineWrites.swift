@@ -1,0 +1,102 @@
+import ClientRuntime
+import Foundation
+
+/// A write that may have reached the server, of an operation the server
+/// does not deduplicate: it is not sent again automatically. The app can
+/// check with the server (a list call) and repeat it if it did not arrive.
+public struct WriteOutcomeUnknownError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The operation.
+    public let operationID: String
+
+    /// Creates the error.
+    public init(operationID: String) {
+        self.operationID = operationID
+    }
+
+    /// A readable summary.
+    public var description: String { "\(operationID) may or may not have reached the server; it was not sent again" }
+}
+
+/// What became of a write that may be queued.
+public enum Submission<Value: Sendable>: Sendable {
+    /// The server took it and answered with this value.
+    case sent(Value)
+    /// It is stored and will be sent once the device can reach the server.
+    case queued(QueuedWrite)
+}
+
+/// The queueable writes of one SDK: its ``OfflineWriteQueue``, how to send
+/// each kind of write, and the rule that decides between sending, queueing
+/// and reporting an unknown outcome.
+///
+/// A write of an operation marked `x-offline-queue` is queued only when it
+/// is known not to have left the device: the device is reported offline,
+/// or the send failed before the request went out. A send that ends in
+/// doubt is queued again only when the server deduplicates it (the
+/// operation is idempotent, or it carries an `Idempotency-Key`); otherwise
+/// ``WriteOutcomeUnknownError`` is thrown.
+public struct OfflineWrites<Client: Sendable>: Sendable {
+    /// The durable queue.
+    public let queue: OfflineWriteQueue
+    /// How each kind of queued write is sent.
+    public let senders: QueuedWriteSenders<Client>
+    let client: Client
+    let connectivity: Connectivity?
+    let subject: @Sendable () -> String?
+
+    /// Wires the queue to the SDK's authenticated client. `subject` is who is
+    /// signed in now (writes are sent only under the subject that queued them).
+    public init(
+        queue: OfflineWriteQueue, senders: QueuedWriteSenders<Client>, client: Client, connectivity: Connectivity?,
+        subject: @escaping @Sendable () -> String?
+    ) {
+        self.queue = queue
+        self.senders = senders
+        self.client = client
+        self.connectivity = connectivity
+        self.subject = subject
+    }
+
+    /// Sends the signed-in subject's queued writes, oldest first.
+    public func deliverPending() async -> WriteDeliveryReport {
+        let client = client
+        let senders = senders
+        return await queue.deliver(subject: subject()) { await senders.send($0, with: client) }
+    }
+
+    /// Sends the write, or queues it by the rule of the type's
+    /// documentation. Older queued writes of the subject are sent first, so
+    /// the server sees writes in the order the user made them.
+    ///
+    /// - Parameters:
+    ///   - operation: the generated client's descriptor (must be `x-offline-queue`).
+    ///   - payload: the operation's input, JSON-encoded, for the queue.
+    ///   - idempotencyKey: the key the request carries, stored with a queued write.
+    ///   - send: the call on the generated client.
+    public func submit<Value: Sendable>(
+        _ operation: OperationDescriptor, payload: Data, idempotencyKey: String? = nil, send: (Client) async throws -> Value
+    ) async throws -> Submission<Value> {
+        let deduplicated = operation.isIdempotent || idempotencyKey != nil
+        func enqueue() async throws -> Submission<Value> {
+            .queued(
+                try await queue.enqueue(
+                    operationID: operation.id, payload: payload, isIdempotent: deduplicated, idempotencyKey: idempotencyKey, subject: subject()))
+        }
+        if operation.isOfflineQueueable, let connectivity, await !connectivity.isOnline { return try await enqueue() }
+        if await queue.hasPending(subject: subject()) {
+            let report = await deliverPending()
+            if operation.isOfflineQueueable, report.stillPending > 0 { return try await enqueue() }
+        }
+        do {
+            return .sent(try await send(client))
+        } catch {
+            guard operation.isOfflineQueueable else { throw error }
+            switch QueuedWriteSenders<Client>.classify(error) {
+            case .notSent where !(error is TokenRefreshError): return try await enqueue()
+            case .inDoubt where deduplicated: return try await enqueue()
+            case .inDoubt where !(error is CancellationError): throw WriteOutcomeUnknownError(operationID: operation.id)
+            default: throw error
+            }
+        }
+    }
+}
