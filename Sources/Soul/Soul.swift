@@ -78,13 +78,24 @@ public final class Soul: SessionOwner {
         public var connectivity: Connectivity?
         /// The wall clock (cooldowns, `Retry-After` dates); for tests.
         public var now: @Sendable () -> Date
+        /// The folder of the SDK's files: the response cache, the queue of
+        /// moods made offline, the OTP flow's state. Default: `soul` in the
+        /// app's Application Support folder.
+        public var storageFolder: URL
+        /// The most bytes the response cache keeps. Default 5 MiB.
+        public var cacheMaximumBytes: Int
+        /// How long a requested code can be verified, also after a
+        /// relaunch. Default 10 minutes (the document states no lifetime;
+        /// SMS codes commonly last 5 to 10).
+        public var codeLifetime: Duration
 
         /// Creates a configuration.
         public init(
             environment: Environment, tokenStore: (any TokenStore)? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), resendCooldown: Duration = .seconds(30),
             rateLimitFallback: Duration = .seconds(60), logger: Logger = Logger(label: "soul"), connectivity: Connectivity? = nil,
-            now: @escaping @Sendable () -> Date = { Date() }
+            now: @escaping @Sendable () -> Date = { Date() }, storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
+            codeLifetime: Duration = .seconds(600)
         ) {
             self.environment = environment
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
@@ -97,6 +108,9 @@ public final class Soul: SessionOwner {
             self.logger = logger
             self.connectivity = connectivity
             self.now = now
+            self.storageFolder = storageFolder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("soul", isDirectory: true)
+            self.cacheMaximumBytes = cacheMaximumBytes
+            self.codeLifetime = codeLifetime
         }
     }
 
@@ -107,32 +121,62 @@ public final class Soul: SessionOwner {
     public var session: TokenSession { wired.session }
     /// The OTP sign-in.
     public let signIn: SignInFlow
+    /// The response cache (``listMoods()`` offline), partitioned by user.
+    public let cache: ResponseCache
     private let configuration: Configuration
     /// The clients, the session, the redactor and the call path, wired as
     /// every SDK with sign-in wires them.
     private let wired: SessionClients<SoulAPI.Client>
+    /// Moods made offline, sent when the server can be reached.
+    private let writes: OfflineWrites<SoulAPI.Client>
 
-    /// Builds the client, the session and the sign-in flow. Throws
-    /// ``SoulError/insecureBaseURL`` for an http URL to a non-loopback host.
+    /// Builds the client, the session and the sign-in flow, and opens the
+    /// SDK's files. Throws ``SoulError/insecureBaseURL`` for an http URL to a
+    /// non-loopback host, ``SoulError/storageFailed`` when the storage
+    /// folder cannot be used.
     public init(_ configuration: Configuration) throws(SoulError) {
         self.configuration = configuration
+        let folder = configuration.storageFolder
+        let cache = ResponseCache(folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: configuration.cacheMaximumBytes)
+        self.cache = cache
+        let queue: OfflineWriteQueue
+        do {
+            queue = try OfflineWriteQueue(folder: folder.appendingPathComponent("pending-writes", isDirectory: true))
+        } catch {
+            throw .storageFailed
+        }
         do {
             wired = try SessionClients(
                 baseURL: configuration.environment.baseURL,
                 transport: configuration.transport ?? URLSessionTransport(
                     configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration()))),
-                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity,
+                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 stack: {
-                    Self.middlewares(session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity)
+                    Self.middlewares(
+                        session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
+                        cache: cache)
                 },
                 makeClient: { SoulAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SoulTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL
         }
+        writes = OfflineWrites(
+            queue: queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
         signIn = SignInFlow(
             client: wired.client, session: wired.session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
-            rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now)
+            rateLimitFallback: configuration.rateLimitFallback, codeLifetime: configuration.codeLifetime,
+            stateFile: SignInStateFile(url: folder.appendingPathComponent("sign-in.json")), redactor: wired.redactor, now: configuration.now,
+            signedIn: { cache.signIn(subject: "user:\($0.id)") })
+        if let connectivity = configuration.connectivity {
+            let writes = writes
+            Task { await connectivity.whenOnline { _ = await writes.deliverPending() } }
+        }
     }
+
+    /// How each kind of queued write is sent: SOUL queues only moods.
+    static let queuedWriteSenders = QueuedWriteSenders<SoulAPI.Client>([
+        SoulAPI.Client.Operations.createMood.id: { client, write in _ = try await client.createMood(body: try write.decodePayload()) },
+    ])
 
     /// The middleware stack the README documents for SOUL, outermost first
     /// (`SessionMiddlewareStack`): https only; token refresh (protected
@@ -143,20 +187,67 @@ public final class Soul: SessionOwner {
     /// session's own tokens masked wherever they appear). No
     /// `Idempotency-Key`: the SOUL backend does not deduplicate.
     public static func middlewares(
-        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil
+        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil
     ) -> [any ClientMiddleware] {
-        SessionMiddlewareStack.middlewares(session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity)
+        SessionMiddlewareStack.middlewares(session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity, cache: cache)
     }
 
-    /// The signed-in user's moods.
-    public func listMoods() async throws(SoulError) -> [Mood] {
-        try await perform { try await $0.listMoods() }
+    /// The signed-in user's moods, with where they came from: the server,
+    /// or the cache (with its age) while offline or when the server cannot
+    /// be reached. Offline with nothing cached: ``SoulError/offline``.
+    /// Moods queued offline are not in the list until they are sent
+    /// (``pendingWrites()``).
+    public func listMoods() async throws(SoulError) -> CachedResponse<[Mood]> {
+        await deliverQueuedFirst()
+        return try await wired.caller.performRead(offline: .offline, failure: mapFailure) { try await $0.listMoods() }
     }
 
-    /// Records a mood (`score` 1 to 10). Sent once: a failure is reported,
-    /// never retried behind the app's back.
-    public func addMood(score: Int32, note: String? = nil) async throws(SoulError) -> Mood {
-        try await perform { try await $0.createMood(body: CreateMoodBody(score: score, note: note.map { .value($0) })) }
+    /// Records a mood (`score` 1 to 10). The document allows queueing it
+    /// offline: when the device is reported offline, or the request could
+    /// not leave it (no connectivity, connection refused), the mood is
+    /// stored (``Submission/queued(_:)``) and sent once the server can be
+    /// reached. A send that may have reached the server (a lost connection,
+    /// a timeout) is never repeated: SOUL does not deduplicate moods, so it
+    /// is ``SoulError/outcomeUnknown``.
+    public func addMood(score: Int32, note: String? = nil) async throws(SoulError) -> Submission<Mood> {
+        let body = CreateMoodBody(score: score, note: note.map { .value($0) })
+        do {
+            let payload = try JSONCoding.makeEncoder().encode(body)
+            return try await writes.submit(SoulAPI.Client.Operations.createMood, payload: payload) { try await $0.createMood(body: body) }
+        } catch {
+            throw mapFailure(error)
+        }
+    }
+
+    /// The moods stored offline and not yet delivered, oldest first: those
+    /// waiting, those whose outcome is unknown, those the server refused.
+    public func pendingWrites() async -> [QueuedWrite] {
+        await writes.queue.writes
+    }
+
+    /// Sends the signed-in user's queued moods now (also done before each
+    /// call, and when the configured connectivity comes back online).
+    @discardableResult
+    public func deliverPendingWrites() async -> WriteDeliveryReport {
+        await writes.deliverPending()
+    }
+
+    /// Removes a queued mood whatever its state (one whose outcome is
+    /// unknown, once the app has checked; one the server refused).
+    public func discardPendingWrite(id: String) async throws(SoulError) {
+        do {
+            try await writes.queue.discard(id: id)
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    private func deliverQueuedFirst() async {
+        if await writes.queue.hasPending(subject: cache.subject) { _ = await writes.deliverPending() }
+    }
+
+    private func mapFailure(_ error: any Error) -> SoulError {
+        SoulError(error, rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now())
     }
 
     /// The API's health.
@@ -168,18 +259,20 @@ public final class Soul: SessionOwner {
     /// ``SoulError`` (``SoulError/offline`` at once, nothing sent, while
     /// the configured connectivity says offline).
     public func perform<Result: Sendable>(_ call: @Sendable (SoulAPI.Client) async throws -> Result) async throws(SoulError) -> Result {
-        try await wired.caller.perform(
-            offline: .offline,
-            failure: { SoulError($0, rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now()) }, call)
+        await deliverQueuedFirst()
+        return try await wired.caller.perform(offline: .offline, failure: mapFailure, call)
     }
 
     /// Signs out: asks the server to revoke the refresh token (best effort:
-    /// once, no retry, no refresh, failures ignored) and clears both tokens
-    /// whatever the answer.
+    /// once, no retry, no refresh, failures ignored), clears both tokens
+    /// whatever the answer, and deletes the user's cached responses. Moods
+    /// the user queued stay queued, sent only after the same user signs in
+    /// again.
     public func signOut() async {
         if let refreshToken = try? await configuration.tokenStore.loadRefreshToken() {
             _ = try? await client.logout(body: LogoutBody(refreshToken: refreshToken))
         }
         try? await session.signOut()
+        cache.signOut()
     }
 }

@@ -34,6 +34,14 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     case offline
     /// The server did not answer in time.
     case timeout
+    /// A mood may or may not have reached the server (the connection was
+    /// lost or timed out after it was sent). SOUL does not deduplicate
+    /// moods, so it is not sent again: list the moods to see whether it
+    /// arrived.
+    case outcomeUnknown
+    /// The SDK's files (the response cache, the queue of writes, the
+    /// sign-in state, the token file) could not be read or written.
+    case storageFailed
     /// The server failed (5xx). `detail` is its message, masked, if any.
     case server(status: Int, detail: String?)
     /// The server answered outside the contract (an undocumented status, or
@@ -61,6 +69,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notSignedIn: return "not signed in"
         case .offline: return "the server could not be reached (offline?)"
         case .timeout: return "the server did not answer in time"
+        case .outcomeUnknown: return "the request may or may not have reached the server; it was not sent again"
+        case .storageFailed: return "the SDK's files could not be read or written"
         case .server(let status, let detail): return "server error \(status)" + (detail.map { ": \($0)" } ?? "")
         case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
         case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
@@ -82,6 +92,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notSignedIn: return "notSignedIn"
         case .offline: return "offline"
         case .timeout: return "timeout"
+        case .outcomeUnknown: return "outcomeUnknown"
+        case .storageFailed: return "storageFailed"
         case .server: return "server"
         case .unexpectedResponse: return "unexpectedResponse"
         case .insecureBaseURL: return "insecureBaseURL"
@@ -103,6 +115,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notSignedIn: return "Please sign in."
         case .offline: return "You appear to be offline."
         case .timeout: return "The server is taking too long. Please try again."
+        case .outcomeUnknown: return "We could not confirm your mood was saved. Check your moods before adding it again."
+        case .storageFailed: return "Your device's storage could not be used. Free some space and try again."
         case .server: return "Something went wrong on our side. Please try again later."
         case .unexpectedResponse: return "Something went wrong. Please try again later."
         case .insecureBaseURL: return "The app is misconfigured."
@@ -145,7 +159,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .offline: self = .offline
         case .timeout: self = .timeout
         case .cancelled: self = .cancelled
-        case .storageFailed: self = .unexpectedResponse(status: 0, reason: "TokenStoreError")
+        case .storageFailed: self = .storageFailed
+        case .outcomeUnknown: self = .outcomeUnknown
         case .unknown(let typeName): self = .unexpectedResponse(status: 0, reason: redactor.text(typeName))
         }
     }

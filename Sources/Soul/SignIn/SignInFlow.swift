@@ -23,6 +23,10 @@ import SoulAPI
 ///   token refresh.
 /// - The staging preview code is returned only when the environment is
 ///   staging; production ignores it even if a server sent one.
+/// - The number a code was sent to and the cooldowns are kept in a 0600
+///   file: after a relaunch ``verify(code:)`` still completes the sign-in
+///   (until ``Soul/Configuration/codeLifetime`` has passed since the code
+///   was requested) and a cooldown still runs.
 public actor SignInFlow {
     /// A code was sent.
     public struct CodeRequest: Sendable, Hashable {
@@ -41,12 +45,15 @@ public actor SignInFlow {
     private let rateLimitFallback: Duration
     private let now: @Sendable () -> Date
     private let redactor: Redactor
-    private var cooldowns: [String: Date] = [:]
-    private var pendingPhone: E164PhoneNumber?
+    private let codeLifetime: Duration
+    private let stateFile: SignInStateFile
+    private let signedIn: @Sendable (User) -> Void
+    private var state: SignInState
 
     init(
         client: SoulAPI.Client, session: TokenSession, isStaging: Bool, resendCooldown: Duration, rateLimitFallback: Duration,
-        redactor: Redactor, now: @escaping @Sendable () -> Date
+        codeLifetime: Duration, stateFile: SignInStateFile, redactor: Redactor, now: @escaping @Sendable () -> Date,
+        signedIn: @escaping @Sendable (User) -> Void
     ) {
         self.redactor = redactor
         self.client = client
@@ -54,11 +61,23 @@ public actor SignInFlow {
         self.isStaging = isStaging
         self.resendCooldown = resendCooldown
         self.rateLimitFallback = rateLimitFallback
+        self.codeLifetime = codeLifetime
+        self.stateFile = stateFile
         self.now = now
+        self.signedIn = signedIn
+        state = stateFile.load()
     }
 
-    /// The number the last code was sent to, masked for display.
+    /// The number the last code was sent to (masked when printed), while
+    /// that code can still be verified; it survives a relaunch.
     public var pendingNumber: E164PhoneNumber? { pendingPhone }
+
+    private var pendingPhone: E164PhoneNumber? {
+        guard let phone = state.pendingPhone, let requestedAt = state.codeRequestedAt,
+              now().timeIntervalSince(requestedAt) < codeLifetime.totalSeconds
+        else { return nil }
+        return try? E164PhoneNumber(phone)
+    }
 
     /// Seconds before a code can be requested again for `phone` (0: now).
     /// An invalid number has no cooldown.
@@ -85,9 +104,13 @@ public actor SignInFlow {
             throw mapped
         }
         startCooldown(for: number, lasting: resendCooldown)
-        pendingPhone = number
+        state.pendingPhone = number.e164
+        state.codeRequestedAt = now()
+        // The code is on its way whatever happens to this file; a failed
+        // write only means a relaunch asks for a new one.
+        try? stateFile.save(state)
         return CodeRequest(
-            phone: number, previewCode: isStaging ? response.previewCode : nil, resendAllowedAt: cooldowns[number.e164] ?? now())
+            phone: number, previewCode: isStaging ? response.previewCode : nil, resendAllowedAt: state.cooldowns[number.e164] ?? now())
     }
 
     /// Verifies the 6-digit `code` sent to the last requested number and
@@ -102,8 +125,11 @@ public actor SignInFlow {
         do {
             let response = try await client.verifyOTP(body: VerifyOTPBody(phone: number.e164, otp: code))
             try await session.signIn(TokenPair(accessToken: response.accessToken, refreshToken: response.refreshToken))
-            pendingPhone = nil
-            cooldowns[number.e164] = nil
+            state.pendingPhone = nil
+            state.codeRequestedAt = nil
+            state.cooldowns[number.e164] = nil
+            try? stateFile.save(state)
+            signedIn(response.user)
             return response.user
         } catch {
             let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, redactor: redactor, now: now())
@@ -113,7 +139,7 @@ public actor SignInFlow {
     }
 
     private func remaining(for number: E164PhoneNumber) -> Duration? {
-        guard let until = cooldowns[number.e164] else { return nil }
+        guard let until = state.cooldowns[number.e164] else { return nil }
         let left = until.timeIntervalSince(now())
         return left > 0 ? .milliseconds(Int64((left * 1000).rounded(.up))) : nil
     }
@@ -121,6 +147,8 @@ public actor SignInFlow {
     private func startCooldown(for number: E164PhoneNumber, lasting duration: Duration) {
         let until = now().addingTimeInterval(duration.totalSeconds)
         // A 429 can only lengthen a cooldown, never shorten it.
-        cooldowns[number.e164] = max(until, cooldowns[number.e164] ?? until)
+        state.cooldowns[number.e164] = max(until, state.cooldowns[number.e164] ?? until)
+        state.cooldowns = state.cooldowns.filter { $0.value > now() || $0.key == number.e164 }
+        try? stateFile.save(state)
     }
 }

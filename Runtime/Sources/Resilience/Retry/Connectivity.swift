@@ -7,6 +7,7 @@ public actor Connectivity {
     private var online: Bool
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
+    private var reconnectActions: [@Sendable () async -> Void] = []
 
     /// Creates the signal; the default assumes online.
     public init(isOnline: Bool = true) {
@@ -18,11 +19,23 @@ public actor Connectivity {
 
     /// Reports a change; going online wakes every waiting retry.
     public func update(isOnline: Bool) {
+        let wasOnline = online
         online = isOnline
         guard isOnline else { return }
         let woken = waiters.values
         waiters.removeAll()
         for waiter in woken { waiter.resume() }
+        if !wasOnline {
+            for action in reconnectActions { Task { await action() } }
+        }
+    }
+
+    /// Runs `action` (in a task of its own) each time the device is
+    /// reported back online after being offline: how queued writes are sent
+    /// when connectivity returns. The action is kept as long as this
+    /// object lives.
+    public func whenOnline(_ action: @escaping @Sendable () async -> Void) {
+        reconnectActions.append(action)
     }
 
     /// Returns at once when online, else when the app reports the device
