@@ -138,6 +138,7 @@ def soul(sandbox, folder):
     sandbox.faults(expiredTokenShare=0.5, seed=seed_where(lambda d: d[1] < 0.5 and min(d[2:6]) >= 0.5))
     moods = run('soul-example', *common, 'moods')
     sandbox.faults()
+    moods = moods[0]['moods'] if moods and 'moods' in moods[0] else moods
     if len(moods) != 1 or moods[0].get('score') != 7:
         fail(f'soul moods after the token expired: {moods}')
     state = sandbox.state('soul')['state']
@@ -158,10 +159,10 @@ def safepocket(sandbox, folder):
         fail(f'the authorization page answered {status} {body}')
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
     run('safepocket-example', *common, 'exchange', '--', query['code'], query['state'])
-    accounts = run('safepocket-example', *common, 'accounts')
-    this_month = run('safepocket-example', *common, 'transactions')
+    accounts = run('safepocket-example', *common, 'accounts')[0]['accounts']
+    this_month = run('safepocket-example', *common, 'transactions')[0]['transactions']
     earlier = time.gmtime(time.time() - 200 * 86400)
-    older = run('safepocket-example', *common, 'transactions', '--month', f'{earlier.tm_year:04d}-{earlier.tm_mon:02d}')
+    older = run('safepocket-example', *common, 'transactions', '--month', f'{earlier.tm_year:04d}-{earlier.tm_mon:02d}')[0]['transactions']
     if len(accounts) < 2 or not older:
         fail(f'safepocket accounts {accounts} or transactions {older}')
     run('safepocket-example', *common, 'logout')

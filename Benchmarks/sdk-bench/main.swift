@@ -24,7 +24,7 @@ func refreshStorm() async throws -> (Duration, refreshes: Int) {
     defer { try? FileManager.default.removeItem(at: folder) }
     let soul = try Soul(.init(
         environment: .init(baseURL: backend.baseURL, isStaging: true), tokenStore: FileTokenStore(url: folder.appendingPathComponent("t")),
-        logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }))
+        logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }, storageFolder: folder))
     let request = try await soul.signIn.requestCode(phone: "+14155550123")
     try await soul.signIn.verify(code: request.previewCode ?? "")
     _ = try await soul.listMoods()

@@ -48,7 +48,7 @@ struct SafepocketExample: AsyncParsableCommand {
             return try Safepocket(.init(
                 baseURL: url, authorization: .init(authorizeEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI),
                 tokenStore: FileTokenStore(url: folder.appendingPathComponent("safepocket-refresh-token.json")),
-                pendingSignInFile: folder.appendingPathComponent("safepocket-pending-sign-in.json"), logger: logger))
+                pendingSignInFile: folder.appendingPathComponent("safepocket-pending-sign-in.json"), logger: logger, storageFolder: folder))
         }
     }
 
@@ -81,24 +81,28 @@ struct SafepocketExample: AsyncParsableCommand {
     }
 
     struct Accounts: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the linked accounts, one per line.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the linked accounts on one JSON line, with where they came from (the server, or the cache and its age).")
         @ParentCommand var root: SafepocketExample
 
         func run() async throws {
             try await report {
-                for account in try await root.options.makeSafepocket().accounts().accounts { printLine(account) }
+                let accounts = try await root.options.makeSafepocket().accounts()
+                printLine(SourcedLine(key: "accounts", value: accounts.value.accounts, source: accounts.source))
             }
         }
     }
 
     struct Transactions: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a month's transactions, one per line.")
+        static let configuration = CommandConfiguration(
+            abstract: "List a month's transactions on one JSON line, with where they came from (the server, or the cache and its age).")
         @ParentCommand var root: SafepocketExample
         @Option(help: "The month, YYYY-MM (the current one when left out).") var month: String?
 
         func run() async throws {
             try await report {
-                for transaction in try await root.options.makeSafepocket().transactions(month: month).transactions { printLine(transaction) }
+                let transactions = try await root.options.makeSafepocket().transactions(month: month)
+                printLine(SourcedLine(key: "transactions", value: transactions.value.transactions, source: transactions.source))
             }
         }
     }
@@ -139,4 +143,31 @@ func printLine(_ value: some Encodable) {
 func printJSON(_ object: [String: String]) {
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     print(String(decoding: data, as: UTF8.self))
+}
+
+/// A read's line: the values under `key`, and where they came from
+/// (`source`: `network`, `revalidated` or `cache`; `age_seconds`).
+struct SourcedLine<Value: Encodable>: Encodable {
+    let key: String
+    let value: Value
+    let source: ResponseSource
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(value, forKey: Key(key))
+        switch source {
+        case .network: try container.encode("network", forKey: Key("source"))
+        case .revalidated: try container.encode("revalidated", forKey: Key("source"))
+        case .cache: try container.encode("cache", forKey: Key("source"))
+        }
+        try container.encode(CachedResponse(value: 0, source: source).age.components.seconds, forKey: Key("age_seconds"))
+    }
+
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

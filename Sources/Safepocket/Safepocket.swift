@@ -50,19 +50,34 @@ public final class Safepocket: SessionOwner {
         public var logger: Logger
         /// The device's connectivity as the app reports it.
         public var connectivity: Connectivity?
+        /// The folder of the SDK's files: the response cache, the queue of
+        /// writes made offline, the pending sign-in. Default: `safepocket` in
+        /// the app's Application Support folder.
+        public var storageFolder: URL
+        /// The most bytes the response cache keeps. Default 10 MiB.
+        public var cacheMaximumBytes: Int
+        /// How long a started sign-in can be completed, also after a
+        /// relaunch. Default 10 minutes (the document states none; hosted
+        /// sign-in pages and authorization codes commonly expire within it).
+        public var signInLifetime: Duration
 
         /// Creates a configuration.
         public init(
             baseURL: URL = SafepocketAPI.Client.Server.production.url, authorization: AuthorizationConfiguration,
             tokenStore: (any TokenStore)? = nil, pendingSignInFile: URL? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "safepocket"),
-            connectivity: Connectivity? = nil
+            connectivity: Connectivity? = nil, storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
+            signInLifetime: Duration = .seconds(600)
         ) {
             self.baseURL = baseURL
             self.authorization = authorization
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
                 service: "app.safepocket.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "safepocket-refresh-token.json")
-            self.pendingSignInFile = pendingSignInFile
+            let storageFolder = storageFolder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("safepocket", isDirectory: true)
+            self.storageFolder = storageFolder
+            self.pendingSignInFile = pendingSignInFile ?? storageFolder.appendingPathComponent("pending-sign-in.json")
+            self.cacheMaximumBytes = cacheMaximumBytes
+            self.signInLifetime = signInLifetime
             self.timeouts = timeouts
             self.transport = transport
             self.retryPolicy = retryPolicy
@@ -82,42 +97,85 @@ public final class Safepocket: SessionOwner {
     public var client: SafepocketAPI.Client { wired.client }
     /// The token lifecycle (single-flight refresh, events).
     public var session: TokenSession { wired.session }
+    /// The response cache (accounts, transactions, summaries offline),
+    /// partitioned by the signed-in user.
+    public let cache: ResponseCache
     private let signIn: PKCESignIn
     private let configuration: Configuration
     /// The clients, the session, the redactor and the call path, wired as
     /// every SDK with sign-in wires them.
     private let wired: SessionClients<SafepocketAPI.Client>
+    /// Writes made offline, sent with their stored `Idempotency-Key`.
+    private let writes: OfflineWrites<SafepocketAPI.Client>
 
-    /// Builds the client and the session. Throws
-    /// ``SafepocketError/insecureBaseURL`` for an http URL to a non-loopback host.
+    /// Builds the client and the session, and opens the SDK's files.
+    /// Throws ``SafepocketError/insecureBaseURL`` for an http URL to a
+    /// non-loopback host, ``SafepocketError/storageFailed`` when the storage
+    /// folder cannot be used.
     public init(_ configuration: Configuration) throws(SafepocketError) {
         self.configuration = configuration
+        // Checked before any file is touched.
+        guard (try? BaseURLPolicy.validate(configuration.baseURL)) != nil else { throw .insecureBaseURL }
+        let folder = configuration.storageFolder
+        let cache = ResponseCache(folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: configuration.cacheMaximumBytes)
+        self.cache = cache
+        let queue: OfflineWriteQueue
+        do {
+            queue = try OfflineWriteQueue(folder: folder.appendingPathComponent("pending-writes", isDirectory: true))
+        } catch {
+            throw .storageFailed
+        }
         do {
             wired = try SessionClients(
                 baseURL: configuration.baseURL,
                 transport: configuration.transport ?? URLSessionTransport(
                     configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration()))),
-                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity,
+                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 stack: {
-                    Self.middlewares(session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity)
+                    Self.middlewares(
+                        session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
+                        cache: cache)
                 },
                 makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SafepocketTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL
         }
+        writes = OfflineWrites(
+            queue: queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
         signIn = PKCESignIn(
-            configuration: configuration.authorization, store: PendingAuthorizationStore(file: configuration.pendingSignInFile),
-            client: wired.authClient, session: wired.session, redactor: wired.redactor)
+            configuration: configuration.authorization,
+            store: PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime),
+            client: wired.authClient, session: wired.session, redactor: wired.redactor,
+            signedIn: { tokens in
+                cache.signIn(
+                    subject: tokens.idToken.flatMap(CredentialSubject.jwtSubject) ?? CredentialSubject.jwtSubject(tokens.accessToken)
+                        ?? CredentialSubject.uniqueToThisSignIn())
+            })
+        if let connectivity = configuration.connectivity {
+            let writes = writes
+            Task { await connectivity.whenOnline { _ = await writes.deliverPending() } }
+        }
     }
+
+    /// How each kind of queued write is sent: a transaction update, with
+    /// the `Idempotency-Key` it was queued with.
+    static let queuedWriteSenders = QueuedWriteSenders<SafepocketAPI.Client>([
+        SafepocketAPI.Client.Operations.updateTransaction.id: { client, write in
+            let update: QueuedTransactionUpdate = try write.decodePayload()
+            _ = try await client.updateTransaction(
+                transactionID: update.transactionID, body: update.update, idempotencyKey: write.idempotencyKey.flatMap(LowercaseUUID.init))
+        },
+    ])
 
     /// The middleware stack the README documents for Safepocket, outermost
     /// first (`SessionMiddlewareStack`, with an `Idempotency-Key` on
     /// ``idempotencyKeyOperations``).
     public static func middlewares(
-        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil
+        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil
     ) -> [any ClientMiddleware] {
         SessionMiddlewareStack.middlewares(
-            session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity)
+            session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity,
+            cache: cache)
     }
 
     // MARK: Sign-in
@@ -141,21 +199,73 @@ public final class Safepocket: SessionOwner {
         try await signIn.complete(code: code, state: state)
     }
 
-    /// Signs out: both tokens are forgotten (Safepocket has no revocation endpoint).
+    /// Signs out: both tokens are forgotten (Safepocket has no revocation
+    /// endpoint) and the user's cached responses deleted. Writes the user
+    /// queued stay queued, sent only after the same user signs in again.
     public func signOut() async {
         try? await session.signOut()
+        cache.signOut()
     }
 
     // MARK: Calls
 
-    /// The linked accounts and their balances.
-    public func accounts() async throws(SafepocketError) -> AccountList {
-        try await perform { try await $0.listAccounts() }
+    /// The linked accounts and their balances, from the server or, offline
+    /// or when it cannot be reached, from the cache with its age.
+    public func accounts() async throws(SafepocketError) -> CachedResponse<AccountList> {
+        try await read { try await $0.listAccounts() }
     }
 
-    /// The transactions of `month` (`YYYY-MM`; the current one when nil).
-    public func transactions(month: String? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws(SafepocketError) -> TransactionList {
-        try await perform { try await $0.listTransactions(month: month, page: page, pageSize: pageSize) }
+    /// The transactions of `month` (`YYYY-MM`; the current one when nil),
+    /// from the server or the cache as ``accounts()``.
+    public func transactions(month: String? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws(SafepocketError)
+        -> CachedResponse<TransactionList>
+    {
+        try await read { try await $0.listTransactions(month: month, page: page, pageSize: pageSize) }
+    }
+
+    /// The month's analytics summary (`YYYY-MM`; the current one when nil),
+    /// without the AI commentary, from the server or the cache as ``accounts()``.
+    public func summary(month: String? = nil) async throws(SafepocketError) -> CachedResponse<AnalyticsSummary> {
+        try await read { try await $0.getAnalyticsSummary(month: month, generateAI: false) }
+    }
+
+    /// Changes a transaction's category or note. It carries an
+    /// `Idempotency-Key` the server honours, so it is queued when the device
+    /// is offline, when the request cannot leave it, or when its outcome is
+    /// in doubt, and sent later with the same key (kept across relaunches).
+    public func updateTransaction(id: LowercaseUUID, _ update: TransactionUpdate) async throws(SafepocketError) -> Submission<Transaction> {
+        let key = IdempotencyKeyMiddleware.randomUUIDv4()
+        do {
+            let payload = try JSONCoding.makeEncoder().encode(QueuedTransactionUpdate(transactionID: id, update: update))
+            return try await writes.submit(SafepocketAPI.Client.Operations.updateTransaction, payload: payload, idempotencyKey: key) {
+                try await $0.updateTransaction(transactionID: id, body: update, idempotencyKey: LowercaseUUID(key))
+            }
+        } catch {
+            throw SafepocketError(error, redactor: wired.redactor)
+        }
+    }
+
+    /// The writes stored offline and not yet confirmed, oldest first.
+    public func pendingWrites() async -> [QueuedWrite] {
+        await writes.queue.writes
+    }
+
+    /// Sends the signed-in user's queued writes now (also done before each
+    /// call, and when the configured connectivity comes back online).
+    @discardableResult
+    public func deliverPendingWrites() async -> WriteDeliveryReport {
+        await writes.deliverPending()
+    }
+
+    private func read<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)
+        -> CachedResponse<Result>
+    {
+        await deliverQueuedFirst()
+        return try await wired.caller.performRead(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
+    }
+
+    private func deliverQueuedFirst() async {
+        if await writes.queue.hasPending(subject: cache.subject) { _ = await writes.deliverPending() }
     }
 
     /// Calls any operation of the authenticated client, mapping failures to
@@ -164,6 +274,13 @@ public final class Safepocket: SessionOwner {
     public func perform<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)
         -> Result
     {
-        try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
+        await deliverQueuedFirst()
+        return try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
     }
+}
+
+/// A queued ``Safepocket/updateTransaction(id:_:)``: which transaction, and the change.
+struct QueuedTransactionUpdate: Codable, Sendable {
+    var transactionID: LowercaseUUID
+    var update: TransactionUpdate
 }

@@ -76,6 +76,9 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
     case offline
     /// The server did not answer in time.
     case timeout
+    /// A write may or may not have reached the server and could not be
+    /// sent again safely; check before repeating it.
+    case outcomeUnknown
     /// A success whose body does not match the spec.
     case unexpectedResponse(status: Int, reason: String)
     /// The base URL is not https (http is allowed to loopback hosts only).
@@ -101,9 +104,10 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingAuthorizationCode: return "the redirect carried no authorization code"
         case .offline: return "the server could not be reached (offline?)"
         case .timeout: return "the server did not answer in time"
+        case .outcomeUnknown: return "the request may or may not have reached the server; it was not sent again"
         case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
         case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
-        case .storageFailed: return "the secure store could not be written"
+        case .storageFailed: return "the SDK's files (secure store, cache, queued writes) could not be read or written"
         case .cancelled: return "cancelled"
         case .constraintViolated(let violation): return "not sent: \(violation)"
         }
@@ -121,6 +125,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingAuthorizationCode: return "missingAuthorizationCode"
         case .offline: return "offline"
         case .timeout: return "timeout"
+        case .outcomeUnknown: return "outcomeUnknown"
         case .unexpectedResponse: return "unexpectedResponse"
         case .insecureBaseURL: return "insecureBaseURL"
         case .storageFailed: return "storageFailed"
@@ -165,6 +170,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .storageFailed: self = .storageFailed
         case .offline: self = .offline
         case .timeout: self = .timeout
+        case .outcomeUnknown: self = .outcomeUnknown
         case .cancelled: self = .cancelled
         case .unknown(let typeName): self = .unexpectedResponse(status: 0, reason: typeName)
         }

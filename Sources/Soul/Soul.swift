@@ -136,6 +136,8 @@ public final class Soul: SessionOwner {
     /// folder cannot be used.
     public init(_ configuration: Configuration) throws(SoulError) {
         self.configuration = configuration
+        // Checked before any file is touched.
+        guard (try? BaseURLPolicy.validate(configuration.environment.baseURL)) != nil else { throw .insecureBaseURL }
         let folder = configuration.storageFolder
         let cache = ResponseCache(folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: configuration.cacheMaximumBytes)
         self.cache = cache

@@ -27,7 +27,7 @@ struct SafepocketHarness {
         try Safepocket(.init(
             baseURL: backend.baseURL, authorization: Self.authorization, tokenStore: FileTokenStore(url: tokenFile),
             pendingSignInFile: pendingFile, timeouts: timeouts, retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))),
-            logger: log.logger(label: "safepocket")))
+            logger: log.logger(label: "safepocket"), storageFolder: folder))
     }
 
     /// Signs in through the PKCE flow, the backend playing the hosted UI.

@@ -19,7 +19,7 @@ import Testing
         #expect(harness.backend.counters.codeExchanges == 1)
         #expect(!FileManager.default.fileExists(atPath: harness.pendingFile.path), "the verifier is gone once used")
         let accounts = try await safepocket.accounts()
-        #expect(!accounts.accounts.isEmpty)
+        #expect(!accounts.value.accounts.isEmpty)
         let stored = try String(contentsOf: harness.tokenFile, encoding: .utf8)
         #expect(stored.contains(harness.backend.issuedTokens[1]) && !stored.contains(harness.backend.issuedTokens[0]),
                 "refresh token stored, access token in memory only")
@@ -78,6 +78,6 @@ import Testing
         let url = try await harness.makeSafepocket().startSignIn()
         let relaunched = try harness.makeSafepocket()
         try await relaunched.completeSignIn(redirect: try #require(harness.backend.authorize(url)))
-        #expect(try await relaunched.transactions(month: "2024-06").transactions.isEmpty == false)
+        #expect(try await relaunched.transactions(month: "2024-06").value.transactions.isEmpty == false)
     }
 }

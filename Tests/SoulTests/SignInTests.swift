@@ -14,10 +14,10 @@ import Testing
         #expect(request.phone.description == "+*******0123")
         let user = try await soul.signIn.verify(code: "123456")
         #expect(user.id == 1)
-        #expect(try await soul.listMoods().isEmpty)
-        let mood = try await soul.addMood(score: 7, note: "Slept well")
+        #expect(try await soul.listMoods().value.isEmpty)
+        let mood = try #require(try await soul.addMood(score: 7, note: "Slept well").sent)
         #expect(mood.score == 7)
-        #expect(try await soul.listMoods().map(\.id) == [mood.id])
+        #expect(try await soul.listMoods().value.map(\.id) == [mood.id])
         // The refresh token is in the 0600 store; the access token is in memory only.
         let stored = try String(contentsOf: harness.tokenFile, encoding: .utf8)
         let issued = harness.backend.issuedTokens

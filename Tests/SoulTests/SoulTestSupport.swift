@@ -37,7 +37,7 @@ struct SoulHarness {
         return try Soul(.init(
             environment: .init(baseURL: backend.baseURL, isStaging: isStaging), tokenStore: FileTokenStore(url: tokenFile),
             timeouts: timeouts, retryPolicy: retryPolicy, logger: log.logger(label: "soul"), connectivity: connectivity,
-            now: { clock.now }))
+            now: { clock.now }, storageFolder: folder))
     }
 
     /// Signs in with the staging preview code.
@@ -54,6 +54,20 @@ struct SoulHarness {
     func cleanUp(sourceLocation: SourceLocation = #_sourceLocation) {
         for leak in log.leaks(of: backend.secrets) { Issue.record("secret in a log line: \(leak)", sourceLocation: sourceLocation) }
         try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+extension Submission {
+    /// The server's answer, when the write was sent (nil when it was queued).
+    var sent: Value? {
+        if case .sent(let value) = self { return value }
+        return nil
+    }
+
+    /// The queued write, when it was queued.
+    var queued: QueuedWrite? {
+        if case .queued(let write) = self { return write }
+        return nil
     }
 }
 

@@ -10,13 +10,15 @@ actor PKCESignIn {
     private let client: SafepocketAPI.Client
     private let session: TokenSession
     private let redactor: Redactor
+    private let signedIn: @Sendable (TokenResponse) -> Void
     private var pending: PendingAuthorization?
     private var loaded = false
 
     init(
         configuration: AuthorizationConfiguration, store: PendingAuthorizationStore, client: SafepocketAPI.Client, session: TokenSession,
-        redactor: Redactor
+        redactor: Redactor, signedIn: @escaping @Sendable (TokenResponse) -> Void
     ) {
+        self.signedIn = signedIn
         self.redactor = redactor
         self.configuration = configuration
         self.store = store
@@ -28,7 +30,7 @@ actor PKCESignIn {
     func start() throws(SafepocketError) -> URL {
         let pkce = PKCE()
         let state = PKCE.randomString(length: 43)
-        let started = PendingAuthorization(state: state, verifier: pkce.verifier, redirectURI: configuration.redirectURI)
+        let started = PendingAuthorization(state: state, verifier: pkce.verifier, redirectURI: configuration.redirectURI, startedAt: Date())
         do {
             try store.save(started)
         } catch {
@@ -67,6 +69,7 @@ actor PKCESignIn {
                 code: code, redirectURI: current.redirectURI, codeVerifier: current.verifier)
             let tokens = try await client.exchangeToken(body: .authorizationCodeGrant(grant))
             try await session.signIn(TokenPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
+            signedIn(tokens)
         } catch {
             throw SafepocketError(error, redactor: redactor)
         }
@@ -78,6 +81,7 @@ actor PKCESignIn {
             pending = try store.load()
             loaded = true
         }
+        if let startedAt = pending?.startedAt, Date().timeIntervalSince(startedAt) >= store.lifetime.totalSeconds { clearPending() }
         return pending
     }
 

@@ -142,7 +142,7 @@ package enum RetryMatrix {
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let soul = try Soul(.init(
                     environment: .init(baseURL: backend.baseURL, isStaging: true), tokenStore: FileTokenStore(url: folder.appendingPathComponent("t")),
-                    timeouts: timeouts, retryPolicy: retryPolicy, logger: quiet))
+                    timeouts: timeouts, retryPolicy: retryPolicy, logger: quiet, storageFolder: folder))
                 // Signed in, except that verifyOTP's probe stops with a code requested.
                 let request = try await soul.signIn.requestCode(phone: "+14155550123")
                 if operation != "verifyOTP" { try await soul.signIn.verify(code: request.previewCode ?? "") }
@@ -174,7 +174,7 @@ package enum RetryMatrix {
                     baseURL: backend.baseURL,
                     authorization: .init(authorizeEndpoint: URL(string: "https://auth.example/oauth2/authorize")!, clientID: "matrix"),
                     tokenStore: FileTokenStore(url: folder.appendingPathComponent("t")), timeouts: timeouts, retryPolicy: retryPolicy,
-                    logger: quiet))
+                    logger: quiet, storageFolder: folder))
                 if let redirect = backend.authorize(try await safepocket.startSignIn()) { try await safepocket.completeSignIn(redirect: redirect) }
                 return await measure(
                     backend: "Safepocket", operation: operation, fault: fault, server: backend.server, method: method, path: path,

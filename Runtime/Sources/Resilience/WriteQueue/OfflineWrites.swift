@@ -1,5 +1,6 @@
 import ClientRuntime
 import Foundation
+import OpenAPIRuntime
 
 /// A write that may have reached the server, of an operation the server
 /// does not deduplicate: it is not sent again automatically. The app can
@@ -34,7 +35,8 @@ public enum Submission<Value: Sendable>: Sendable {
 /// or the send failed before the request went out. A send that ends in
 /// doubt is queued again only when the server deduplicates it (the
 /// operation is idempotent, or it carries an `Idempotency-Key`); otherwise
-/// ``WriteOutcomeUnknownError`` is thrown.
+/// ``WriteOutcomeUnknownError`` is thrown. An answer from the server (an
+/// error status, a body outside the contract) is thrown as it is.
 public struct OfflineWrites<Client: Sendable>: Sendable {
     /// The durable queue.
     public let queue: OfflineWriteQueue
@@ -91,12 +93,14 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
             return .sent(try await send(client))
         } catch {
             guard operation.isOfflineQueueable else { throw error }
-            switch QueuedWriteSenders<Client>.classify(error) {
-            case .notSent where !(error is TokenRefreshError): return try await enqueue()
-            case .inDoubt where deduplicated: return try await enqueue()
-            case .inDoubt where !(error is CancellationError): throw WriteOutcomeUnknownError(operationID: operation.id)
-            default: throw error
-            }
+            if NetworkFailure.requestNeverLeft(error) { return try await enqueue() }
+            // An answer from the server (any status) is the app's to see;
+            // only a transport failure after the request left is in doubt.
+            let cause = (error as? ClientError)?.underlyingError ?? error
+            let inDoubt = cause is RequestTimeoutError || [NetworkFailure.offline, .timeout].contains(NetworkFailure(cause))
+            guard inDoubt else { throw error }
+            if deduplicated { return try await enqueue() }
+            throw WriteOutcomeUnknownError(operationID: operation.id)
         }
     }
 }
