@@ -139,7 +139,8 @@ public final class Soul: SessionOwner {
         // Checked before any file is touched.
         guard (try? BaseURLPolicy.validate(configuration.environment.baseURL)) != nil else { throw .insecureBaseURL }
         let folder = configuration.storageFolder
-        let cache = ResponseCache(folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: configuration.cacheMaximumBytes)
+        let cache = ResponseCache(
+            folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: configuration.cacheMaximumBytes, now: configuration.now)
         self.cache = cache
         let queue: OfflineWriteQueue
         do {

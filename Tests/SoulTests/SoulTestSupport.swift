@@ -1,6 +1,7 @@
 import BackendDoubles
 import ClientRuntimeTesting
 import Foundation
+import LoopbackHTTPServer
 import Resilience
 import RuntimeSupport
 import Soul
@@ -31,18 +32,19 @@ struct SoulHarness {
     /// A new SDK instance (a new app launch) over the same backend and token file.
     func makeSoul(
         isStaging: Bool = true, timeouts: TransportTimeouts = TransportTimeouts(connect: .seconds(5), read: .seconds(10)),
-        connectivity: Connectivity? = nil, retryPolicy: RetryPolicy = RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10)))
+        connectivity: Connectivity? = nil, retryPolicy: RetryPolicy = RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))),
+        baseURL: URL? = nil
     ) throws -> Soul {
         let clock = self.clock
         return try Soul(.init(
-            environment: .init(baseURL: backend.baseURL, isStaging: isStaging), tokenStore: FileTokenStore(url: tokenFile),
+            environment: .init(baseURL: baseURL ?? backend.baseURL, isStaging: isStaging), tokenStore: FileTokenStore(url: tokenFile),
             timeouts: timeouts, retryPolicy: retryPolicy, logger: log.logger(label: "soul"), connectivity: connectivity,
             now: { clock.now }, storageFolder: folder))
     }
 
     /// Signs in with the staging preview code.
-    func signedIn(phone: String = "+14155550123") async throws -> Soul {
-        let soul = try makeSoul()
+    func signedIn(phone: String = "+14155550123", connectivity: Connectivity? = nil) async throws -> Soul {
+        let soul = try makeSoul(connectivity: connectivity)
         let request = try await soul.signIn.requestCode(phone: phone)
         try await soul.signIn.verify(code: request.previewCode ?? "")
         return soul
@@ -69,6 +71,13 @@ extension Submission {
         if case .queued(let write) = self { return write }
         return nil
     }
+}
+
+/// A loopback URL nothing listens on: connections are refused.
+func unreachableURL() throws -> URL {
+    let server = try LoopbackHTTPServer { _ in .dropConnection }
+    server.shutdown()
+    return server.baseURL
 }
 
 /// The error a call threw, as a ``SoulError`` (nil when it succeeded; a
