@@ -23,16 +23,18 @@ struct SafepocketHarness {
     }
 
     /// A new SDK instance (a new launch) over the same backend and files.
-    func makeSafepocket(timeouts: TransportTimeouts = TransportTimeouts()) throws -> Safepocket {
+    func makeSafepocket(
+        timeouts: TransportTimeouts = TransportTimeouts(), connectivity: Connectivity? = nil, signInLifetime: Duration = .seconds(600)
+    ) throws -> Safepocket {
         try Safepocket(.init(
             baseURL: backend.baseURL, authorization: Self.authorization, tokenStore: FileTokenStore(url: tokenFile),
             pendingSignInFile: pendingFile, timeouts: timeouts, retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))),
-            logger: log.logger(label: "safepocket"), storageFolder: folder))
+            logger: log.logger(label: "safepocket"), connectivity: connectivity, storageFolder: folder, signInLifetime: signInLifetime))
     }
 
     /// Signs in through the PKCE flow, the backend playing the hosted UI.
-    func signedIn() async throws -> Safepocket {
-        let safepocket = try makeSafepocket()
+    func signedIn(connectivity: Connectivity? = nil) async throws -> Safepocket {
+        let safepocket = try makeSafepocket(connectivity: connectivity)
         let url = try await safepocket.startSignIn()
         guard let redirect = backend.authorize(url) else { throw HarnessError.badAuthorizationURL(url) }
         try await safepocket.completeSignIn(redirect: redirect)
