@@ -153,7 +153,7 @@ let benchmarkTargets: [Target] = [
         name: "resilience-bench", dependencies: [resilience, loopbackHTTPServer, openAPIRuntime, urlSession, httpTypes, logging],
         path: "Benchmarks/resilience-bench"),
     // SOUL's refresh storm and the retry matrix.
-    .executableTarget(name: "sdk-bench", dependencies: ["RetryMatrix", "Soul", resilience, "BackendDoubles", logging], path: "Benchmarks/sdk-bench"),
+    .executableTarget(name: "sdk-bench", dependencies: ["RetryMatrix", "Soul", resilience, runtimeSupport, "BackendDoubles", logging], path: "Benchmarks/sdk-bench"),
     // The MobileTracker queue (track cost, drain).
     .executableTarget(
         name: "tracker-bench", dependencies: ["MobileTracker", resilience, "BackendDoubles", logging], path: "Benchmarks/tracker-bench"),

@@ -27,4 +27,16 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+
+    /// A copy of the value, taken under the lock. Prefer it to
+    /// `withLock { $0 }` for a value that is a closure: `withLock` passes the
+    /// value `inout` through a generic function, and an unspecialized call
+    /// re-wraps a stored closure in reabstraction thunks on every access,
+    /// so a closure read thousands of times ends up thousands of calls deep.
+    @inlinable
+    public func read() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }

@@ -44,7 +44,7 @@ package final class SafepocketBackend: Sendable {
         let behaviour = self.behaviour
         let fault = self.fault
         server = try LoopbackHTTPServer(keepAlive: keepAlive) { request in
-            if let reply = fault.withLock({ $0 })?(request) { return reply }
+            if let reply = fault.read()?(request) { return reply }
             let segments = request.path.split(separator: "/").map(String.init)
             guard request.path == "/auth/token" || routes.contains(where: { route in
                 route.method == request.method && route.segments.count == segments.count

@@ -33,7 +33,7 @@ package final class SecureNodeBackend: Sendable {
         self.behaviour = behaviour
         let fault = self.fault
         server = try LoopbackHTTPServer(keepAlive: false) { request in
-            if let reply = fault.withLock({ $0 })?(request) { return reply }
+            if let reply = fault.read()?(request) { return reply }
             return behaviour.respond(to: request.contractRequest)?.loopbackReply ?? .json(404, #"{"error":"not_found"}"#)
         }
     }

@@ -27,7 +27,7 @@ package final class SoulBackend: Sendable {
         let fault = self.fault
         self.behaviour = behaviour
         server = try LoopbackHTTPServer(keepAlive: keepAlive) { request in
-            if let reply = fault.withLock({ $0 })?(request) { return reply }
+            if let reply = fault.read()?(request) { return reply }
             return behaviour.respond(to: request.contractRequest)?.loopbackReply ?? .json(404, #"{"detail":"Not Found"}"#)
         }
     }

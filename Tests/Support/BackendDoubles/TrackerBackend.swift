@@ -30,7 +30,7 @@ package final class TrackerBackend: Sendable {
         let drop = dropAfterApplying
         let dropped = self.dropped
         server = try LoopbackHTTPServer(keepAlive: keepAlive) { request in
-            if let reply = fault.withLock({ $0 })?(request) { return reply }
+            if let reply = fault.read()?(request) { return reply }
             guard let reply = behaviour.respond(to: request.contractRequest) else { return .json(404, #"{"success":false,"message":"Not Found"}"#) }
             let share = drop.withLock { $0 }
             if share > 0, (200..<300).contains(reply.status) {
