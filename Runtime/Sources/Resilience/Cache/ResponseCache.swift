@@ -2,6 +2,12 @@ import Foundation
 import HTTPTypes
 import RuntimeSupport
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A disk cache of HTTP responses for one app, partitioned by who is signed
 /// in: each credential subject (a user id) has its own folder, and an entry
 /// also records its subject, so one user never reads another's responses.
@@ -32,7 +38,7 @@ public final class ResponseCache: Sendable {
     private struct State {
         var subject: String?
         /// Entry file name -> (bytes, stored at), loaded from the folder on first use.
-        var index: [String: (bytes: Int, storedAt: Date)]?
+        var index: [String: IndexEntry]?
         var totalBytes = 0
     }
 
@@ -49,6 +55,18 @@ public final class ResponseCache: Sendable {
         CacheFileProtection.apply(to: folder)
         let subject = (try? Data(contentsOf: folder.appendingPathComponent(Self.subjectFileName))).map { String(decoding: $0, as: UTF8.self) }
         state = Locked(State(subject: subject?.isEmpty == false ? subject : nil))
+    }
+
+    /// What the index knows of one entry file.
+    private struct IndexEntry {
+        var bytes: Int
+        var storedAt: Date
+        /// A hash of what was last written in this process (status, body,
+        /// freshness, validators): the same response again is not rewritten.
+        var digest: Int?
+        /// When the server last confirmed the written response unchanged,
+        /// if later than `storedAt`.
+        var confirmedAt: Date?
     }
 
     /// The signed-in subject whose partition is in use (nil: anonymous).
@@ -93,26 +111,54 @@ public final class ResponseCache: Sendable {
     func entry(for key: String, anonymous: Bool) -> CacheEntry? {
         let subject = anonymous ? nil : self.subject
         let name = Self.fileName(key: key, subject: subject)
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)) else { return nil }
-        guard let entry = CacheEntry.decode(data), entry.key == key, entry.subject == subject else {
+        // The index knows every entry: a miss costs no file system call.
+        let known = state.withLock { state -> IndexEntry? in
+            Self.loadIndex(&state, folder: folder)
+            return state.index?[name]
+        }
+        guard let known, let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { return nil }
+        guard var entry = CacheEntry.decode(data), entry.key == key, entry.subject == subject else {
             remove(name)
             return nil
         }
+        if let confirmedAt = known.confirmedAt, confirmedAt > entry.storedAt { entry.storedAt = confirmedAt }
         return entry
     }
 
     /// Stores `entry` (replacing the key's previous one) and evicts the
     /// oldest entries beyond ``maximumBytes``.
+    ///
+    /// The same response as the one this process last wrote for the key
+    /// (status, body, freshness, validators) is not rewritten: only its confirmation
+    /// time is kept, in memory, so concurrent identical answers cost one
+    /// write. After a relaunch its age counts from the last write (older,
+    /// never younger, than the truth).
     func store(_ entry: CacheEntry) {
         let name = Self.fileName(key: entry.key, subject: entry.subject)
+        var hasher = Hasher()
+        hasher.combine(entry.status)
+        hasher.combine(entry.body)
+        hasher.combine(entry.freshFor)
+        hasher.combine(entry.mayServeStale)
+        // The validators and directives too (not `Date`, which changes on every answer).
+        for pair in entry.headers where pair.count == 2 && ["etag", "last-modified", "cache-control", "vary"].contains(pair[0].lowercased()) {
+            hasher.combine(pair)
+        }
+        let digest = hasher.finalize()
+        let unchanged = state.withLock { state -> Bool in
+            Self.loadIndex(&state, folder: folder)
+            guard let known = state.index?[name], known.digest == digest else { return false }
+            state.index?[name]?.confirmedAt = max(known.confirmedAt ?? entry.storedAt, entry.storedAt)
+            return true
+        }
+        if unchanged { return }
         let data = entry.encoded()
         guard data.count <= maximumEntryBytes + 64 * 1024 else { return }
-        // Foundation's atomic write: a temporary file renamed over the entry.
-        guard (try? data.write(to: folder.appendingPathComponent(name), options: .atomic)) != nil else { return }
+        guard Self.replace(folder.appendingPathComponent(name), with: data) else { return }
         let evicted = state.withLock { state -> [String] in
             Self.loadIndex(&state, folder: folder)
             state.totalBytes -= state.index?[name]?.bytes ?? 0
-            state.index?[name] = (data.count, entry.storedAt)
+            state.index?[name] = IndexEntry(bytes: data.count, storedAt: entry.storedAt, digest: digest)
             state.totalBytes += data.count
             var evicted: [String] = []
             if state.totalBytes > maximumBytes, let index = state.index {
@@ -132,6 +178,26 @@ public final class ResponseCache: Sendable {
         remove(Self.fileName(key: key, subject: anonymous ? nil : subject))
     }
 
+    /// Writes `data` to a temporary file beside `url` and renames it over
+    /// `url`: a reader sees the old entry or the new one. No fsync (a cache
+    /// may lose its newest entries in a power cut; a torn one reads as a miss).
+    private static func replace(_ url: URL, with data: Data) -> Bool {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0 ... .max)).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { return false }
+        #if canImport(Glibc)
+        let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        #else
+        let written = data.withUnsafeBytes { Darwin.write(descriptor, $0.baseAddress, $0.count) }
+        #endif
+        close(descriptor)
+        guard written == data.count, rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            return false
+        }
+        return true
+    }
+
     private func remove(_ name: String) {
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         state.withLock { state in
@@ -146,13 +212,13 @@ public final class ResponseCache: Sendable {
 
     private static func loadIndex(_ state: inout State, folder: URL) {
         guard state.index == nil else { return }
-        var index: [String: (bytes: Int, storedAt: Date)] = [:]
+        var index: [String: IndexEntry] = [:]
         var total = 0
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where name.hasSuffix(entrySuffix) {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path) else { continue }
             let bytes = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            index[name] = (bytes, attributes[.modificationDate] as? Date ?? .distantPast)
+            index[name] = IndexEntry(bytes: bytes, storedAt: attributes[.modificationDate] as? Date ?? .distantPast)
             total += bytes
         }
         state.index = index
