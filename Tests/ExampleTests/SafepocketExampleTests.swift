@@ -27,9 +27,11 @@ import Testing
         #expect(exchange.status == 0 && exchange.objects.first?["event"] as? String == "signed_in", "\(exchange.stderr)")
 
         let accounts = try ExampleRun.run("safepocket-example", common + ["accounts"])
-        #expect(accounts.status == 0 && !accounts.objects.isEmpty && accounts.objects.allSatisfy { $0["id"] is String })
+        let accountList = accounts.objects.first?["accounts"] as? [[String: Any]] ?? []
+        #expect(accounts.status == 0 && !accountList.isEmpty && accountList.allSatisfy { $0["id"] is String })
+        #expect(accounts.objects.first?["source"] as? String == "network" && accounts.objects.first?["age_seconds"] as? Int == 0)
         let transactions = try ExampleRun.run("safepocket-example", common + ["transactions", "--month", "2024-06"])
-        #expect(transactions.status == 0 && !transactions.objects.isEmpty)
+        #expect(transactions.status == 0 && !((transactions.objects.first?["transactions"] as? [Any]) ?? []).isEmpty)
         #expect(backend.server.requests.first { $0.path == "/transactions" }?.query == "month=2024-06")
 
         backend.fault.withLock { $0 = { request in
@@ -39,9 +41,17 @@ import Testing
         #expect(forbidden.status == 1)
         #expect(forbidden.stderr == "error: api: Safepocket error status 403 FORBIDDEN: Plaid item not linked (trace trace-403-forbidden)\n")
 
+        // Offline: the accounts come from the cache, with their age.
+        backend.fault.withLock { $0 = nil }
+        backend.server.shutdown()
+        let offline = try ExampleRun.run("safepocket-example", common + ["accounts"])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.objects.first?["source"] as? String == "cache" && offline.objects.first?["age_seconds"] is Int)
+        #expect((offline.objects.first?["accounts"] as? [Any])?.count == accountList.count)
+
         let logout = try ExampleRun.run("safepocket-example", common + ["logout"])
         #expect(logout.status == 0)
         let after = try ExampleRun.run("safepocket-example", common + ["accounts"])
-        #expect(after.status == 1 && after.stderr == "error: notSignedIn: not signed in\n")
+        #expect(after.status == 1 && after.stderr.hasPrefix("error: notSignedIn: "), "signed out: the cache is gone too")
     }
 }

@@ -74,6 +74,7 @@ import Testing
         await connectivity.update(isOnline: true)
         for _ in 0..<200 where harness.backend.counters.moodsCreated == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(harness.backend.counters.moodsCreated == 1, "connectivity's return sends the queue")
+        for _ in 0..<200 where !(await soul.pendingWrites().isEmpty) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await soul.pendingWrites().isEmpty)
         _ = try await soul.listMoods()
         #expect(harness.backend.counters.moodsCreated == 1)

@@ -81,14 +81,17 @@ public final class LoopbackHTTPServer: Sendable {
     /// the connection is closed after it, so a client never reuses a
     /// connection (URLSession silently resends a request once when a reused
     /// connection turns out closed, which would blur attempt counts).
-    public init(keepAlive: Bool = true, handler: @escaping @Sendable (Request) -> Reply) throws {
+    ///
+    /// `port` 0 (the default) takes a free port; another value binds that
+    /// one, so a test can bring a server back where a client expects it.
+    public init(keepAlive: Bool = true, port requestedPort: Int = 0, handler: @escaping @Sendable (Request) -> Reply) throws {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw ServerError.socket(errno) }
         var yes: Int32 = 1
         setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(requestedPort).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

@@ -22,11 +22,16 @@ package final class SoulBackend: Sendable {
     package let behaviour: SoulBehaviour
 
     /// Starts the backend on a free loopback port.
-    package init(settings: Settings = Settings(), keepAlive: Bool = true) throws {
-        let behaviour = SoulBehaviour(settings: settings)
+    package convenience init(settings: Settings = Settings(), keepAlive: Bool = true) throws {
+        try self.init(behaviour: SoulBehaviour(settings: settings), port: 0, keepAlive: keepAlive)
+    }
+
+    /// A backend on `port` with the state of `behaviour`: a server brought
+    /// back where its clients expect it, remembering its users and tokens.
+    package init(behaviour: SoulBehaviour, port: Int, keepAlive: Bool = true) throws {
         let fault = self.fault
         self.behaviour = behaviour
-        server = try LoopbackHTTPServer(keepAlive: keepAlive) { request in
+        server = try LoopbackHTTPServer(keepAlive: keepAlive, port: port) { request in
             if let reply = fault.read()?(request) { return reply }
             return behaviour.respond(to: request.contractRequest)?.loopbackReply ?? .json(404, #"{"detail":"Not Found"}"#)
         }
