@@ -59,9 +59,13 @@ public actor OfflineWriteQueue {
     public func enqueue(
         operationID: String, payload: Data, isIdempotent: Bool, idempotencyKey: String? = nil, subject: String?, now: Date = Date()
     ) throws -> QueuedWrite {
+        // Files are ordered by their millisecond: each write gets a later one
+        // than the last, even when two arrive within the same millisecond.
+        let milliseconds = max((now.timeIntervalSince1970 * 1000).rounded(.down), (items.last.map { Self.milliseconds($0.enqueuedAt) } ?? -1) + 1)
         let item = QueuedWrite(
             id: UUID().uuidString.lowercased(), operationID: operationID, payload: payload, isIdempotent: isIdempotent,
-            idempotencyKey: idempotencyKey, subject: subject, enqueuedAt: now, state: .pending, attempts: 0)
+            idempotencyKey: idempotencyKey, subject: subject, enqueuedAt: Date(timeIntervalSince1970: milliseconds / 1000), state: .pending,
+            attempts: 0)
         try save(item)
         items.append(item)
         return item
@@ -134,8 +138,12 @@ public actor OfflineWriteQueue {
         try PrivateFile.write(JSONEncoder().encode(item), to: url(of: item))
     }
 
+    private static func milliseconds(_ date: Date) -> Double {
+        (date.timeIntervalSince1970 * 1000).rounded()
+    }
+
     private func url(of item: QueuedWrite) -> URL {
-        let milliseconds = String(Int64(item.enqueuedAt.timeIntervalSince1970 * 1000))
+        let milliseconds = String(Int64(Self.milliseconds(item.enqueuedAt)))
         return folder.appendingPathComponent(String(repeating: "0", count: max(0, 15 - milliseconds.count)) + milliseconds + "-" + item.id + ".write")
     }
 }
