@@ -18,7 +18,7 @@ import Foundation
 /// - One delivery pass runs at a time; a caller arriving during a pass waits
 ///   for it.
 ///
-/// Used by the SDKs through ``ClientCaller/performQueueable(_:queue:payload:idempotencyKey:offline:failure:send:)``.
+/// Used by the SDKs through ``OfflineWrites``.
 public actor OfflineWriteQueue {
     /// The folder the queue owns.
     public nonisolated let folder: URL
