@@ -20,7 +20,7 @@ import FoundationNetworking
 /// for await event in soul.sessionEvents where event == .sessionExpired { showSignIn() }
 /// ```
 ///
-/// - Requests go through ``middlewares(session:retryPolicy:logger:connectivity:)``,
+/// - Requests go through ``middlewares(session:retryPolicy:logger:connectivity:cache:)``,
 ///   the stack the README documents: https only, token refresh for
 ///   protected operations, retries for the operations the spec marks
 ///   repeatable (GETs; never an OTP post or a mood), the bearer token,
@@ -208,7 +208,7 @@ public final class Soul: SessionOwner {
     /// Records a mood (`score` 1 to 10). The document allows queueing it
     /// offline: when the device is reported offline, or the request could
     /// not leave it (no connectivity, connection refused), the mood is
-    /// stored (``Submission/queued(_:)``) and sent once the server can be
+    /// stored (`Submission.queued`) and sent once the server can be
     /// reached. A send that may have reached the server (a lost connection,
     /// a timeout) is never repeated: SOUL does not deduplicate moods, so it
     /// is ``SoulError/outcomeUnknown``.

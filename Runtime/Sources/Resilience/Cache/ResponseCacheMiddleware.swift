@@ -21,7 +21,7 @@ public struct DeviceOfflineError: Error, Sendable, Hashable, CustomStringConvert
 /// Serves cacheable operations from a ``ResponseCache`` when the server
 /// cannot give a better answer, and keeps what the server sends.
 ///
-/// For a GET the generated client marks cacheable (``OperationDescriptor/cache``):
+/// For a GET the generated client marks cacheable (`OperationDescriptor.cache`):
 ///
 /// 1. a stored response still fresh is returned without a request;
 /// 2. while ``Connectivity`` reports offline, the stored response is
