@@ -116,15 +116,14 @@ public final class Safepocket: SessionOwner {
         self.configuration = configuration
         // Checked before any file is touched.
         guard (try? BaseURLPolicy.validate(configuration.baseURL)) != nil else { throw .insecureBaseURL }
-        let folder = configuration.storageFolder
-        let cache = ResponseCache(folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: configuration.cacheMaximumBytes)
-        self.cache = cache
-        let queue: OfflineWriteQueue
+        let storage: OfflineStorage
         do {
-            queue = try OfflineWriteQueue(folder: folder.appendingPathComponent("pending-writes", isDirectory: true))
+            storage = try OfflineStorage(folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes)
         } catch {
             throw .storageFailed
         }
+        let cache = storage.cache
+        self.cache = cache
         do {
             wired = try SessionClients(
                 baseURL: configuration.baseURL,
@@ -141,7 +140,7 @@ public final class Safepocket: SessionOwner {
             throw .insecureBaseURL
         }
         writes = OfflineWrites(
-            queue: queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
+            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
         signIn = PKCESignIn(
             configuration: configuration.authorization,
             store: PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime),
@@ -151,10 +150,7 @@ public final class Safepocket: SessionOwner {
                     subject: tokens.idToken.flatMap(CredentialSubject.jwtSubject) ?? CredentialSubject.jwtSubject(tokens.accessToken)
                         ?? CredentialSubject.uniqueToThisSignIn())
             })
-        if let connectivity = configuration.connectivity {
-            let writes = writes
-            Task { await connectivity.whenOnline { _ = await writes.deliverPending() } }
-        }
+        writes.deliverWhenOnline()
     }
 
     /// How each kind of queued write is sent: a transaction update, with

@@ -138,16 +138,15 @@ public final class Soul: SessionOwner {
         self.configuration = configuration
         // Checked before any file is touched.
         guard (try? BaseURLPolicy.validate(configuration.environment.baseURL)) != nil else { throw .insecureBaseURL }
-        let folder = configuration.storageFolder
-        let cache = ResponseCache(
-            folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: configuration.cacheMaximumBytes, now: configuration.now)
-        self.cache = cache
-        let queue: OfflineWriteQueue
+        let storage: OfflineStorage
         do {
-            queue = try OfflineWriteQueue(folder: folder.appendingPathComponent("pending-writes", isDirectory: true))
+            storage = try OfflineStorage(
+                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, now: configuration.now)
         } catch {
             throw .storageFailed
         }
+        let cache = storage.cache
+        self.cache = cache
         do {
             wired = try SessionClients(
                 baseURL: configuration.environment.baseURL,
@@ -164,16 +163,13 @@ public final class Soul: SessionOwner {
             throw .insecureBaseURL
         }
         writes = OfflineWrites(
-            queue: queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
+            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
         signIn = SignInFlow(
             client: wired.client, session: wired.session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
             rateLimitFallback: configuration.rateLimitFallback, codeLifetime: configuration.codeLifetime,
-            stateFile: SignInStateFile(url: folder.appendingPathComponent("sign-in.json")), redactor: wired.redactor, now: configuration.now,
+            stateFile: SignInStateFile(url: configuration.storageFolder.appendingPathComponent("sign-in.json")), redactor: wired.redactor, now: configuration.now,
             signedIn: { cache.signIn(subject: "user:\($0.id)") })
-        if let connectivity = configuration.connectivity {
-            let writes = writes
-            Task { await connectivity.whenOnline { _ = await writes.deliverPending() } }
-        }
+        writes.deliverWhenOnline()
     }
 
     /// How each kind of queued write is sent: SOUL queues only moods.

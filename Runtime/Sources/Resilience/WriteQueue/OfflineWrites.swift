@@ -59,6 +59,14 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
         self.subject = subject
     }
 
+    /// Sends the queue each time the connectivity given at creation comes
+    /// back online (nothing when there is none: then the next call sends it).
+    public func deliverWhenOnline() {
+        guard let connectivity else { return }
+        let writes = self
+        Task { await connectivity.whenOnline { _ = await writes.deliverPending() } }
+    }
+
     /// Sends the signed-in subject's queued writes, oldest first.
     public func deliverPending() async -> WriteDeliveryReport {
         let client = client
