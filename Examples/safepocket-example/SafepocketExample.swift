@@ -155,12 +155,8 @@ struct SourcedLine<Value: Encodable>: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(value, forKey: Key(key))
-        switch source {
-        case .network: try container.encode("network", forKey: Key("source"))
-        case .revalidated: try container.encode("revalidated", forKey: Key("source"))
-        case .cache: try container.encode("cache", forKey: Key("source"))
-        }
-        try container.encode(CachedResponse(value: 0, source: source).age.components.seconds, forKey: Key("age_seconds"))
+        try container.encode(source.label, forKey: Key("source"))
+        try container.encode(source.age.components.seconds, forKey: Key("age_seconds"))
     }
 
     struct Key: CodingKey {

@@ -182,16 +182,12 @@ func printJSON(_ object: [String: Any]) {
 struct MoodsLine: Encodable {
     let moods: [Mood]
     let source: String
-    let ageSeconds: Int
+    let ageSeconds: Int64
 
     init(moods: [Mood], source: ResponseSource) {
         self.moods = moods
-        switch source {
-        case .network: self.source = "network"
-        case .revalidated: self.source = "revalidated"
-        case .cache: self.source = "cache"
-        }
-        ageSeconds = Int(CachedResponse(value: 0, source: source).age.components.seconds)
+        self.source = source.label
+        ageSeconds = source.age.components.seconds
     }
 
     enum CodingKeys: String, CodingKey {

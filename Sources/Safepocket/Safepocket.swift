@@ -256,13 +256,10 @@ public final class Safepocket: SessionOwner {
     private func read<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)
         -> CachedResponse<Result>
     {
-        await deliverQueuedFirst()
+        _ = await writes.deliverPendingIfAny()
         return try await wired.caller.performRead(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
     }
 
-    private func deliverQueuedFirst() async {
-        if await writes.queue.hasPending(subject: cache.subject) { _ = await writes.deliverPending() }
-    }
 
     /// Calls any operation of the authenticated client, mapping failures to
     /// ``SafepocketError`` (``SafepocketError/offline`` at once, nothing
@@ -270,7 +267,7 @@ public final class Safepocket: SessionOwner {
     public func perform<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)
         -> Result
     {
-        await deliverQueuedFirst()
+        _ = await writes.deliverPendingIfAny()
         return try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
     }
 }

@@ -197,7 +197,7 @@ public final class Soul: SessionOwner {
     /// Moods queued offline are not in the list until they are sent
     /// (``pendingWrites()``).
     public func listMoods() async throws(SoulError) -> CachedResponse<[Mood]> {
-        await deliverQueuedFirst()
+        _ = await writes.deliverPendingIfAny()
         return try await wired.caller.performRead(offline: .offline, failure: mapFailure) { try await $0.listMoods() }
     }
 
@@ -241,9 +241,6 @@ public final class Soul: SessionOwner {
         }
     }
 
-    private func deliverQueuedFirst() async {
-        if await writes.queue.hasPending(subject: cache.subject) { _ = await writes.deliverPending() }
-    }
 
     private func mapFailure(_ error: any Error) -> SoulError {
         SoulError(error, rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now())
@@ -258,7 +255,7 @@ public final class Soul: SessionOwner {
     /// ``SoulError`` (``SoulError/offline`` at once, nothing sent, while
     /// the configured connectivity says offline).
     public func perform<Result: Sendable>(_ call: @Sendable (SoulAPI.Client) async throws -> Result) async throws(SoulError) -> Result {
-        await deliverQueuedFirst()
+        _ = await writes.deliverPendingIfAny()
         return try await wired.caller.perform(offline: .offline, failure: mapFailure, call)
     }
 

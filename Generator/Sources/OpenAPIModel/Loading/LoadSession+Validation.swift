@@ -75,8 +75,12 @@ extension LoadSession {
     /// value, or either on the wrong kind of operation, is ignored.
     private func checkOfflineExtensions(_ document: OpenAPIDocument) {
         for (path, method, operation, _) in document.operations {
-            let place = "\(method.rawValue.uppercased()) \(path)"
-            if let value = operation.extensions["x-cache"] {
+            func ignored(_ name: String, _ code: DiagnosticCode, because problem: String?, hint: String) {
+                guard let problem else { return }
+                diagnostics.append(
+                    Diagnostic(code, "\(name) of \(method.rawValue.uppercased()) \(path) is ignored: \(problem)", at: operation.location, hint: hint))
+            }
+            if let value = operation.extensions[CacheExtension.extensionName] {
                 var problem: String?
                 if method != .get {
                     problem = "only GET responses are cached"
@@ -84,26 +88,20 @@ extension LoadSession {
                 } else if CacheExtension.maxAge(value) == nil {
                     problem = "it is \(value.jsonTypeName), not true, false or {max-age: seconds} with a whole number of seconds of 0 or more"
                 }
-                if let problem {
-                    diagnostics.append(
-                        Diagnostic(
-                            .invalidXCache, "x-cache of \(place) is ignored: \(problem)", at: operation.location,
-                            hint: "write 'x-cache: false' to never cache the response, or 'x-cache: {max-age: 60}' to keep it fresh for 60 s when the server says nothing"))
-                }
+                ignored(
+                    CacheExtension.extensionName, .invalidXCache, because: problem,
+                    hint: "write 'x-cache: false' to never cache the response, or 'x-cache: {max-age: 60}' to keep it fresh for 60 s when the server says nothing")
             }
-            if let value = operation.extensions["x-offline-queue"] {
+            if let value = operation.extensions[OfflineQueueExtension.extensionName] {
                 var problem: String?
                 if case .bool(let queued) = value {
-                    if queued, [.get, .head, .options, .trace].contains(method) { problem = "a \(method.rawValue.uppercased()) is a read; only writes are queued" }
+                    if queued, OfflineQueueExtension.readMethods.contains(method) { problem = "a \(method.rawValue.uppercased()) is a read; only writes are queued" }
                 } else {
                     problem = "it is \(value.jsonTypeName), not a boolean"
                 }
-                if let problem {
-                    diagnostics.append(
-                        Diagnostic(
-                            .invalidXOfflineQueue, "x-offline-queue of \(place) is ignored: \(problem)", at: operation.location,
-                            hint: "write 'x-offline-queue: true' on a write the app may store while offline and send once when connectivity returns"))
-                }
+                ignored(
+                    OfflineQueueExtension.extensionName, .invalidXOfflineQueue, because: problem,
+                    hint: "write 'x-offline-queue: true' on a write the app may store while offline and send once when connectivity returns")
             }
         }
     }

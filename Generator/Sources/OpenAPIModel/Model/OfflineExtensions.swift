@@ -46,11 +46,13 @@ public enum CacheExtension: Sendable, Hashable {
 public enum OfflineQueueExtension {
     /// The extension's name.
     public static let extensionName = "x-offline-queue"
+    /// The methods that only read: never queued.
+    public static let readMethods: Set<HTTPMethod> = [.get, .head, .options, .trace]
 
     /// Whether the operation is queueable: `true` on a method that is not a
     /// read (on a read the load reported it and it is ignored).
     public static func read(_ operation: Operation, method: HTTPMethod) -> Bool {
         guard case .bool(true)? = operation.extensions[extensionName] else { return false }
-        return ![.get, .head, .options, .trace].contains(method)
+        return !readMethods.contains(method)
     }
 }

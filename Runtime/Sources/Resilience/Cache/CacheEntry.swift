@@ -4,7 +4,7 @@ import HTTPTypes
 /// One stored response: what the server sent, when, and for which request
 /// and subject. On disk: a 4-byte big-endian length, the metadata as JSON,
 /// then the body's bytes.
-struct CacheEntry: Sendable {
+struct CacheEntry: Sendable, Codable {
     /// The request it answers (method, URL, `Accept`).
     var key: String
     /// The signed-in subject it belongs to (nil: anonymous).
@@ -22,8 +22,8 @@ struct CacheEntry: Sendable {
     /// Whether it may be served stale when the server cannot be reached
     /// (false after `must-revalidate`).
     var mayServeStale: Bool
-    /// The body.
-    var body: Data
+    /// The body (after the JSON head in the file).
+    var body = Data()
 
     /// How old the response is at `now`, RFC 9111 section 4.2.3 simplified
     /// for a private cache: the age it arrived with plus the time since.
@@ -43,23 +43,14 @@ struct CacheEntry: Sendable {
         return fields
     }
 
-    private struct Metadata: Codable {
-        var key: String
-        var subject: String?
-        var status: Int
-        var headers: [[String]]
-        var storedAt: Double
-        var initialAge: Int
-        var freshFor: Int
-        var mayServeStale: Bool
+    /// Everything but the body goes into the file's JSON head.
+    private enum CodingKeys: String, CodingKey {
+        case key, subject, status, headers, storedAt, initialAge, freshFor, mayServeStale
     }
 
     /// The file's bytes.
     func encoded() -> Data {
-        let metadata = Metadata(
-            key: key, subject: subject, status: status, headers: headers, storedAt: storedAt.timeIntervalSince1970, initialAge: initialAge,
-            freshFor: freshFor, mayServeStale: mayServeStale)
-        let json = (try? JSONEncoder().encode(metadata)) ?? Data()
+        let json = (try? JSONEncoder().encode(self)) ?? Data()
         var data = Data(capacity: 4 + json.count + body.count)
         let length = UInt32(json.count).bigEndian
         withUnsafeBytes(of: length) { data.append(contentsOf: $0) }
@@ -74,11 +65,9 @@ struct CacheEntry: Sendable {
         let length = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         let start = data.startIndex + 4
         guard length > 0, data.count >= 4 + length,
-              let metadata = try? JSONDecoder().decode(Metadata.self, from: data[start..<start + length])
+              var entry = try? JSONDecoder().decode(CacheEntry.self, from: data[start..<start + length])
         else { return nil }
-        return CacheEntry(
-            key: metadata.key, subject: metadata.subject, status: metadata.status, headers: metadata.headers,
-            storedAt: Date(timeIntervalSince1970: metadata.storedAt), initialAge: metadata.initialAge, freshFor: metadata.freshFor,
-            mayServeStale: metadata.mayServeStale, body: Data(data[(start + length)...]))
+        entry.body = Data(data[(start + length)...])
+        return entry
     }
 }

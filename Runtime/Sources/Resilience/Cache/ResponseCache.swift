@@ -107,9 +107,9 @@ public final class ResponseCache: Sendable {
 
     // MARK: Entries
 
-    /// The stored response for `key` in the current partition, if any.
-    func entry(for key: String, anonymous: Bool) -> CacheEntry? {
-        let subject = anonymous ? nil : self.subject
+    /// The stored response for `key` in `subject`'s partition (nil: the
+    /// anonymous one), if any.
+    func entry(for key: String, subject: String?) -> CacheEntry? {
         let name = Self.fileName(key: key, subject: subject)
         // The index knows every entry: a miss costs no file system call.
         let known = state.withLock { state -> IndexEntry? in
@@ -173,9 +173,9 @@ public final class ResponseCache: Sendable {
         for name in evicted { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
     }
 
-    /// Deletes the stored response for `key` in the current partition.
-    func remove(key: String, anonymous: Bool) {
-        remove(Self.fileName(key: key, subject: anonymous ? nil : subject))
+    /// Deletes the stored response for `key` in `subject`'s partition.
+    func remove(key: String, subject: String?) {
+        remove(Self.fileName(key: key, subject: subject))
     }
 
     /// Writes `data` to a temporary file beside `url` and renames it over

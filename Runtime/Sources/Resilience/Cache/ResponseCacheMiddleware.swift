@@ -65,11 +65,13 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
         guard let operation = OperationDescriptor.current, operation.isCacheable, request.method == .get else {
             return try await next(request, body, baseURL)
         }
+        // Read once: the partition cannot change halfway through the call.
+        let subject = cache.subject
+        // A protected operation with nobody signed in is not cached.
+        guard subject != nil || operation.isPublic else { return try await next(request, body, baseURL) }
         let requestControl = CacheControl(request.headerFields[values: .cacheControl])
-        let anonymous = operation.isPublic && cache.subject == nil
-        guard anonymous || cache.subject != nil else { return try await next(request, body, baseURL) }
         let key = "GET " + baseURL.absoluteString + (request.path ?? "") + " " + (request.headerFields[.accept] ?? "")
-        let stored = requestControl.noStore ? nil : cache.entry(for: key, anonymous: anonymous)
+        let stored = requestControl.noStore ? nil : cache.entry(for: key, subject: subject)
         let now = cache.now()
 
         if let stored, stored.isFresh(at: now), !requestControl.noCache {
@@ -107,10 +109,10 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
         let control = CacheControl(response.headerFields[values: .cacheControl])
         let varies = response.headerFields[values: .vary].contains { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "*" } }
         guard [200, 203, 204].contains(response.status.code), !requestControl.noStore, !control.noStore, !varies,
-              !(control.isPrivate && anonymous), case .known(let length) = responseBody?.length ?? .known(0),
+              !(control.isPrivate && subject == nil), case .known(let length) = responseBody?.length ?? .known(0),
               length <= cache.maximumEntryBytes
         else {
-            if control.noStore, stored != nil { cache.remove(key: key, anonymous: anonymous) }
+            if control.noStore, stored != nil { cache.remove(key: key, subject: subject) }
             return (response, responseBody)
         }
         var bytes = Data()
@@ -118,7 +120,7 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
         let (freshFor, mayServeStale) = Self.freshness(response.headerFields, operation: operation)
         cache.store(
             CacheEntry(
-                key: key, subject: anonymous ? nil : cache.subject, status: response.status.code,
+                key: key, subject: subject, status: response.status.code,
                 headers: response.headerFields.filter { $0.name != .setCookie }.map { [$0.name.rawName, $0.value] }, storedAt: cache.now(),
                 initialAge: Int(response.headerFields[.age] ?? "") ?? 0, freshFor: freshFor, mayServeStale: mayServeStale, body: bytes))
         return (response, HTTPBody(bytes))
@@ -155,10 +157,6 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
     /// Whether `error` means the server could not be reached or did not
     /// answer in time (so a stale answer is better than none).
     static func isUnreachable(_ error: any Error) -> Bool {
-        if error is RequestTimeoutError || error is DeviceOfflineError { return true }
-        switch NetworkFailure(error) {
-        case .offline?, .timeout?: return true
-        case .cancelled?, nil: return false
-        }
+        NetworkFailure.requestNeverLeft(error) || NetworkFailure.outcomeUnknown(error)
     }
 }

@@ -17,6 +17,23 @@ public enum ResponseSource: Sendable, Hashable {
         if case .cache = self { return false }
         return true
     }
+
+    /// How old the response is: zero for one the server sent or confirmed
+    /// just now.
+    public var age: Duration {
+        if case .cache(let age) = self { return age }
+        return .zero
+    }
+
+    /// `network`, `revalidated` or `cache`: the case's name, for logs and
+    /// command-line output.
+    public var label: String {
+        switch self {
+        case .network: return "network"
+        case .revalidated: return "revalidated"
+        case .cache: return "cache"
+        }
+    }
 }
 
 /// A value read through a response cache, with where it came from.
@@ -39,10 +56,7 @@ public struct CachedResponse<Value: Sendable>: Sendable {
 
     /// How old the value is: zero for a response the server sent or
     /// confirmed just now.
-    public var age: Duration {
-        if case .cache(let age) = source { return age }
-        return .zero
-    }
+    public var age: Duration { source.age }
 }
 
 /// Tells a call site where the response of the calls it makes came from:

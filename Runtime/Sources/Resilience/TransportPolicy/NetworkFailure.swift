@@ -53,4 +53,15 @@ public enum NetworkFailure: Sendable, Hashable {
         ]
         return beforeSending.contains(urlError.code)
     }
+
+    /// Whether `error` leaves it open whether the server received the
+    /// request: no answer came, but the request may have gone out (a
+    /// timeout, ``RequestTimeoutError``, a connection lost after
+    /// connecting). Cancellation is not counted: the app chose it.
+    public static func outcomeUnknown(_ error: any Error) -> Bool {
+        let cause = (error as? ClientError)?.underlyingError ?? error
+        if cause is RequestTimeoutError { return true }
+        guard let kind = NetworkFailure(cause), kind != .cancelled else { return false }
+        return !requestNeverLeft(cause)
+    }
 }

@@ -1,6 +1,5 @@
 import ClientRuntime
 import Foundation
-import OpenAPIRuntime
 
 /// A write that may have reached the server, of an operation the server
 /// does not deduplicate: it is not sent again automatically. The app can
@@ -67,6 +66,13 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
         Task { await connectivity.whenOnline { _ = await writes.deliverPending() } }
     }
 
+    /// Sends the signed-in subject's queued writes when there are any (the
+    /// SDKs call it before each call); nil when there were none.
+    public func deliverPendingIfAny() async -> WriteDeliveryReport? {
+        guard await queue.hasPending(subject: subject()) else { return nil }
+        return await deliverPending()
+    }
+
     /// Sends the signed-in subject's queued writes, oldest first.
     public func deliverPending() async -> WriteDeliveryReport {
         let client = client
@@ -93,10 +99,7 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
                     operationID: operation.id, payload: payload, isIdempotent: deduplicated, idempotencyKey: idempotencyKey, subject: subject()))
         }
         if operation.isOfflineQueueable, let connectivity, await !connectivity.isOnline { return try await enqueue() }
-        if await queue.hasPending(subject: subject()) {
-            let report = await deliverPending()
-            if operation.isOfflineQueueable, report.stillPending > 0 { return try await enqueue() }
-        }
+        if let report = await deliverPendingIfAny(), operation.isOfflineQueueable, report.stillPending > 0 { return try await enqueue() }
         do {
             return .sent(try await send(client))
         } catch {
@@ -104,9 +107,7 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
             if NetworkFailure.requestNeverLeft(error) { return try await enqueue() }
             // An answer from the server (any status) is the app's to see;
             // only a transport failure after the request left is in doubt.
-            let cause = (error as? ClientError)?.underlyingError ?? error
-            let inDoubt = cause is RequestTimeoutError || [NetworkFailure.offline, .timeout].contains(NetworkFailure(cause))
-            guard inDoubt else { throw error }
+            guard NetworkFailure.outcomeUnknown(error) else { throw error }
             if deduplicated { return try await enqueue() }
             throw WriteOutcomeUnknownError(operationID: operation.id)
         }
