@@ -253,13 +253,22 @@ public final class Safepocket: SessionOwner {
         await writes.deliverPending()
     }
 
+    /// Removes a queued write whatever its state (one the server refused,
+    /// once the app has shown it).
+    public func discardPendingWrite(id: String) async throws(SafepocketError) {
+        do {
+            try await writes.queue.discard(id: id)
+        } catch {
+            throw .storageFailed
+        }
+    }
+
     private func read<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)
         -> CachedResponse<Result>
     {
         _ = await writes.deliverPendingIfAny()
         return try await wired.caller.performRead(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
     }
-
 
     /// Calls any operation of the authenticated client, mapping failures to
     /// ``SafepocketError`` (``SafepocketError/offline`` at once, nothing

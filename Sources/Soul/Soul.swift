@@ -241,7 +241,6 @@ public final class Soul: SessionOwner {
         }
     }
 
-
     private func mapFailure(_ error: any Error) -> SoulError {
         SoulError(error, rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now())
     }
