@@ -44,7 +44,9 @@ public final class MobileTracker: Sendable {
         public var primaryStore: any TrackerKeyValueStore
         /// How requests are sent (a URLSession transport when nil).
         public var transport: (any ClientTransport)?
-        /// The device's connectivity as the app reports it.
+        /// The device's connectivity. Default: the system's
+        /// (`Connectivity.systemDefault()`); delivery waits while a reported
+        /// signal says offline. Nil: no signal.
         public var connectivity: Connectivity?
         /// Where logs go (only when the configuration says `debug`).
         public var logger: Logger
@@ -67,7 +69,7 @@ public final class MobileTracker: Sendable {
         /// Creates options.
         public init(
             folder: URL? = nil, primaryStore: (any TrackerKeyValueStore)? = nil, transport: (any ClientTransport)? = nil,
-            connectivity: Connectivity? = nil, logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
+            connectivity: Connectivity? = .systemDefault(), logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
             tracksScreensAutomatically: Bool = true

@@ -151,7 +151,7 @@ actor TrackerCore {
             middlewares: [
                 SecureTransportMiddleware(), APIKeyMiddleware { [apiKeys] in apiKeys.withLock { $0.last ?? "" } },
                 RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKeys] in apiKeys.withLock { $0 } })),
-            ],
+            ] + (options.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? []),
             constraintChecks: [])
         let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()
         try? storage.set(deviceID.uuidString, for: .deviceID)
@@ -190,7 +190,7 @@ actor TrackerCore {
     }
 
     private func retrySessionWhenOnline() async {
-        guard let connectivity = options.connectivity, sessionWatch == nil, await !connectivity.isOnline else { return }
+        guard let connectivity = options.connectivity, sessionWatch == nil, await connectivity.isKnownOffline else { return }
         sessionWatch = Task { [weak self] in
             try? await connectivity.waitUntilOnline()
             await self?.connectivityReturned()

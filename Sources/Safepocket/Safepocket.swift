@@ -48,7 +48,9 @@ public final class Safepocket: SessionOwner {
         public var retryPolicy: RetryPolicy
         /// Where redacted request logs go.
         public var logger: Logger
-        /// The device's connectivity as the app reports it.
+        /// The device's connectivity. Default: the system's
+        /// (`Connectivity.systemDefault()`); queued writes are sent when it
+        /// comes back. Nil: no signal.
         public var connectivity: Connectivity?
         /// The folder of the SDK's files: the response cache, the queue of
         /// writes made offline, the pending sign-in. Default: `safepocket` in
@@ -66,7 +68,7 @@ public final class Safepocket: SessionOwner {
             baseURL: URL = SafepocketAPI.Client.Server.production.url, authorization: AuthorizationConfiguration,
             tokenStore: (any TokenStore)? = nil, pendingSignInFile: URL? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "safepocket"),
-            connectivity: Connectivity? = nil, storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
+            connectivity: Connectivity? = .systemDefault(), storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
             signInLifetime: Duration = .seconds(600)
         ) {
             self.baseURL = baseURL
@@ -167,7 +169,7 @@ public final class Safepocket: SessionOwner {
     /// first (`SessionMiddlewareStack`, with an `Idempotency-Key` on
     /// ``idempotencyKeyOperations``).
     public static func middlewares(
-        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil
+        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = .systemDefault(), cache: ResponseCache? = nil
     ) -> [any ClientMiddleware] {
         SessionMiddlewareStack.middlewares(
             session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity,

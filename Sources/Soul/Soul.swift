@@ -72,9 +72,12 @@ public final class Soul: SessionOwner {
         public var rateLimitFallback: Duration
         /// Where redacted request logs go (`debug` and `trace` levels).
         public var logger: Logger
-        /// The device's connectivity as the app reports it: calls fail at
-        /// once with ``SoulError/offline`` while it says offline, and
-        /// retries wait for it.
+        /// The device's connectivity. Default: the system's
+        /// (`Connectivity.systemDefault()`: the network path on Apple
+        /// platforms, requests' outcomes elsewhere). While a reported signal
+        /// says offline, calls fail at once with ``SoulError/offline``
+        /// (reads come from the cache, moods are queued) and retries wait
+        /// for it; when it comes back, queued moods are sent. Nil: no signal.
         public var connectivity: Connectivity?
         /// The wall clock (cooldowns, `Retry-After` dates); for tests.
         public var now: @Sendable () -> Date
@@ -93,7 +96,7 @@ public final class Soul: SessionOwner {
         public init(
             environment: Environment, tokenStore: (any TokenStore)? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), resendCooldown: Duration = .seconds(30),
-            rateLimitFallback: Duration = .seconds(60), logger: Logger = Logger(label: "soul"), connectivity: Connectivity? = nil,
+            rateLimitFallback: Duration = .seconds(60), logger: Logger = Logger(label: "soul"), connectivity: Connectivity? = .systemDefault(),
             now: @escaping @Sendable () -> Date = { Date() }, storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
             codeLifetime: Duration = .seconds(600)
         ) {
@@ -186,7 +189,7 @@ public final class Soul: SessionOwner {
     /// session's own tokens masked wherever they appear). No
     /// `Idempotency-Key`: the SOUL backend does not deduplicate.
     public static func middlewares(
-        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil
+        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = .systemDefault(), cache: ResponseCache? = nil
     ) -> [any ClientMiddleware] {
         SessionMiddlewareStack.middlewares(session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity, cache: cache)
     }

@@ -135,17 +135,7 @@ final class Counter: @unchecked Sendable {
     }
 }
 
-@Suite struct ConnectivityTests {
-    @Test func cancellingAnOfflineWaitEndsIt() async throws {
-        let connectivity = Connectivity(isOnline: false)
-        let waiting = Task { try await connectivity.waitUntilOnline() }
-        try await Task.sleep(for: .milliseconds(20))
-        waiting.cancel()
-        await #expect(throws: CancellationError.self) { try await waiting.value }
-        await connectivity.update(isOnline: true)
-        try await connectivity.waitUntilOnline()
-    }
-
+@Suite struct TransportFailureTests {
     @Test func nonTransportErrorsAreNotRetried() {
         #expect(!RetryMiddleware<ContinuousClock>.isTransportFailure(CancellationError()))
         #expect(!RetryMiddleware<ContinuousClock>.isTransportFailure(TokenRefreshError.sessionExpired))

@@ -105,7 +105,7 @@ actor QueueDelivery {
     private func run() async {
         defer { running = nil }
         while !Task.isCancelled {
-            if let connectivity, await !connectivity.isOnline {
+            if let connectivity, await connectivity.isKnownOffline {
                 try? await connectivity.waitUntilOnline()
                 continue
             }

@@ -77,7 +77,7 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
         if let stored, stored.isFresh(at: now), !requestControl.noCache {
             return served(stored, as: .cache(age: stored.age(at: now)))
         }
-        if let connectivity, await !connectivity.isOnline {
+        if let connectivity, await connectivity.isKnownOffline {
             guard let stored, stored.mayServeStale else { throw DeviceOfflineError(operationID: operationID) }
             return served(stored, as: .cache(age: stored.age(at: now)))
         }

@@ -1,23 +1,79 @@
-/// Whether the device is online, as the app reports it (from
-/// `NWPathMonitor` on Apple platforms, or anything else).
+/// Whether the device is online.
 ///
-/// While offline, ``RetryMiddleware`` waits for connectivity before a retry
-/// instead of spending its attempts on a network that is not there.
+/// Two kinds of signal, told apart by ``source``:
+///
+/// - **Reported** (``init(isOnline:)``, or ``systemDefault()`` on Apple
+///   platforms, where `NWPathMonitor` feeds it): the app or the system
+///   knows. While it says offline, SDK calls fail at once with `offline`
+///   (reads fall back to the cache), writes are queued before any byte is
+///   sent, and ``RetryMiddleware`` waits for connectivity instead of
+///   spending its attempts on a network that is not there.
+/// - **Observed from requests** (``observingRequests()``, the default
+///   elsewhere): nobody reports, so a request that could not reach the
+///   server (refused, unresolved, no route) marks the device offline and
+///   the next answer from a server marks it online again. It is a guess,
+///   so it never refuses a call nor holds a retry: every request is still
+///   tried, and the first success runs the ``whenOnline(_:)`` actions
+///   (queued writes are sent).
+///
+/// ``ConnectivityObservingMiddleware`` feeds an observed signal; the SDK
+/// stacks include it.
 public actor Connectivity {
+    /// Where the signal comes from.
+    public enum Source: Sendable, Hashable {
+        /// The app or the operating system reports changes (``update(isOnline:)``).
+        case reported
+        /// Requests' outcomes are the only evidence (``observe(reachedServer:)``).
+        case observedFromRequests
+    }
+
+    /// Where this signal comes from.
+    public nonisolated let source: Source
     private var online: Bool
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
     private var reconnectActions: [@Sendable () async -> Void] = []
+    /// What feeds the signal and must live as long as it (a path monitor).
+    private let feed: (any Sendable)?
 
-    /// Creates the signal; the default assumes online.
+    /// A signal the app reports; the default assumes online.
     public init(isOnline: Bool = true) {
-        online = isOnline
+        self.init(source: .reported, isOnline: isOnline, feed: nil)
     }
 
-    /// Whether the app last reported the device online.
+    /// A signal of `source`, keeping `feed` alive as long as it lives.
+    init(source: Source, isOnline: Bool, feed: (any Sendable)?) {
+        self.source = source
+        online = isOnline
+        self.feed = feed
+    }
+
+    /// A signal read from requests' outcomes (see the type's documentation):
+    /// online until a request cannot reach its server.
+    public static func observingRequests() -> Connectivity {
+        Connectivity(source: .observedFromRequests, isOnline: true, feed: nil)
+    }
+
+    /// What the SDKs use when the app gives no signal of its own: the
+    /// system's network path on Apple platforms (``systemPath()``), requests'
+    /// outcomes elsewhere (``observingRequests()``).
+    public static func systemDefault() -> Connectivity {
+        #if canImport(Network)
+        return systemPath()
+        #else
+        return observingRequests()
+        #endif
+    }
+
+    /// Whether the device is believed online.
     public var isOnline: Bool { online }
 
-    /// Reports a change; going online wakes every waiting retry.
+    /// Whether the device is known to be offline: a reported signal says so.
+    /// An observed signal is never sure enough to refuse a call.
+    public var isKnownOffline: Bool { !online && source == .reported }
+
+    /// Reports a change; going online wakes every waiting retry and, after
+    /// being offline, runs the ``whenOnline(_:)`` actions.
     public func update(isOnline: Bool) {
         let wasOnline = online
         online = isOnline
@@ -30,19 +86,27 @@ public actor Connectivity {
         }
     }
 
-    /// Runs `action` (in a task of its own) each time the device is
-    /// reported back online after being offline: how queued writes are sent
-    /// when connectivity returns. The action is kept as long as this
-    /// object lives.
+    /// Records a request's outcome for a signal observed from requests
+    /// (``Source/observedFromRequests``): `reachedServer` false marks the
+    /// device offline, true marks it online. A reported signal ignores it:
+    /// the app or the system knows better than one request.
+    public func observe(reachedServer: Bool) {
+        guard source == .observedFromRequests, reachedServer != online else { return }
+        update(isOnline: reachedServer)
+    }
+
+    /// Runs `action` (in a task of its own) each time the device is back
+    /// online after being offline: how queued writes are sent when
+    /// connectivity returns. The action is kept as long as this object lives.
     public func whenOnline(_ action: @escaping @Sendable () async -> Void) {
         reconnectActions.append(action)
     }
 
-    /// Returns at once when online, else when the app reports the device
-    /// online, or when the waiting task is cancelled (then it throws
-    /// `CancellationError`).
+    /// Returns at once unless the device is known to be offline
+    /// (``isKnownOffline``), else when it is reported online, or when the
+    /// waiting task is cancelled (then it throws `CancellationError`).
     public func waitUntilOnline() async throws {
-        guard !online else { return }
+        guard isKnownOffline else { return }
         try Task.checkCancellation()
         let id = nextWaiter
         nextWaiter += 1

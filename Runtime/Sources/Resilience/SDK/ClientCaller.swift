@@ -29,7 +29,7 @@ public struct ClientCaller<Client: Sendable>: Sendable {
     public func perform<Result: Sendable, Failure: Error>(
         offline: @autoclosure () -> Failure, failure: (any Error) -> Failure, _ call: (Client) async throws -> Result
     ) async throws(Failure) -> Result {
-        if let connectivity, await !connectivity.isOnline { throw offline() }
+        if let connectivity, await connectivity.isKnownOffline { throw offline() }
         do {
             return try await call(client)
         } catch {
@@ -44,7 +44,7 @@ public struct ClientCaller<Client: Sendable>: Sendable {
     public func performRead<Result: Sendable, Failure: Error>(
         offline: @autoclosure () -> Failure, failure: (any Error) -> Failure, _ call: (Client) async throws -> Result
     ) async throws(Failure) -> CachedResponse<Result> {
-        if !servesFromCache, let connectivity, await !connectivity.isOnline { throw offline() }
+        if !servesFromCache, let connectivity, await connectivity.isKnownOffline { throw offline() }
         do {
             let (value, source) = try await ResponseSourceRecording.record { try await call(client) }
             return CachedResponse(value: value, source: source)

@@ -14,7 +14,9 @@ import OpenAPIRuntime
 /// 5. retries, only for operations the spec marks repeatable, honouring
 ///    `Retry-After` and waiting for connectivity;
 /// 6. the bearer token where the operation requires `bearerScheme`;
-/// 7. redacted logs of each attempt, the session's own tokens masked.
+/// 7. redacted logs of each attempt, the session's own tokens masked;
+/// 8. each attempt's outcome fed to the connectivity, when it is observed
+///    from requests (``ConnectivityObservingMiddleware``).
 public enum SessionMiddlewareStack {
     /// The stack for `session`; see the type's documentation for the order.
     public static func middlewares(
@@ -28,6 +30,6 @@ public enum SessionMiddlewareStack {
             RetryMiddleware(policy: retryPolicy, connectivity: connectivity),
             BearerTokenMiddleware(session: session, operations: .requiringScheme(bearerScheme)),
             RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { session.recentTokens })),
-        ]
+        ] + (connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
     }
 }

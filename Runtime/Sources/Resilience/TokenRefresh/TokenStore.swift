@@ -87,63 +87,29 @@ public enum TokenStoreError: Error, Sendable, Equatable {
 }
 
 #if canImport(Security)
-import Security
-
 /// A store in the Keychain (a generic password item), available where the
 /// `Security` framework exists.
 public struct KeychainTokenStore: TokenStore {
     /// The item's service name.
-    public let service: String
+    public var service: String { item.service }
     /// The item's account name.
-    public let account: String
+    public var account: String { item.account }
+    let item: KeychainItem
 
     /// Creates a store for one Keychain item.
     public init(service: String, account: String = "refresh-token") {
-        self.service = service
-        self.account = account
-    }
-
-    private var query: [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account]
+        item = KeychainItem(service: service, account: account)
     }
 
     /// Reads the item.
-    public func loadRefreshToken() throws -> String? {
-        var query = self.query
-        query[kSecReturnData as String] = true
-        var result: AnyObject?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        guard status == errSecSuccess, let data = result as? Data else { throw KeychainError(status: status) }
-        return String(decoding: data, as: UTF8.self)
-    }
-
+    public func loadRefreshToken() throws -> String? { try item.read().map { String(decoding: $0, as: UTF8.self) } }
     /// Adds or updates the item (the update is atomic in the Keychain).
-    public func save(refreshToken: String) throws {
-        let data = Data(refreshToken.utf8)
-        let status = SecItemUpdate(query as CFDictionary, [kSecValueData as String: data] as CFDictionary)
-        if status == errSecItemNotFound {
-            var item = query
-            item[kSecValueData as String] = data
-            item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-            let added = SecItemAdd(item as CFDictionary, nil)
-            guard added == errSecSuccess else { throw KeychainError(status: added) }
-        } else if status != errSecSuccess {
-            throw KeychainError(status: status)
-        }
-    }
-
+    public func save(refreshToken: String) throws { try item.write(Data(refreshToken.utf8)) }
     /// Deletes the item.
-    public func clear() throws {
-        let status = SecItemDelete(query as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status: status) }
-    }
+    public func clear() throws { try item.delete() }
 
     /// A Keychain call failed with `status`.
-    public struct KeychainError: Error, Sendable {
-        /// The `OSStatus`.
-        public let status: OSStatus
-    }
+    public typealias KeychainError = KeychainItem.Failure
 }
 #endif
 

@@ -98,7 +98,7 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
                 try await queue.enqueue(
                     operationID: operation.id, payload: payload, isIdempotent: deduplicated, idempotencyKey: idempotencyKey, subject: subject()))
         }
-        if operation.isOfflineQueueable, let connectivity, await !connectivity.isOnline { return try await enqueue() }
+        if operation.isOfflineQueueable, let connectivity, await connectivity.isKnownOffline { return try await enqueue() }
         if let report = await deliverPendingIfAny(), operation.isOfflineQueueable, report.stillPending > 0 { return try await enqueue() }
         do {
             return .sent(try await send(client))
