@@ -25,6 +25,9 @@ public final class BrandingStore: Sendable {
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.label = "BrandingStore"
+        // Another process (an app extension) or a closing instance may hold
+        // the lock for a moment: wait for it rather than fail the open or a write.
+        configuration.busyMode = .timeout(5)
         // WAL with synchronous=NORMAL: a sync is still all-or-nothing after a
         // crash (the WAL replays whole transactions only); a power loss may
         // lose the last sync, which the next one repeats from the kept cursor.

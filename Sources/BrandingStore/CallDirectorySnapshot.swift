@@ -49,11 +49,8 @@ public struct CallDirectorySnapshot: Sendable {
     /// many numbers it holds.
     @discardableResult
     public func export(from store: BrandingStore) throws -> Int {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: pending.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: pending)
-        var count = 0
-        do {
+        try commit { handle in
+            var count = 0
             var buffer = Data()
             buffer.reserveCapacity(1 << 20)
             try store.forEachNumber { number, label in
@@ -68,6 +65,28 @@ public struct CallDirectorySnapshot: Sendable {
                 }
             }
             try handle.write(contentsOf: buffer)
+            return count
+        }
+    }
+
+    /// Makes an empty snapshot current (branding turned off: the phone
+    /// must stop showing labels once iOS reloads the extension), keeping
+    /// the one it replaces for ``rollback()`` like any export.
+    public func exportEmpty() throws {
+        try commit { _ in 0 }
+    }
+
+    /// The two-phase commit of an export: `write` fills the pending file
+    /// and returns how many entries it wrote; the file is fsynced, read
+    /// back and checked, then renamed over the current snapshot.
+    @discardableResult
+    private func commit(_ write: (FileHandle) throws -> Int) throws -> Int {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: pending.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: pending)
+        let count: Int
+        do {
+            count = try write(handle)
             try handle.synchronize()
             try handle.close()
             let checked = try Self.validate(pending)
@@ -218,10 +237,12 @@ public struct CallDirectoryReloadPolicy: Sendable, Hashable {
         self.minimumInterval = minimumInterval
     }
 
-    /// Whether to reload now for a snapshot at `version`.
-    public func shouldReload(version: String, now: Date) -> Bool {
+    /// Whether to reload now for a snapshot at `version`; `immediately`
+    /// skips the minimum interval (branding switched off or back on: the
+    /// phone must not keep showing, or keep hiding, labels for 15 minutes).
+    public func shouldReload(version: String, now: Date, immediately: Bool = false) -> Bool {
         guard let lastReload else { return true }
-        return lastReload.version != version && now.timeIntervalSince(lastReload.at) >= minimumInterval
+        return lastReload.version != version && (immediately || now.timeIntervalSince(lastReload.at) >= minimumInterval)
     }
 
     /// Records a reload.

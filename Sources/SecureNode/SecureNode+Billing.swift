@@ -87,11 +87,11 @@ extension SecureNode {
         return recorded { try outbox.record(event, refersTo: refersTo) }
     }
 
-    /// Runs a recording, then starts a delivery pass in the background.
+    /// Runs a recording, then wakes the delivery loop.
     func recorded(_ write: () throws -> String) -> String? {
         guard let key = try? write() else { return nil }
-        let delivery = self.delivery
-        Task { _ = try? await delivery.deliverDue() }
+        let deliveryLoop = self.deliveryLoop
+        Task { await deliveryLoop.kick() }
         return key
     }
 
@@ -108,6 +108,7 @@ extension SecureNode {
     public func resumeBillingDelivery() async {
         await delivery.resume()
         _ = try? await delivery.deliverDue()
+        await deliveryLoop.kick()
     }
 
     /// The status that paused billing delivery (401 or 403), nil while it runs.

@@ -16,7 +16,7 @@ extension SecureNode {
     /// resolves; nil while branding is disabled (a 401/403, or the server's
     /// config saying `branding_enabled: false`).
     public func lookup(e164: String) -> StoredBrandingRecord? {
-        guard state.withLock({ !$0.brandingDisabled && $0.brandingEnabledByServer }) else { return nil }
+        guard isBrandingActive else { return nil }
         if let record = store.lookup(e164: e164) { return record }
         fallback.schedule(e164: e164)
         return nil
@@ -64,19 +64,46 @@ extension SecureNode {
         return true
     }
 
-    /// Exports the snapshot if the dataset changed since the last export;
-    /// the version to reload, or nil when no reload is due.
+    /// Whether branding shows: the credentials were not refused (401/403)
+    /// and the server's config does not say `branding_enabled: false`.
+    public var isBrandingActive: Bool {
+        state.withLock { !$0.brandingDisabled && $0.brandingEnabledByServer }
+    }
+
+    /// The snapshot version of branding turned off: an empty snapshot.
+    static let brandingOffVersion = "off"
+
+    /// Exports the snapshot if what it should hold changed since the last
+    /// export (the dataset, or branding turned off or on: then it is
+    /// empty); the version to reload, or nil when no reload is due. Turning
+    /// branding off or on reloads without waiting out the minimum interval.
     func callDirectoryVersionToReload(now: Date) throws -> String? {
-        let generation = try state.exportLock.withLock {
-            let generation = store.syncGeneration
-            if state.withLock({ $0.exportedGeneration }) != generation {
-                try callDirectory.export(from: store)
-                state.withLock { $0.exportedGeneration = generation }
+        let version = try state.exportLock.withLock {
+            let wanted = isBrandingActive ? String(store.syncGeneration) : Self.brandingOffVersion
+            if state.withLock({ $0.exportedVersion }) != wanted {
+                if wanted == Self.brandingOffVersion {
+                    try callDirectory.exportEmpty()
+                } else {
+                    try callDirectory.export(from: store)
+                }
+                state.withLock { $0.exportedVersion = wanted }
             }
-            return generation
+            return wanted
         }
-        let version = String(generation)
-        return state.withLock({ $0.reloadPolicy.shouldReload(version: version, now: now) }) ? version : nil
+        return state.withLock { values in
+            let switching = (version == Self.brandingOffVersion) != (values.reloadPolicy.lastReload?.version == Self.brandingOffVersion)
+            return values.reloadPolicy.shouldReload(version: version, now: now, immediately: switching) ? version : nil
+        }
+    }
+
+    /// Exports and reloads through the configuration's
+    /// ``CallDirectoryReloading`` when there is one (after a sync, a key
+    /// change, a background refresh); returns whether it reloaded. A failed
+    /// reload leaves what iOS last loaded (see ``reloadCallDirectoryIfNeeded(now:reload:)``).
+    @discardableResult
+    func reloadCallDirectoryIfConfigured() async -> Bool {
+        guard let reloader else { return false }
+        return (try? await reloadCallDirectoryIfNeeded(reload: { try await reloader.reloadExtension() })) ?? false
     }
 
     func callDirectoryDidReload(version: String, at now: Date) throws {
@@ -89,7 +116,7 @@ extension SecureNode {
     func rollBackCallDirectory() {
         state.exportLock.withLock {
             _ = try? callDirectory.rollbackToLastReload()
-            state.withLock { $0.exportedGeneration = nil }
+            state.withLock { $0.exportedVersion = nil }
         }
     }
 }

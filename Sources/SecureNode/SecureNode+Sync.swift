@@ -9,17 +9,20 @@ import SecureNodeAPI
 extension SecureNode {
     // MARK: Configuration
 
-    /// New credentials: later requests send `apiKey`, branding turned off
-    /// by a 401/403 is on again, and billing delivery paused by one resumes.
+    /// New credentials: later requests send `apiKey` (kept in the key
+    /// store for later launches), branding turned off by a 401/403 is on
+    /// again (the Call Directory snapshot restored, when a reloader is
+    /// configured), and billing delivery paused by one resumes.
     public func configure(apiKey: String) async {
+        keys.adopt(apiKey)
         state.withLock { values in
             values.apiKey = apiKey
             values.brandingDisabled = false
         }
         await syncEngine.reenable()
         await delivery.resume()
-        let delivery = self.delivery
-        Task { _ = try? await delivery.deliverDue() }
+        await deliveryLoop.kick()
+        await reloadCallDirectoryIfConfigured()
     }
 
     // MARK: Sync
@@ -28,13 +31,29 @@ extension SecureNode {
     /// branding dataset, then (after a successful sync) send a presence
     /// heartbeat, fetch new logos and deliver pending events. Returns the
     /// sync's status; never throws.
+    ///
+    /// When branding is turned off (a 401/403, or the config's
+    /// `branding_enabled: false`) or back on, and a
+    /// ``Configuration/callDirectoryReloader`` is configured, the Call
+    /// Directory snapshot is emptied or restored and reloaded at once.
     @discardableResult
     public func sync() async -> BrandingSyncStatus {
+        await syncAndDeliver().status
+    }
+
+    /// ``sync()`` with what its delivery pass did and whether it reloaded the Call Directory.
+    func syncAndDeliver() async -> (status: BrandingSyncStatus, delivery: OutboxDelivery.PassReport?, reloaded: Bool) {
         _ = try? await device.registerOrUpdate()
         let status = await syncEngine.sync()
         // The engine keeps a 401 to replaced credentials from disabling the
         // new ones; its status is what holds.
-        if await syncEngine.status.isDisabled { state.withLock { $0.brandingDisabled = true } }
+        if case .disabled(let refusal) = await syncEngine.status {
+            let wasActive = state.withLock { values in
+                defer { values.brandingDisabled = true }
+                return !values.brandingDisabled
+            }
+            if wasActive { keys.recordRefusal(status: refusal) }
+        }
         if case .upToDate(let at, _, let outcome) = status {
             let enabled = Self.brandingEnabled(in: store)
             state.withLock { $0.brandingEnabledByServer = enabled }
@@ -45,8 +64,8 @@ extension SecureNode {
                 if outcome.stored > 0 { await logos.prefetch(urls) }
             }
         }
-        _ = try? await delivery.deliverDue()
-        return status
+        let report = try? await delivery.deliverDue()
+        return (status, report, await reloadCallDirectoryIfConfigured())
     }
 
     /// The last sync's status.

@@ -28,8 +28,23 @@ public final class SecureNode: Sendable {
     public struct Configuration: Sendable {
         /// The API's base URL (`https://api.securenode.io` by default).
         public var apiURL: URL
-        /// The API key sent as `X-API-Key`.
-        public var apiKey: String
+        /// The API key sent as `X-API-Key`. Given once, it is kept in
+        /// ``keyStore`` and later launches may pass nil; a key that differs
+        /// from the stored one replaces it.
+        public var apiKey: String?
+        /// Where the API key is kept between launches. Nil: the platform's
+        /// (the Keychain on Apple platforms, a 0600 file `api-key` in
+        /// ``folder`` elsewhere).
+        public var keyStore: (any KeyStore)?
+        /// The device's connectivity. Default: the system's
+        /// (`Connectivity.systemDefault()`); pending billing events are sent
+        /// as soon as it comes back. Nil: no signal (backoff only).
+        public var connectivity: Connectivity?
+        /// Reloads the Call Directory extension (`CallKitDirectoryReloader`
+        /// on iOS). When given, the SDK exports and reloads on its own: after
+        /// a sync, when branding is turned off (an empty snapshot, at once)
+        /// or back on, and in ``SecureNode/performBackgroundRefresh(budget:)``.
+        public var callDirectoryReloader: (any CallDirectoryReloading)?
         /// Where the SDK keeps its files (an app-group container on iOS, so
         /// the Call Directory extension can read the snapshot).
         public var folder: URL
@@ -52,10 +67,15 @@ public final class SecureNode: Sendable {
 
         /// Creates a configuration.
         public init(
-            apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String, folder: URL, device: DeviceProfile,
-            transport: any ClientTransport, heartbeatInterval: Duration = .seconds(300), callDirectoryReloadInterval: TimeInterval = 15 * 60,
-            logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20, sendsHeartbeats: Bool = true
+            apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String?, keyStore: (any KeyStore)? = nil, folder: URL,
+            device: DeviceProfile, transport: any ClientTransport, connectivity: Connectivity? = .systemDefault(),
+            callDirectoryReloader: (any CallDirectoryReloading)? = nil, heartbeatInterval: Duration = .seconds(300),
+            callDirectoryReloadInterval: TimeInterval = 15 * 60, logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
+            sendsHeartbeats: Bool = true
         ) {
+            self.keyStore = keyStore
+            self.connectivity = connectivity
+            self.callDirectoryReloader = callDirectoryReloader
             self.logoFetch = logoFetch
             self.logoCacheBytes = logoCacheBytes
             self.sendsHeartbeats = sendsHeartbeats
@@ -81,6 +101,9 @@ public final class SecureNode: Sendable {
     public let callDirectory: CallDirectorySnapshot
     let syncEngine: BrandingSync
     let delivery: OutboxDelivery
+    let deliveryLoop: BillingDeliveryLoop
+    let keys: APIKeyPersistence
+    let reloader: (any CallDirectoryReloading)?
     let device: DeviceLifecycle
     let fallback: LookupFallback
     let state: SharedState
@@ -88,11 +111,19 @@ public final class SecureNode: Sendable {
     let heartbeats: Task<Void, Never>?
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
+    /// Throws ``SecureNodeError/noAPIKey`` when no key is given or stored,
+    /// and what the file system or SQLite threw when the files cannot be opened.
     public init(_ configuration: Configuration) throws {
         let folder = configuration.folder
         deviceID = configuration.device.deviceID
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        state = SharedState(apiKey: configuration.apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
+        keys = APIKeyPersistence(
+            keyStore: configuration.keyStore ?? SecureKeyStorage.platformDefault(service: "com.securenode.sdk", folder: folder, fileName: "api-key"),
+            refusalFile: folder.appendingPathComponent("credentials-refused"))
+        let (apiKey, refusedWithStatus) = try keys.launchKey(given: configuration.apiKey)
+        reloader = configuration.callDirectoryReloader
+        state = SharedState(apiKey: apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
+        state.withLock { $0.brandingDisabled = refusedWithStatus != nil }
         let state = self.state
         let calls = CallActivity()
         self.calls = calls
@@ -106,9 +137,9 @@ public final class SecureNode: Sendable {
             // The contract lists it on every request, GETs included.
             DefaultHeadersMiddleware([.contentType: "application/json"]),
             APIKeyMiddleware { state.withLock { $0.apiKey } },
-            // Innermost: no request of any kind leaves while a call is in progress.
+            // No request of any kind leaves while a call is in progress.
             CallQuietMiddleware(calls: calls),
-        ]
+        ] + (configuration.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
         let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares)
         // Recorded billing events go out as recorded, the server judging
         // them: a value the spec forbids is refused by the server (400 with
@@ -122,8 +153,10 @@ public final class SecureNode: Sendable {
             folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), maximumBytes: configuration.logoCacheBytes,
             fetch: LogoCache.waitingForCalls(calls, configuration.logoFetch))
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
-        syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls)
+        syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus)
         delivery = OutboxDelivery(outbox: outbox, client: deliveryClient)
+        let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox)
+        self.deliveryLoop = deliveryLoop
         device = DeviceLifecycle(
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
             heartbeatInterval: configuration.heartbeatInterval)
@@ -144,9 +177,19 @@ public final class SecureNode: Sendable {
         } else {
             heartbeats = nil
         }
+        // Events left by the last launch go out now; connectivity coming
+        // back makes the waiting ones due at once.
+        Task {
+            if let connectivity = configuration.connectivity {
+                await connectivity.whenOnline { [weak deliveryLoop] in await deliveryLoop?.connectivityReturned() }
+            }
+            await deliveryLoop.kick()
+        }
     }
 
     deinit {
         heartbeats?.cancel()
+        let deliveryLoop = self.deliveryLoop
+        Task { await deliveryLoop.stop() }
     }
 }

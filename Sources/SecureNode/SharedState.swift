@@ -9,7 +9,9 @@ final class SharedState: Sendable {
         var brandingDisabled = false
         /// The server's `config.branding_enabled` from the last sync (true when absent).
         var brandingEnabledByServer = true
-        var exportedGeneration: UInt64?
+        /// The Call Directory snapshot last exported: a sync generation, or
+        /// ``SecureNode/brandingOffVersion`` for the empty one.
+        var exportedVersion: String?
         var reloadPolicy: CallDirectoryReloadPolicy
     }
 

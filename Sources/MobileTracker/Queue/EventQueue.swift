@@ -80,6 +80,9 @@ final class EventQueue: Sendable {
     init(path: String, limits: Limits) throws {
         var configuration = Configuration()
         configuration.label = "TrackerQueue"
+        // Another process (an app extension) or a closing instance may hold
+        // the lock for a moment: wait for it rather than fail the open or a write.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         }

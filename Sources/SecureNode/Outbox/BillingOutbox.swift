@@ -61,6 +61,9 @@ public final class BillingOutbox: Sendable {
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.label = "BillingOutbox"
+        // Another process (an app extension) or a closing instance may hold
+        // the lock for a moment: wait for it rather than fail the open or a write.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             // WAL + NORMAL: a committed event survives the app being killed;
             // only a power loss right after recording can lose it.
@@ -205,6 +208,17 @@ public final class BillingOutbox: Sendable {
             try db.execute(
                 sql: "UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ? WHERE id = ?",
                 arguments: [countingAttempt ? 1 : 0, date.timeIntervalSince1970, entry.id])
+        }
+    }
+
+    /// Makes every event waiting out a backoff due at `date` (connectivity
+    /// came back: waits counted while the device was offline are moot).
+    /// Attempts are kept, so later backoffs still grow. Returns how many moved.
+    @discardableResult
+    public func makeAllDue(at date: Date) throws -> Int {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE outbox SET next_attempt_at = ? WHERE next_attempt_at > ?", arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970])
+            return db.changesCount
         }
     }
 

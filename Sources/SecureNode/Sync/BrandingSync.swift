@@ -27,13 +27,21 @@ public actor BrandingSync {
     private var credentialsEpoch = 0
 
     /// A sync engine for `store` over `client`; `deviceID` is sent as
-    /// `device_id` when given.
-    public init(store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, calls: CallActivity = CallActivity()) {
+    /// `device_id` when given. `refusedWithStatus` starts it disabled: the
+    /// server refused these credentials before the app was relaunched.
+    public init(
+        store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, calls: CallActivity = CallActivity(),
+        refusedWithStatus: Int? = nil
+    ) {
         self.store = store
         self.client = client
         self.deviceID = deviceID
         self.calls = calls
-        status = ((try? store.cursor()) ?? nil) == nil ? .neverSynced : .idle
+        if let refusedWithStatus {
+            status = .disabled(status: refusedWithStatus)
+        } else {
+            status = ((try? store.cursor()) ?? nil) == nil ? .neverSynced : .idle
+        }
     }
 
     /// The current status, then every change, until the consumer stops.

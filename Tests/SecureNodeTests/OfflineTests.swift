@@ -1,0 +1,187 @@
+import BrandingStore
+import Foundation
+import LoopbackHTTPServer
+import Resilience
+import RuntimeSupport
+import SecureNode
+import Testing
+
+/// Records each Call Directory reload with what the snapshot held when iOS
+/// would have read it.
+final class RecordingReloader: CallDirectoryReloading {
+    let snapshot: CallDirectorySnapshot
+    private let loads = Locked<[[String]]>([])
+
+    init(folder: URL) {
+        snapshot = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
+    }
+
+    /// The labels of each reload, in order.
+    var reloads: [[String]] { loads.read() }
+
+    func reloadExtension() async throws {
+        var labels: [String] = []
+        try CallDirectorySnapshot.forEachEntry(in: snapshot.current) { _, label in labels.append(label) }
+        loads.withLock { $0.append(labels) }
+    }
+}
+
+/// SecureNode offline and across relaunches: branding turned off reaches
+/// the phone, billing goes out on its own, the background task, the key store.
+@Suite struct SecureNodeOfflineTests {
+    let fake: FakeSecureNode
+    let folder: URL
+
+    init() throws {
+        fake = try FakeSecureNode()
+        folder = try makeFolder("securenode-offline")
+        fake.route("POST /api/mobile/device/register", .json(200, #"{"success":true,"device_id":"device-1"}"#))
+        fake.route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
+            FakeSecureNode.record("+61412345678", "Acme Bank"), FakeSecureNode.record("+1234567890", "Contoso Health"),
+        ], syncedAt: "2024-01-02T08:15:00Z")))
+    }
+
+    func launch(
+        apiKey: String? = "sk_live_secret", reloader: RecordingReloader? = nil, connectivity: Connectivity? = nil
+    ) throws -> SecureNode {
+        try SecureNode(.init(
+            apiURL: fake.server.baseURL, apiKey: apiKey, folder: folder,
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
+            connectivity: connectivity, callDirectoryReloader: reloader, logoFetch: { _ in Data() }, sendsHeartbeats: false))
+    }
+
+    /// Waits (up to `seconds`) until `condition` holds.
+    func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return try condition()
+    }
+
+    @Test func refusedCredentialsEmptyTheCallDirectoryAndNewOnesRestoreIt() async throws {
+        let reloader = RecordingReloader(folder: folder)
+        var sdk: SecureNode? = try launch(reloader: reloader)
+        _ = await sdk!.sync()
+        #expect(reloader.reloads.count == 1 && reloader.reloads[0].count == 2, "the first sync reloads the extension with both numbers")
+
+        fake.route("GET /api/mobile/branding/sync", .json(401, #"{"error":"unauthorized"}"#))
+        #expect(await sdk!.sync() == .disabled(status: 401))
+        #expect(reloader.reloads.count == 2, "a refusal reloads at once, not 15 minutes later")
+        #expect(reloader.reloads.last == [], "the phone is given an empty directory")
+        #expect(try CallDirectorySnapshot.validate(reloader.snapshot.current) == 0)
+
+        // Relaunched with the same refused key: branding stays off, nothing is exported.
+        sdk = nil
+        let relaunched = try launch(reloader: reloader)
+        #expect(!relaunched.isBrandingActive)
+        #expect(relaunched.lookup(e164: "+61412345678") == nil)
+        #expect(await relaunched.syncStatus() == .disabled(status: 401))
+        _ = try relaunched.reloadCallDirectoryIfNeeded { }
+        #expect(try CallDirectorySnapshot.validate(reloader.snapshot.current) == 0, "the refused key does not bring labels back")
+
+        // New credentials restore the directory from the stored dataset.
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-03T00:00:00Z")))
+        let before = reloader.reloads.count
+        await relaunched.configure(apiKey: "sk_live_new")
+        #expect(reloader.reloads.count == before + 1)
+        #expect(reloader.reloads.last?.count == 2, "restored with both numbers")
+        #expect(relaunched.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+    }
+
+    @Test func theServerSwitchingBrandingOffEmptiesTheDirectoryUntilItSwitchesBack() async throws {
+        let reloader = RecordingReloader(folder: folder)
+        let sdk = try launch(reloader: reloader)
+        _ = await sdk.sync()
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-03T00:00:00Z", config: #"{"branding_enabled":false}"#)))
+        _ = await sdk.sync()
+        #expect(reloader.reloads.map(\.count) == [2, 0])
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-04T00:00:00Z")))
+        _ = await sdk.sync()
+        #expect(reloader.reloads.map(\.count) == [2, 0, 2], "switched back on: restored at once")
+        _ = await sdk.sync()
+        #expect(reloader.reloads.count == 3, "an unchanged dataset is not reloaded again")
+    }
+
+    @Test func theAPIKeyIsKeptForLaterLaunchesInAPrivateFile() async throws {
+        _ = try launch(apiKey: "sk_live_secret")
+        let file = folder.appendingPathComponent("api-key")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "sk_live_secret")
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let later = try launch(apiKey: nil)
+        _ = await later.sync()
+        #expect(fake.requests("/api/mobile/branding/sync").last?.header("X-API-Key") == "sk_live_secret", "the stored key is used")
+
+        await later.configure(apiKey: "sk_live_rotated")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "sk_live_rotated", "a new key replaces the stored one")
+
+        let empty = try makeFolder("securenode-nokey")
+        #expect(throws: SecureNodeError.noAPIKey) {
+            try SecureNode(.init(
+                apiURL: fake.server.baseURL, apiKey: nil, folder: empty,
+                device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
+                connectivity: nil, sendsHeartbeats: false))
+        }
+    }
+
+    @Test func billingIsSentOnItsOwnAfterItsBackoffAndAtOnceWhenConnectivityReturns() async throws {
+        fake.route("POST /api/mobile/branding/imprint", .json(503, #"{"error":"busy"}"#))
+        let connectivity = Connectivity(isOnline: true)
+        let sdk = try launch(connectivity: connectivity)
+        _ = await sdk.sync()
+
+        // Refused once, then accepted: the backoff timer sends it again with nothing else running.
+        _ = sdk.recordImprint(phoneNumberE164: "+61412345678", brandID: "brand_1")
+        #expect(try await eventually { fake.requests("/api/mobile/branding/imprint").count >= 1 })
+        fake.route("POST /api/mobile/branding/imprint", .json(200, #"{"success":true}"#))
+        #expect(try await eventually(within: 10) { try sdk.outbox.counts().pending == 0 }, "delivered by the backoff timer")
+        #expect(try sdk.outbox.counts().delivered == 1)
+
+        // Offline: an event waits far in the future; connectivity coming back sends it at once.
+        fake.route("POST /api/mobile/branding/imprint", .json(503, #"{"error":"busy"}"#))
+        await connectivity.update(isOnline: false)
+        _ = sdk.recordImprint(phoneNumberE164: "+1234567890", brandID: "brand_1")
+        #expect(try await eventually { fake.requests("/api/mobile/branding/imprint").count >= 3 })
+        #expect(try await eventually { try sdk.outbox.due(at: Date()).isEmpty }, "the failed attempt is rescheduled")
+        for entry in try sdk.outbox.due(at: Date().addingTimeInterval(86_400)) {
+            try sdk.outbox.reschedule(entry, at: Date().addingTimeInterval(3_600), countingAttempt: false)
+        }
+        fake.route("POST /api/mobile/branding/imprint", .json(200, #"{"success":true}"#))
+        let attemptsBefore = fake.requests("/api/mobile/branding/imprint").count
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(fake.requests("/api/mobile/branding/imprint").count == attemptsBefore, "nothing is sent before its time")
+        await connectivity.update(isOnline: true)
+        #expect(try await eventually { try sdk.outbox.counts().pending == 0 }, "sent as soon as the device is back online")
+        #expect(try sdk.outbox.counts().delivered == 2)
+    }
+
+    @Test func aBackgroundRefreshSyncsDeliversAndSaysWhetherNewDataArrived() async throws {
+        let reloader = RecordingReloader(folder: folder)
+        fake.route("POST /api/mobile/branding/imprint", .json(200, #"{"success":true}"#))
+        let sdk = try launch(reloader: reloader)
+        #expect(SecureNode.backgroundRefreshTaskIdentifier == "com.securenode.branding.sync")
+
+        let first = await sdk.performBackgroundRefresh()
+        #expect(first.succeeded && first.receivedNewData && !first.ranOutOfTime)
+        #expect(first.callDirectoryReloaded && reloader.reloads.last?.count == 2)
+
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-03T00:00:00Z")))
+        _ = sdk.recordImprint(phoneNumberE164: "+61412345678", brandID: "brand_1")
+        let second = await sdk.performBackgroundRefresh()
+        #expect(second.succeeded && !second.receivedNewData, "nothing changed on the server")
+        #expect(second.eventsPending == 0)
+        #expect(fake.requests("/api/mobile/branding/imprint").count == 1, "the event went out once")
+
+        // A server too slow for the budget: the refresh ends on time and the dataset stands.
+        fake.route("GET /api/mobile/branding/sync", .delayed(.seconds(3), .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-04T00:00:00Z"))))
+        let started = ContinuousClock.now
+        let slow = await sdk.performBackgroundRefresh(budget: .milliseconds(300))
+        #expect(ContinuousClock.now - started < .seconds(2.5), "the budget bounds the refresh")
+        #expect(slow.ranOutOfTime && !slow.succeeded)
+        #expect(sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "the previous dataset stands")
+    }
+}
