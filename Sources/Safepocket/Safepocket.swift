@@ -40,7 +40,8 @@ public final class Safepocket: SessionOwner {
         /// Where a started sign-in's verifier and state wait for the redirect,
         /// as a 0600 file (nil: in memory only).
         public var pendingSignInFile: URL?
-        /// Connect and read timeouts of the URLSession transport the SDK builds.
+        /// Connect and request timeouts of every attempt (the URLSession
+        /// transport the SDK builds uses them too).
         public var timeouts: TransportTimeouts
         /// A transport to use instead of the URLSession one.
         public var transport: (any ClientTransport)?
@@ -135,7 +136,7 @@ public final class Safepocket: SessionOwner {
                 stack: {
                     Self.middlewares(
                         session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
-                        cache: cache)
+                        cache: cache, timeouts: configuration.timeouts)
                 },
                 makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SafepocketTokenRefresher(client: $0) })
         } catch {
@@ -169,11 +170,12 @@ public final class Safepocket: SessionOwner {
     /// first (`SessionMiddlewareStack`, with an `Idempotency-Key` on
     /// ``idempotencyKeyOperations``).
     public static func middlewares(
-        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = .systemDefault(), cache: ResponseCache? = nil
+        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil,
+        timeouts: TransportTimeouts? = TransportTimeouts()
     ) -> [any ClientMiddleware] {
         SessionMiddlewareStack.middlewares(
             session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity,
-            cache: cache)
+            cache: cache, timeouts: timeouts)
     }
 
     // MARK: Sign-in

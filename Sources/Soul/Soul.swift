@@ -57,11 +57,13 @@ public final class Soul: SessionOwner {
         /// Where the refresh token is kept (default: Keychain on Apple
         /// platforms, a 0600 file in the app's support folder elsewhere).
         public var tokenStore: any TokenStore
-        /// Connect and read timeouts of the URLSession transport the SDK
-        /// builds (the document's 5 s and 10 s).
+        /// The document's timeouts, applied to every attempt whatever the
+        /// transport: a connection within `connect` (5 s; else
+        /// ``SoulError/timeout`` and nothing was sent, so a mood is queued),
+        /// and the whole attempt within `read` (10 s; else ``SoulError/timeout``).
+        /// The URLSession transport the SDK builds uses them too.
         public var timeouts: TransportTimeouts
-        /// A transport to use instead of the URLSession one (then `timeouts`
-        /// is the transport's business).
+        /// A transport to use instead of the URLSession one.
         public var transport: (any ClientTransport)?
         /// Which operations are retried and how (the spec decides which
         /// may be; this sets attempts and backoff).
@@ -159,7 +161,7 @@ public final class Soul: SessionOwner {
                 stack: {
                     Self.middlewares(
                         session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
-                        cache: cache)
+                        cache: cache, timeouts: configuration.timeouts)
                 },
                 makeClient: { SoulAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SoulTokenRefresher(client: $0) })
         } catch {
@@ -189,9 +191,11 @@ public final class Soul: SessionOwner {
     /// session's own tokens masked wherever they appear). No
     /// `Idempotency-Key`: the SOUL backend does not deduplicate.
     public static func middlewares(
-        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = .systemDefault(), cache: ResponseCache? = nil
+        session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil,
+        timeouts: TransportTimeouts? = TransportTimeouts()
     ) -> [any ClientMiddleware] {
-        SessionMiddlewareStack.middlewares(session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity, cache: cache)
+        SessionMiddlewareStack.middlewares(
+            session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity, cache: cache, timeouts: timeouts)
     }
 
     /// The signed-in user's moods, with where they came from: the server,

@@ -73,6 +73,7 @@ public struct RedactingLogMiddleware: ClientMiddleware {
         case let urlError as URLError: return "URLError \(urlError.code.rawValue)"
         case let error as RateLimitedError: return error.description
         case let error as RequestTimeoutError: return error.description
+        case let error as ConnectTimeoutError: return error.description
         case let error as TokenRefreshError: return error.description
         default: return String(describing: type(of: cause))
         }

@@ -27,6 +27,10 @@ public enum NetworkFailure: Sendable, Hashable {
             self = .cancelled
             return
         }
+        if cause is RequestTimeoutError || cause is ConnectTimeoutError {
+            self = .timeout
+            return
+        }
         guard let urlError = cause as? URLError else { return nil }
         switch urlError.code {
         case .timedOut: self = .timeout
@@ -45,6 +49,8 @@ public enum NetworkFailure: Sendable, Hashable {
     public static func requestNeverLeft(_ error: any Error) -> Bool {
         let cause = (error as? ClientError)?.underlyingError ?? error
         if cause is DeviceOfflineError { return true }
+        // The connection was never made: not a byte of the request went out.
+        if cause is ConnectTimeoutError { return true }
         guard let urlError = cause as? URLError else { return false }
         let beforeSending: Set<URLError.Code> = [
             .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed,

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import RuntimeSupport
+
+/// The server could not be connected to within the connect timeout: no
+/// byte of the request was sent, so a write may be queued and sent later.
+public struct ConnectTimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The host that did not accept the connection in time.
+    public let host: String
+    /// Its port.
+    public let port: Int
+    /// The timeout that passed.
+    public let timeout: Duration
+
+    /// A readable summary.
+    public var description: String { "could not connect to \(host):\(port) within \(timeout)" }
+}
+
+/// A real connect timeout for transports that have none (URLSession's
+/// `timeoutIntervalForRequest` is an idle timeout covering the connection
+/// and every wait for bytes alike): before a request is handed to the
+/// transport, a TCP connection to the server is opened within `timeout`
+/// and closed again. When it cannot be, the request fails with
+/// ``ConnectTimeoutError`` (or `URLError(.cannotConnectToHost)` /
+/// `.cannotFindHost` when refused or unresolved) without having been sent.
+///
+/// A server reached within `reuseWindow` is not dialled again (the
+/// transport keeps its connection alive), so a burst of calls costs one
+/// extra connection, not one each. Nothing is dialled when a proxy is
+/// configured (the transport, not this device, connects to the server) or
+/// the URL has no host.
+///
+/// Place it below ``RetryMiddleware`` (each attempt gets its own bound),
+/// next to the transport; a ``TimeoutMiddleware`` above it bounds the
+/// whole attempt, connection included.
+public struct ConnectTimeoutMiddleware: ClientMiddleware {
+    /// The longest wait for a connection.
+    public let timeout: Duration
+    private let recent: ReachedServers
+
+    /// A middleware bounding connections by `timeout`, trusting a server
+    /// reached within `reuseWindow` without dialling it again.
+    public init(timeout: Duration, reuseWindow: Duration = .seconds(30)) {
+        self.timeout = timeout
+        recent = ReachedServers(window: reuseWindow.totalSeconds)
+    }
+
+    /// Connects first, then sends.
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let host = baseURL.host, !host.isEmpty, !ProxySettings.isProxyConfigured(for: baseURL) else {
+            return try await next(request, body, baseURL)
+        }
+        let port = baseURL.port ?? (baseURL.scheme?.lowercased() == "https" ? 443 : 80)
+        if !recent.contains(host: host, port: port) {
+            switch await TCPDial.connect(host: host, port: port, timeout: timeout) {
+            case .connected:
+                recent.insert(host: host, port: port)
+            case .timedOut:
+                throw ConnectTimeoutError(host: host, port: port, timeout: timeout)
+            case .unresolved:
+                throw URLError(.cannotFindHost)
+            case .refused:
+                throw URLError(.cannotConnectToHost)
+            }
+        }
+        do {
+            return try await next(request, body, baseURL)
+        } catch {
+            // The kept connection may be what failed: dial again next time.
+            recent.remove(host: host, port: port)
+            throw error
+        }
+    }
+}
+
+/// Servers reached lately, by `host:port`, with when.
+struct ReachedServers: Sendable {
+    let window: Double
+    private let reached = Locked<[String: Date]>([:])
+
+    init(window: Double) {
+        self.window = window
+    }
+
+    func contains(host: String, port: Int) -> Bool {
+        guard let at = reached.withLock({ $0["\(host):\(port)"] }) else { return false }
+        return Date().timeIntervalSince(at) < window
+    }
+
+    func insert(host: String, port: Int) { reached.withLock { $0["\(host):\(port)"] = Date() } }
+    func remove(host: String, port: Int) { reached.withLock { $0["\(host):\(port)"] = nil } }
+}
