@@ -15,7 +15,7 @@ import SecureNode
 struct SecureNodeExample: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "securenode-example", abstract: "Sync SecureNode branding, look numbers up, record calls and deliver billing events.",
-        subcommands: [Sync.self, Lookup.self, Call.self, Deliver.self])
+        subcommands: [Sync.self, Lookup.self, Call.self, Deliver.self, Refresh.self])
 
     @OptionGroup var options: Options
 
@@ -65,6 +65,25 @@ struct SecureNodeExample: AsyncParsableCommand {
                     "cursor": (try sdk.store.cursor()) ?? NSNull(),
                     "skipped_records": outcome.skippedRecords.map { ["index": $0.index, "reason": $0.reason] },
                 ])
+            }
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What the app's background refresh task runs: sync, deliver, and report whether new data arrived, within a budget.")
+        @ParentCommand var root: SecureNodeExample
+        @Option(help: "Seconds the system grants the task (iOS gives about 30).")
+        var budget: Double = 25
+
+        func run() async throws {
+            try await report {
+                let report = try await root.options.makeSDK().performBackgroundRefresh(budget: .seconds(budget))
+                printJSON([
+                    "event": "background_refresh", "succeeded": report.succeeded, "new_data": report.receivedNewData,
+                    "events_delivered": report.eventsDelivered, "events_pending": report.eventsPending, "ran_out_of_time": report.ranOutOfTime,
+                ])
+                if !report.succeeded { throw SecureNodeExampleError.sync(report.syncStatus) }
             }
         }
     }

@@ -49,6 +49,15 @@ import Testing
         #expect(delivered.status == 0 && delivered.objects.first?["pending"] as? Int == 0, "\(delivered.stderr)")
         #expect(backend.billed.filter { $0.kind == "event" }.count == 2, "no imprint for an unbranded call")
 
+        // The background task's body: a sync with nothing new, nothing pending; then a change arrives.
+        let quiet = try ExampleRun.run("securenode-example", common + ["refresh"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.objects.first?["succeeded"] as? Bool == true && quiet.objects.first?["new_data"] as? Bool == false)
+        #expect(quiet.objects.first?["events_pending"] as? Int == 0)
+        backend.setRecord("+61298765432", name: "Fabrikam")
+        let changed = try ExampleRun.run("securenode-example", common + ["refresh"])
+        #expect(changed.objects.first?["new_data"] as? Bool == true, "\(changed.stdout)")
+
         // Refused credentials: one line on stderr, exit 1.
         let refused = try ExampleRun.run("securenode-example", ["--base-url", backend.baseURL.absoluteString, "--api-key", "sk_wrong", "--state", state.path, "sync"])
         #expect(refused.status == 1 && refused.stderr.hasPrefix("error: disabled: the server refused the API key (401)"))
