@@ -21,7 +21,7 @@ import FoundationNetworking
 /// let accounts = try await safepocket.accounts()
 /// ```
 ///
-/// Requests go through ``middlewares(session:retryPolicy:logger:connectivity:cache:)``:
+/// Requests go through ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``:
 /// https only; one `Idempotency-Key` per logical write, the same on every
 /// attempt (the retry after a refresh included); token refresh for
 /// protected operations; retries only for the operations the spec marks

@@ -20,7 +20,7 @@ import FoundationNetworking
 /// for await event in soul.sessionEvents where event == .sessionExpired { showSignIn() }
 /// ```
 ///
-/// - Requests go through ``middlewares(session:retryPolicy:logger:connectivity:cache:)``,
+/// - Requests go through ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``,
 ///   the stack the README documents: https only, token refresh for
 ///   protected operations, retries for the operations the spec marks
 ///   repeatable (GETs; never an OTP post or a mood), the bearer token,

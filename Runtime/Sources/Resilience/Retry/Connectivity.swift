@@ -55,7 +55,7 @@ public actor Connectivity {
     }
 
     /// What the SDKs use when the app gives no signal of its own: the
-    /// system's network path on Apple platforms (``systemPath()``), requests'
+    /// system's network path on Apple platforms (`systemPath()`), requests'
     /// outcomes elsewhere (``observingRequests()``).
     public static func systemDefault() -> Connectivity {
         #if canImport(Network)
