@@ -135,10 +135,11 @@ import FoundationNetworking
         #expect(Soul.Configuration(environment: .production).timeouts == TransportTimeouts(connect: .seconds(5), read: .seconds(10)))
         let harness = try SoulHarness(keepAlive: false)
         defer { harness.cleanUp() }
-        let soul = try harness.makeSoul(timeouts: TransportTimeouts(connect: .seconds(1), read: .seconds(1)))
+        // Sign-in gets 3 s an attempt (room for a loaded machine); the mood's answer never comes in time.
+        let soul = try harness.makeSoul(timeouts: TransportTimeouts(connect: .seconds(1), read: .seconds(3)))
         let request = try await soul.signIn.requestCode(phone: "+14155550123")
         try await soul.signIn.verify(code: request.previewCode ?? "")
-        harness.backend.fault.withLock { $0 = { request in request.path == "/api/moods" ? .delayed(.seconds(4), .json(200, "{}")) : nil } }
+        harness.backend.fault.withLock { $0 = { request in request.path == "/api/moods" ? .delayed(.seconds(8), .json(200, "{}")) : nil } }
         #expect(await soulError { try await soul.addMood(score: 6) } == .outcomeUnknown, "a mood POST that timed out may have arrived")
         #expect(harness.backend.server.requests.filter { $0.path == "/api/moods" }.count == 1, "a mood POST that timed out is not resent")
         #expect(await soul.pendingWrites().isEmpty, "nor queued")
