@@ -126,6 +126,11 @@ class Gate:
 
     def close(self):
         """Stops listening and cuts every open connection."""
+        try:
+            # close() alone leaves the socket listening while accept() blocks on it.
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         with self.lock:
             for connection in self.connections:

@@ -153,7 +153,7 @@ public final class Safepocket: SessionOwner {
                     subject: tokens.idToken.flatMap(CredentialSubject.jwtSubject) ?? CredentialSubject.jwtSubject(tokens.accessToken)
                         ?? CredentialSubject.uniqueToThisSignIn())
             })
-        writes.deliverWhenOnline()
+        writes.deliverWhenOnline(while: self)
     }
 
     /// How each kind of queued write is sent: a transaction update, with

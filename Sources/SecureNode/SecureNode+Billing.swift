@@ -107,7 +107,6 @@ extension SecureNode {
     /// resumes it too.
     public func resumeBillingDelivery() async {
         await delivery.resume()
-        _ = try? await delivery.deliverDue()
         await deliveryLoop.kick()
     }
 

@@ -48,11 +48,12 @@ extension SecureNode {
         // The engine keeps a 401 to replaced credentials from disabling the
         // new ones; its status is what holds.
         if case .disabled(let refusal) = await syncEngine.status {
-            let wasActive = state.withLock { values in
-                defer { values.brandingDisabled = true }
-                return !values.brandingDisabled
+            let newlyRefused = state.withLock { values in
+                let wasDisabled = values.brandingDisabled
+                values.brandingDisabled = true
+                return !wasDisabled
             }
-            if wasActive { keys.recordRefusal(status: refusal) }
+            if newlyRefused { keys.recordRefusal(status: refusal) }
         }
         if case .upToDate(let at, _, let outcome) = status {
             let enabled = Self.brandingEnabled(in: store)

@@ -178,10 +178,11 @@ public final class SecureNode: Sendable {
             heartbeats = nil
         }
         // Events left by the last launch go out now; connectivity coming
-        // back makes the waiting ones due at once.
-        Task {
-            if let connectivity = configuration.connectivity {
-                await connectivity.whenOnline { [weak deliveryLoop] in await deliveryLoop?.connectivityReturned() }
+        // back makes the waiting ones due at once (while this instance lives).
+        let connectivity = configuration.connectivity
+        Task { [weak self] in
+            if let connectivity, let self {
+                await connectivity.whenOnline(while: self) { [weak deliveryLoop] in await deliveryLoop?.connectivityReturned() }
             }
             await deliveryLoop.kick()
         }

@@ -174,7 +174,7 @@ public final class Soul: SessionOwner {
             rateLimitFallback: configuration.rateLimitFallback, codeLifetime: configuration.codeLifetime,
             stateFile: SignInStateFile(url: configuration.storageFolder.appendingPathComponent("sign-in.json")), redactor: wired.redactor, now: configuration.now,
             signedIn: { cache.signIn(subject: "user:\($0.id)") })
-        writes.deliverWhenOnline()
+        writes.deliverWhenOnline(while: self)
     }
 
     /// How each kind of queued write is sent: SOUL queues only moods.

@@ -15,8 +15,7 @@ import Testing
     init() throws {
         fake = try FakeSecureNode()
         folder = try makeFolder("facade")
-        fake.route("POST /api/mobile/device/register", .json(200, #"{"success":true,"device_id":"device-1"}"#))
-        fake.route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
+        fake.acceptDevice()
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
             FakeSecureNode.record("+61412345678", "Acme Bank", extra: "").replacingOccurrences(of: #""logo_url":null"#, with: #""logo_url":"https://assets.securenode.io/logos/acme.png""#),
             FakeSecureNode.record("+1234567890", "Contoso Health"),

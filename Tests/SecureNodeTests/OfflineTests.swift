@@ -35,8 +35,7 @@ final class RecordingReloader: CallDirectoryReloading {
     init() throws {
         fake = try FakeSecureNode()
         folder = try makeFolder("securenode-offline")
-        fake.route("POST /api/mobile/device/register", .json(200, #"{"success":true,"device_id":"device-1"}"#))
-        fake.route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
+        fake.acceptDevice()
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
             FakeSecureNode.record("+61412345678", "Acme Bank"), FakeSecureNode.record("+1234567890", "Contoso Health"),
         ], syncedAt: "2024-01-02T08:15:00Z")))

@@ -31,6 +31,12 @@ final class FakeSecureNode: @unchecked Sendable {
         lock.withLock { routes[route] = reply }
     }
 
+    /// Registers the device and takes its heartbeats, as the server does.
+    func acceptDevice() {
+        route("POST /api/mobile/device/register", .json(200, #"{"success":true,"device_id":"device-1"}"#))
+        route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
+    }
+
     /// The requests to `path` so far.
     func requests(_ path: String) -> [LoopbackHTTPServer.Request] { server.requests.filter { $0.path == path } }
 

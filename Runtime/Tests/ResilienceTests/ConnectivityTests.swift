@@ -24,7 +24,8 @@ import Testing
         dead.shutdown()
         let port = dead.port
         let reconnected = Locked(0)
-        await connectivity.whenOnline { reconnected.withLock { $0 += 1 } }
+        let owner = Locked(0)
+        await connectivity.whenOnline(while: owner) { reconnected.withLock { $0 += 1 } }
         let client = TestClient(server: dead, middlewares: [ConnectivityObservingMiddleware(connectivity: connectivity)], timeout: 2)
 
         await #expect(throws: (any Error).self) {
@@ -40,6 +41,24 @@ import Testing
         #expect(await connectivity.isOnline)
         for _ in 0..<100 where reconnected.read() == 0 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(reconnected.read() == 1, "the first answer runs the reconnect actions once")
+        withExtendedLifetime(owner) {}
+    }
+
+    @Test func aReconnectActionEndsWithItsOwner() async throws {
+        let connectivity = Connectivity(isOnline: true)
+        let runs = Locked(0)
+        var owner: Locked<Int>? = Locked(0)
+        await connectivity.whenOnline(while: owner!) { runs.withLock { $0 += 1 } }
+        await connectivity.update(isOnline: false)
+        await connectivity.update(isOnline: true)
+        for _ in 0..<100 where runs.read() == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(runs.read() == 1)
+        owner = nil
+        await connectivity.update(isOnline: false)
+        await connectivity.update(isOnline: true)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(runs.read() == 1, "the owner is gone: its action (and what it holds) went with it")
+        _ = owner
     }
 
     @Test func anObservedOfflineSignalNeitherRefusesCallsNorHoldsRetries() async throws {

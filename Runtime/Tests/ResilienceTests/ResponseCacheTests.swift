@@ -123,6 +123,28 @@ import Testing
         #expect(unreachable.body == #"["kept"]"# && unreachable.source == .cache(age: .seconds(90)), "connection refused: the stale copy")
     }
 
+    @Test func aReadTheCacheCannotAnswerFailsAtOnceWhileKnownOffline() async throws {
+        let never = OperationDescriptor(id: "balance", method: .get, pathTemplate: "/balance", security: [], cache: .never)
+        let fixture = try Fixture { _ in .json(200, "5") }
+        defer { fixture.cleanUp() }
+        await fixture.connectivity.update(isOnline: false)
+        // Not cacheable, and protected with nobody signed in: neither waits for the network.
+        await #expect(throws: DeviceOfflineError(operationID: "balance")) { try await fixture.get("/balance", as: never) }
+        await #expect(throws: DeviceOfflineError(operationID: "privateNotes")) { try await fixture.get("/me/notes", as: Self.privateNotes) }
+        #expect(fixture.server.requests.isEmpty, "nothing is sent while the device is reported offline")
+    }
+
+    @Test func aResponseArrivingAfterSignOutIsNotKept() async throws {
+        let fixture = try Fixture { _ in .delayed(.milliseconds(300), .json(200, "[1]", headers: [("Cache-Control", "max-age=600")])) }
+        defer { fixture.cleanUp() }
+        fixture.cache.signIn(subject: "user:1")
+        async let late = fixture.get("/me/notes", as: Self.privateNotes)
+        try await Task.sleep(for: .milliseconds(100))
+        fixture.cache.signOut()
+        #expect(try await late.source == .network)
+        #expect(fixture.storedFiles.isEmpty, "the signed-out user's response is not written back")
+    }
+
     @Test func mustRevalidateIsNeverServedStale() async throws {
         let fixture = try Fixture { _ in .json(200, "[4]", headers: [("Cache-Control", "max-age=10, must-revalidate")]) }
         defer { fixture.cleanUp() }

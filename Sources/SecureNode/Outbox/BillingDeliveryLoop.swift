@@ -18,8 +18,6 @@ actor BillingDeliveryLoop {
     /// Set by ``kick()``; a sleep that starts after it returns at once.
     private var kicked = false
     private var stopped = false
-    /// Passes run, for tests and figures.
-    private(set) var passes = 0
 
     init(delivery: OutboxDelivery, outbox: BillingOutbox) {
         self.delivery = delivery
@@ -50,7 +48,6 @@ actor BillingDeliveryLoop {
     private func run() async {
         while !stopped, !Task.isCancelled {
             kicked = false
-            passes += 1
             _ = try? await delivery.deliverDue()
             // A kick during the pass (new credentials, a new event) asks for another look.
             if await delivery.pausedForStatus != nil {

@@ -145,7 +145,9 @@ public final class ResponseCache: Sendable {
             hasher.combine(pair)
         }
         let digest = hasher.finalize()
+        // A response to a user who has signed out since the request left is not kept.
         let unchanged = state.withLock { state -> Bool in
+            if entry.subject != nil, entry.subject != state.subject { return true }
             Self.loadIndex(&state, folder: folder)
             guard let known = state.index?[name], known.digest == digest else { return false }
             state.index?[name]?.confirmedAt = max(known.confirmedAt ?? entry.storedAt, entry.storedAt)
@@ -156,6 +158,8 @@ public final class ResponseCache: Sendable {
         guard data.count <= maximumEntryBytes + 64 * 1024 else { return }
         guard Self.replace(folder.appendingPathComponent(name), with: data) else { return }
         let evicted = state.withLock { state -> [String] in
+            // Signed out while the file was written: sign-out's deletion must win.
+            if entry.subject != nil, entry.subject != state.subject { return [name] }
             Self.loadIndex(&state, folder: folder)
             state.totalBytes -= state.index?[name]?.bytes ?? 0
             state.index?[name] = IndexEntry(bytes: data.count, storedAt: entry.storedAt, digest: digest)
@@ -178,24 +182,11 @@ public final class ResponseCache: Sendable {
         remove(Self.fileName(key: key, subject: subject))
     }
 
-    /// Writes `data` to a temporary file beside `url` and renames it over
-    /// `url`: a reader sees the old entry or the new one. No fsync (a cache
-    /// may lose its newest entries in a power cut; a torn one reads as a miss).
+    /// Writes `data` beside `url` and renames it over `url`: a reader sees
+    /// the old entry or the new one. No fsync (a cache may lose its newest
+    /// entries in a power cut; a torn one reads as a miss).
     private static func replace(_ url: URL, with data: Data) -> Bool {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0 ... .max)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { return false }
-        #if canImport(Glibc)
-        let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        #else
-        let written = data.withUnsafeBytes { Darwin.write(descriptor, $0.baseAddress, $0.count) }
-        #endif
-        close(descriptor)
-        guard written == data.count, rename(temporary.path, url.path) == 0 else {
-            unlink(temporary.path)
-            return false
-        }
-        return true
+        (try? PrivateFile.write(data, to: url, synchronize: false)) != nil
     }
 
     private func remove(_ name: String) {

@@ -62,13 +62,16 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let operation = OperationDescriptor.current, operation.isCacheable, request.method == .get else {
-            return try await next(request, body, baseURL)
-        }
+        guard request.method == .get else { return try await next(request, body, baseURL) }
         // Read once: the partition cannot change halfway through the call.
         let subject = cache.subject
-        // A protected operation with nobody signed in is not cached.
-        guard subject != nil || operation.isPublic else { return try await next(request, body, baseURL) }
+        // A read the cache cannot answer (not cacheable, or protected with
+        // nobody signed in) is still a read: known offline, it fails at once
+        // rather than waiting in the retry layer for the network.
+        guard let operation = OperationDescriptor.current, operation.isCacheable, subject != nil || operation.isPublic else {
+            if let connectivity, await connectivity.isKnownOffline { throw DeviceOfflineError(operationID: operationID) }
+            return try await next(request, body, baseURL)
+        }
         let requestControl = CacheControl(request.headerFields[values: .cacheControl])
         let key = "GET " + baseURL.absoluteString + (request.path ?? "") + " " + (request.headerFields[.accept] ?? "")
         let stored = requestControl.noStore ? nil : cache.entry(for: key, subject: subject)

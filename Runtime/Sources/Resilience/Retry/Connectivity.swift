@@ -32,7 +32,13 @@ public actor Connectivity {
     private var online: Bool
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
-    private var reconnectActions: [@Sendable () async -> Void] = []
+    private var reconnectActions: [ReconnectAction] = []
+
+    /// An action run on reconnection for as long as its owner lives.
+    private struct ReconnectAction {
+        weak var owner: AnyObject?
+        let run: @Sendable () async -> Void
+    }
     /// What feeds the signal and must live as long as it (a path monitor).
     private let feed: (any Sendable)?
 
@@ -82,7 +88,8 @@ public actor Connectivity {
         waiters.removeAll()
         for waiter in woken { waiter.resume() }
         if !wasOnline {
-            for action in reconnectActions { Task { await action() } }
+            reconnectActions.removeAll { $0.owner == nil }
+            for run in reconnectActions.map(\.run) { Task { await run() } }
         }
     }
 
@@ -96,10 +103,14 @@ public actor Connectivity {
     }
 
     /// Runs `action` (in a task of its own) each time the device is back
-    /// online after being offline: how queued writes are sent when
-    /// connectivity returns. The action is kept as long as this object lives.
-    public func whenOnline(_ action: @escaping @Sendable () async -> Void) {
-        reconnectActions.append(action)
+    /// online after being offline, for as long as `owner` lives: how an SDK
+    /// instance sends its queued writes when connectivity returns. The
+    /// action must not hold `owner` (it would never go); once `owner` is
+    /// gone the action is dropped with what it holds, so a signal shared by
+    /// the whole process (the system's) does not keep every SDK ever made.
+    public func whenOnline(while owner: some AnyObject & Sendable, _ action: @escaping @Sendable () async -> Void) {
+        reconnectActions.removeAll { $0.owner == nil }
+        reconnectActions.append(ReconnectAction(owner: owner, run: action))
     }
 
     /// Returns at once unless the device is known to be offline

@@ -12,8 +12,10 @@ import Darwin
 /// never a mix or nothing. For secrets kept on disk: refresh tokens, PKCE
 /// verifiers.
 public enum PrivateFile {
-    /// Writes `data` to `url` atomically with mode 0600.
-    public static func write(_ data: Data, to url: URL) throws {
+    /// Writes `data` to `url` atomically with mode 0600, flushed to disk
+    /// before the rename unless `synchronize` is false (a cache, which may
+    /// lose its newest entries in a power cut).
+    public static func write(_ data: Data, to url: URL, synchronize: Bool = true) throws {
         #if canImport(Glibc)
         let systemWrite = Glibc.write
         #else
@@ -23,7 +25,7 @@ public enum PrivateFile {
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { throw TokenStoreError.cannotWrite(path: url.path, errno: errno) }
         let written = data.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
+        let synced = synchronize ? fsync(descriptor) : 0
         close(descriptor)
         guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
             let code = errno

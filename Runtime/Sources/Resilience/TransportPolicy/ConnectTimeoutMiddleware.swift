@@ -51,12 +51,11 @@ public struct ConnectTimeoutMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let host = baseURL.host, !host.isEmpty, !ProxySettings.isProxyConfigured(for: baseURL) else {
-            return try await next(request, body, baseURL)
-        }
+        guard let host = baseURL.host, !host.isEmpty else { return try await next(request, body, baseURL) }
         let port = baseURL.port ?? (baseURL.scheme?.lowercased() == "https" ? 443 : 80)
+        // The proxy settings are read only when a dial is due, not on every request.
         if !recent.contains(host: host, port: port) {
-            switch await TCPDial.connect(host: host, port: port, timeout: timeout) {
+            switch ProxySettings.isProxyConfigured(for: baseURL) ? .connected : await TCPDial.connect(host: host, port: port, timeout: timeout) {
             case .connected:
                 recent.insert(host: host, port: port)
             case .timedOut:
@@ -65,6 +64,8 @@ public struct ConnectTimeoutMiddleware: ClientMiddleware {
                 throw URLError(.cannotFindHost)
             case .refused:
                 throw URLError(.cannotConnectToHost)
+            case .cancelled:
+                throw CancellationError()
             }
         }
         do {

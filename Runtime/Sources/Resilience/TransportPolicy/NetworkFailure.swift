@@ -46,17 +46,19 @@ public enum NetworkFailure: Sendable, Hashable {
     /// connectivity, the host not found, the connection refused, or the
     /// device known to be offline. A timeout or a connection lost after
     /// connecting is not: the server may have received the request.
+    /// The URLSession failures that happen before a byte of the request is sent.
+    private static let beforeSending: Set<URLError.Code> = [
+        .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed,
+        .callIsActive, .appTransportSecurityRequiresSecureConnection, .secureConnectionFailed, .serverCertificateUntrusted,
+        .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+    ]
+
     public static func requestNeverLeft(_ error: any Error) -> Bool {
         let cause = (error as? ClientError)?.underlyingError ?? error
         if cause is DeviceOfflineError { return true }
         // The connection was never made: not a byte of the request went out.
         if cause is ConnectTimeoutError { return true }
         guard let urlError = cause as? URLError else { return false }
-        let beforeSending: Set<URLError.Code> = [
-            .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed,
-            .callIsActive, .appTransportSecurityRequiresSecureConnection, .secureConnectionFailed, .serverCertificateUntrusted,
-            .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-        ]
         return beforeSending.contains(urlError.code)
     }
 

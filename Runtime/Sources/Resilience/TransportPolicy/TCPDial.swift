@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RuntimeSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -17,16 +18,32 @@ enum TCPDial {
         case timedOut
         case refused
         case unresolved
+        case cancelled
     }
 
-    /// Resolves `host` and connects to each of its addresses in turn, all
-    /// within `timeout`; on a thread of its own (name resolution and the
-    /// wait block), never on the caller's.
+    /// Resolves `host` and connects to each of its addresses in turn, on a
+    /// thread of its own (name resolution and the wait block), never the
+    /// caller's. The caller has its answer by `timeout`, name resolution
+    /// included (a resolver that hangs is `.timedOut`), or at once when its
+    /// task is cancelled (`.cancelled`); the thread finishes on its own.
     static func connect(host: String, port: Int, timeout: Duration) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: connectBlocking(host: host, port: port, timeout: timeout))
+        let waiting = Locked<CheckedContinuation<Outcome, Never>?>(nil)
+        let finish: @Sendable (Outcome) -> Void = { outcome in
+            let continuation = waiting.withLock { value in
+                defer { value = nil }
+                return value
             }
+            continuation?.resume(returning: outcome)
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                if Task.isCancelled { return finish(.cancelled) }
+                DispatchQueue.global(qos: .userInitiated).async { finish(connectBlocking(host: host, port: port, timeout: timeout)) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.totalSeconds) { finish(.timedOut) }
+            }
+        } onCancel: {
+            finish(.cancelled)
         }
     }
 

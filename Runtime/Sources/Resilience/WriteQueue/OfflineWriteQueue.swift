@@ -129,9 +129,12 @@ public actor OfflineWriteQueue {
         return report
     }
 
+    /// Saves a write's new state, unless it was discarded meanwhile (the
+    /// actor runs other calls while a send is out): a discarded write stays gone.
     private func update(_ item: QueuedWrite) throws {
+        guard let index = items.firstIndex(where: { $0.id == item.id }) else { return }
         try save(item)
-        if let index = items.firstIndex(where: { $0.id == item.id }) { items[index] = item }
+        items[index] = item
     }
 
     private func save(_ item: QueuedWrite) throws {

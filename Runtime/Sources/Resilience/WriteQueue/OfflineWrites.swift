@@ -59,11 +59,15 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
     }
 
     /// Sends the queue each time the connectivity given at creation comes
-    /// back online (nothing when there is none: then the next call sends it).
-    public func deliverWhenOnline() {
+    /// back online, for as long as `owner` (the SDK instance) lives; nothing
+    /// when there is no connectivity: then the next call sends it.
+    public func deliverWhenOnline(while owner: some AnyObject & Sendable) {
         guard let connectivity else { return }
         let writes = self
-        Task { await connectivity.whenOnline { _ = await writes.deliverPending() } }
+        Task { [weak owner] in
+            guard let owner else { return }
+            await connectivity.whenOnline(while: owner) { _ = await writes.deliverPending() }
+        }
     }
 
     /// Sends the signed-in subject's queued writes when there are any (the
