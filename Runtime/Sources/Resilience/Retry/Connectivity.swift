@@ -13,7 +13,7 @@
 ///   server (refused, unresolved, no route) marks the device offline and
 ///   the next answer from a server marks it online again. It is a guess,
 ///   so it never refuses a call nor holds a retry: every request is still
-///   tried, and the first success runs the ``whenOnline(_:)`` actions
+///   tried, and the first success runs the ``whenOnline(while:_:)`` actions
 ///   (queued writes are sent).
 ///
 /// ``ConnectivityObservingMiddleware`` feeds an observed signal; the SDK
@@ -79,7 +79,7 @@ public actor Connectivity {
     public var isKnownOffline: Bool { !online && source == .reported }
 
     /// Reports a change; going online wakes every waiting retry and, after
-    /// being offline, runs the ``whenOnline(_:)`` actions.
+    /// being offline, runs the ``whenOnline(while:_:)`` actions.
     public func update(isOnline: Bool) {
         let wasOnline = online
         online = isOnline
