@@ -208,7 +208,10 @@ public final class YAMLTree: Sendable {
         guard pointer.hasPrefix("/") else { return nil }
         var current = node
         for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            // Most tokens have no escapes: skip Foundation's replacement then.
+            let token = rawToken.utf8.contains(UInt8(ascii: "~"))
+                ? rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                : String(rawToken)
             switch kind(current) {
             case .mapping:
                 guard let next = value(forKey: token, in: current) else { return nil }

@@ -66,7 +66,11 @@ public struct JSONPointer: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// Escapes one token: `~` as `~0`, `/` as `~1`.
     public static func escape<S: StringProtocol>(_ token: S) -> String {
-        guard token.contains("~") || token.contains("/") else { return String(token) }
+        // A byte scan: Foundation's `contains` for strings is a locale-aware
+        // search, and this runs for every node the loader visits.
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return String(token)
+        }
         var result = ""
         for character in token {
             switch character {
@@ -80,7 +84,7 @@ public struct JSONPointer: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// Undoes ``escape(_:)``.
     public static func unescape<S: StringProtocol>(_ token: S) -> String {
-        guard token.contains("~") else { return String(token) }
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
         var result = ""
         var iterator = token.makeIterator()
         while let character = iterator.next() {

@@ -67,7 +67,7 @@ extension LoadSession {
     /// Finds the node a reference names: the file (relative to `base`), then the JSON pointer.
     private func locate(_ ref: String, from base: SourceFile, at refNode: Node) -> (SourceFile, Node, ReferenceTarget)? {
         let (filePart, fragment) = split(ref)
-        if filePart.contains("://") {
+        if filePart.utf8.contains(UInt8(ascii: ":")) && filePart.contains("://") {
             report(
                 .unsupportedRef, "remote reference '\(ref)' is not fetched", at: refNode,
                 hint: "download the document next to this one and reference it by relative path")
@@ -189,7 +189,7 @@ func normalize(_ path: String) -> String {
 
 /// Decodes `%XX` escapes in a URI fragment.
 func percentDecoded(_ text: String) -> String {
-    guard text.contains("%") else { return text }
+    guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
     var bytes: [UInt8] = []
     var utf8 = Array(text.utf8)[...]
     while let byte = utf8.first {
