@@ -91,11 +91,7 @@ public enum ClientGenerator {
         // Operations, in chunks of whole operations (each chunk one `extension
         // Client` plus the result enums of its operations).
         let budget = options.fixedFileNames ? Int.max : options.linesPerFile
-        let operationChunks = chunk(client.operations, budget: budget) { operation in
-            var writer = SwiftWriter()
-            clientRenderer.renderOperations([operation], into: &writer)
-            return writer.lines.count
-        }
+        let operationChunks = chunk(client.operations.map(clientRenderer.render), budget: budget) { $0.lineCount }
         var operationFiles: [String] = []
         for chunk in operationChunks {
             var writer = SwiftWriter()

@@ -210,43 +210,55 @@ struct ClientRenderer {
 
     // MARK: Operations
 
-    func renderOperations(_ operations: [OperationDeclaration], into writer: inout SwiftWriter) {
+    /// Renders a chunk of operations: one `extension Client` with their
+    /// methods, one `extension APIProtocol` with the shorthands of those that
+    /// have optional arguments, then their per-status result enums.
+    func renderOperations(_ operations: [RenderedOperation], into writer: inout SwiftWriter) {
         writer.block("extension Client") { writer in
             for (index, operation) in operations.enumerated() {
                 if index > 0 { writer.line("") }
-                renderMethods(operation, into: &writer)
+                writer.append(rendered: operation.methods)
             }
         }
-        let shorthands = operations.filter { operation in
-            operation.arguments.contains { argument in
-                switch argument {
-                case .parameter(let parameter): return parameter.isOptional
-                case .body(let body): return body.isOptional
-                }
-            }
-        }
+        let shorthands = operations.filter { !$0.shorthand.isEmpty }
         if !shorthands.isEmpty {
             writer.line("")
             writer.block("extension APIProtocol") { writer in
                 for (index, operation) in shorthands.enumerated() {
                     if index > 0 { writer.line("") }
-                    renderShorthand(operation, into: &writer)
+                    writer.append(rendered: operation.shorthand)
                 }
             }
         }
-        for operation in operations {
-            for result in [operation.success, operation.failure].compactMap({ $0 }) {
-                guard case .perStatus(let name, let cases) = result else { continue }
-                writer.line("")
-                writer.line("/// The bodies `\(operation.id)` documents, by status.")
-                writer.block("\(access) enum \(name): Hashable, Sendable") { writer in
-                    for item in cases {
-                        writer.documentation(item.documentation)
-                        writer.line(item.type.map { "case \(item.name)(\($0))" } ?? "case \(item.name)")
-                    }
+        for operation in operations { writer.append(rendered: operation.results) }
+    }
+
+    /// Renders one operation's parts, each once: the file chunking counts
+    /// their lines and the chunk's text joins them.
+    func render(_ operation: OperationDeclaration) -> RenderedOperation {
+        var methods = SwiftWriter(depth: 1)
+        renderMethods(operation, into: &methods)
+        var shorthand = SwiftWriter(depth: 1)
+        let hasOptionalArgument = operation.arguments.contains { argument in
+            switch argument {
+            case .parameter(let parameter): return parameter.isOptional
+            case .body(let body): return body.isOptional
+            }
+        }
+        if hasOptionalArgument { renderShorthand(operation, into: &shorthand) }
+        var results = SwiftWriter()
+        for result in [operation.success, operation.failure].compactMap({ $0 }) {
+            guard case .perStatus(let name, let cases) = result else { continue }
+            results.line("")
+            results.line("/// The bodies `\(operation.id)` documents, by status.")
+            results.block("\(access) enum \(name): Hashable, Sendable") { writer in
+                for item in cases {
+                    writer.documentation(item.documentation)
+                    writer.line(item.type.map { "case \(item.name)(\($0))" } ?? "case \(item.name)")
                 }
             }
         }
+        return RenderedOperation(methods: methods.lines, shorthand: shorthand.lines, results: results.lines)
     }
 
     private func signature(_ operation: OperationDeclaration, defaults: Bool = true) -> (parameters: String, arguments: String) {

@@ -6,6 +6,17 @@ struct SwiftWriter {
     /// Whether the doc comment being written is inside a ``` code block.
     private var inCodeBlock = false
 
+    /// A writer whose lines start `depth` levels deep: a part rendered apart
+    /// that ``append(rendered:)`` later puts inside a block.
+    init(depth: Int = 0) {
+        self.depth = depth
+    }
+
+    /// Appends lines another writer already indented and wrapped.
+    mutating func append(rendered: [String]) {
+        lines += rendered
+    }
+
     /// Appends a line at the current indentation; an empty string appends a
     /// blank line. A long line is wrapped: doc comments between words,
     /// code one argument per line.
