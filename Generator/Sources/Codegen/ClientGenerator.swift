@@ -91,7 +91,7 @@ public enum ClientGenerator {
         // Operations, in chunks of whole operations (each chunk one `extension
         // Client` plus the result enums of its operations).
         let budget = options.fixedFileNames ? Int.max : options.linesPerFile
-        let operationChunks = chunk(client.operations.map(clientRenderer.render), budget: budget) { $0.lineCount }
+        let operationChunks = chunk(concurrentMap(client.operations, clientRenderer.render), budget: budget) { $0.lineCount }
         var operationFiles: [String] = []
         for chunk in operationChunks {
             var writer = SwiftWriter()
@@ -102,7 +102,7 @@ public enum ClientGenerator {
 
         // Models, each top-level type rendered once, then cut into files.
         let modelRenderer = ModelRenderer(access: access, validation: validation)
-        let renderedTypes = client.types.map { declaration -> [String] in
+        let renderedTypes = concurrentMap(client.types) { declaration -> [String] in
             var writer = SwiftWriter()
             modelRenderer.render(declaration, into: &writer)
             return writer.lines
