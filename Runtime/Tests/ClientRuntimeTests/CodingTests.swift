@@ -119,6 +119,44 @@ struct TransactionUpdate: Codable, Equatable {
         }
     }
 
+    /// A generated-style row: synthesized `Codable` reads its typed string
+    /// properties through the keyed overloads, which must behave as the
+    /// types' own `init(from:)` (arrays still take that path).
+    struct Row: Codable, Equatable {
+        let id: LowercaseUUID
+        let day: CalendarDate
+        let parent: LowercaseUUID?
+        let due: CalendarDate?
+        let tags: [LowercaseUUID]
+    }
+
+    @Test func typedStringsInKeyedContainersDecodeAndFailAsTheTypeDoes() throws {
+        let id = "6F1C2D3E-4B5A-4C6D-8E7F-00000000000A"
+        let row = try decoder.decode(Row.self, from: Data(#"{"id":"\#(id)","day":"2024-02-29","parent":null,"tags":["\#(id)"]}"#.utf8))
+        #expect(row.id == LowercaseUUID(id) && row.tags == [LowercaseUUID(id)!])
+        #expect(row.day == CalendarDate(year: 2024, month: 2, day: 29) && row.parent == nil && row.due == nil)
+        // Encoded in lower case, absent optionals left out, as the types' own encode(to:) writes them.
+        let encoded = String(decoding: try encoder.encode(row), as: UTF8.self)
+        #expect(encoded == #"{"day":"2024-02-29","id":"\#(id.lowercased())","tags":["\#(id.lowercased())"]}"#)
+        #expect(try decoder.decode(Row.self, from: Data(encoded.utf8)) == row)
+
+        let bad: [(json: String, field: String, message: String)] = [
+            (#"{"id":"6f1c","day":"2024-02-29","tags":[]}"#, "id", "Expected a UUID (8-4-4-4-12 hexadecimal digits), found 4 characters that are not one"),
+            (#"{"id":"\#(id)","day":"2023-02-29","tags":[]}"#, "day", "'2023-02-29' is not a date (YYYY-MM-DD)"),
+            (#"{"id":"\#(id)","day":"2024-02-29","parent":"x","tags":[]}"#, "parent", "Expected a UUID (8-4-4-4-12 hexadecimal digits), found 1 characters that are not one"),
+            (#"{"id":"\#(id)","day":"2024-02-29","due":7,"tags":[]}"#, "due", ""),
+        ]
+        for (json, field, message) in bad {
+            do {
+                _ = try decoder.decode(Row.self, from: Data(json.utf8))
+                Issue.record("expected \(json) to be refused")
+            } catch {
+                #expect(ResponseDecodingError(operationID: "listRows", status: 200, decoding: error).field == field)
+                if case DecodingError.dataCorrupted(let context) = error { #expect(context.debugDescription == message) }
+            }
+        }
+    }
+
     @Test func undocumentedStatusKeepsTheResponse() {
         let error = UndocumentedResponseError(
             operationID: "listMoods", response: HTTPResponse(status: .init(code: 418)), body: Array(#"{"detail":"teapot"}"#.utf8))

@@ -72,9 +72,14 @@ public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStrin
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let date = CalendarDate(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a date (YYYY-MM-DD)")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.invalidDescription(text))
         }
         self = date
+    }
+
+    /// What a decoding error says of a string that is not a date.
+    static func invalidDescription(_ text: String) -> String {
+        "'\(text)' is not a date (YYYY-MM-DD)"
     }
 
     /// Encodes `YYYY-MM-DD`.

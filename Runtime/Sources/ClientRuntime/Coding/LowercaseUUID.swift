@@ -71,10 +71,15 @@ public struct LowercaseUUID: Sendable, Hashable, Comparable, Codable, LosslessSt
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let uuid = Self.parse(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Expected a UUID (8-4-4-4-12 hexadecimal digits), found \(text.count) characters that are not one")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.invalidDescription(text))
         }
         self.uuid = uuid
+    }
+
+    /// What a decoding error says of a string that is not a UUID (its length,
+    /// not the text: an identifier can be a secret).
+    static func invalidDescription(_ text: String) -> String {
+        "Expected a UUID (8-4-4-4-12 hexadecimal digits), found \(text.count) characters that are not one"
     }
 
     /// Writes the lower-case form.
