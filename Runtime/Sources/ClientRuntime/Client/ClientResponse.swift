@@ -31,7 +31,7 @@ public struct ClientResponse: Sendable {
     public func decodeJSON<Body: Decodable>(_ type: Body.Type = Body.self) throws -> Body {
         let value: Body
         do {
-            value = try JSONCoding.makeDecoder().decode(Body.self, from: body)
+            value = try ResponseJSONDecoder().decode(Body.self, from: body)
         } catch {
             throw ResponseDecodingError(operationID: operationID, status: status, decoding: error, headerFields: response.headerFields, rawBody: body)
         }

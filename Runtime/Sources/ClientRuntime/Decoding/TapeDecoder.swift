@@ -1,0 +1,209 @@
+import Foundation
+
+/// The `Decoder` of ``ResponseJSONDecoder``. One instance decodes a whole
+/// document: decoding a nested value points it at the value's entry and
+/// pushes its key on the path, then puts both back, so no decoder, path
+/// node or dictionary is made per value.
+final class TapeDecoder: Decoder {
+    let tape: JSONTape
+    /// The entry `init(from:)` of the type being decoded reads.
+    private var current: Int
+    /// The coding path of `current`. A container remembers how long it was
+    /// when the container was made: decoding is depth-first, so that part
+    /// stays in place while the container is in use.
+    private var stack: [any CodingKey]
+
+    let userInfo: [CodingUserInfoKey: Any] = [:]
+
+    init(tape: JSONTape, current: Int = 0, path: [any CodingKey] = []) {
+        self.tape = tape
+        self.current = current
+        self.stack = path
+    }
+
+    var codingPath: [any CodingKey] { stack }
+
+    /// The path of a container made at `depth`, with the keys of the
+    /// nested containers it was reached through.
+    func path(depth: Int, extra: [any CodingKey]) -> [any CodingKey] {
+        Array(stack.prefix(depth)) + extra
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try expect(.object, at: current, path: stack)
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, depth: stack.count, extra: []))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try expect(.array, at: current, path: stack)
+        return TapeUnkeyedContainer(decoder: self, array: current, depth: stack.count, extra: [])
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        TapeSingleValueContainer(decoder: self, value: current, depth: stack.count)
+    }
+
+    // MARK: Values
+
+    /// Decodes the value at entry `index`, whose path is the first `depth`
+    /// keys of the path, then `extra`, then `key`.
+    func decode<T: Decodable>(_ type: T.Type, at index: Int, depth: Int, extra: [any CodingKey], key: (any CodingKey)?) throws -> T {
+        func valuePath() -> [any CodingKey] { path(depth: depth, extra: extra) + (key.map { [$0] } ?? []) }
+        // Types Foundation's decoder reads from the JSON value itself, and
+        // the common scalars that generic code (arrays, optionals) asks for.
+        if T.self == String.self { return try string(at: index, path: valuePath()) as! T }
+        if T.self == Int.self { return try integer(Int.self, at: index, path: valuePath()) as! T }
+        if T.self == Int64.self { return try integer(Int64.self, at: index, path: valuePath()) as! T }
+        if T.self == Int32.self { return try integer(Int32.self, at: index, path: valuePath()) as! T }
+        if T.self == Double.self { return try floatingPoint(Double.self, at: index, path: valuePath()) as! T }
+        if T.self == Bool.self { return try bool(at: index, path: valuePath()) as! T }
+        if T.self == Date.self { return try date(at: index, path: valuePath()) as! T }
+        if T.self == URL.self { return try url(at: index, path: valuePath()) as! T }
+        if T.self == Data.self { return try data(at: index, path: valuePath()) as! T }
+        if T.self == Decimal.self { return try decimal(at: index, path: valuePath()) as! T }
+
+        let savedCurrent = current
+        let savedCount = stack.count
+        if stack.count > depth { stack.removeSubrange(depth...) }
+        stack.append(contentsOf: extra)
+        if let key { stack.append(key) }
+        current = index
+        defer {
+            current = savedCurrent
+            if stack.count > savedCount { stack.removeSubrange(savedCount...) }
+        }
+        return try T(from: self)
+    }
+
+    func isNull(_ index: Int) -> Bool { tape.entries[index].kind == .null }
+
+    /// Throws unless entry `index` is of `kind` (an object or an array).
+    func expect(_ kind: JSONTape.Kind, at index: Int, path: @autoclosure () -> [any CodingKey]) throws {
+        guard tape.entries[index].kind != kind else { return }
+        throw mismatch(kind == .object ? [String: Any].self : [Any].self, at: index, path: path())
+    }
+
+    func bool(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        switch tape.entries[index].kind {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(Bool.self, at: index, path: path())
+        }
+    }
+
+    func string(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> String {
+        let entry = tape.entries[index]
+        guard entry.kind == .string else { throw mismatch(String.self, at: index, path: path()) }
+        guard let text = tape.string(of: entry) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "The string is not valid UTF-8."))
+        }
+        return text
+    }
+
+    /// An integer; a number written with a fraction or exponent is accepted
+    /// when its value is whole and fits (`1.0`, `1e3`), as Foundation's
+    /// decoder does.
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> T {
+        let entry = tape.entries[index]
+        guard entry.kind == .number else { throw mismatch(T.self, at: index, path: path()) }
+        if !entry.flags.contains(.fractional) {
+            if let value = Self.parseInteger(T.self, tape.rawBytes(of: entry)) { return value }
+        } else if let double = Double(tape.numberText(of: entry)), let value = T(exactly: double) {
+            return value
+        }
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: path(), debugDescription: "Parsed JSON number <\(tape.numberText(of: entry))> does not fit in \(T.self)."))
+    }
+
+    /// Digits with an optional minus sign (checked by the scanner), or nil
+    /// when the value overflows `T`.
+    private static func parseInteger<T: FixedWidthInteger>(_ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>) -> T? {
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var value: T = 0
+        for index in (negative ? 1 : 0)..<bytes.count {
+            let digit = T(bytes[index] &- UInt8(ascii: "0"))
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, carried) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            if overflowed || carried { return nil }
+            value = next
+        }
+        return value
+    }
+
+    func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> T {
+        let entry = tape.entries[index]
+        guard entry.kind == .number else { throw mismatch(T.self, at: index, path: path()) }
+        let text = tape.numberText(of: entry)
+        guard let value = T(text), value.isFinite else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "Parsed JSON number <\(text)> does not fit in \(T.self)."))
+        }
+        return value
+    }
+
+    /// An RFC 3339 date-time, by the rules of ``JSONCoding``.
+    private func date(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
+        let text = try string(at: index, path: path())
+        guard let date = JSONCoding.parseDateTime(text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "'\(text)' is not an RFC 3339 date-time"))
+        }
+        return date
+    }
+
+    private func url(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> URL {
+        let text = try string(at: index, path: path())
+        guard let url = URL(string: text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "Invalid URL string."))
+        }
+        return url
+    }
+
+    /// Base64, Foundation's default for `Data`.
+    private func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
+        let text = try string(at: index, path: path())
+        guard let data = Data(base64Encoded: text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "Encountered Data is not valid Base64."))
+        }
+        return data
+    }
+
+    /// A number read from its text, without a trip through `Double`.
+    private func decimal(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Decimal {
+        let entry = tape.entries[index]
+        guard entry.kind == .number, let value = Decimal(string: tape.numberText(of: entry), locale: Locale(identifier: "en_US_POSIX")) else {
+            throw mismatch(Decimal.self, at: index, path: path())
+        }
+        return value
+    }
+
+    /// `valueNotFound` for a null, `typeMismatch` for another kind, worded
+    /// as Foundation's decoder words them.
+    func mismatch(_ type: Any.Type, at index: Int, path: [any CodingKey]) -> DecodingError {
+        let found: String
+        switch tape.entries[index].kind {
+        case .null:
+            return .valueNotFound(type, DecodingError.Context(codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        case .object: found = "a dictionary"
+        case .array: found = "an array"
+        case .string: found = "a string"
+        case .number: found = "number"
+        case .true, .false: found = "bool"
+        }
+        return .typeMismatch(type, DecodingError.Context(codingPath: path, debugDescription: "Expected to decode \(type) but found \(found) instead."))
+    }
+}
+
+/// The key of an array element (`Index 3`), or of a container's super decoder.
+struct IndexKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(intValue: Int) {
+        self.stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+}
