@@ -19,6 +19,8 @@ import Glibc
         try await tracker.initialize(brandId: "925", config: harness.config)
         let tasks = 30
         let perTask = 100_000 / tasks + 1  // 3,334: 100,020 events
+        let clock = ContinuousClock()
+        let started = clock.now
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<tasks {
                 group.addTask {
@@ -28,8 +30,10 @@ import Glibc
         }
         #expect(harness.backend.events.isEmpty, "nothing leaves while the network is blocked")
         #expect(await tracker.queueStatus().pending == tasks * perTask)
+        let queued = clock.now
         await connectivity.update(isOnline: true)
         #expect(await tracker.flush(timeout: .seconds(540)))
+        let delivered = clock.now
         var next = [Int](repeating: 0, count: tasks)
         var outOfOrder = 0
         var seen = 0
@@ -39,7 +43,8 @@ import Glibc
             next[task] = sequence + 1
             seen += 1
         }
-        print("tracker stress: \(tasks * perTask) events from \(tasks) tasks, received \(seen), out of order \(outOfOrder)")
+        print("tracker stress: \(tasks * perTask) events from \(tasks) tasks, received \(seen), out of order \(outOfOrder); "
+            + "queued in \(queued - started), delivered in \(delivered - queued)")
         #expect(seen == tasks * perTask, "0 lost, 0 duplicated")
         #expect(outOfOrder == 0)
         #expect(next.allSatisfy { $0 == perTask })
