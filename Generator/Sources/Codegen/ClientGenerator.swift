@@ -75,41 +75,70 @@ public enum ClientGenerator {
     }
 
     /// Renders a translated client into files.
+    ///
+    /// Every piece is rendered once, on every core: `Client.swift` first (the
+    /// largest single piece), each operation, each top-level type; then the
+    /// pieces are cut into files and each file is joined, again on every
+    /// core. Results keep their order, so the output does not depend on the
+    /// schedule.
     public static func render(_ client: ClientRepresentation, options: GeneratorOptions) -> [GeneratedFile] {
         let access = options.accessLevel
         let header = GeneratedFileHeader.lines(specName: options.specName, regenerateCommand: options.regenerateCommand)
         let imports = ["import ClientRuntime", "import Foundation", "import HTTPTypes", "import OpenAPIRuntime", ""]
-        var files: [GeneratedFile] = []
-
-        var clientWriter = SwiftWriter()
-        (header + ["@_exported import ClientRuntime", "import Foundation", "import HTTPTypes", "@_exported import OpenAPIRuntime", ""]).forEach { clientWriter.line($0) }
         let validation = ValidationRenderer(validatable: ValidationAnalysis.validatableNames(client.types))
         let clientRenderer = ClientRenderer(access: access, validation: validation)
-        clientRenderer.renderClient(client, into: &clientWriter)
-        files.append(GeneratedFile(name: "Client.swift", contents: clientWriter.text))
-
-        // Operations, in chunks of whole operations (each chunk one `extension
-        // Client` plus the result enums of its operations).
-        let budget = options.fixedFileNames ? Int.max : options.linesPerFile
-        let operationChunks = chunk(concurrentMap(client.operations, clientRenderer.render), budget: budget) { $0.lineCount }
-        var operationFiles: [String] = []
-        for chunk in operationChunks {
-            var writer = SwiftWriter()
-            (header + imports).forEach { writer.line($0) }
-            clientRenderer.renderOperations(chunk, into: &writer)
-            operationFiles.append(writer.text)
-        }
-
-        // Models, each top-level type rendered once, then cut into files.
         let modelRenderer = ModelRenderer(access: access, validation: validation)
-        let renderedTypes = concurrentMap(client.types) { declaration -> [String] in
-            var writer = SwiftWriter()
-            modelRenderer.render(declaration, into: &writer)
-            return writer.lines
+
+        let pieces = [Piece.client] + client.operations.map(Piece.operation) + client.types.map(Piece.type)
+        let rendered = concurrentMap(pieces) { piece -> RenderedPiece in
+            switch piece {
+            case .client:
+                var writer = SwiftWriter()
+                (header + ["@_exported import ClientRuntime", "import Foundation", "import HTTPTypes", "@_exported import OpenAPIRuntime", ""]).forEach {
+                    writer.line($0)
+                }
+                clientRenderer.renderClient(client, into: &writer)
+                return .client(writer.text)
+            case .operation(let operation):
+                return .operation(clientRenderer.render(operation))
+            case .type(let declaration):
+                var writer = SwiftWriter()
+                modelRenderer.render(declaration, into: &writer)
+                return .type(writer.lines)
+            }
         }
-        let modelFiles = chunk(renderedTypes, budget: budget) { $0.count }.map { chunk in
-            (header + imports).joined(separator: "\n") + "\n" + chunk.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
+        var clientText = ""
+        var operations: [RenderedOperation] = []
+        var types: [[String]] = []
+        for piece in rendered {
+            switch piece {
+            case .client(let text): clientText = text
+            case .operation(let operation): operations.append(operation)
+            case .type(let lines): types.append(lines)
+            }
         }
+
+        // Operations in chunks of whole operations (each chunk one `extension
+        // Client` plus the result enums of its operations); models in chunks
+        // of whole top-level types.
+        let budget = options.fixedFileNames ? Int.max : options.linesPerFile
+        let operationChunks = chunk(operations, budget: budget) { $0.lineCount }
+        let modelChunks = chunk(types, budget: budget) { $0.count }
+        let chunks = operationChunks.map(FileChunk.operations) + modelChunks.map(FileChunk.models)
+        let texts = concurrentMap(chunks) { chunk -> String in
+            switch chunk {
+            case .operations(let operations):
+                var writer = SwiftWriter()
+                (header + imports).forEach { writer.line($0) }
+                clientRenderer.renderOperations(operations, into: &writer)
+                return writer.text
+            case .models(let types):
+                return (header + imports).joined(separator: "\n") + "\n" + types.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
+            }
+        }
+        let operationFiles = Array(texts.prefix(operationChunks.count))
+        let modelFiles = Array(texts.dropFirst(operationChunks.count))
+        let files = [GeneratedFile(name: "Client.swift", contents: clientText)]
         if options.fixedFileNames {
             let empty = (header + imports).joined(separator: "\n") + "\n"
             return files + [
@@ -118,6 +147,26 @@ public enum ClientGenerator {
             ]
         }
         return files + arrange(models: modelFiles, operations: operationFiles)
+    }
+
+    /// A piece of the client that renders on its own.
+    private enum Piece: Sendable {
+        case client
+        case operation(OperationDeclaration)
+        case type(TypeDeclaration)
+    }
+
+    /// A piece, rendered.
+    private enum RenderedPiece: Sendable {
+        case client(String)
+        case operation(RenderedOperation)
+        case type([String])
+    }
+
+    /// The pieces of one file.
+    private enum FileChunk: Sendable {
+        case operations([RenderedOperation])
+        case models([[String]])
     }
 
     /// Translates and renders.

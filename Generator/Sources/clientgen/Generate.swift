@@ -71,7 +71,7 @@ struct Generate: ParsableCommand {
                     printToStandardError(error.description)
                     throw ExitCode(1)
                 }
-                let lines = files.reduce(0) { $0 + $1.contents.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
+                let lines = files.reduce(0) { $0 + Self.lineCount($1.contents) }
                 let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
                 printToStandardError("\(job.spec) -> \(job.output): \(files.count) files, \(lines) lines, \(seconds) s")
             }
@@ -103,7 +103,16 @@ struct Generate: ParsableCommand {
         var options = GeneratorOptions(
             moduleName: moduleName, accessLevel: access, specName: URL(fileURLWithPath: job.spec).lastPathComponent, regenerateCommand: command)
         options.fixedFileNames = fixedFileNames
-        return ClientGenerator.generate(document, options: options)
+        let client = ClientGenerator.translate(document, options: options)
+        let files = ClientGenerator.render(client, options: options)
+        KeptUntilExit.keep(result, client)
+        return files
+    }
+
+    /// The number of line breaks in `text`.
+    private static func lineCount(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
     }
 }
 

@@ -1,6 +1,6 @@
 /// One operation's generated code, rendered once so that cutting the
 /// operations into files can count its lines and then join them.
-struct RenderedOperation {
+struct RenderedOperation: Sendable {
     /// Its methods, indented for the inside of `extension Client`.
     var methods: [String]
     /// Its shorthand without the optional arguments, indented for the inside
