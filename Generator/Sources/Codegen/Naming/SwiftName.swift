@@ -38,6 +38,12 @@ public enum SwiftName {
 
     /// `UpperCamelCase`, for types: `branding_record` -> `BrandingRecord`.
     public static func typeName(_ raw: String) -> String {
+        typeNames.value(for: raw, makeTypeName)
+    }
+
+    private static let typeNames = NameMemo()
+
+    private static func makeTypeName(_ raw: String) -> String {
         let words = self.words(raw)
         let name = fixLeadingDigit(words.map(capitalised).joined())
         if reservedMembers.contains(name) || name == "Any" || name == "Self" { return name + "_" }
@@ -46,6 +52,12 @@ public enum SwiftName {
 
     /// `lowerCamelCase`, for properties, methods and parameters: `logo_url` -> `logoURL`.
     public static func memberName(_ raw: String) -> String {
+        memberNames.value(for: raw, makeMemberName)
+    }
+
+    private static let memberNames = NameMemo()
+
+    private static func makeMemberName(_ raw: String) -> String {
         let words = self.words(raw)
         guard let first = words.first else { return "_" }
         let name = fixLeadingDigit(first.lowercased() + words.dropFirst().map(capitalised).joined())
