@@ -66,6 +66,16 @@ extension LoadSession {
 
     /// Finds the node a reference names: the file (relative to `base`), then the JSON pointer.
     private func locate(_ ref: String, from base: SourceFile, at refNode: Node) -> (SourceFile, Node, ReferenceTarget)? {
+        // Only references that resolved are remembered: one that does not
+        // is reported again where else it is written.
+        let key = base.name + "\u{0}" + ref
+        if let known = locatedReferences[key] { return known }
+        guard let located = locateUncached(ref, from: base, at: refNode) else { return nil }
+        locatedReferences[key] = located
+        return located
+    }
+
+    private func locateUncached(_ ref: String, from base: SourceFile, at refNode: Node) -> (file: SourceFile, node: Node, target: ReferenceTarget)? {
         let (filePart, fragment) = split(ref)
         if filePart.utf8.contains(UInt8(ascii: ":")) && filePart.contains("://") {
             report(

@@ -15,6 +15,10 @@ final class LoadSession {
     var queued: Set<PendingKey> = []
     /// Files whose reading failed, so that each failure is reported once.
     var unreadableFiles: Set<String> = []
+    /// Where each `$ref` written in a file points, by the file's name and the
+    /// reference: a large spec refers to the same component thousands of
+    /// times, and walking its pointer each time scanned the component map.
+    var locatedReferences: [String: (file: SourceFile, node: Node, target: ReferenceTarget)] = [:]
 
     struct PendingKey: Hashable {
         let kind: ObjectIdentifier
