@@ -28,12 +28,16 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { find(key) != nil }
 
     /// The entry of `key`'s value, or nil when the object has no such key.
-    func find(_ key: Key) -> Int? {
+    func find(_ key: Key) -> Int? { find(named: key.stringValue) }
+
+    /// The entry of the value of the key named `name`, searched from where
+    /// the last lookup ended.
+    private func find(named name: String) -> Int? {
         let tape = decoder.tape
         let first = object + 1
         let end = Int(tape.entries[object].end)
         guard first < end else { return nil }
-        var name = key.stringValue
+        var name = name
         return name.withUTF8 { wanted -> Int? in
             let hint = Int(tape.hints[object])
             let start = hint > first && hint < end ? hint : first
@@ -52,7 +56,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// The entry of `key`'s value; throws `keyNotFound` when it is absent.
-    private func value(for key: Key, _ type: Any.Type) throws -> Int {
+    private func value(for key: Key) throws -> Int {
         guard let index = find(key) else {
             throw DecodingError.keyNotFound(
                 key, DecodingError.Context(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
@@ -61,11 +65,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        decoder.isNull(try value(for: key, Never.self))
+        decoder.isNull(try value(for: key))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try decoder.bool(at: value(for: key, type), path: codingPath + [key])
+        try decoder.bool(at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
@@ -74,7 +78,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try decoder.string(at: value(for: key, type), path: codingPath + [key])
+        try decoder.string(at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
@@ -83,7 +87,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try decoder.floatingPoint(Double.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.floatingPoint(Double.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
@@ -92,7 +96,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try decoder.floatingPoint(Float.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.floatingPoint(Float.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
@@ -101,7 +105,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try decoder.integer(Int.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(Int.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
@@ -110,7 +114,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try decoder.integer(Int8.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(Int8.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
@@ -119,7 +123,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try decoder.integer(Int16.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(Int16.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
@@ -128,7 +132,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try decoder.integer(Int32.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(Int32.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
@@ -137,7 +141,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try decoder.integer(Int64.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(Int64.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
@@ -146,7 +150,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try decoder.integer(UInt.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(UInt.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
@@ -155,7 +159,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try decoder.integer(UInt8.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(UInt8.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
@@ -164,7 +168,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try decoder.integer(UInt16.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(UInt16.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
@@ -173,7 +177,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try decoder.integer(UInt32.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(UInt32.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
@@ -182,7 +186,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try decoder.integer(UInt64.self, at: value(for: key, type), path: codingPath + [key])
+        try decoder.integer(UInt64.self, at: value(for: key), path: codingPath + [key])
     }
 
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
@@ -191,7 +195,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.decode(T.self, at: value(for: key, type), depth: depth, extra: extra, key: key)
+        try decoder.decode(T.self, at: value(for: key), depth: depth, extra: extra, key: key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -200,35 +204,23 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        let index = try value(for: key, [String: Any].self)
+        let index = try value(for: key)
         try decoder.expect(.object, at: index, path: codingPath + [key])
         return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, depth: depth, extra: extra + [key]))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let index = try value(for: key, [Any].self)
+        let index = try value(for: key)
         try decoder.expect(.array, at: index, path: codingPath + [key])
         return TapeUnkeyedContainer(decoder: decoder, array: index, depth: depth, extra: extra + [key])
     }
 
     func superDecoder() throws -> any Decoder {
         let key = IndexKey(stringValue: "super")
-        return TapeDecoder(tape: decoder.tape, current: findName("super") ?? decoder.tape.nullEntry, path: codingPath + [key])
+        return TapeDecoder(tape: decoder.tape, current: find(named: "super") ?? decoder.tape.nullEntry, path: codingPath + [key])
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         TapeDecoder(tape: decoder.tape, current: find(key) ?? decoder.tape.nullEntry, path: codingPath + [key])
-    }
-
-    /// The value of the key named `name`, whatever `Key` holds.
-    private func findName(_ name: String) -> Int? {
-        let tape = decoder.tape
-        var index = object + 1
-        let end = Int(tape.entries[object].end)
-        while index < end {
-            if tape.string(of: tape.entries[index]) == name { return index + 1 }
-            index = Int(tape.entries[index + 1].end)
-        }
-        return nil
     }
 }
