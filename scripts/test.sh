@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: every package's suites (Generator, Runtime, Sandbox, then the
-# SDK package), built into one shared .build so each module compiles once.
+# `make test`: every package's suites (the SDK package, then Generator,
+# Runtime and Sandbox), built into one shared .build so each module compiles once.
 #
 # Tests that run child processes or load the cores for minutes (SIGKILL
 # crash, outbox and tracker tests, 8-thread torn reads, the tracker's
@@ -11,15 +11,19 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 HEAVY='CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests'
 
-# Each package's tests run right after its build: with a shared build folder,
-# `--skip-build` runs the test bundle of the package built last.
-for package in Generator Runtime Sandbox .; do
+# Each package's tests run right after its build. The SDK package (.) is
+# built first: it depends on the libraries and tools of the other three, so
+# their own builds then only compile their test targets. (In the other
+# order, each build of a smaller package made the next build of the SDK
+# package compile its dependencies again: the build database keeps only the
+# commands of the package built last.)
+for package in . Generator Runtime Sandbox; do
     echo "== tests of package $package"
     "$SWIFT" build --package-path "$package" --scratch-path .build --build-tests
     "$SWIFT" test --package-path "$package" --scratch-path .build --skip-build --skip "$HEAVY"
 done
 # Two lanes at once: the tracker's 100,000-event stress test (about one core
-# for two minutes, mostly HTTP round trips) beside the process and
+# for a minute and a half, mostly HTTP round trips) beside the process and
 # concurrency tests, which run one at a time. Each lane is its own `swift
 # test` of the bundle built above, both with `--ignore-lock` (whichever
 # started second would otherwise wait for the other's lock: they only read

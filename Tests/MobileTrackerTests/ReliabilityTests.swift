@@ -15,8 +15,8 @@ import Glibc
         let harness = try TrackerHarness()
         defer { harness.cleanUp() }
         let connectivity = Connectivity(isOnline: false)
-        let tracker = harness.makeTracker(connectivity: connectivity, maximumQueuedItems: 200_000)
-        try await tracker.initialize(brandId: "925", config: harness.config)
+        let tracker = harness.makeTracker(connectivity: connectivity, maximumQueuedItems: 200_000, logLevel: .info)
+        try await tracker.initialize(brandId: "925", config: harness.config(debug: false))
         let tasks = 30
         let perTask = 100_000 / tasks + 1  // 3,334: 100,020 events
         let clock = ContinuousClock()

@@ -1,6 +1,7 @@
 import BackendDoubles
 import ClientRuntimeTesting
 import Foundation
+import Logging
 import LoopbackHTTPServer
 import MobileTracker
 import Resilience
@@ -20,11 +21,22 @@ struct TrackerHarness {
         primary = InMemoryKeyValueStore()
     }
 
-    var config: TrackerConfig { TrackerConfig(debug: true, apiUrl: backend.baseURL.absoluteString, xApiKey: backend.apiKey) }
+    var config: TrackerConfig { config(debug: true) }
 
-    func makeTracker(primary: InMemoryKeyValueStore? = nil, connectivity: Connectivity? = nil, maximumQueuedItems: Int = 10_000) -> MobileTracker {
+    /// The configuration; `debug: false` keeps request logging out of a
+    /// test that sends a hundred thousand requests.
+    func config(debug: Bool) -> TrackerConfig {
+        TrackerConfig(debug: debug, apiUrl: backend.baseURL.absoluteString, xApiKey: backend.apiKey)
+    }
+
+    /// A tracker over the harness's files; `logLevel` below `.trace` leaves
+    /// out the per-request lines a test of logging needs and a stress test
+    /// does not.
+    func makeTracker(
+        primary: InMemoryKeyValueStore? = nil, connectivity: Connectivity? = nil, maximumQueuedItems: Int = 10_000, logLevel: Logger.Level = .trace
+    ) -> MobileTracker {
         MobileTracker(options: .init(
-            folder: folder, primaryStore: primary ?? self.primary, connectivity: connectivity, logger: log.logger(label: "tracker"),
+            folder: folder, primaryStore: primary ?? self.primary, connectivity: connectivity, logger: log.logger(label: "tracker", level: logLevel),
             maximumQueuedItems: maximumQueuedItems))
     }
 

@@ -39,22 +39,58 @@ import Testing
         return "{" + fields.joined(separator: ",") + "}"
     }
 
+    /// What one stream of responses did.
+    struct Counts: Sendable {
+        var rounds = 0, mutated = 0, skipped = 0, rejectedWhole = 0, applied = 0, crashes = 0, partialCommits = 0
+
+        static func + (lhs: Counts, rhs: Counts) -> Counts {
+            Counts(
+                rounds: lhs.rounds + rhs.rounds, mutated: lhs.mutated + rhs.mutated, skipped: lhs.skipped + rhs.skipped,
+                rejectedWhole: lhs.rejectedWhole + rhs.rejectedWhole, applied: lhs.applied + rhs.applied, crashes: lhs.crashes + rhs.crashes,
+                partialCommits: lhs.partialCommits + rhs.partialCommits)
+        }
+    }
+
+    /// Streams run at once, each with its own server, store and seed: the
+    /// rounds of one stream follow each other (each builds on the store the
+    /// last one left), the streams keep every core busy.
+    static let streams = 4
+
     @Test func damagedRecordsAreSkippedAndCountedAndNothingElseIsLost() async throws {
         let rounds = ProcessInfo.processInfo.environment["SYNC_FUZZ_ROUNDS"].flatMap(Int.init) ?? 10_000
+        let counts = try await withThrowingTaskGroup(of: Counts.self) { group in
+            for stream in 0..<Self.streams {
+                let share = rounds / Self.streams + (stream < rounds % Self.streams ? 1 : 0)
+                group.addTask { try await Self.fuzz(rounds: share, seed: 0x5EC0_DE5E &+ UInt64(stream)) }
+            }
+            return try await group.reduce(Counts(), +)
+        }
+        print("sync fuzz: \(counts.rounds) responses in \(Self.streams) streams, \(counts.applied) applied, \(counts.rejectedWhole) refused as a whole, "
+            + "\(counts.mutated) damaged records, \(counts.skipped) skipped, partial commits \(counts.partialCommits), unexpected outcomes \(counts.crashes)")
+        #expect(counts.rounds == rounds)
+        #expect(counts.skipped == counts.mutated)
+        #expect(counts.partialCommits == 0)
+        #expect(counts.mutated > rounds / 2)
+        #expect(counts.rejectedWhole > rounds / 40)
+    }
+
+    /// `rounds` responses, one after another, to one store.
+    static func fuzz(rounds: Int, seed: UInt64) async throws -> Counts {
         let fake = try FakeSecureNode()
         let folder = try makeFolder("sync-fuzz")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         let engine = BrandingSync(store: store, client: fake.client())
-        var generator = SplitMix64(seed: 0x5EC0_DE5E)
+        var generator = SplitMix64(seed: seed)
         let numbers = (0..<60).map { "+614" + String(10_000_000 + $0 * 7919) }
+        let timestamps = ISO8601DateFormatter()
         // What the store must hold: number -> brand name.
         var expected: [String: String] = [:]
         var cursor: String?
-        var counts = (mutated: 0, skipped: 0, rejectedWhole: 0, applied: 0, crashes: 0, partialCommits: 0)
+        var counts = Counts(rounds: rounds)
 
         for round in 0..<rounds {
-            let syncedAt = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_735_689_600 + Double(round)))
+            let syncedAt = timestamps.string(from: Date(timeIntervalSince1970: 1_735_689_600 + Double(round)))
             var chosen = numbers.shuffled(using: &generator).prefix(Int.random(in: 1...8, using: &generator))
             if round == 0 { chosen = numbers[...] }
             var bodies: [String] = []
@@ -88,10 +124,10 @@ import Testing
             }
             let isWholeDamaged = wholeDamage <= 2
             fake.route("GET /api/mobile/branding/sync", .json(200, body))
-            let before = try Self.contents(of: store)
+            let before = try contents(of: store)
 
             let status = await engine.sync()
-            let after = try Self.contents(of: store)
+            let after = try contents(of: store)
             switch status {
             case .upToDate(_, _, let outcome) where !isWholeDamaged:
                 counts.applied += 1
@@ -113,11 +149,7 @@ import Testing
                 Issue.record("round \(round): unexpected status \(status) (whole damage: \(isWholeDamaged))")
             }
         }
-        print("sync fuzz: \(rounds) responses, \(counts.applied) applied, \(counts.rejectedWhole) refused as a whole, \(counts.mutated) damaged records, \(counts.skipped) skipped, partial commits \(counts.partialCommits), unexpected outcomes \(counts.crashes)")
-        #expect(counts.skipped == counts.mutated)
-        #expect(counts.partialCommits == 0)
-        #expect(counts.mutated > rounds / 2)
-        #expect(counts.rejectedWhole > rounds / 40)
+        return counts
     }
 
     /// Number -> brand name, for every stored record.

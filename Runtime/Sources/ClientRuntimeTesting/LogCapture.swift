@@ -10,10 +10,11 @@ public final class LogCapture: Sendable {
     /// Creates an empty capture.
     public init() {}
 
-    /// A logger at `.trace` whose lines (message and metadata) land here.
-    public func logger(label: String = "test") -> Logger {
+    /// A logger at `level` (every line by default) whose lines (message and
+    /// metadata) land here; `.info` is what an app's release build logs.
+    public func logger(label: String = "test", level: Logger.Level = .trace) -> Logger {
         var logger = Logger(label: label) { _ in Handler(capture: self) }
-        logger.logLevel = .trace
+        logger.logLevel = level
         return logger
     }
 

@@ -66,6 +66,17 @@ final class EventQueue: Sendable {
     private let importing = Locked(())
     /// Whether a background import is already scheduled.
     private let importScheduled = Locked(false)
+    /// The oldest rows, read ahead of delivery in one query: delivery takes
+    /// one row at a time, and a read per row cost as much as the row's
+    /// request. It holds the `readAheadCount` oldest rows as they were when
+    /// read and only shrinks from the front as rows are delivered or
+    /// refused; any other change to those rows (an overflow drop, a session
+    /// filled in) empties it, inside the same database transaction.
+    /// New rows never belong in it: their ids come after every row in it.
+    private let readAhead = Locked<[Entry]>([])
+
+    /// Rows read per query for delivery (see `readAhead`).
+    static let readAheadCount = 64
 
     /// Journal records that start a background import without waiting for
     /// the delay (it keeps the journal, which is outside the queue's bounds,
@@ -200,7 +211,10 @@ final class EventQueue: Sendable {
                 size.bytes += added.bytes
                 return size.count > limits.maximumCount || size.bytes > limits.maximumBytes
             }
-            if over { try dropOldest(db) }
+            if over {
+                readAhead.withLock { $0.removeAll() }
+                try dropOldest(db)
+            }
         }
     }
 
@@ -222,14 +236,24 @@ final class EventQueue: Sendable {
         if dropped > 0 { try db.execute(sql: "UPDATE counts SET dropped_overflow = dropped_overflow + ?", arguments: [dropped]) }
     }
 
-    /// The oldest rows, in order.
+    /// The oldest rows, in order (at most `limit`, which delivery keeps at
+    /// 1; a larger `limit` than the read-ahead holds reads afresh).
     func oldest(limit: Int) throws -> [Entry] {
+        if let ahead = readAhead.withLock({ $0.count >= limit ? Array($0.prefix(limit)) : nil }) { return ahead }
         try importIfNeeded()
         return try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, session_id, payload FROM queue ORDER BY id LIMIT ?", arguments: [limit]).compactMap { row in
-                guard let item = try? JSONCoding.makeDecoder().decode(Item.self, from: row[2] as Data) else { return nil }
+            // Reads and writes share one connection, one at a time: no write
+            // runs between this query and storing its rows.
+            let decoder = JSONCoding.makeDecoder()
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, session_id, payload FROM queue ORDER BY id LIMIT ?", arguments: [max(limit, Self.readAheadCount)]
+            ).compactMap { row -> Entry? in
+                // A payload this version cannot read is skipped, left in place.
+                guard let item = try? decoder.decode(Item.self, from: row[2] as Data) else { return nil }
                 return Entry(id: row[0], sessionID: row[1], item: item)
             }
+            readAhead.withLock { $0 = rows }
+            return Array(rows.prefix(limit))
         }
     }
 
@@ -241,8 +265,11 @@ final class EventQueue: Sendable {
 
     private func remove(_ entry: Entry, counter: String) throws {
         try queue.write { db in
-            guard let bytes = try Int.fetchOne(db, sql: "SELECT LENGTH(payload) FROM queue WHERE id = ?", arguments: [entry.id]) else { return }
-            try db.execute(sql: "DELETE FROM queue WHERE id = ?", arguments: [entry.id])
+            readAhead.withLock { ahead in
+                if ahead.first?.id == entry.id { ahead.removeFirst() } else { ahead.removeAll { $0.id == entry.id } }
+            }
+            let delete = try db.cachedStatement(sql: "DELETE FROM queue WHERE id = ? RETURNING LENGTH(payload)")
+            guard let bytes = try Int.fetchOne(delete, arguments: [entry.id]) else { return }
             try db.execute(sql: "UPDATE counts SET \(counter) = \(counter) + 1")
             size.withLock { $0.count -= 1; $0.bytes -= bytes }
         }
@@ -251,7 +278,10 @@ final class EventQueue: Sendable {
     /// Gives rows recorded before the session was known the session `id`.
     func assignSession(_ id: String) throws {
         try importJournal()
-        try queue.write { db in try db.execute(sql: "UPDATE queue SET session_id = ? WHERE session_id IS NULL", arguments: [id]) }
+        try queue.write { db in
+            readAhead.withLock { $0.removeAll() }
+            try db.execute(sql: "UPDATE queue SET session_id = ? WHERE session_id IS NULL", arguments: [id])
+        }
     }
 
     /// The counters.
