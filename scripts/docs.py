@@ -13,6 +13,8 @@ every app resolves.)"""
 import glob, os, shutil, subprocess, sys, tempfile
 
 root = os.path.abspath('.')
+# The Makefile's flags for debug builds into .build (the same for every one, so each reuses the last).
+debug_flags = os.environ.get('SWIFT_DEBUG_FLAGS', '-debug-info-format none').split()
 products = [('Runtime', 'ClientRuntime'), ('Runtime', 'Resilience'), ('.', 'SecureNode'), ('.', 'Soul'),
             ('.', 'Safepocket'), ('.', 'MobileTracker')]
 
@@ -35,10 +37,10 @@ def main():
             # test modules included, so the tests are built first; in the
             # shared .build, where `make test` has built them already.
             scratch = ['--package-path', package, '--scratch-path', os.path.join(root, '.build')]
-            built = subprocess.run(['swift', 'build', *scratch, '--build-tests'], capture_output=True, text=True)
+            built = subprocess.run(['swift', 'build', *scratch, *debug_flags, '--build-tests'], capture_output=True, text=True)
             if built.returncode != 0:
                 fail(f'build of {package}:\n{built.stdout[-3000:]}{built.stderr[-3000:]}')
-            result = subprocess.run(['swift', 'package', *scratch, 'dump-symbol-graph', '--minimum-access-level', 'public'],
+            result = subprocess.run(['swift', 'package', *scratch, *debug_flags, 'dump-symbol-graph', '--minimum-access-level', 'public'],
                                     capture_output=True, text=True)
             if result.returncode != 0:
                 fail(f'dump-symbol-graph in {package}:\n{result.stdout[-3000:]}{result.stderr[-3000:]}')

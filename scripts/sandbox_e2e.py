@@ -40,6 +40,8 @@ import http.client, json, os, re, socket, subprocess, sys, tempfile, threading, 
 root = os.path.abspath('.')
 package = os.path.join(root, 'Sandbox', 'Server')
 apps = ['soul-example', 'safepocket-example', 'securenode-example', 'tracker-example']
+# The Makefile's flags for debug builds into .build (the same for every one, so each reuses the last).
+debug_flags = os.environ.get('SWIFT_DEBUG_FLAGS', '-debug-info-format none').split()
 outputs = []
 
 
@@ -50,7 +52,7 @@ def fail(message):
 
 def build():
     for command in (['swift', 'build', '--package-path', package, '--product', 'sandbox'],
-                    *(['swift', 'build', '--product', app] for app in apps)):
+                    *(['swift', 'build', *debug_flags, '--product', app] for app in apps)):
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             fail(f'{" ".join(command)} failed:\n{result.stdout[-3000:]}{result.stderr[-2000:]}')

@@ -9,6 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
+# The Makefile's debug flags (no debug information; test failures name
+# their source lines themselves), the same for every build into .build.
+read -r -a BUILD_FLAGS <<<"${SWIFT_DEBUG_FLAGS--debug-info-format none}"
 HEAVY='CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests'
 
 # Each package's tests run right after its build. The SDK package (.) is
@@ -19,8 +22,8 @@ HEAVY='CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests'
 # commands of the package built last.)
 for package in . Generator Runtime Sandbox; do
     echo "== tests of package $package"
-    "$SWIFT" build --package-path "$package" --scratch-path .build --build-tests
-    "$SWIFT" test --package-path "$package" --scratch-path .build --skip-build --skip "$HEAVY"
+    "$SWIFT" build --package-path "$package" --scratch-path .build "${BUILD_FLAGS[@]}" --build-tests
+    "$SWIFT" test --package-path "$package" --scratch-path .build "${BUILD_FLAGS[@]}" --skip-build --skip "$HEAVY"
 done
 # Two lanes at once: the tracker's 100,000-event stress test (about one core
 # for a minute and a half, mostly HTTP round trips) beside the process and
@@ -32,9 +35,9 @@ echo "== heavy tests (two lanes: TrackerStressTests | the others one at a time)"
 stress_log=$(mktemp)
 others_log=$(mktemp)
 trap 'rm -f "$stress_log" "$others_log"' EXIT
-"$SWIFT" test --scratch-path .build --skip-build --ignore-lock --filter 'TrackerStressTests' >"$stress_log" 2>&1 &
+"$SWIFT" test --scratch-path .build "${BUILD_FLAGS[@]}" --skip-build --ignore-lock --filter 'TrackerStressTests' >"$stress_log" 2>&1 &
 stress=$!
-"$SWIFT" test --scratch-path .build --skip-build --ignore-lock --no-parallel --filter "${HEAVY/|TrackerStressTests/}" >"$others_log" 2>&1 &
+"$SWIFT" test --scratch-path .build "${BUILD_FLAGS[@]}" --skip-build --ignore-lock --no-parallel --filter "${HEAVY/|TrackerStressTests/}" >"$others_log" 2>&1 &
 others=$!
 status=0
 wait "$stress" || status=1

@@ -42,7 +42,8 @@ public final class MobileTracker: Sendable {
         /// The primary key-value store (UserDefaults on Apple platforms, in
         /// memory elsewhere unless the app supplies one).
         public var primaryStore: any TrackerKeyValueStore
-        /// How requests are sent (a URLSession transport when nil).
+        /// How requests are sent (when nil: a URLSession transport whose
+        /// session has no URL cache).
         public var transport: (any ClientTransport)?
         /// The device's connectivity. Default: the system's
         /// (`Connectivity.systemDefault()`); delivery waits while a reported
