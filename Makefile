@@ -5,7 +5,7 @@ SWIFT ?= swift
 # debug information: nothing here runs under a debugger, and builds and
 # links are about a tenth faster. Every such build passes the same flags, so
 # each reuses what the last one built (`make test` and CI build once).
-SWIFT_DEBUG_FLAGS ?= -debug-info-format none
+DEBUG_BUILD_FLAGS ?= -debug-info-format none
 # The public specs `make corpus` checks: the ones kept in corpus/ (licences in corpus/README.md), or CORPUS=DIR.
 CORPUS ?= corpus
 # The spec `make guide` plays the team's own with: the OpenAPI Initiative's petstore.
@@ -19,7 +19,7 @@ CLIENTS := specs/clients.json
 CORPUS_SKIP ?=
 # `make bench BENCH_CODEGEN_FLAGS=--peer-compile` also compiles the peer's GitHub client (4+ minutes, 7 GB).
 BENCH_CODEGEN_FLAGS ?=
-export CORPUS BENCH_SPEC BENCH_CODEGEN_FLAGS SWIFT SWIFT_DEBUG_FLAGS
+export CORPUS BENCH_SPEC BENCH_CODEGEN_FLAGS SWIFT DEBUG_BUILD_FLAGS
 # `make spec-diff` compares specs/ against BASE=<commit> (default: the merge base with origin/main; scripts/spec_diff.sh).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -44,7 +44,7 @@ deps: ## Install missing system packages (libyaml-dev, libsqlite3-dev, pkg-confi
 	fi
 
 build: deps ## Build the generator and the libraries (debug)
-	$(SWIFT) build $(SWIFT_DEBUG_FLAGS)
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS)
 
 install: deps ## Install clientgen in PREFIX/bin (default /usr/local) with bash, zsh and fish completion in PREFIX/share
 	$(SWIFT) build -c $(INSTALL_CONFIGURATION) --product clientgen
@@ -56,27 +56,27 @@ install: deps ## Install clientgen in PREFIX/bin (default /usr/local) with bash,
 	@echo "installed clientgen $$("$(PREFIX)/bin/clientgen" --version) in $(PREFIX)/bin"
 
 generate: deps ## Regenerate Sources/Clients/ from specs/ (the clients listed in specs/clients.json)
-	$(SWIFT) build $(SWIFT_DEBUG_FLAGS) --product clientgen
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen
 	$(CLIENTGEN) lint --strict $(SPECS)
 	$(CLIENTGEN) generate --config $(CLIENTS)
 
 drift: deps ## Fail, naming the files, when Sources/Clients/ differs from what specs/ produce
-	$(SWIFT) build $(SWIFT_DEBUG_FLAGS) --product clientgen
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen
 	$(CLIENTGEN) generate --config $(CLIENTS) --check
 
 spec-diff: deps ## Fail when a spec change breaks shipped clients (ERR findings against BASE=<commit>)
-	$(SWIFT) build $(SWIFT_DEBUG_FLAGS) --product clientgen
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen
 	CLIENTGEN=$(CLIENTGEN) CLIENTS=$(CLIENTS) DIFF_IGNORE=$(DIFF_IGNORE) BASE=$(BASE) scripts/spec_diff.sh
 
 lint: deps ## Lint specs/ with clientgen (warnings fail) and with openapi-spec-validator
-	$(SWIFT) build $(SWIFT_DEBUG_FLAGS) --product clientgen
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen
 	$(CLIENTGEN) lint --strict $(SPECS)
 	@python3 -c 'import openapi_spec_validator, openapi_schema_validator, yaml' 2>/dev/null || \
 		python3 -m pip install -q openapi-spec-validator PyYAML
 	python3 scripts/validate_specs.py $(SPECS)
 
 corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) (CORPUS=DIR); prints CORPUS lines
-	$(SWIFT) build $(SWIFT_DEBUG_FLAGS) --product clientgen
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen
 	@for spec in $(wildcard $(CORPUS)/*.yaml $(CORPUS)/*.json); do $(CLIENTGEN) lint "$$spec" 2>&1 | tail -n 1; $(CLIENTGEN) lint "$$spec" >/dev/null 2>&1 || exit 1; done
 	python3 scripts/corpus.py $(CLIENTGEN) $(CORPUS) $(foreach s,$(CORPUS_SKIP),--skip $(s))
 

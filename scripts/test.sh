@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 # The Makefile's debug flags (no debug information; test failures name
 # their source lines themselves), the same for every build into .build.
-read -r -a BUILD_FLAGS <<<"${SWIFT_DEBUG_FLAGS--debug-info-format none}"
+read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none}"
 HEAVY='CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests'
 
 # Each package's tests run right after its build. The SDK package (.) is
