@@ -127,4 +127,37 @@ import Testing
             } == ["E2", "E3", "E4"])
         }
     }
+
+    /// Delivery reads rows ahead; what it is handed next is still what the
+    /// database holds: delivered rows leave it, an overflow drop and a
+    /// session filled in are seen at once, new rows come after the old.
+    @Test func readAheadRowsFollowTheDatabase() throws {
+        try inTemporaryFolder { folder in
+            let queue = try EventQueue(path: folder.appendingPathComponent("queue.sqlite").path, limits: .init(maximumCount: 100, maximumBytes: 1 << 20))
+            func name(_ entry: EventQueue.Entry?) -> String {
+                guard let entry, case .event(let name, _) = entry.item else { return "none" }
+                return name
+            }
+            for index in 0..<90 { try queue.append(.event(name: "E\(index)", data: nil), sessionID: nil) }
+            #expect(name(try queue.oldest(limit: 1).first) == "E0")  // reads ahead
+            try queue.markDelivered(try #require(try queue.oldest(limit: 1).first))
+            #expect(name(try queue.oldest(limit: 1).first) == "E1")
+            #expect(try queue.oldest(limit: 1).first?.sessionID == nil)
+            try queue.assignSession("s")
+            #expect(try queue.oldest(limit: 1).first?.sessionID == "s")
+            // 20 more: past the bound of 100, the oldest ten are dropped.
+            for index in 90..<110 { try queue.append(.event(name: "E\(index)", data: nil), sessionID: "s") }
+            try queue.importJournal()
+            #expect(try queue.counts().droppedOverflow == 9)
+            #expect(name(try queue.oldest(limit: 1).first) == "E10")
+            // Delivered one at a time, every row comes once, in order.
+            var delivered: [String] = []
+            while let entry = try queue.oldest(limit: 1).first {
+                delivered.append(name(entry))
+                try queue.markDelivered(entry)
+            }
+            #expect(delivered == (10..<110).map { "E\($0)" })
+            #expect(try queue.counts().pending == 0)
+        }
+    }
 }

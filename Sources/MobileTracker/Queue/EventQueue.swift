@@ -264,14 +264,21 @@ final class EventQueue: Sendable {
     func markRejected(_ entry: Entry) throws { try remove(entry, counter: "dropped_rejected") }
 
     private func remove(_ entry: Entry, counter: String) throws {
-        try queue.write { db in
-            readAhead.withLock { ahead in
-                if ahead.first?.id == entry.id { ahead.removeFirst() } else { ahead.removeAll { $0.id == entry.id } }
+        do {
+            try queue.write { db in
+                readAhead.withLock { ahead in
+                    if ahead.first?.id == entry.id { ahead.removeFirst() } else { ahead.removeAll { $0.id == entry.id } }
+                }
+                let delete = try db.cachedStatement(sql: "DELETE FROM queue WHERE id = ? RETURNING LENGTH(payload)")
+                guard let bytes = try Int.fetchOne(delete, arguments: [entry.id]) else { return }
+                try db.execute(sql: "UPDATE counts SET \(counter) = \(counter) + 1")
+                size.withLock { $0.count -= 1; $0.bytes -= bytes }
             }
-            let delete = try db.cachedStatement(sql: "DELETE FROM queue WHERE id = ? RETURNING LENGTH(payload)")
-            guard let bytes = try Int.fetchOne(delete, arguments: [entry.id]) else { return }
-            try db.execute(sql: "UPDATE counts SET \(counter) = \(counter) + 1")
-            size.withLock { $0.count -= 1; $0.bytes -= bytes }
+        } catch {
+            // The row may still be there: the next read starts from the
+            // database again, so it comes first, as it did before.
+            readAhead.withLock { $0.removeAll() }
+            throw error
         }
     }
 
