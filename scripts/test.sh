@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: every package's suites (the SDK package, then Generator,
-# Runtime and Sandbox), built into one shared .build so each module compiles once.
+# `make test`: every package's suites (Generator, the SDK package, Runtime
+# and Sandbox), built into one shared .build so each module compiles once.
 #
 # Tests that run child processes or load the cores for minutes (SIGKILL
 # crash, outbox and tracker tests, 8-thread torn reads, the tracker's
@@ -14,13 +14,14 @@ SWIFT=${SWIFT:-swift}
 read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none}"
 HEAVY='CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests'
 
-# Each package's tests run right after its build. The SDK package (.) is
-# built first: it depends on the libraries and tools of the other three, so
-# their own builds then only compile their test targets. (In the other
-# order, each build of a smaller package made the next build of the SDK
-# package compile its dependencies again: the build database keeps only the
-# commands of the package built last.)
-for package in . Generator Runtime Sandbox; do
+# Each package's tests run right after its build, in the order in which no
+# build compiles again a module an earlier one compiled: Generator, then
+# the SDK package (which builds Runtime's and Sandbox's libraries too), then
+# Runtime and Sandbox, which only compile their tests. Measured on a fresh
+# clone: the four builds take 132 s in this order, 152 s with the SDK
+# package first (Generator's then compiled swift-argument-parser and its
+# own libraries again) and 171 s with it last (then with debug information).
+for package in Generator . Runtime Sandbox; do
     echo "== tests of package $package"
     "$SWIFT" build --package-path "$package" --scratch-path .build "${BUILD_FLAGS[@]}" --build-tests
     "$SWIFT" test --package-path "$package" --scratch-path .build "${BUILD_FLAGS[@]}" --skip-build --skip "$HEAVY"
