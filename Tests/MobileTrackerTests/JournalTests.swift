@@ -160,4 +160,22 @@ import Testing
             #expect(try queue.counts().pending == 0)
         }
     }
+
+    /// Another instance over the same files (a relaunch while the old one
+    /// closes) delivering rows: once a row turns out gone, the rows read
+    /// ahead are read again, so no more of them go out twice.
+    @Test func rowsAnotherInstanceDeliveredAreNotReadAheadAgain() throws {
+        try inTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("queue.sqlite").path
+            let first = try EventQueue(path: path, limits: .init(maximumCount: 100, maximumBytes: 1 << 20))
+            for index in 0..<10 { try first.append(.event(name: "E\(index)", data: nil), sessionID: "s") }
+            let head = try #require(try first.oldest(limit: 1).first)  // reads E0...E9 ahead
+            let second = try EventQueue(path: path, limits: .init(maximumCount: 100, maximumBytes: 1 << 20))
+            for _ in 0..<5 { try second.markDelivered(try #require(try second.oldest(limit: 1).first)) }
+            try first.markDelivered(head)  // E0: already gone
+            let next = try #require(try first.oldest(limit: 1).first)
+            guard case .event(let name, _) = next.item else { throw CancellationError() }
+            #expect(name == "E5")
+        }
+    }
 }

@@ -71,7 +71,9 @@ final class EventQueue: Sendable {
     /// request. It holds the `readAheadCount` oldest rows as they were when
     /// read and only shrinks from the front as rows are delivered or
     /// refused; any other change to those rows (an overflow drop, a session
-    /// filled in) empties it, inside the same database transaction.
+    /// filled in) empties it, inside the same database transaction, and so
+    /// does finding a row gone that another instance over the same files
+    /// delivered (so at most that one row goes out twice, as before).
     /// New rows never belong in it: their ids come after every row in it.
     private let readAhead = Locked<[Entry]>([])
 
@@ -270,7 +272,12 @@ final class EventQueue: Sendable {
                     if ahead.first?.id == entry.id { ahead.removeFirst() } else { ahead.removeAll { $0.id == entry.id } }
                 }
                 let delete = try db.cachedStatement(sql: "DELETE FROM queue WHERE id = ? RETURNING LENGTH(payload)")
-                guard let bytes = try Int.fetchOne(delete, arguments: [entry.id]) else { return }
+                guard let bytes = try Int.fetchOne(delete, arguments: [entry.id]) else {
+                    // Another instance over the same files removed it: what
+                    // was read ahead may be gone too, so read afresh.
+                    readAhead.withLock { $0.removeAll() }
+                    return
+                }
                 try db.execute(sql: "UPDATE counts SET \(counter) = \(counter) + 1")
                 size.withLock { $0.count -= 1; $0.bytes -= bytes }
             }
