@@ -142,7 +142,7 @@ actor TrackerCore {
         } catch {
             throw TrackerError.invalidConfiguration(reason: "the tracker's folder cannot be written: \(error)")
         }
-        let transport = options.transport ?? URLSessionTransport(configuration: .init(session: Self.uncachedSession()))
+        let transport = options.transport ?? URLSessionTransport(configuration: .init(session: Self.uncachedSession))
         // Queued items go out as queued, the server judging them (a refusal
         // drops the item): checked here, a value the spec forbids would hold
         // the queue's head for ever, since nothing can correct it any more.
@@ -422,14 +422,14 @@ actor TrackerCore {
 }
 
 extension TrackerCore {
-    /// The default transport's session: like the shared one, without a URL
-    /// cache. Every tracker request is a POST or PUT, which no cache
-    /// answers, yet a session with a cache looks each one up (a few percent
-    /// of a request's cost on Linux).
-    static func uncachedSession() -> URLSession {
+    /// The default transport's session, one for the process like the shared
+    /// one, without a URL cache. Every tracker request is a POST or PUT,
+    /// which no cache answers, yet a session with a cache looks each one up
+    /// (a few percent of a request's cost on Linux).
+    static let uncachedSession: URLSession = {
         let configuration = URLSessionConfiguration.default
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         return URLSession(configuration: configuration)
-    }
+    }()
 }

@@ -68,7 +68,7 @@ extension LoadSession {
     private func locate(_ ref: String, from base: SourceFile, at refNode: Node) -> (SourceFile, Node, ReferenceTarget)? {
         // Only references that resolved are remembered: one that does not
         // is reported again where else it is written.
-        let key = base.name + "\u{0}" + ref
+        let key = LocatedKey(file: base.name, ref: ref)
         if let known = locatedReferences[key] { return known }
         guard let located = locateUncached(ref, from: base, at: refNode) else { return nil }
         locatedReferences[key] = located

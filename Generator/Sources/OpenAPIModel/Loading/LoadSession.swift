@@ -18,7 +18,13 @@ final class LoadSession {
     /// Where each `$ref` written in a file points, by the file's name and the
     /// reference: a large spec refers to the same component thousands of
     /// times, and walking its pointer each time scanned the component map.
-    var locatedReferences: [String: (file: SourceFile, node: Node, target: ReferenceTarget)] = [:]
+    var locatedReferences: [LocatedKey: (file: SourceFile, node: Node, target: ReferenceTarget)] = [:]
+
+    /// A `$ref` as written in one file.
+    struct LocatedKey: Hashable {
+        let file: String
+        let ref: String
+    }
 
     struct PendingKey: Hashable {
         let kind: ObjectIdentifier
