@@ -85,11 +85,14 @@ public enum ClientGenerator {
         let access = options.accessLevel
         let header = GeneratedFileHeader.lines(specName: options.specName, regenerateCommand: options.regenerateCommand)
         let imports = ["import ClientRuntime", "import Foundation", "import HTTPTypes", "import OpenAPIRuntime", ""]
+        // Validatable names are read before repeated shapes become aliases:
+        // `A.Nested` of an alias `A` still names a validatable type.
         let validation = ValidationRenderer(validatable: ValidationAnalysis.validatableNames(client.types))
         let clientRenderer = ClientRenderer(access: access, validation: validation)
         let modelRenderer = ModelRenderer(access: access, validation: validation)
+        let declarations = SharedShapeAnalysis.aliasingRepeatedShapes(client.types)
 
-        let pieces = [Piece.client] + client.operations.map(Piece.operation) + client.types.map(Piece.type)
+        let pieces = [Piece.client] + client.operations.map(Piece.operation) + declarations.map(Piece.type)
         let rendered = concurrentMap(pieces) { piece -> RenderedPiece in
             switch piece {
             case .client:

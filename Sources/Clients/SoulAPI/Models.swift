@@ -66,31 +66,7 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable, Validatable {
     }
 
     /// Always "ok" on success.
-    public enum Status: OpenEnum {
-        /// "ok"
-        case ok
-        /// A value this version of the client does not know, kept as received.
-        case unknown(String)
-
-        /// The values the spec lists; a request may send no other.
-        public static let knownRawValues: [String] = ["ok"]
-
-        /// The case for a raw value; unknown values become ``unknown(_:)``.
-        public init(rawValue: String) {
-            switch rawValue {
-            case "ok": self = .ok
-            default: self = .unknown(rawValue)
-            }
-        }
-
-        /// The raw value as sent on the wire.
-        public var rawValue: String {
-            switch self {
-            case .ok: return "ok"
-            case .unknown(let value): return value
-            }
-        }
-    }
+    public typealias Status = StatusResponse.Status
 }
 
 /// Body of `verifyOTP`.
