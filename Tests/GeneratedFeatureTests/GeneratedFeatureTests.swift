@@ -74,6 +74,20 @@ import FoundationNetworking
         #expect(harness.request?.bodyText == #"{"note":"hi"}"#)
     }
 
+    @Test func aResponseOnlyTypeReadsNullAsAbsentAndStoresWhatItRead() throws {
+        let decoder = JSONCoding.makeDecoder()
+        let null = try decoder.decode(Receipt.self, from: Data(#"{"id": "r1", "voided_at": null}"#.utf8))
+        let absent = try decoder.decode(Receipt.self, from: Data(#"{"id": "r1"}"#.utf8))
+        #expect(null == absent && null.voidedAt == nil)
+        // An app storing it gets back what it stored; nil is left out (a
+        // request never carries the type, so nothing needs the null).
+        let stored = try JSONCoding.makeEncoder().encode(null)
+        #expect(String(decoding: stored, as: UTF8.self) == #"{"id":"r1"}"#)
+        #expect(try decoder.decode(Receipt.self, from: stored) == null)
+        let voided = Receipt(id: "r2", voidedAt: Date(timeIntervalSince1970: 1_714_557_600))
+        #expect(try decoder.decode(Receipt.self, from: JSONCoding.makeEncoder().encode(voided)) == voided)
+    }
+
     @Test func defaultsApplyWhenAbsentAndUnknownEnumValuesSurvive() async throws {
         let harness = try Harness(body: #"{"id": "i1", "status": "deleted", "level": 7, "note": null, "created_on": "2024-05-01", "updated_at": "2024-05-01T10:00:00.5Z", "labels": {"a": "b"}}"#)
         defer { harness.server.shutdown() }

@@ -298,6 +298,22 @@ public struct Item: Codable, Hashable, Sendable, Validatable {
     }
 }
 
+/// Only responses would carry it; a required member that may be null.
+public struct Receipt: Codable, Hashable, Sendable {
+    public let id: String
+    public let voidedAt: Date?
+
+    public init(id: String, voidedAt: Date? = nil) {
+        self.id = id
+        self.voidedAt = voidedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case voidedAt = "voided_at"
+    }
+}
+
 public struct ItemPatch: Codable, Hashable, Sendable, Validatable {
     public var note: Nullable<String>?
     public var status: Status?

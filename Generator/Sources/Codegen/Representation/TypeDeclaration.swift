@@ -43,6 +43,11 @@ public struct StructureShape: Sendable, Hashable {
     /// snapshots (`let`), which also halves their compiled code, and so are
     /// recursive ones (shared class instances).
     public var isMutable: Bool = true
+    /// Whether a request can carry the type (a request body or parameter
+    /// reaches it). Only then does a required nullable property need to be
+    /// sent as `null`: a type only responses carry encodes (for an app's own
+    /// storage) with nil left out, which it decodes back the same.
+    public var isInRequests: Bool = true
 
     /// Whether the synthesized `Codable` conformance is not enough.
     public var needsCustomCoding: Bool {
@@ -50,10 +55,10 @@ public struct StructureShape: Sendable, Hashable {
     }
 
     /// Whether the synthesized `encode(to:)` would get something wrong: extra
-    /// members, or a required nullable property that must be sent as `null`
-    /// (synthesized code leaves nil out).
+    /// members, or a required nullable property that a request must send as
+    /// `null` (synthesized code leaves nil out).
     public var needsCustomEncoding: Bool {
-        isRecursive || additionalProperties != nil || properties.contains { $0.isRequired && $0.type.isOptional }
+        isRecursive || additionalProperties != nil || (isInRequests && properties.contains { $0.isRequired && $0.type.isOptional })
     }
 }
 

@@ -38,6 +38,7 @@ enum MutabilityAnalysis {
                 let isInRequests = reachable.contains(qualified)
                 // A recursive structure is a final class: shared, so immutable.
                 shape.isMutable = isInRequests && !shape.isRecursive
+                shape.isInRequests = isInRequests
                 if !isInRequests {
                     shape.properties = shape.properties.map { property in
                         var property = property

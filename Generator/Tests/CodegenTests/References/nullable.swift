@@ -150,10 +150,20 @@ public struct Tag: Codable, Hashable, Sendable {
 }
 
 public struct Legacy: Codable, Hashable, Sendable {
+    /// Required but nullable; only a response carries it, so Codable is synthesized.
+    public let closedAt: Date?
     public let comment: String?
 
-    public init(comment: String? = nil) {
+    /// - Parameters:
+    ///   - closedAt: Required but nullable; only a response carries it, so Codable is synthesized.
+    public init(closedAt: Date? = nil, comment: String? = nil) {
+        self.closedAt = closedAt
         self.comment = comment
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case closedAt = "closed_at"
+        case comment
     }
 }
 
