@@ -32,6 +32,14 @@ struct YAMLComposer {
     private var anchors: [String: (node: Int32, expandedSize: Int)] = [:]
     private var documents: [YAMLNodeID] = []
     private var issues: [YAMLIssue] = []
+    /// Whether any scalar so far is a merge key (`<<`): until one is, no
+    /// mapping needs merging and no key needs checking for being one.
+    private var hasMergeKeys = false
+    /// The hash table of ``reportDuplicates(_:pairCount:)`` for large
+    /// mappings, kept between mappings (a key of -1 is an empty slot).
+    private var keyTable: [(hash: UInt64, key: Int32)] = []
+    /// The keys of a small mapping with their hashes, kept between mappings.
+    private var keyHashes: [(hash: UInt64, key: Int32)] = []
 
     init(fileName: String, input: [UInt8]) {
         self.fileName = fileName
@@ -56,7 +64,7 @@ struct YAMLComposer {
                 guard yaml_parser_parse(&parser, &event) == 1 else { return parserError(parser) }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { return nil }
-                if let error = handle(&event) { return error }
+                do throws(YAMLError) { try handle(&event) } catch { return error }
             }
         }
         if let failure { throw failure }
@@ -70,7 +78,10 @@ struct YAMLComposer {
 
     // MARK: - Events
 
-    private mutating func handle(_ event: inout yaml_event_t) -> YAMLError? {
+    /// Adds one event to the tree. Typed throws rather than a returned
+    /// `YAMLError?`: the error is large, and returning it for every event
+    /// copied it out each time (a fifth of the composer's time).
+    private mutating func handle(_ event: inout yaml_event_t) throws(YAMLError) {
         switch event.type {
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
@@ -82,26 +93,27 @@ struct YAMLComposer {
                 kind: .scalar, style: Self.style(scalar.style), tag: scalar.tag, mark: event.start_mark,
                 start: start, count: UInt32(scalar.length))
             if let anchor = scalar.anchor { anchors[String(cString: anchor)] = (node, 1) }
-            return attach(node)
+            // A merge key is a plain `<<` or has the merge tag.
+            if !hasMergeKeys && (scalar.tag != nil || scalar.length == 2) && isMergeKey(node) { hasMergeKeys = true }
+            attach(node)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
             if frames.count >= Self.maximumDepth {
-                return .nestingTooDeep(file: fileName, mark: Self.mark(event.start_mark), limit: Self.maximumDepth)
+                throw .nestingTooDeep(file: fileName, mark: Self.mark(event.start_mark), limit: Self.maximumDepth)
             }
             let tag = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
             let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
             let node = addRecord(
                 kind: isMapping ? .mapping : .sequence, style: .plain, tag: tag, mark: event.start_mark, start: 0, count: 0)
             frames.append(Frame(node: node, pendingStart: pending.count, anchor: anchor.map { String(cString: $0) }))
-            return nil
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let frame = frames.removeLast()
             let node = Int(frame.node)
             let start = childTable.count
             if records[node].kind == .mapping {
-                finishMapping(pending[frame.pendingStart...])
+                finishMapping(from: frame.pendingStart)
             } else {
-                childTable.append(contentsOf: pending[frame.pendingStart...])
+                appendPending(from: frame.pendingStart)
             }
             pending.removeSubrange(frame.pendingStart...)
             records[node].start = UInt32(start)
@@ -110,33 +122,40 @@ struct YAMLComposer {
             let size = records.count - node + frame.aliasExtra
             let limit = Self.expansionAllowance + 16 * records.count
             if size > limit {
-                return .aliasExpansionTooLarge(file: fileName, mark: mark(of: YAMLNodeID(index: frame.node)), expandedNodes: size, limit: limit)
+                throw .aliasExpansionTooLarge(file: fileName, mark: mark(of: YAMLNodeID(index: frame.node)), expandedNodes: size, limit: limit)
             }
             if let anchor = frame.anchor { anchors[anchor] = (frame.node, size) }
             if !frames.isEmpty { frames[frames.count - 1].aliasExtra += frame.aliasExtra }
-            return attach(frame.node)
+            attach(frame.node)
         case YAML_ALIAS_EVENT:
             let name = String(cString: event.data.alias.anchor)
             guard let (node, size) = anchors[name] else {
-                return .undefinedAlias(file: fileName, mark: Self.mark(event.start_mark), anchor: name)
+                throw .undefinedAlias(file: fileName, mark: Self.mark(event.start_mark), anchor: name)
             }
             if !frames.isEmpty { frames[frames.count - 1].aliasExtra += size }
-            return attach(node)
+            attach(node)
         case YAML_DOCUMENT_START_EVENT:
             anchors.removeAll(keepingCapacity: true)
-            return nil
         default:
-            return nil
+            break
         }
     }
 
-    private mutating func attach(_ node: Int32) -> YAMLError? {
+    private mutating func attach(_ node: Int32) {
         if frames.isEmpty {
             documents.append(YAMLNodeID(index: node))
         } else {
             pending.append(node)
         }
-        return nil
+    }
+
+    /// Appends the pending nodes from `start` on to the child table, read
+    /// through a buffer pointer (a slice of `pending` would retain and
+    /// release its storage once per collection).
+    private mutating func appendPending(from start: Int) {
+        pending.withUnsafeBufferPointer { buffer in
+            childTable.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
     }
 
     private mutating func addRecord(
@@ -166,19 +185,24 @@ struct YAMLComposer {
     /// Appends a mapping's pairs to the child table, applying `<<` merge keys
     /// (explicit keys win, earlier merged maps win over later ones) and
     /// recording duplicate explicit keys.
-    private mutating func finishMapping(_ slots: ArraySlice<Int32>) {
-        let pairCount = slots.count / 2
+    private mutating func finishMapping(from start: Int) {
+        let pairCount = (pending.count - start) / 2
+        // Most documents have no merge key at all: then no key is looked at twice.
         var hasMerge = false
-        var index = slots.startIndex
-        while index < slots.endIndex {
-            if isMergeKey(slots[index]) { hasMerge = true }
-            index += 2
+        if hasMergeKeys {
+            var index = start
+            while index < pending.count {
+                if isMergeKey(pending[index]) { hasMerge = true }
+                index += 2
+            }
         }
-        reportDuplicates(slots, pairCount: pairCount)
+        reportDuplicates(pending[start...], pairCount: pairCount)
         guard hasMerge else {
-            childTable.append(contentsOf: slots)
+            appendPending(from: start)
             return
         }
+        let slots = pending[start...]
+        var index = slots.startIndex
         var explicitKeys: [Int32] = []
         index = slots.startIndex
         while index < slots.endIndex {
@@ -244,45 +268,60 @@ struct YAMLComposer {
     private mutating func reportDuplicates(_ slots: ArraySlice<Int32>, pairCount: Int) {
         guard pairCount > 1 else { return }
         if pairCount <= 12 {
-            // Small mappings (most of them): compare pairwise, allocating
-            // nothing; each repeat is paired with the key's first appearance.
-            var j = slots.startIndex + 2
-            while j < slots.endIndex {
-                let key = slots[j]
-                if !isMergeKey(key) {
-                    var i = slots.startIndex
-                    while i < j {
-                        if sameKey(slots[i], key) && !isMergeKey(slots[i]) {
-                            recordDuplicate(first: slots[i], repeated: key)
-                            break
-                        }
-                        i += 2
-                    }
-                }
-                j += 2
+            // Small mappings (most of them): each key hashed once, into a
+            // list kept between mappings, then compared pairwise by hash; each
+            // repeat is paired with the key's first appearance.
+            var hashes = keyHashes
+            keyHashes = []
+            hashes.removeAll(keepingCapacity: true)
+            var slot = slots.startIndex
+            while slot < slots.endIndex {
+                let key = slots[slot]
+                slot += 2
+                if hasMergeKeys && isMergeKey(key) { continue }
+                hashes.append((hash: scalarHash(key), key: key))
             }
+            for later in hashes.indices.dropFirst() {
+                for earlier in 0..<later where hashes[earlier].hash == hashes[later].hash && sameKey(hashes[earlier].key, hashes[later].key) {
+                    recordDuplicate(first: hashes[earlier].key, repeated: hashes[later].key)
+                    break
+                }
+            }
+            keyHashes = hashes
             return
         }
-        // Large mappings: sort (hash, position) pairs, then compare only keys
-        // whose hashes collide; one allocation per mapping.
-        var hashed: [(hash: UInt64, key: Int32)] = []
-        hashed.reserveCapacity(pairCount)
+        // Large mappings: an open-addressing table of the keys seen so far,
+        // by hash; only keys whose hashes are equal are compared. The table
+        // is reused from mapping to mapping, so nothing is allocated.
+        var table = keyTable
+        keyTable = []
+        var size = 16
+        while size < pairCount * 2 { size *= 2 }
+        if table.count < size {
+            table = Array(repeating: (hash: 0, key: -1), count: size)
+        } else {
+            for index in 0..<size { table[index] = (hash: 0, key: -1) }
+        }
+        let mask = size - 1
         var slot = slots.startIndex
         while slot < slots.endIndex {
             let key = slots[slot]
             slot += 2
-            guard !isMergeKey(key), records[Int(key)].kind == .scalar else { continue }
-            hashed.append((scalarHash(key), key))
-        }
-        hashed.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.key < $1.key }
-        var groupStart = 0
-        for index in hashed.indices {
-            if hashed[index].hash != hashed[groupStart].hash { groupStart = index }
-            for earlier in groupStart..<index where sameKey(hashed[earlier].key, hashed[index].key) {
-                recordDuplicate(first: hashed[earlier].key, repeated: hashed[index].key)
-                break
+            guard !(hasMergeKeys && isMergeKey(key)), records[Int(key)].kind == .scalar else { continue }
+            let hash = scalarHash(key)
+            var index = Int(truncatingIfNeeded: hash) & mask
+            var isRepeat = false
+            while table[index].key >= 0 {
+                if table[index].hash == hash && sameKey(table[index].key, key) {
+                    recordDuplicate(first: table[index].key, repeated: key)
+                    isRepeat = true
+                    break
+                }
+                index = (index + 1) & mask
             }
+            if !isRepeat { table[index] = (hash: hash, key: key) }
         }
+        keyTable = table
     }
 
     /// FNV-1a over a scalar's bytes (0 for a collection).
