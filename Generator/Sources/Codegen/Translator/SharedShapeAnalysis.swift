@@ -89,9 +89,12 @@ enum SharedShapeAnalysis {
     /// of what they refer to, as integers.
     static func equivalenceClasses(_ entries: [Entry]) -> [Int] {
         var entryOfName: [String: Int] = [:]
+        entryOfName.reserveCapacity(entries.count)
         for (offset, entry) in entries.enumerated() { entryOfName[entry.qualified] = offset }
         var templateIDs: [ShapeTemplate: Int] = [:]
+        templateIDs.reserveCapacity(entries.count)
         var shapes: [(template: Int, references: [Int])] = []
+        shapes.reserveCapacity(entries.count)
         for (offset, entry) in entries.enumerated() {
             let (template, references) = shapeTemplate(entry, entryOfName: entryOfName)
             // Its nested types' entries: each after the previous one's own.
@@ -109,6 +112,7 @@ enum SharedShapeAnalysis {
         var classes = Array(entries.indices)
         while true {
             var firstOfKey: [ShapeKey: Int] = [:]
+            firstOfKey.reserveCapacity(entries.count)
             var next = classes
             for offset in rank {
                 let key = ShapeKey(template: shapes[offset].template, references: shapes[offset].references.map { classes[$0] })
