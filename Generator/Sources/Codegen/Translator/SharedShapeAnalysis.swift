@@ -5,10 +5,10 @@
 /// `repository`, the same `owner` object inline in a dozen schemas, the
 /// same `package_type` enum in every package operation. Each copy used to be
 /// a struct of its own, compiled, documented and converted between by hand.
-/// Now the first declaration of a shape is the type and every later one is
-/// `typealias NullableRepository = Repository`: every name a caller used still
-/// exists, values of the two pass for each other, and the module compiles
-/// one struct where it compiled several.
+/// Now one declaration of a shape is the type and every other one is a
+/// typealias of it, `typealias NullableRepository = Repository`: every name
+/// a caller used still exists, values of the two pass for each other, and
+/// the module compiles one struct where it compiled several.
 ///
 /// Two declarations share a shape when, with their own names and doc
 /// comments set aside, they declare the same thing: the same kind,
@@ -18,19 +18,20 @@
 /// mutability and conformances. A type they refer to counts as the same
 /// when its own declaration shares a shape, found by refining until nothing
 /// changes; a reference to the declaration itself or to its nested types
-/// counts as the same as the other's reference to itself. Types in a
-/// reference cycle with each other are only shared when each is
-/// identical without following the cycle (the refinement starts from
-/// "all different"), so nothing is ever merged that differs.
+/// counts as the same as the other's reference to itself. The refinement
+/// starts from "all different" and merges only what it has shown the same,
+/// so nothing that differs is ever merged; the price is that copies of
+/// types referring to each other in a cycle (`A` -> `B` -> `A` beside
+/// `A2` -> `B2` -> `A2`) stay apart.
 ///
 /// The type kept is the least nested one, then the one with the shortest
 /// name, then the first in document order: `Repository.TemplateRepository.Owner`
 /// and `NullableSimpleUser` become typealiases of `SimpleUser`.
 enum SharedShapeAnalysis {
-    /// `declarations` with every repeated shape after the first declared as
-    /// a `typealias` of the first (which keeps the later one's name, doc
-    /// comment, deprecation and `Validatable` mark; its nested types go: they
-    /// are the first one's, reached through the alias).
+    /// `declarations` with every repeated shape but the one kept declared as
+    /// a `typealias` of it. The alias keeps its own name, doc comment,
+    /// deprecation and `Validatable` mark; its nested types go (they are the
+    /// kept type's, reached through the alias).
     static func aliasingRepeatedShapes(_ declarations: [TypeDeclaration]) -> [TypeDeclaration] {
         let entries = flatten(declarations)
         let classes = equivalenceClasses(entries)
