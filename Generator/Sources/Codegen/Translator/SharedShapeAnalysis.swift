@@ -34,8 +34,9 @@ enum SharedShapeAnalysis {
     /// kept type's, reached through the alias).
     static func aliasingRepeatedShapes(_ declarations: [TypeDeclaration]) -> [TypeDeclaration] {
         let entries = flatten(declarations)
-        let classes = equivalenceClasses(entries)
-        let targets = aliasTargets(entries, classes: classes)
+        let rank = preferenceOrder(entries)
+        let classes = equivalenceClasses(entries, rank: rank)
+        let targets = aliasTargets(entries, rank: rank, classes: classes)
         guard !targets.isEmpty else { return declarations }
 
         var index = 0
@@ -88,7 +89,7 @@ enum SharedShapeAnalysis {
     /// entries whose keys agree until no class changes. Each declaration is
     /// read once into a template; a round compares templates and the classes
     /// of what they refer to, as integers.
-    static func equivalenceClasses(_ entries: [Entry]) -> [Int] {
+    static func equivalenceClasses(_ entries: [Entry], rank: [Int]) -> [Int] {
         var entryOfName: [String: Int] = [:]
         entryOfName.reserveCapacity(entries.count)
         for (offset, entry) in entries.enumerated() { entryOfName[entry.qualified] = offset }
@@ -109,7 +110,6 @@ enum SharedShapeAnalysis {
             templateIDs[template] = id
             shapes.append((id, references + nested))
         }
-        let rank = preferenceOrder(entries)
         var classes = Array(entries.indices)
         while true {
             var firstOfKey: [ShapeKey: Int] = [:]
@@ -219,8 +219,7 @@ enum SharedShapeAnalysis {
     /// stays a type; later ones become aliases of it, unless the alias
     /// would sit where the target's first name component means something
     /// else (a nested type of the same name in an enclosing scope).
-    static func aliasTargets(_ entries: [Entry], classes: [Int]) -> [Int: Int] {
-        let rank = preferenceOrder(entries)
+    static func aliasTargets(_ entries: [Entry], rank: [Int], classes: [Int]) -> [Int: Int] {
         var targets: [Int: Int] = [:]
         var kept: [Int: Int] = [:]  // class -> the entry declared as the type
         var declared = [Bool](repeating: false, count: entries.count)
@@ -257,18 +256,5 @@ enum SharedShapeAnalysis {
             scope = entries[current].parent
         }
         return false
-    }
-}
-
-extension SwiftType {
-    /// The type with every named type passed through `rename`.
-    func renamingReferences(_ rename: (String) -> String) -> SwiftType {
-        switch self {
-        case .named(let name): return .named(rename(name))
-        case .array(let element): return .array(element.renamingReferences(rename))
-        case .dictionary(let value): return .dictionary(value.renamingReferences(rename))
-        case .optional(let wrapped): return .optional(wrapped.renamingReferences(rename))
-        case .nullable(let wrapped): return .nullable(wrapped.renamingReferences(rename))
-        }
     }
 }

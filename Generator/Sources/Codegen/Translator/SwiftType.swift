@@ -37,6 +37,17 @@ public indirect enum SwiftType: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The type with every named type passed through `rename`.
+    func renamingReferences(_ rename: (String) -> String) -> SwiftType {
+        switch self {
+        case .named(let name): return .named(rename(name))
+        case .array(let element): return .array(element.renamingReferences(rename))
+        case .dictionary(let value): return .dictionary(value.renamingReferences(rename))
+        case .optional(let wrapped): return .optional(wrapped.renamingReferences(rename))
+        case .nullable(let wrapped): return .nullable(wrapped.renamingReferences(rename))
+        }
+    }
+
     /// Free-form JSON.
     public static let json = SwiftType.named("JSONValue")
 }
