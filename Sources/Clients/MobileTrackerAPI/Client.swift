@@ -33,6 +33,10 @@ import HTTPTypes
 /// `__GT_{brandId}_`, each with a 365-day expiration (configurable with
 /// `cookieExpiration`, in days). `reset()` clears them and creates a new
 /// tracking session.
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore

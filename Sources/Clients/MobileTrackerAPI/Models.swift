@@ -62,8 +62,6 @@ public struct TrackingSession: Codable, Hashable, Sendable {
     /// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
     public let id: SessionID
 
-    /// - Parameters:
-    ///   - id: Backend tracking session identifier.
     public init(id: SessionID) {
         self.id = id
     }
@@ -74,8 +72,6 @@ public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable {
     /// A backend tracking session.
     public let data: TrackingSession
 
-    /// - Parameters:
-    ///   - data: A backend tracking session.
     public init(data: TrackingSession) {
         self.data = data
     }
@@ -252,9 +248,6 @@ public struct StatusResponse: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// - Parameters:
-    ///   - success: `true` when the request was accepted.
-    ///   - message: Optional human-readable status message.
     public init(success: Bool? = nil, message: String? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.success = success
         self.message = message
@@ -298,10 +291,6 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// - Parameters:
-    ///   - success: `false` for errors.
-    ///   - message: Human-readable error message.
-    ///   - code: Optional machine-readable server error code.
     public init(
         success: Bool? = nil,
         message: String? = nil,

@@ -20,15 +20,14 @@ extension Client {
     ///
     /// The server may answer `200` or `201`, with the same body.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500).
     public func createTrackingSession(
         body: CreateTrackingSessionRequest
     ) async throws -> CreateTrackingSessionResponse {
         try await createTrackingSessionWithResponse(body: body).body
     }
 
-    /// `createTrackingSession`, returning the status and headers with the body.
+    /// `createTrackingSession`, returning the status and headers too.
     public func createTrackingSessionWithResponse(
         body: CreateTrackingSessionRequest
     ) async throws -> Response<CreateTrackingSessionResponse> {
@@ -57,13 +56,12 @@ extension Client {
     ///
     /// The SDK looks at the HTTP status only.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500).
     public func sendTrackingSessionData(body: TrackEventRequest) async throws -> StatusResponse {
         try await sendTrackingSessionDataWithResponse(body: body).body
     }
 
-    /// `sendTrackingSessionData`, returning the status and headers with the body.
+    /// `sendTrackingSessionData`, returning the status and headers too.
     public func sendTrackingSessionDataWithResponse(body: TrackEventRequest) async throws -> Response<StatusResponse> {
         try core.validateRequest(Operations.sendTrackingSessionData) { validator in
             try validator.validate(body, at: "body")
@@ -92,13 +90,12 @@ extension Client {
     ///
     /// The SDK looks at the HTTP status only.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 500).
     public func setCustomerProfile(body: CustomerProfileUpdateRequest) async throws -> StatusResponse {
         try await setCustomerProfileWithResponse(body: body).body
     }
 
-    /// `setCustomerProfile`, returning the status and headers with the body.
+    /// `setCustomerProfile`, returning the status and headers too.
     public func setCustomerProfileWithResponse(
         body: CustomerProfileUpdateRequest
     ) async throws -> Response<StatusResponse> {
@@ -125,8 +122,7 @@ extension Client {
     /// - Parameters:
     ///   - sessionID: Backend tracking session id, as returned in `data.id` by `createTrackingSession`.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 500).
     public func updateTrackingSessionLocation(
         sessionID: SessionID,
         body: LocationUpdateRequest
@@ -134,7 +130,7 @@ extension Client {
         try await updateTrackingSessionLocationWithResponse(sessionID: sessionID, body: body).body
     }
 
-    /// `updateTrackingSessionLocation`, returning the status and headers with the body.
+    /// `updateTrackingSessionLocation`, returning the status and headers too.
     public func updateTrackingSessionLocationWithResponse(
         sessionID: SessionID,
         body: LocationUpdateRequest

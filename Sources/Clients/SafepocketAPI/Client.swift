@@ -40,6 +40,10 @@ import HTTPTypes
 /// **Transport.** HTTPS only in production. During development the local
 /// ledger service may use self-signed certificates, so certificate pinning
 /// should be disabled in development builds.
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore

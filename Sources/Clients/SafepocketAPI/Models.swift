@@ -97,11 +97,6 @@ public struct ErrorDetail: Codable, Hashable, Sendable, Validatable {
     /// validation error (e.g. `{ "field": "reason" }`).
     public let details: [String: String]?
 
-    /// - Parameters:
-    ///   - code: Machine-readable error code.
-    ///   - message: Human-readable message; for logs, not for display logic.
-    ///   - details: Optional extra information, typically field name -> reason for a validation error (e.g. `{ "field":
-    ///     "reason" }`).
     public init(code: ErrorCode, message: String, details: [String: String]? = nil) {
         self.code = code
         self.message = message
@@ -122,9 +117,6 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID
 
-    /// - Parameters:
-    ///   - error: The `error` object of an `ErrorEnvelope`.
-    ///   - traceID: Request trace identifier for observability.
     public init(error: ErrorDetail, traceID: TraceID) {
         self.error = error
         self.traceID = traceID
@@ -326,14 +318,6 @@ public struct TokenResponse: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - accessToken: Short-lived bearer token for `Authorization: Bearer`.
-    ///   - refreshToken: Long-lived refresh token, if present (normally only on the `authorization_code` grant).
-    ///   - idToken: OpenID Connect ID token, when Cognito returns one.
-    ///   - expiresIn: Lifetime of `accessToken` in seconds.
-    ///   - tokenType: Token type, normally `Bearer`.
-    ///   - scope: Space-separated scopes granted, when returned.
-    ///   - traceID: Request trace identifier for observability.
     public init(
         accessToken: String,
         refreshToken: String? = nil,
@@ -385,14 +369,6 @@ public struct Account: Codable, Hashable, Sendable, Validatable {
     /// When the account was linked.
     public let createdAt: Date?
 
-    /// - Parameters:
-    ///   - id: Safepocket account identifier (used as `accountId` filter).
-    ///   - name: Account display name.
-    ///   - institution: Name of the financial institution.
-    ///   - balance: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - currency: ISO 4217 currency code.
-    ///   - createdAt: When the account was linked.
     public init(
         id: LowercaseUUID,
         name: String,
@@ -428,11 +404,6 @@ public struct AccountList: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - currency: ISO 4217 currency code.
-    ///   - totalBalance: An amount in the account's currency as a JSON number with two decimal places (decode as
-    ///     `Decimal`, not `Double`).
-    ///   - traceID: Request trace identifier for observability.
     public init(
         currency: CurrencyCode? = nil,
         totalBalance: Money? = nil,
@@ -486,19 +457,6 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
     /// The user's note, or `null` when there is none.
     public let notes: String?
 
-    /// - Parameters:
-    ///   - id: Transaction identifier.
-    ///   - accountID: The account (`Account.id`) the transaction belongs to.
-    ///   - merchantName: Merchant name.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - currency: ISO 4217 currency code.
-    ///   - occurredAt: When the transaction was posted.
-    ///   - authorizedAt: When the transaction was authorised, if known.
-    ///   - pending: `true` while the transaction is still pending at the bank.
-    ///   - category: Spending category (user-editable).
-    ///   - description: Raw statement description, if any.
-    ///   - notes: The user's note, or `null` when there is none.
     public init(
         id: LowercaseUUID,
         accountID: LowercaseUUID,
@@ -577,10 +535,6 @@ public struct TransactionPeriod: Codable, Hashable, Sendable, Validatable {
     /// Last day of the window when `to` was given, else `null`.
     public let to: CalendarDate?
 
-    /// - Parameters:
-    ///   - month: The `month` filter (`YYYY-MM`), or `null` when a range or no window was used.
-    ///   - from: First day of the window when `from` was given, else `null`.
-    ///   - to: Last day of the window when `to` was given, else `null`.
     public init(month: String? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil) {
         self.month = month
         self.from = from
@@ -614,16 +568,6 @@ public struct TransactionAggregates: Codable, Hashable, Sendable, Validatable {
     /// Number of transactions in the window.
     public let count: Int32?
 
-    /// - Parameters:
-    ///   - incomeTotal: An amount in the account's currency as a JSON number with two decimal places (decode as
-    ///     `Decimal`, not `Double`).
-    ///   - expenseTotal: An amount in the account's currency as a JSON number with two decimal places (decode as
-    ///     `Decimal`, not `Double`).
-    ///   - netTotal: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - monthNet: Net amount per month, keyed by `YYYY-MM`.
-    ///   - categoryTotals: Spending per category, keyed by category name.
-    ///   - count: Number of transactions in the window.
     public init(
         incomeTotal: Money? = nil,
         expenseTotal: Money? = nil,
@@ -663,13 +607,6 @@ public struct TransactionList: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - period: The window the list was computed for.
-    ///   - aggregates: Totals over the whole window (all pages), not just the returned page.
-    ///   - page: Zero-based index of this page.
-    ///   - pageSize: Number of transactions on this page.
-    ///   - total: Number of transactions in the whole window.
-    ///   - traceID: Request trace identifier for observability.
     public init(
         period: TransactionPeriod? = nil,
         aggregates: TransactionAggregates? = nil,
@@ -746,11 +683,6 @@ public struct SyncResult: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - status: Sync state, e.g. `STARTED` or `COMPLETED`.
-    ///   - syncedCount: Transactions imported so far.
-    ///   - pendingCount: Pending transactions seen so far.
-    ///   - traceID: Request trace identifier for observability.
     public init(status: String, syncedCount: Int32? = nil, pendingCount: Int32? = nil, traceID: TraceID? = nil) {
         self.status = status
         self.syncedCount = syncedCount
@@ -792,9 +724,6 @@ public struct ResetResult: Codable, Hashable, Sendable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - status: Reset state, e.g. `ACCEPTED`.
-    ///   - traceID: Request trace identifier for observability.
     public init(status: String, traceID: TraceID? = nil) {
         self.status = status
         self.traceID = traceID
@@ -821,13 +750,6 @@ public struct AnalyticsTotals: Codable, Hashable, Sendable {
     /// (spending), positive = money in.
     public let net: Money
 
-    /// - Parameters:
-    ///   - income: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - expense: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - net: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`, not
-    ///     `Double`).
     public init(income: Money, expense: Money, net: Money) {
         self.income = income
         self.expense = expense
@@ -846,11 +768,6 @@ public struct CategoryBreakdown: Codable, Hashable, Sendable {
     /// Share of the month's spending, 0-100.
     public let percentage: Double?
 
-    /// - Parameters:
-    ///   - category: Category name.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - percentage: Share of the month's spending, 0-100.
     public init(category: String, amount: Money, percentage: Double? = nil) {
         self.category = category
         self.amount = amount
@@ -869,11 +786,6 @@ public struct MerchantBreakdown: Codable, Hashable, Sendable, Validatable {
     /// Number of transactions at the merchant.
     public let transactionCount: Int32?
 
-    /// - Parameters:
-    ///   - merchant: Merchant name.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - transactionCount: Number of transactions at the merchant.
     public init(merchant: String, amount: Money, transactionCount: Int32? = nil) {
         self.merchant = merchant
         self.amount = amount
@@ -909,17 +821,6 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
     /// Human-readable explanation.
     public let commentary: String?
 
-    /// - Parameters:
-    ///   - transactionID: The flagged transaction.
-    ///   - method: Detection method, e.g. `Z_SCORE`.
-    ///   - amount: An amount in the account's currency as a JSON number with two decimal places (decode as `Decimal`,
-    ///     not `Double`).
-    ///   - deltaAmount: An amount in the account's currency as a JSON number with two decimal places (decode as
-    ///     `Decimal`, not `Double`).
-    ///   - budgetImpactPercent: Impact on the month's budget, in percent.
-    ///   - occurredAt: When the transaction happened.
-    ///   - merchantName: Merchant name.
-    ///   - commentary: Human-readable explanation.
     public init(
         transactionID: LowercaseUUID,
         method: String? = nil,
@@ -964,11 +865,6 @@ public struct AIHighlight: Codable, Hashable, Sendable {
     /// Suggested actions.
     public let recommendations: [String]?
 
-    /// - Parameters:
-    ///   - title: Short headline.
-    ///   - summary: One-paragraph summary.
-    ///   - sentiment: Overall tone, e.g. `POSITIVE`, `NEUTRAL`, `NEGATIVE`.
-    ///   - recommendations: Suggested actions.
     public init(title: String, summary: String, sentiment: String? = nil, recommendations: [String]? = nil) {
         self.title = title
         self.summary = summary
@@ -996,14 +892,6 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - month: A calendar month, `YYYY-MM`.
-    ///   - totals: Income, expense and net for the month.
-    ///   - byCategory: Spending by category, largest first.
-    ///   - topMerchants: Merchants with the largest amounts.
-    ///   - anomalies: Unusual transactions of the month.
-    ///   - aiHighlight: AI-written highlight of the month, or `null` when none has been generated.
-    ///   - traceID: Request trace identifier for observability.
     public init(
         month: YearMonth,
         totals: AnalyticsTotals,
@@ -1081,11 +969,6 @@ public struct ChatMessage: Codable, Hashable, Sendable, Validatable {
     /// When the message was stored.
     public let createdAt: Date
 
-    /// - Parameters:
-    ///   - id: Message identifier (usable as `truncateFromMessageId`).
-    ///   - role: Author of a chat message.
-    ///   - content: Message text.
-    ///   - createdAt: When the message was stored.
     public init(id: LowercaseUUID, role: ChatRole, content: String, createdAt: Date) {
         self.id = id
         self.role = role
@@ -1108,9 +991,6 @@ public struct ChatConversation: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - conversationID: Conversation identifier.
-    ///   - traceID: Request trace identifier for observability.
     public init(conversationID: LowercaseUUID, messages: [ChatMessage], traceID: TraceID? = nil) {
         self.conversationID = conversationID
         self.messages = messages
@@ -1173,11 +1053,6 @@ public struct PlaidLinkToken: Codable, Hashable, Sendable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - linkToken: Token to open Plaid Link with.
-    ///   - expiration: When the token expires; cache it client-side until then.
-    ///   - requestID: Plaid request id, for support.
-    ///   - traceID: Request trace identifier for observability.
     public init(linkToken: String, expiration: Date, requestID: String? = nil, traceID: TraceID? = nil) {
         self.linkToken = linkToken
         self.expiration = expiration
@@ -1220,10 +1095,6 @@ public struct PlaidExchangeResult: Codable, Hashable, Sendable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - itemID: The linked Plaid item.
-    ///   - status: Link state, e.g. `LINKED`.
-    ///   - traceID: Request trace identifier for observability.
     public init(itemID: String, status: String? = nil, traceID: TraceID? = nil) {
         self.itemID = itemID
         self.status = status
@@ -1309,13 +1180,6 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
     /// Relevance score, higher is better.
     public let score: Double?
 
-    /// - Parameters:
-    ///   - transactionID: The matching transaction.
-    ///   - occurredOn: Day of the transaction.
-    ///   - merchant: Merchant name.
-    ///   - category: Category name.
-    ///   - amountCents: Amount in cents; negative = spending.
-    ///   - score: Relevance score, higher is better.
     public init(
         transactionID: LowercaseUUID,
         occurredOn: CalendarDate,
@@ -1351,10 +1215,6 @@ public struct RAGStats: Codable, Hashable, Sendable, Validatable {
     /// Average amount, in cents.
     public let avg: Int64
 
-    /// - Parameters:
-    ///   - count: Number of matches.
-    ///   - sum: Sum of the amounts, in cents.
-    ///   - avg: Average amount, in cents.
     public init(count: Int32, sum: Int64, avg: Int64) {
         self.count = count
         self.sum = sum
@@ -1377,10 +1237,6 @@ public struct RAGSearchResult: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - results: Matches, best first.
-    ///   - stats: Count, sum and average of the matches, in cents.
-    ///   - traceID: Request trace identifier for observability.
     public init(results: [RAGSearchHit], stats: RAGStats? = nil, traceID: TraceID? = nil) {
         self.results = results
         self.stats = stats
@@ -1408,10 +1264,6 @@ public struct RAGTotals: Codable, Hashable, Sendable {
     /// Income plus spending, in cents.
     public let net: Int64
 
-    /// - Parameters:
-    ///   - income: Income, in cents.
-    ///   - expense: Spending, in cents (negative).
-    ///   - net: Income plus spending, in cents.
     public init(income: Int64, expense: Int64, net: Int64) {
         self.income = income
         self.expense = expense
@@ -1432,12 +1284,6 @@ public struct RAGCategorySummary: Codable, Hashable, Sendable, Validatable {
     /// Average, in cents.
     public let avg: Int64?
 
-    /// - Parameters:
-    ///   - code: Stable category key.
-    ///   - label: Display name.
-    ///   - count: Number of transactions.
-    ///   - sum: Sum, in cents.
-    ///   - avg: Average, in cents.
     public init(code: String, label: String, count: Int32, sum: Int64, avg: Int64? = nil) {
         self.code = code
         self.label = label
@@ -1463,11 +1309,6 @@ public struct RAGMerchantSummary: Codable, Hashable, Sendable, Validatable {
     /// Sum, in cents.
     public let sum: Int64
 
-    /// - Parameters:
-    ///   - merchantID: Stable merchant key.
-    ///   - label: Display name.
-    ///   - count: Number of transactions.
-    ///   - sum: Sum, in cents.
     public init(merchantID: String, label: String, count: Int32, sum: Int64) {
         self.merchantID = merchantID
         self.label = label
@@ -1500,10 +1341,6 @@ public struct RAGSummaries: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - month: A calendar month, `YYYY-MM`.
-    ///   - totals: Month totals, in cents.
-    ///   - traceID: Request trace identifier for observability.
     public init(
         month: YearMonth,
         totals: RAGTotals? = nil,
@@ -1573,12 +1410,6 @@ public struct RAGAggregateBucket: Codable, Hashable, Sendable, Validatable {
     /// Average, in cents.
     public let avg: Int64?
 
-    /// - Parameters:
-    ///   - key: Bucket key (a date, month, category code or merchant key).
-    ///   - label: Display name of the bucket.
-    ///   - count: Number of transactions.
-    ///   - sum: Sum, in cents.
-    ///   - avg: Average, in cents.
     public init(key: String, label: String? = nil, count: Int32, sum: Int64, avg: Int64? = nil) {
         self.key = key
         self.label = label
@@ -1602,10 +1433,6 @@ public struct RAGTimelinePoint: Codable, Hashable, Sendable, Validatable {
     /// Sum, in cents.
     public let sum: Int64
 
-    /// - Parameters:
-    ///   - bucket: Time bucket key.
-    ///   - count: Number of transactions.
-    ///   - sum: Sum, in cents.
     public init(bucket: String, count: Int32, sum: Int64) {
         self.bucket = bucket
         self.count = count
@@ -1632,11 +1459,6 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
     /// support tickets.
     public let traceID: TraceID?
 
-    /// - Parameters:
-    ///   - granularity: The granularity used.
-    ///   - from: First day of the window.
-    ///   - to: Last day of the window.
-    ///   - traceID: Request trace identifier for observability.
     public init(
         granularity: String,
         from: CalendarDate? = nil,

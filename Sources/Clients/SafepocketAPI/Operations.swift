@@ -24,13 +24,12 @@ extension Client {
     /// optional. An `Idempotency-Key` is not taken here: this is not a data
     /// write, and an authorization code can be redeemed only once anyway.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 429, 500).
     public func exchangeToken(body: TokenRequest) async throws -> TokenResponse {
         try await exchangeTokenWithResponse(body: body).body
     }
 
-    /// `exchangeToken`, returning the status and headers with the body.
+    /// `exchangeToken`, returning the status and headers too.
     public func exchangeTokenWithResponse(body: TokenRequest) async throws -> Response<TokenResponse> {
         try core.validateRequest(Operations.exchangeToken) { validator in
             try validator.validate(body, at: "body")
@@ -52,13 +51,12 @@ extension Client {
     /// `accounts` array plus an optional `totalBalance` in the user's
     /// `currency`, and `traceId`.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500).
     public func listAccounts() async throws -> AccountList {
         try await listAccountsWithResponse().body
     }
 
-    /// `listAccounts`, returning the status and headers with the body.
+    /// `listAccounts`, returning the status and headers too.
     public func listAccountsWithResponse() async throws -> Response<AccountList> {
         var request = RequestBuilder(Operations.listAccounts)
         request.accept("application/json")
@@ -92,8 +90,7 @@ extension Client {
     ///   - page: Zero-based page index.
     ///   - pageSize: Transactions per page.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500).
     public func listTransactions(
         month: String? = nil,
         from: String? = nil,
@@ -112,7 +109,7 @@ extension Client {
         ).body
     }
 
-    /// `listTransactions`, returning the status and headers with the body.
+    /// `listTransactions`, returning the status and headers too.
     public func listTransactionsWithResponse(
         month: String? = nil,
         from: String? = nil,
@@ -161,8 +158,7 @@ extension Client {
     ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
     ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500).
     public func updateTransaction(
         transactionID: LowercaseUUID,
         body: TransactionUpdate,
@@ -175,7 +171,7 @@ extension Client {
         ).body
     }
 
-    /// `updateTransaction`, returning the status and headers with the body.
+    /// `updateTransaction`, returning the status and headers too.
     public func updateTransactionWithResponse(
         transactionID: LowercaseUUID,
         body: TransactionUpdate,
@@ -212,8 +208,7 @@ extension Client {
     ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
     ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502).
     public func syncTransactions(
         body: SyncRequest? = nil,
         idempotencyKey: LowercaseUUID? = nil
@@ -221,7 +216,7 @@ extension Client {
         try await syncTransactionsWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
-    /// `syncTransactions`, returning the status and headers with the body.
+    /// `syncTransactions`, returning the status and headers too.
     public func syncTransactionsWithResponse(
         body: SyncRequest? = nil,
         idempotencyKey: LowercaseUUID? = nil
@@ -257,8 +252,7 @@ extension Client {
     ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
     ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502).
     public func resetTransactions(
         body: ResetRequest? = nil,
         idempotencyKey: LowercaseUUID? = nil
@@ -266,7 +260,7 @@ extension Client {
         try await resetTransactionsWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
-    /// `resetTransactions`, returning the status and headers with the body.
+    /// `resetTransactions`, returning the status and headers too.
     public func resetTransactionsWithResponse(
         body: ResetRequest? = nil,
         idempotencyKey: LowercaseUUID? = nil
@@ -298,13 +292,12 @@ extension Client {
     ///   - month: Calendar month, `YYYY-MM`.
     ///   - generateAI: When `true`, generate a fresh AI highlight for the month instead of returning the stored one.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 503);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 503).
     public func getAnalyticsSummary(month: String? = nil, generateAI: Bool? = nil) async throws -> AnalyticsSummary {
         try await getAnalyticsSummaryWithResponse(month: month, generateAI: generateAI).body
     }
 
-    /// `getAnalyticsSummary`, returning the status and headers with the body.
+    /// `getAnalyticsSummary`, returning the status and headers too.
     public func getAnalyticsSummaryWithResponse(
         month: String? = nil,
         generateAI: Bool? = nil
@@ -334,13 +327,12 @@ extension Client {
     /// - Parameters:
     ///   - conversationID: The conversation to read. Omit for the most recent conversation.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500).
     public func getChatConversation(conversationID: LowercaseUUID? = nil) async throws -> ChatConversation {
         try await getChatConversationWithResponse(conversationID: conversationID).body
     }
 
-    /// `getChatConversation`, returning the status and headers with the body.
+    /// `getChatConversation`, returning the status and headers too.
     public func getChatConversationWithResponse(
         conversationID: LowercaseUUID? = nil
     ) async throws -> Response<ChatConversation> {
@@ -372,8 +364,7 @@ extension Client {
     ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
     ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500, 503);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 404, 429, 500, 503).
     public func sendChatMessage(
         body: ChatMessageRequest,
         idempotencyKey: LowercaseUUID? = nil
@@ -381,7 +372,7 @@ extension Client {
         try await sendChatMessageWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
-    /// `sendChatMessage`, returning the status and headers with the body.
+    /// `sendChatMessage`, returning the status and headers too.
     public func sendChatMessageWithResponse(
         body: ChatMessageRequest,
         idempotencyKey: LowercaseUUID? = nil
@@ -416,13 +407,12 @@ extension Client {
     ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
     ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500, 502);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500, 502).
     public func createPlaidLinkToken(idempotencyKey: LowercaseUUID? = nil) async throws -> PlaidLinkToken {
         try await createPlaidLinkTokenWithResponse(idempotencyKey: idempotencyKey).body
     }
 
-    /// `createPlaidLinkToken`, returning the status and headers with the body.
+    /// `createPlaidLinkToken`, returning the status and headers too.
     public func createPlaidLinkTokenWithResponse(
         idempotencyKey: LowercaseUUID? = nil
     ) async throws -> Response<PlaidLinkToken> {
@@ -450,8 +440,7 @@ extension Client {
     ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
     ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502).
     public func exchangePlaidPublicToken(
         body: PlaidExchangeRequest,
         idempotencyKey: LowercaseUUID? = nil
@@ -459,7 +448,7 @@ extension Client {
         try await exchangePlaidPublicTokenWithResponse(body: body, idempotencyKey: idempotencyKey).body
     }
 
-    /// `exchangePlaidPublicToken`, returning the status and headers with the body.
+    /// `exchangePlaidPublicToken`, returning the status and headers too.
     public func exchangePlaidPublicTokenWithResponse(
         body: PlaidExchangeRequest,
         idempotencyKey: LowercaseUUID? = nil
@@ -488,13 +477,12 @@ extension Client {
     /// it changes no state, so it takes no `Idempotency-Key` and is safe to
     /// retry.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500).
     public func searchRAG(body: RAGSearchRequest) async throws -> RAGSearchResult {
         try await searchRAGWithResponse(body: body).body
     }
 
-    /// `searchRAG`, returning the status and headers with the body.
+    /// `searchRAG`, returning the status and headers too.
     public func searchRAGWithResponse(body: RAGSearchRequest) async throws -> Response<RAGSearchResult> {
         try core.validateRequest(Operations.searchRAG) { validator in
             try validator.validate(body, at: "body")
@@ -519,13 +507,12 @@ extension Client {
     /// - Parameters:
     ///   - month: Calendar month, `YYYY-MM`.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500).
     public func getRAGSummaries(month: String? = nil) async throws -> RAGSummaries {
         try await getRAGSummariesWithResponse(month: month).body
     }
 
-    /// `getRAGSummaries`, returning the status and headers with the body.
+    /// `getRAGSummaries`, returning the status and headers too.
     public func getRAGSummariesWithResponse(month: String? = nil) async throws -> Response<RAGSummaries> {
         try core.validateRequest(Operations.getRAGSummaries) { validator in
             try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
@@ -549,13 +536,12 @@ extension Client {
     /// integer cents. This is a read: it takes no `Idempotency-Key` and is
     /// safe to retry.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500).
     public func aggregateRAG(body: RAGAggregateRequest) async throws -> RAGAggregateResult {
         try await aggregateRAGWithResponse(body: body).body
     }
 
-    /// `aggregateRAG`, returning the status and headers with the body.
+    /// `aggregateRAG`, returning the status and headers too.
     public func aggregateRAGWithResponse(body: RAGAggregateRequest) async throws -> Response<RAGAggregateResult> {
         try core.validateRequest(Operations.aggregateRAG) { validator in
             try validator.validate(body, at: "body")

@@ -30,6 +30,10 @@ import HTTPTypes
 /// Every request (including GETs) is sent with `X-API-Key` and
 /// `Content-Type: application/json`. Branding logos referenced by `logo_url`
 /// are served from `https://assets.securenode.io` and cached on the device.
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore

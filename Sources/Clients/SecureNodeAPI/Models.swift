@@ -68,15 +68,6 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
     /// without the field is active.
     public let isActive: Bool
 
-    /// - Parameters:
-    ///   - phoneNumberE164: Phone number in E.164 form (e.g. `+1234567890`).
-    ///   - brandName: Display name shown on incoming calls.
-    ///   - brandID: Identifier of the brand this number belongs to.
-    ///   - logoURL: Optional logo URL (served from `https://assets.securenode.io`, cached locally under
-    ///     `Library/Caches/SecureNodeBranding/`).
-    ///   - callReason: Optional reason for the call shown with the identity.
-    ///   - updatedAt: When the record last changed.
-    ///   - isActive: Whether the record is active.
     public init(
         phoneNumberE164: E164PhoneNumber,
         brandName: String,
@@ -139,9 +130,6 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// - Parameters:
-    ///   - voipDialerEnabled: Whether the (future) VoIP dialler capability is enabled.
-    ///   - brandingEnabled: Whether call branding is enabled for this customer/device.
     public init(
         voipDialerEnabled: Bool? = nil,
         brandingEnabled: Bool? = nil,
@@ -187,10 +175,6 @@ public struct BrandingSyncResponse: Codable, Hashable, Sendable, Validatable {
     /// appear.
     public let config: BrandingConfig?
 
-    /// - Parameters:
-    ///   - branding: Branding records (all for a full sync, changed ones for an incremental sync).
-    ///   - syncedAt: Server time of this sync; store it as the next `since` cursor.
-    ///   - config: Server-side configuration flags returned with a sync.
     public init(branding: [BrandingRecord], syncedAt: Date, config: BrandingConfig? = nil) {
         self.branding = branding
         self.syncedAt = syncedAt
@@ -223,12 +207,6 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
     /// When the identity last changed (optional).
     public let updatedAt: Date?
 
-    /// - Parameters:
-    ///   - e164: Phone number in E.164 form (e.g. `+1234567890`).
-    ///   - brandName: Display name shown on incoming calls.
-    ///   - logoURL: Optional logo URL.
-    ///   - callReason: Optional reason for the call.
-    ///   - updatedAt: When the identity last changed (optional).
     public init(
         e164: E164PhoneNumber,
         brandName: String,
@@ -525,11 +503,6 @@ public struct UsageEventResponse: Codable, Hashable, Sendable {
     /// Display time recorded for the event.
     public let displayedAt: Date?
 
-    /// - Parameters:
-    ///   - success: Whether the event was accepted.
-    ///   - eventID: Server id of the event; returned to the host as the call id for later return-call attribution
-    ///     (`meta.call_event_id`).
-    ///   - displayedAt: Display time recorded for the event.
     public init(success: Bool, eventID: String? = nil, displayedAt: Date? = nil) {
         self.success = success
         self.eventID = eventID
@@ -663,9 +636,6 @@ public struct DeviceResponse: Codable, Hashable, Sendable, Validatable {
     /// Stable per-install device identifier (for example a UUID string).
     public let deviceID: DeviceID?
 
-    /// - Parameters:
-    ///   - success: Whether the request was accepted.
-    ///   - deviceID: Stable per-install device identifier (for example a UUID string).
     public init(success: Bool, deviceID: DeviceID? = nil) {
         self.success = success
         self.deviceID = deviceID
@@ -735,8 +705,6 @@ public struct SuccessResponse: Codable, Hashable, Sendable {
     /// Whether the request was accepted.
     public let success: Bool
 
-    /// - Parameters:
-    ///   - success: Whether the request was accepted.
     public init(success: Bool) {
         self.success = success
     }
@@ -823,9 +791,6 @@ public struct DebugUploadResponse: Codable, Hashable, Sendable {
     /// Server id of the stored upload.
     public let uploadID: String?
 
-    /// - Parameters:
-    ///   - success: Whether the upload was accepted.
-    ///   - uploadID: Server id of the stored upload.
     public init(success: Bool, uploadID: String? = nil) {
         self.success = success
         self.uploadID = uploadID
@@ -846,9 +811,6 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
 
-    /// - Parameters:
-    ///   - error: Machine-readable error code.
-    ///   - message: Human-readable explanation.
     public init(error: String? = nil, message: String? = nil, additionalProperties: [String: JSONValue] = [:]) {
         self.error = error
         self.message = message

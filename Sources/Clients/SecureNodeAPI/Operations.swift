@@ -28,13 +28,12 @@ extension Client {
     ///     returned.
     ///   - deviceID: Identifier of the calling device/install (optional).
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429).
     public func syncBranding(since: Date? = nil, deviceID: DeviceID? = nil) async throws -> BrandingSyncResponse {
         try await syncBrandingWithResponse(since: since, deviceID: deviceID).body
     }
 
-    /// `syncBranding`, returning the status and headers with the body.
+    /// `syncBranding`, returning the status and headers too.
     public func syncBrandingWithResponse(
         since: Date? = nil,
         deviceID: DeviceID? = nil
@@ -101,13 +100,12 @@ extension Client {
     ///   - e164: Phone number to look up, in E.164 form. The leading `+` must be percent-encoded (`%2B1234567890`).
     ///   - deviceID: Identifier of the calling device/install (optional).
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 429);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 404, 429).
     public func lookupBranding(e164: E164PhoneNumber, deviceID: DeviceID? = nil) async throws -> LookupBrandingResult {
         try await lookupBrandingWithResponse(e164: e164, deviceID: deviceID).body
     }
 
-    /// `lookupBranding`, returning the status and headers with the body.
+    /// `lookupBranding`, returning the status and headers too.
     public func lookupBrandingWithResponse(
         e164: E164PhoneNumber,
         deviceID: DeviceID? = nil
@@ -152,13 +150,12 @@ extension Client {
     /// event's (`success`, `event_id`, `displayed_at`). Billable call events
     /// are reported with `recordBrandingEvent`.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429).
     public func recordImprint(body: ImprintRequest) async throws -> UsageEventResponse {
         try await recordImprintWithResponse(body: body).body
     }
 
-    /// `recordImprint`, returning the status and headers with the body.
+    /// `recordImprint`, returning the status and headers too.
     public func recordImprintWithResponse(body: ImprintRequest) async throws -> Response<UsageEventResponse> {
         try core.validateRequest(Operations.recordImprint) { validator in
             try validator.validate(body, at: "body")
@@ -187,13 +184,12 @@ extension Client {
     /// The returned `event_id` is the call id used for follow-up attribution
     /// (`meta.call_event_id` of a later "returned" event).
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429).
     public func recordBrandingEvent(body: UsageEventRequest) async throws -> UsageEventResponse {
         try await recordBrandingEventWithResponse(body: body).body
     }
 
-    /// `recordBrandingEvent`, returning the status and headers with the body.
+    /// `recordBrandingEvent`, returning the status and headers too.
     public func recordBrandingEventWithResponse(body: UsageEventRequest) async throws -> Response<UsageEventResponse> {
         try core.validateRequest(Operations.recordBrandingEvent) { validator in
             try validator.validate(body, at: "body")
@@ -215,13 +211,12 @@ extension Client {
     /// the `platform` and `device_id`. The version and capability fields are
     /// optional. The response carries a `success` flag and echoes `device_id`.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429).
     public func registerDevice(body: DeviceRegisterRequest) async throws -> DeviceResponse {
         try await registerDeviceWithResponse(body: body).body
     }
 
-    /// `registerDevice`, returning the status and headers with the body.
+    /// `registerDevice`, returning the status and headers too.
     public func registerDeviceWithResponse(body: DeviceRegisterRequest) async throws -> Response<DeviceResponse> {
         try core.validateRequest(Operations.registerDevice) { validator in
             try validator.validate(body, at: "body")
@@ -246,13 +241,12 @@ extension Client {
     /// `os_version`, `sdk_version`, `app_version` and an open `capabilities`
     /// map of booleans. The response has the same shape as `registerDevice`'s.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429).
     public func updateDevice(body: DeviceUpdateRequest) async throws -> DeviceResponse {
         try await updateDeviceWithResponse(body: body).body
     }
 
-    /// `updateDevice`, returning the status and headers with the body.
+    /// `updateDevice`, returning the status and headers too.
     public func updateDeviceWithResponse(body: DeviceUpdateRequest) async throws -> Response<DeviceResponse> {
         try core.validateRequest(Operations.updateDevice) { validator in
             try validator.validate(body, at: "body")
@@ -276,13 +270,12 @@ extension Client {
     /// `mobile/device/presence` or `api/mobile/device/presence`, depending on
     /// the base URL.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 429).
     public func reportDevicePresence(body: PresenceRequest) async throws -> SuccessResponse {
         try await reportDevicePresenceWithResponse(body: body).body
     }
 
-    /// `reportDevicePresence`, returning the status and headers with the body.
+    /// `reportDevicePresence`, returning the status and headers too.
     public func reportDevicePresenceWithResponse(body: PresenceRequest) async throws -> Response<SuccessResponse> {
         try core.validateRequest(Operations.reportDevicePresence) { validator in
             try validator.validate(body, at: "body")
@@ -307,13 +300,12 @@ extension Client {
     /// plus optional device metadata and a free-form `context`. The response
     /// carries `success` and an optional `upload_id`.
     ///
-    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 403, 429);
-    ///   `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorResponse>` for a documented error status (400, 401, 403, 429).
     public func uploadDebugLogs(body: DebugUploadRequest) async throws -> DebugUploadResponse {
         try await uploadDebugLogsWithResponse(body: body).body
     }
 
-    /// `uploadDebugLogs`, returning the status and headers with the body.
+    /// `uploadDebugLogs`, returning the status and headers too.
     public func uploadDebugLogsWithResponse(body: DebugUploadRequest) async throws -> Response<DebugUploadResponse> {
         try core.validateRequest(Operations.uploadDebugLogs) { validator in
             try validator.validate(body, at: "body")

@@ -34,6 +34,10 @@ import HTTPTypes
 /// - Never log tokens, OTP codes or phone numbers in full; mask them.
 /// - Phone numbers are E.164; validate before sending and never "fix" them
 ///   silently.
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore

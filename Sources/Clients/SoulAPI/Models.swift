@@ -42,9 +42,6 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable, Validatable {
     /// One-time passcode received by SMS: 6 digits. In staging dev mode the preview code is 123456. Never log it.
     public let previewCode: OTPCode?
 
-    /// - Parameters:
-    ///   - status: Always "ok" on success.
-    ///   - previewCode: One-time passcode received by SMS: 6 digits.
     public init(status: RequestOTPResponse.Status, previewCode: OTPCode? = nil) {
         self.status = status
         self.previewCode = previewCode
@@ -111,11 +108,6 @@ public struct VerifyOTPResponse: Codable, Hashable, Sendable, Validatable {
     /// Minimal user object returned at sign-in.
     public let user: User
 
-    /// - Parameters:
-    ///   - accessToken: Short-lived JWT access token, sent as `Authorization: Bearer <access_token>`.
-    ///   - tokenType: Token type; always "bearer".
-    ///   - refreshToken: Refresh token for `refreshToken` and `logout`.
-    ///   - user: Minimal user object returned at sign-in.
     public init(accessToken: String, tokenType: VerifyOTPResponse.TokenType, refreshToken: String, user: User) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -170,10 +162,6 @@ public struct User: Codable, Hashable, Sendable {
     /// Synthetic address derived from the phone number, of the form "<phone>@example.com"; not a real mailbox.
     public let email: String
 
-    /// - Parameters:
-    ///   - id: Server-side user id.
-    ///   - email: Synthetic address derived from the phone number, of the form "<phone>@example.com"; not a real
-    ///     mailbox.
     public init(id: Int64, email: String) {
         self.id = id
         self.email = email
@@ -203,9 +191,6 @@ public struct RefreshTokenResponse: Codable, Hashable, Sendable {
     /// New refresh token; the old one must no longer be used.
     public let refreshToken: String
 
-    /// - Parameters:
-    ///   - accessToken: New JWT access token.
-    ///   - refreshToken: New refresh token; the old one must no longer be used.
     public init(accessToken: String, refreshToken: String) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -238,8 +223,6 @@ public struct StatusResponse: Codable, Hashable, Sendable, Validatable {
     /// Always "ok" on success.
     public let status: StatusResponse.Status
 
-    /// - Parameters:
-    ///   - status: Always "ok" on success.
     public init(status: StatusResponse.Status) {
         self.status = status
     }
@@ -288,11 +271,6 @@ public struct Mood: Codable, Hashable, Sendable, Validatable {
     /// When the entry was recorded (UTC).
     public let createdAt: Date
 
-    /// - Parameters:
-    ///   - id: Server-side id of the entry.
-    ///   - score: Mood score from 1 (lowest) to 10 (highest).
-    ///   - note: Free-text note; null when none was given.
-    ///   - createdAt: When the entry was recorded (UTC).
     public init(id: Int64, score: Int32, note: String? = nil, createdAt: Date) {
         self.id = id
         self.score = score
@@ -346,10 +324,6 @@ public struct HealthStatus: Codable, Hashable, Sendable {
     /// Whether Redis (rate limiting) is reachable, when reported.
     public let redis: Bool?
 
-    /// - Parameters:
-    ///   - status: "ok" when the service is healthy.
-    ///   - db: Whether the database (PostgreSQL) is reachable, when reported.
-    ///   - redis: Whether Redis (rate limiting) is reachable, when reported.
     public init(status: String, db: Bool? = nil, redis: Bool? = nil) {
         self.status = status
         self.db = db
@@ -363,8 +337,6 @@ public struct ErrorDetail: Codable, Hashable, Sendable {
     /// Human-readable error message.
     public let detail: String
 
-    /// - Parameters:
-    ///   - detail: Human-readable error message.
     public init(detail: String) {
         self.detail = detail
     }

@@ -22,13 +22,12 @@ extension Client {
     ///   (123456). Production never returns it.
     /// - Do not log the phone number in full.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500); `UndocumentedResponseError` for
-    ///   another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500).
     public func requestOTP(body: RequestOTPBody) async throws -> RequestOTPResponse {
         try await requestOTPWithResponse(body: body).body
     }
 
-    /// `requestOTP`, returning the status and headers with the body.
+    /// `requestOTP`, returning the status and headers too.
     public func requestOTPWithResponse(body: RequestOTPBody) async throws -> Response<RequestOTPResponse> {
         try core.validateRequest(Operations.requestOTP) { validator in
             try validator.validate(body, at: "body")
@@ -62,13 +61,12 @@ extension Client {
     /// The `otp` field must be exactly 6 ASCII digits. This route is rate
     /// limited (429).
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500); `UndocumentedResponseError` for
-    ///   another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500).
     public func verifyOTP(body: VerifyOTPBody) async throws -> VerifyOTPResponse {
         try await verifyOTPWithResponse(body: body).body
     }
 
-    /// `verifyOTP`, returning the status and headers with the body.
+    /// `verifyOTP`, returning the status and headers too.
     public func verifyOTPWithResponse(body: VerifyOTPBody) async throws -> Response<VerifyOTPResponse> {
         try core.validateRequest(Operations.verifyOTP) { validator in
             try validator.validate(body, at: "body")
@@ -101,13 +99,12 @@ extension Client {
     /// - Not retried automatically on network failures (POST, not idempotent
     ///   once the refresh token rotates).
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for
-    ///   another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500).
     public func refreshToken(body: RefreshTokenBody) async throws -> RefreshTokenResponse {
         try await refreshTokenWithResponse(body: body).body
     }
 
-    /// `refreshToken`, returning the status and headers with the body.
+    /// `refreshToken`, returning the status and headers too.
     public func refreshTokenWithResponse(body: RefreshTokenBody) async throws -> Response<RefreshTokenResponse> {
         var request = RequestBuilder(Operations.refreshToken)
         try request.setJSONBody(body)
@@ -131,13 +128,12 @@ extension Client {
     /// interceptor does for every call), and a 401 from this operation must
     /// NOT trigger the refresh flow.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (429, 500); `UndocumentedResponseError` for
-    ///   another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (429, 500).
     public func logout(body: LogoutBody) async throws -> StatusResponse {
         try await logoutWithResponse(body: body).body
     }
 
-    /// `logout`, returning the status and headers with the body.
+    /// `logout`, returning the status and headers too.
     public func logoutWithResponse(body: LogoutBody) async throws -> Response<StatusResponse> {
         var request = RequestBuilder(Operations.logout)
         try request.setJSONBody(body)
@@ -164,13 +160,12 @@ extension Client {
     /// The response is a JSON array of `Mood` objects, newest first, without
     /// pagination.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for
-    ///   another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500).
     public func listMoods() async throws -> MoodList {
         try await listMoodsWithResponse().body
     }
 
-    /// `listMoods`, returning the status and headers with the body.
+    /// `listMoods`, returning the status and headers too.
     public func listMoodsWithResponse() async throws -> Response<MoodList> {
         var request = RequestBuilder(Operations.listMoods)
         request.accept("application/json")
@@ -196,13 +191,12 @@ extension Client {
     /// answers with the stored `Mood`. Clients should accept any 2xx as
     /// success.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500); `UndocumentedResponseError` for
-    ///   another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500).
     public func createMood(body: CreateMoodBody) async throws -> Mood {
         try await createMoodWithResponse(body: body).body
     }
 
-    /// `createMood`, returning the status and headers with the body.
+    /// `createMood`, returning the status and headers too.
     public func createMoodWithResponse(body: CreateMoodBody) async throws -> Response<Mood> {
         try core.validateRequest(Operations.createMood) { validator in
             try validator.validate(body, at: "body")
@@ -227,14 +221,11 @@ extension Client {
     /// optionally with `db` and `redis` booleans for the backing services
     /// (PostgreSQL and Redis). `status` is a free string; other values may
     /// appear.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func checkHealth() async throws -> HealthStatus {
         try await checkHealthWithResponse().body
     }
 
-    /// `checkHealth`, returning the status and headers with the body.
+    /// `checkHealth`, returning the status and headers too.
     public func checkHealthWithResponse() async throws -> Response<HealthStatus> {
         var request = RequestBuilder(Operations.checkHealth)
         request.accept("application/json")

@@ -10,6 +10,10 @@ import HTTPTypes
 ///
 /// Test fixture: one operation or schema per feature of the generator, so that tests can prove the generated code
 /// behaves, not only that it reads as expected.
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore

@@ -8,9 +8,6 @@ import OpenAPIRuntime
 
 extension Client {
     /// `GET /items`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listItems(
         tags: [String]? = nil,
         ids: [Int]? = nil,
@@ -31,7 +28,7 @@ extension Client {
         ).body
     }
 
-    /// `listItems`, returning the status and headers with the body.
+    /// `listItems`, returning the status and headers too.
     public func listItemsWithResponse(
         tags: [String]? = nil,
         ids: [Int]? = nil,
@@ -58,14 +55,11 @@ extension Client {
     }
 
     /// `PATCH /items/{itemId}`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func patchItem(itemID: String, body: ItemPatch) async throws -> Item {
         try await patchItemWithResponse(itemID: itemID, body: body).body
     }
 
-    /// `patchItem`, returning the status and headers with the body.
+    /// `patchItem`, returning the status and headers too.
     public func patchItemWithResponse(itemID: String, body: ItemPatch) async throws -> Response<Item> {
         try core.validateRequest(Operations.patchItem) { validator in
             try validator.validate(body, at: "body")
@@ -82,14 +76,11 @@ extension Client {
     }
 
     /// `POST /token`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func exchangeCode(body: ExchangeCodeRequest) async throws -> ExchangeCodeResponse {
         try await exchangeCodeWithResponse(body: body).body
     }
 
-    /// `exchangeCode`, returning the status and headers with the body.
+    /// `exchangeCode`, returning the status and headers too.
     public func exchangeCodeWithResponse(body: ExchangeCodeRequest) async throws -> Response<ExchangeCodeResponse> {
         var request = RequestBuilder(Operations.exchangeCode)
         try request.setFormBody(body)
@@ -102,14 +93,11 @@ extension Client {
     }
 
     /// `POST /uploads`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func upload(body: UploadRequest) async throws -> String {
         try await uploadWithResponse(body: body).body
     }
 
-    /// `upload`, returning the status and headers with the body.
+    /// `upload`, returning the status and headers too.
     public func uploadWithResponse(body: UploadRequest) async throws -> Response<String> {
         var request = RequestBuilder(Operations.upload)
         var form = MultipartForm()
@@ -127,13 +115,12 @@ extension Client {
 
     /// `GET /files/{name}`
     ///
-    /// - Throws: `APIError<DownloadErrorBody>` for a documented error status (404, 410); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<DownloadErrorBody>` for a documented error status (404, 410).
     public func download(name: String) async throws -> Data {
         try await downloadWithResponse(name: name).body
     }
 
-    /// `download`, returning the status and headers with the body.
+    /// `download`, returning the status and headers too.
     public func downloadWithResponse(name: String) async throws -> Response<Data> {
         var request = RequestBuilder(Operations.download)
         try request.setPath("name", name)
@@ -148,14 +135,11 @@ extension Client {
     }
 
     /// `POST /shapes`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func echoShapes(body: Shapes) async throws -> Shapes {
         try await echoShapesWithResponse(body: body).body
     }
 
-    /// `echoShapes`, returning the status and headers with the body.
+    /// `echoShapes`, returning the status and headers too.
     public func echoShapesWithResponse(body: Shapes) async throws -> Response<Shapes> {
         var request = RequestBuilder(Operations.echoShapes)
         try request.setJSONBody(body)
@@ -168,14 +152,11 @@ extension Client {
     }
 
     /// `GET /points{coords}`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func getPoints(coords: [Int], coreQuery: String? = nil, filter: Filter? = nil) async throws {
         _ = try await getPointsWithResponse(coords: coords, coreQuery: coreQuery, filter: filter)
     }
 
-    /// `getPoints`, returning the status and headers with the body.
+    /// `getPoints`, returning the status and headers too.
     public func getPointsWithResponse(
         coords: [Int],
         coreQuery: String? = nil,
@@ -193,14 +174,11 @@ extension Client {
     }
 
     /// `POST /avatars`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func uploadAvatar(body: AvatarUpload, formHeader: String? = nil) async throws {
         _ = try await uploadAvatarWithResponse(body: body, formHeader: formHeader)
     }
 
-    /// `uploadAvatar`, returning the status and headers with the body.
+    /// `uploadAvatar`, returning the status and headers too.
     public func uploadAvatarWithResponse(
         body: AvatarUpload,
         formHeader: String? = nil
@@ -220,14 +198,11 @@ extension Client {
     }
 
     /// `GET /envelopes`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func getEnvelopes() async throws -> Envelope {
         try await getEnvelopesWithResponse().body
     }
 
-    /// `getEnvelopes`, returning the status and headers with the body.
+    /// `getEnvelopes`, returning the status and headers too.
     public func getEnvelopesWithResponse() async throws -> Response<Envelope> {
         var request = RequestBuilder(Operations.getEnvelopes)
         request.accept("application/json")
@@ -239,14 +214,11 @@ extension Client {
     }
 
     /// `POST /envelopes`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func echoShapes2() async throws {
         _ = try await echoShapes2WithResponse()
     }
 
-    /// `echoShapes2`, returning the status and headers with the body.
+    /// `echoShapes2`, returning the status and headers too.
     public func echoShapes2WithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.echoShapes2)
         let response = try await core.send(request)
@@ -257,14 +229,11 @@ extension Client {
     }
 
     /// A Swift keyword as the operation's name, with an optional argument named like one.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func `import`(`default`: Bool? = nil) async throws {
         _ = try await importWithResponse(default: `default`)
     }
 
-    /// `import`, returning the status and headers with the body.
+    /// `import`, returning the status and headers too.
     public func importWithResponse(`default`: Bool? = nil) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.import)
         try request.addQuery("default", `default`)
@@ -276,9 +245,6 @@ extension Client {
     }
 
     /// Every constraint the client checks before it sends.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func placeOrder(
         orderID: String,
         body: Order,
@@ -289,7 +255,7 @@ extension Client {
         try await placeOrderWithResponse(orderID: orderID, body: body, limit: limit, apiKey: apiKey, ids: ids).body
     }
 
-    /// `placeOrder`, returning the status and headers with the body.
+    /// `placeOrder`, returning the status and headers too.
     public func placeOrderWithResponse(
         orderID: String,
         body: Order,
@@ -320,14 +286,11 @@ extension Client {
     }
 
     /// UUIDs in every place a request can hold one, sent back as received.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func linkItems(body: Links, ids: [LowercaseUUID]? = nil) async throws -> Links {
         try await linkItemsWithResponse(body: body, ids: ids).body
     }
 
-    /// `linkItems`, returning the status and headers with the body.
+    /// `linkItems`, returning the status and headers too.
     public func linkItemsWithResponse(body: Links, ids: [LowercaseUUID]? = nil) async throws -> Response<Links> {
         var request = RequestBuilder(Operations.linkItems)
         try request.addQuery("ids", ids)
@@ -342,13 +305,12 @@ extension Client {
 
     /// Needs an API key in a header.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedHeaderKey() async throws {
         _ = try await securedHeaderKeyWithResponse()
     }
 
-    /// `securedHeaderKey`, returning the status and headers with the body.
+    /// `securedHeaderKey`, returning the status and headers too.
     public func securedHeaderKeyWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedHeaderKey)
         let response = try await core.send(request)
@@ -361,13 +323,12 @@ extension Client {
 
     /// Needs an API key in the query.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedQueryKey(page: Int? = nil) async throws {
         _ = try await securedQueryKeyWithResponse(page: page)
     }
 
-    /// `securedQueryKey`, returning the status and headers with the body.
+    /// `securedQueryKey`, returning the status and headers too.
     public func securedQueryKeyWithResponse(page: Int? = nil) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.securedQueryKey)
         try request.addQuery("page", page)
@@ -381,13 +342,12 @@ extension Client {
 
     /// Needs an API key in a cookie.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedCookieKey(theme: String? = nil) async throws {
         _ = try await securedCookieKeyWithResponse(theme: theme)
     }
 
-    /// `securedCookieKey`, returning the status and headers with the body.
+    /// `securedCookieKey`, returning the status and headers too.
     public func securedCookieKeyWithResponse(theme: String? = nil) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.securedCookieKey)
         try request.addCookie("theme", theme)
@@ -401,13 +361,12 @@ extension Client {
 
     /// Needs an http bearer token.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedBearer() async throws {
         _ = try await securedBearerWithResponse()
     }
 
-    /// `securedBearer`, returning the status and headers with the body.
+    /// `securedBearer`, returning the status and headers too.
     public func securedBearerWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedBearer)
         let response = try await core.send(request)
@@ -420,13 +379,12 @@ extension Client {
 
     /// Needs http basic.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedBasic() async throws {
         _ = try await securedBasicWithResponse()
     }
 
-    /// `securedBasic`, returning the status and headers with the body.
+    /// `securedBasic`, returning the status and headers too.
     public func securedBasicWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedBasic)
         let response = try await core.send(request)
@@ -439,13 +397,12 @@ extension Client {
 
     /// Needs an http scheme other than bearer and basic, passed through.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedDigest() async throws {
         _ = try await securedDigestWithResponse()
     }
 
-    /// `securedDigest`, returning the status and headers with the body.
+    /// `securedDigest`, returning the status and headers too.
     public func securedDigestWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedDigest)
         let response = try await core.send(request)
@@ -458,13 +415,12 @@ extension Client {
 
     /// Needs OAuth 2 with scopes.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedOauth() async throws {
         _ = try await securedOauthWithResponse()
     }
 
-    /// `securedOauth`, returning the status and headers with the body.
+    /// `securedOauth`, returning the status and headers too.
     public func securedOauthWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedOauth)
         let response = try await core.send(request)
@@ -477,13 +433,12 @@ extension Client {
 
     /// Needs OpenID Connect.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedOpenID() async throws {
         _ = try await securedOpenIDWithResponse()
     }
 
-    /// `securedOpenID`, returning the status and headers with the body.
+    /// `securedOpenID`, returning the status and headers too.
     public func securedOpenIDWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedOpenID)
         let response = try await core.send(request)
@@ -496,13 +451,12 @@ extension Client {
 
     /// Needs mutual TLS (the transport's business).
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedMutualTLS() async throws {
         _ = try await securedMutualTLSWithResponse()
     }
 
-    /// `securedMutualTLS`, returning the status and headers with the body.
+    /// `securedMutualTLS`, returning the status and headers too.
     public func securedMutualTLSWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedMutualTLS)
         let response = try await core.send(request)
@@ -515,13 +469,12 @@ extension Client {
 
     /// Needs a bearer token, or a header key and a query key together.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedAlternatives() async throws {
         _ = try await securedAlternativesWithResponse()
     }
 
-    /// `securedAlternatives`, returning the status and headers with the body.
+    /// `securedAlternatives`, returning the status and headers too.
     public func securedAlternativesWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedAlternatives)
         let response = try await core.send(request)
@@ -534,13 +487,12 @@ extension Client {
 
     /// Takes a bearer token when the app has one (optional security).
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func securedOptional() async throws {
         _ = try await securedOptionalWithResponse()
     }
 
-    /// `securedOptional`, returning the status and headers with the body.
+    /// `securedOptional`, returning the status and headers too.
     public func securedOptionalWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.securedOptional)
         let response = try await core.send(request)
@@ -553,13 +505,12 @@ extension Client {
 
     /// Needs no credential.
     ///
-    /// - Throws: `APIError<EmptyBody>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<EmptyBody>` for a documented error status (401).
     public func publicItem() async throws {
         _ = try await publicItemWithResponse()
     }
 
-    /// `publicItem`, returning the status and headers with the body.
+    /// `publicItem`, returning the status and headers too.
     public func publicItemWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.publicItem)
         let response = try await core.send(request)

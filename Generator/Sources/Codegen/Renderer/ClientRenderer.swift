@@ -9,7 +9,7 @@ struct ClientRenderer {
     let validation: ValidationRenderer
 
     func renderClient(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
-        writer.documentation(client.documentation)
+        writer.documentation((client.documentation.map { $0 + "\n\n" } ?? "") + Self.errorsDocumentation)
         writer.block("\(access) struct Client: Sendable") { writer in
             writer.line("/// Sends the requests: server URL, transport and middlewares.")
             writer.line("\(access) let core: ClientCore")
@@ -80,6 +80,14 @@ struct ClientRenderer {
             renderSecuritySchemes(client, into: &writer)
         }
     }
+
+    /// What every operation method throws, said once on `Client` rather
+    /// than on each of its methods.
+    static let errorsDocumentation = """
+        Every method throws `UndocumentedResponseError` for a status its operation does not document and
+        `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+        middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
+        """
 
     /// The descriptor's `cache:` and `isOfflineQueueable:` arguments, written
     /// only when the spec's `x-cache` or `x-offline-queue` departs from the
@@ -288,11 +296,11 @@ struct ClientRenderer {
             }
             if let text = operation.body?.documentation { documentation += "\n  - body: " + text.replacingNewlines() }
         }
+        // What every method throws is said once, on `Client`; a method names
+        // only the error bodies its own operation documents.
         if let failure = operation.failure {
             let statuses = operation.responses.filter { !$0.isSuccess }.map(\.status).joined(separator: ", ")
-            documentation += "\n\n- Throws: `APIError<\(failure.bodyType)>` for a documented error status (\(statuses)); `UndocumentedResponseError` for another status; `ResponseDecodingError` when a body does not match the spec."
-        } else {
-            documentation += "\n\n- Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not match the spec."
+            documentation += "\n\n- Throws: `APIError<\(failure.bodyType)>` for a documented error status (\(statuses))."
         }
         writer.documentation(documentation)
         if operation.isDeprecated { writer.line("@available(*, deprecated)") }
@@ -306,7 +314,7 @@ struct ClientRenderer {
             }
         }
         writer.line("")
-        writer.line("/// `\(SwiftName.unescaped(operation.methodName))`, returning the status and headers with the body.")
+        writer.line("/// `\(SwiftName.unescaped(operation.methodName))`, returning the status and headers too.")
         if operation.isDeprecated { writer.line("@available(*, deprecated)") }
         writer.block("\(access) func \(operation.responseMethodName)(\(parameters)) async throws -> Response<\(operation.success.bodyType)>") { writer in
             renderRequest(operation, into: &writer)

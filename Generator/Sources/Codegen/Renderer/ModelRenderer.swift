@@ -95,7 +95,10 @@ struct ModelRenderer {
             return "\(label): \(property.type)"
         }
         if let additional = shape.additionalProperties { arguments.append("additionalProperties: [String: \(additional)] = [:]") }
-        writer.documentation(Self.parameterDocumentation(shape))
+        // Apps build request values: their initialisers say what each
+        // argument is. A response-only type's initialiser (for tests and
+        // previews) repeats nothing its documented properties already say.
+        if shape.isInRequests { writer.documentation(Self.parameterDocumentation(shape)) }
         writer.block("\(access) init(\(arguments.joined(separator: ", ")))") { writer in
             for property in shape.properties {
                 writer.line("self.\(SwiftName.unescaped(property.storageName)) = \(property.name)")

@@ -7,6 +7,10 @@ import HTTPTypes
 @_exported import OpenAPIRuntime
 
 /// A client of Nullable (1).
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -154,8 +158,6 @@ public struct Legacy: Codable, Hashable, Sendable {
     public let closedAt: Date?
     public let comment: String?
 
-    /// - Parameters:
-    ///   - closedAt: Required but nullable; only a response carries it, so Codable is synthesized.
     public init(closedAt: Date? = nil, comment: String? = nil) {
         self.closedAt = closedAt
         self.comment = comment
@@ -177,14 +179,11 @@ import OpenAPIRuntime
 
 extension Client {
     /// The body can send an explicit null (Nullable); the answer cannot tell null from absent, and need not.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func patchMood(id: Int64, body: MoodPatch) async throws -> Legacy {
         try await patchMoodWithResponse(id: id, body: body).body
     }
 
-    /// `patchMood`, returning the status and headers with the body.
+    /// `patchMood`, returning the status and headers too.
     public func patchMoodWithResponse(id: Int64, body: MoodPatch) async throws -> Response<Legacy> {
         var request = RequestBuilder(Operations.patchMood)
         try request.setPath("id", id)

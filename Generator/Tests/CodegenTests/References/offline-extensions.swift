@@ -7,6 +7,10 @@ import HTTPTypes
 @_exported import OpenAPIRuntime
 
 /// A client of Offline (1).
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -135,14 +139,11 @@ import OpenAPIRuntime
 
 extension Client {
     /// Cached as the response headers allow (the default for a GET).
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listNotes() async throws -> [String] {
         try await listNotesWithResponse().body
     }
 
-    /// `listNotes`, returning the status and headers with the body.
+    /// `listNotes`, returning the status and headers too.
     public func listNotesWithResponse() async throws -> Response<[String]> {
         var request = RequestBuilder(Operations.listNotes)
         request.accept("application/json")
@@ -154,14 +155,11 @@ extension Client {
     }
 
     /// May be stored while offline and sent once when connectivity returns.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func addNote(body: String) async throws {
         _ = try await addNoteWithResponse(body: body)
     }
 
-    /// `addNote`, returning the status and headers with the body.
+    /// `addNote`, returning the status and headers too.
     public func addNoteWithResponse(body: String) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.addNote)
         try request.setJSONBody(body)
@@ -173,14 +171,11 @@ extension Client {
     }
 
     /// Fresh for a minute when the server states no freshness.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func latestNote() async throws -> String {
         try await latestNoteWithResponse().body
     }
 
-    /// `latestNote`, returning the status and headers with the body.
+    /// `latestNote`, returning the status and headers too.
     public func latestNoteWithResponse() async throws -> Response<String> {
         var request = RequestBuilder(Operations.latestNote)
         request.accept("application/json")
@@ -192,14 +187,11 @@ extension Client {
     }
 
     /// Never cached.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func balance() async throws -> Int {
         try await balanceWithResponse().body
     }
 
-    /// `balance`, returning the status and headers with the body.
+    /// `balance`, returning the status and headers too.
     public func balanceWithResponse() async throws -> Response<Int> {
         var request = RequestBuilder(Operations.balance)
         request.accept("application/json")

@@ -7,6 +7,10 @@ import HTTPTypes
 @_exported import OpenAPIRuntime
 
 /// A client of Pets (2.1).
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -233,8 +237,7 @@ extension Client {
     /// - Parameters:
     ///   - requestID: Correlates logs.
     ///
-    /// - Throws: `APIError<Problem>` for a documented error status (404, 5XX); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<Problem>` for a documented error status (404, 5XX).
     public func getPet(
         petID: String,
         requestID: LowercaseUUID? = nil,
@@ -244,7 +247,7 @@ extension Client {
         try await getPetWithResponse(petID: petID, requestID: requestID, fields: fields, filter: filter).body
     }
 
-    /// `getPet`, returning the status and headers with the body.
+    /// `getPet`, returning the status and headers too.
     public func getPetWithResponse(
         petID: String,
         requestID: LowercaseUUID? = nil,
@@ -266,15 +269,12 @@ extension Client {
     }
 
     /// `DELETE /pets/{petId}`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     @available(*, deprecated)
     public func deletePet(petID: String) async throws {
         _ = try await deletePetWithResponse(petID: petID)
     }
 
-    /// `deletePet`, returning the status and headers with the body.
+    /// `deletePet`, returning the status and headers too.
     @available(*, deprecated)
     public func deletePetWithResponse(petID: String) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.deletePet)
@@ -288,13 +288,12 @@ extension Client {
 
     /// `POST /pets`
     ///
-    /// - Throws: `APIError<CreatePetErrorBody>` for a documented error status (400, 409); `UndocumentedResponseError`
-    ///   for another status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<CreatePetErrorBody>` for a documented error status (400, 409).
     public func createPet(body: CreatePetRequest) async throws -> CreatePetResult {
         try await createPetWithResponse(body: body).body
     }
 
-    /// `createPet`, returning the status and headers with the body.
+    /// `createPet`, returning the status and headers too.
     public func createPetWithResponse(body: CreatePetRequest) async throws -> Response<CreatePetResult> {
         var request = RequestBuilder(Operations.createPet)
         try request.setJSONBody(body)
@@ -310,14 +309,11 @@ extension Client {
     }
 
     /// `PUT /pets/{petId}/photo`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func uploadPhoto(petID: Int, body: UploadPhotoRequest? = nil) async throws -> Data {
         try await uploadPhotoWithResponse(petID: petID, body: body).body
     }
 
-    /// `uploadPhoto`, returning the status and headers with the body.
+    /// `uploadPhoto`, returning the status and headers too.
     public func uploadPhotoWithResponse(petID: Int, body: UploadPhotoRequest? = nil) async throws -> Response<Data> {
         var request = RequestBuilder(Operations.uploadPhoto)
         try request.setPath("petId", petID)
@@ -336,14 +332,11 @@ extension Client {
     }
 
     /// `POST /login`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func login(body: LoginRequest) async throws -> LoginResponse {
         try await loginWithResponse(body: body).body
     }
 
-    /// `login`, returning the status and headers with the body.
+    /// `login`, returning the status and headers too.
     public func loginWithResponse(body: LoginRequest) async throws -> Response<LoginResponse> {
         var request = RequestBuilder(Operations.login)
         try request.setFormBody(body)

@@ -7,6 +7,10 @@ import HTTPTypes
 @_exported import OpenAPIRuntime
 
 /// A client of Properties (1).
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -102,9 +106,6 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
     public var legacyCode: String? { _legacyCode }
     private let _legacyCode: String?
 
-    /// - Parameters:
-    ///   - phoneNumberE164: The number in E.164.
-    ///   - legacyCode: Replaced by brand_id.
     public init(phoneNumberE164: String, brandID: String, logoURL: URL? = nil, legacyCode: String? = nil) {
         self.phoneNumberE164 = phoneNumberE164
         self.brandID = brandID

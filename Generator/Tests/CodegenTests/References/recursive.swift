@@ -7,6 +7,10 @@ import HTTPTypes
 @_exported import OpenAPIRuntime
 
 /// A client of Recursive (1).
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -184,9 +188,6 @@ public struct Sum: Codable, Hashable, Sendable {
     /// A recursive union (through Sum), so `indirect`; Sum stays a struct.
     public let right: Expr
 
-    /// - Parameters:
-    ///   - left: A recursive union (through Sum), so `indirect`; Sum stays a struct.
-    ///   - right: A recursive union (through Sum), so `indirect`; Sum stays a struct.
     public init(op: String = "sum", left: Expr, right: Expr) {
         self.op = op
         self.left = left

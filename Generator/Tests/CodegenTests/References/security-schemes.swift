@@ -9,6 +9,10 @@ import HTTPTypes
 /// A client of Schemes (1).
 ///
 /// Security scheme names that collide once made Swift names.
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -141,14 +145,11 @@ import OpenAPIRuntime
 
 extension Client {
     /// `GET /keys`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listKeys() async throws {
         _ = try await listKeysWithResponse()
     }
 
-    /// `listKeys`, returning the status and headers with the body.
+    /// `listKeys`, returning the status and headers too.
     public func listKeysWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.listKeys)
         let response = try await core.send(request)
@@ -159,14 +160,11 @@ extension Client {
     }
 
     /// `GET /all`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listAll() async throws {
         _ = try await listAllWithResponse()
     }
 
-    /// `listAll`, returning the status and headers with the body.
+    /// `listAll`, returning the status and headers too.
     public func listAllWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.listAll)
         let response = try await core.send(request)
@@ -177,14 +175,11 @@ extension Client {
     }
 
     /// `GET /public`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listPublic() async throws {
         _ = try await listPublicWithResponse()
     }
 
-    /// `listPublic`, returning the status and headers with the body.
+    /// `listPublic`, returning the status and headers too.
     public func listPublicWithResponse() async throws -> Response<EmptyBody> {
         let request = RequestBuilder(Operations.listPublic)
         let response = try await core.send(request)

@@ -7,6 +7,10 @@ import HTTPTypes
 @_exported import OpenAPIRuntime
 
 /// A client of Shared Shapes (1).
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -131,8 +135,6 @@ public struct Repo: Codable, Hashable, Sendable {
     /// The template it was made from.
     public let template: Repo.Template?
 
-    /// - Parameters:
-    ///   - template: The template it was made from.
     public init(id: Int, owner: User, permissions: Repo.Permissions? = nil, template: Repo.Template? = nil) {
         self.id = id
         self.owner = owner
@@ -174,8 +176,6 @@ public struct Member: Codable, Hashable, Sendable {
     /// The member's handle.
     public let login: String
 
-    /// - Parameters:
-    ///   - login: The member's handle.
     public init(login: String) {
         self.login = login
     }
@@ -258,14 +258,11 @@ import OpenAPIRuntime
 
 extension Client {
     /// Identical shapes are declared once; the other names become typealiases.
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func getRepo(id: Int, kind: GetRepoKind? = nil) async throws -> NullableRepo {
         try await getRepoWithResponse(id: id, kind: kind).body
     }
 
-    /// `getRepo`, returning the status and headers with the body.
+    /// `getRepo`, returning the status and headers too.
     public func getRepoWithResponse(id: Int, kind: GetRepoKind? = nil) async throws -> Response<NullableRepo> {
         try core.validateRequest(Operations.getRepo) { validator in
             try validator.validate(kind, at: "query.kind")
@@ -282,14 +279,11 @@ extension Client {
     }
 
     /// `GET /repos`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listRepos(kind: ListReposKind? = nil) async throws -> [Repo] {
         try await listReposWithResponse(kind: kind).body
     }
 
-    /// `listRepos`, returning the status and headers with the body.
+    /// `listRepos`, returning the status and headers too.
     public func listReposWithResponse(kind: ListReposKind? = nil) async throws -> Response<[Repo]> {
         try core.validateRequest(Operations.listRepos) { validator in
             try validator.validate(kind, at: "query.kind")
@@ -305,14 +299,11 @@ extension Client {
     }
 
     /// `POST /repos`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func createRepo(body: NewRepo) async throws -> Repo {
         try await createRepoWithResponse(body: body).body
     }
 
-    /// `createRepo`, returning the status and headers with the body.
+    /// `createRepo`, returning the status and headers too.
     public func createRepoWithResponse(body: NewRepo) async throws -> Response<Repo> {
         try core.validateRequest(Operations.createRepo) { validator in
             try validator.validate(body, at: "body")

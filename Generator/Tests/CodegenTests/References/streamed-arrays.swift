@@ -7,6 +7,10 @@ import HTTPTypes
 @_exported import OpenAPIRuntime
 
 /// A client of Exports (1).
+///
+/// Every method throws `UndocumentedResponseError` for a status its operation does not document and
+/// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
+/// middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
 public struct Client: Sendable {
     /// Sends the requests: server URL, transport and middlewares.
     public let core: ClientCore
@@ -165,13 +169,12 @@ import OpenAPIRuntime
 extension Client {
     /// Every record, with the cursor for the next export.
     ///
-    /// - Throws: `APIError<Problem>` for a documented error status (401); `UndocumentedResponseError` for another
-    ///   status; `ResponseDecodingError` when a body does not match the spec.
+    /// - Throws: `APIError<Problem>` for a documented error status (401).
     public func exportRecords(since: Date? = nil) async throws -> Export {
         try await exportRecordsWithResponse(since: since).body
     }
 
-    /// `exportRecords`, returning the status and headers with the body.
+    /// `exportRecords`, returning the status and headers too.
     public func exportRecordsWithResponse(since: Date? = nil) async throws -> Response<Export> {
         var request = RequestBuilder(Operations.exportRecords)
         try request.addQuery("since", since)
@@ -208,14 +211,11 @@ extension Client {
     }
 
     /// `GET /events`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listEvents() async throws -> [Event] {
         try await listEventsWithResponse().body
     }
 
-    /// `listEvents`, returning the status and headers with the body.
+    /// `listEvents`, returning the status and headers too.
     public func listEventsWithResponse() async throws -> Response<[Event]> {
         var request = RequestBuilder(Operations.listEvents)
         request.accept("application/json")
@@ -246,14 +246,11 @@ extension Client {
     }
 
     /// `GET /plain`
-    ///
-    /// - Throws: `UndocumentedResponseError` for an undocumented status; `ResponseDecodingError` when a body does not
-    ///   match the spec.
     public func listPlain() async throws -> [Event] {
         try await listPlainWithResponse().body
     }
 
-    /// `listPlain`, returning the status and headers with the body.
+    /// `listPlain`, returning the status and headers too.
     public func listPlainWithResponse() async throws -> Response<[Event]> {
         var request = RequestBuilder(Operations.listPlain)
         request.accept("application/json")
