@@ -38,8 +38,6 @@ struct YAMLComposer {
     /// The hash table of ``reportDuplicates(_:pairCount:)`` for large
     /// mappings, kept between mappings (a key of -1 is an empty slot).
     private var keyTable: [(hash: UInt64, key: Int32)] = []
-    /// The keys of a small mapping with their hashes, kept between mappings.
-    private var keyHashes: [(hash: UInt64, key: Int32)] = []
 
     init(fileName: String, input: [UInt8]) {
         self.fileName = fileName
@@ -268,26 +266,30 @@ struct YAMLComposer {
     private mutating func reportDuplicates(_ slots: ArraySlice<Int32>, pairCount: Int) {
         guard pairCount > 1 else { return }
         if pairCount <= 12 {
-            // Small mappings (most of them): each key hashed once, into a
-            // list kept between mappings, then compared pairwise by hash; each
-            // repeat is paired with the key's first appearance.
-            var hashes = keyHashes
-            keyHashes = []
-            hashes.removeAll(keepingCapacity: true)
-            var slot = slots.startIndex
-            while slot < slots.endIndex {
-                let key = slots[slot]
-                slot += 2
-                if hasMergeKeys && isMergeKey(key) { continue }
-                hashes.append((hash: scalarHash(key), key: key))
-            }
-            for later in hashes.indices.dropFirst() {
-                for earlier in 0..<later where hashes[earlier].hash == hashes[later].hash && sameKey(hashes[earlier].key, hashes[later].key) {
-                    recordDuplicate(first: hashes[earlier].key, repeated: hashes[later].key)
-                    break
+            // Small mappings (most of them): each key compared with the
+            // earlier ones, by length first, so that keys of different
+            // lengths (nearly all) cost no look at their bytes; each repeat
+            // is paired with the key's first appearance.
+            var later = slots.startIndex + 2
+            while later < slots.endIndex {
+                let key = slots[later]
+                let record = records[Int(key)]
+                if record.kind == .scalar && !(hasMergeKeys && isMergeKey(key)) {
+                    var earlier = slots.startIndex
+                    while earlier < later {
+                        let other = slots[earlier]
+                        let otherRecord = records[Int(other)]
+                        if otherRecord.count == record.count && otherRecord.kind == .scalar && sameKey(other, key)
+                            && !(hasMergeKeys && isMergeKey(other))
+                        {
+                            recordDuplicate(first: other, repeated: key)
+                            break
+                        }
+                        earlier += 2
+                    }
                 }
+                later += 2
             }
-            keyHashes = hashes
             return
         }
         // Large mappings: an open-addressing table of the keys seen so far,
@@ -324,17 +326,28 @@ struct YAMLComposer {
         keyTable = table
     }
 
-    /// FNV-1a over a scalar's bytes (0 for a collection).
+    /// A hash of a scalar's length and its first and last eight bytes (0 for
+    /// a collection): constant work per key, and keys whose hashes collide
+    /// are compared byte for byte anyway.
     private func scalarHash(_ node: Int32) -> UInt64 {
         let record = records[Int(node)]
         // Collections (complex keys) have no text; they compare by identity.
         guard record.kind == .scalar else { return 0 }
-        return text.withUnsafeBufferPointer { buffer in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for index in Int(record.start)..<Int(record.start + record.count) {
-                hash = (hash ^ UInt64(buffer[index])) &* 0x0000_0100_0000_01B3
+        return text.withUnsafeBytes { buffer in
+            let start = Int(record.start)
+            let count = Int(record.count)
+            var head: UInt64 = 0
+            var tail: UInt64 = 0
+            if count >= 8 {
+                head = buffer.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+                tail = buffer.loadUnaligned(fromByteOffset: start + count - 8, as: UInt64.self)
+            } else {
+                for index in 0..<count { head = head << 8 | UInt64(buffer[start + index]) }
             }
-            return hash
+            var hash = head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(count) &* 0xC2B2_AE3D_27D4_EB4F)
+            hash ^= hash >> 29
+            hash &*= 0xBF58_476D_1CE4_E5B9
+            return hash ^ (hash >> 32)
         }
     }
 

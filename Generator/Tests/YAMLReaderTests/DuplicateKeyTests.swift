@@ -81,6 +81,20 @@ import YAMLReader
         #expect(duplicates.map(\.firstMark) == [at(1, 1), at(1, 1)])
     }
 
+    @Test func largeMappingKeysDifferingOnlyInTheMiddleAreTold() throws {
+        // Same length, same first and last eight bytes: only the middle
+        // tells them apart, and the one real repeat is still found.
+        var yaml = ""
+        for index in 0..<30 { yaml += "x-shared-\(index < 10 ? "0" : "")\(index)-suffix: \(index)\n" }
+        yaml += "x-shared-17-suffix: again\n"
+        let tree = try parse(yaml)
+        let duplicates = duplicateKeys(tree)
+        #expect(duplicates.count == 1)
+        #expect(duplicates.first?.key == "x-shared-17-suffix")
+        #expect(duplicates.first?.mark == at(31, 1))
+        #expect(duplicates.first?.firstMark == at(18, 1))
+    }
+
     @Test func distinctKeysSharingAPrefixAreNotDuplicates() throws {
         let small = try parse("get: 1\ngetter: 2\nge: 3\n\"\": 4\n")
         #expect(small.issues.isEmpty)
