@@ -94,7 +94,7 @@ def peer(executable, spec, runs):
     return timed_runs(command, runs), count_lines(out), out
 
 def compile_peer(executable):
-    """A debug build of the peer's generated GitHub client: seconds, peak MB."""
+    """A debug build of the peer's generated GitHub client: seconds, peak MB, CPU seconds."""
     package = os.path.join(root, '.build-bench', 'peer-package')
     sources = os.path.join(package, 'Sources', 'PeerGitHubClient')
     shutil.rmtree(sources, ignore_errors=True)

@@ -202,7 +202,6 @@ struct YAMLComposer {
         let slots = pending[start...]
         var index = slots.startIndex
         var explicitKeys: [Int32] = []
-        index = slots.startIndex
         while index < slots.endIndex {
             if !isMergeKey(slots[index]) { explicitKeys.append(slots[index]) }
             index += 2

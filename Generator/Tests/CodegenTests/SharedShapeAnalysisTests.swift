@@ -15,7 +15,7 @@ import Testing
     ) -> TypeDeclaration {
         TypeDeclaration(
             name: name, documentation: documentation, isDeprecated: false,
-            kind: .structure(StructureShape(properties: properties, additionalProperties: nil, isRecursive: isRecursive, isMutable: false)), nested: nested)
+            kind: .structure(StructureShape(properties: properties, additionalProperties: nil, isRecursive: isRecursive, isInRequests: false)), nested: nested)
     }
 
     /// Name -> what it aliases, for every declaration (nested ones by qualified name).

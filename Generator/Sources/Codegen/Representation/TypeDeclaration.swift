@@ -38,16 +38,17 @@ public struct StructureShape: Sendable, Hashable {
     /// Whether the type takes part in a reference cycle and is declared as a
     /// `final class` (a struct cannot contain itself).
     public var isRecursive: Bool
-    /// Whether its properties are `var`: a request can carry the type, so
-    /// callers build and change it. Types only responses carry are immutable
-    /// snapshots (`let`), which also halves their compiled code, and so are
-    /// recursive ones (shared class instances).
-    public var isMutable: Bool = true
     /// Whether a request can carry the type (a request body or parameter
     /// reaches it). Only then does a required nullable property need to be
     /// sent as `null`: a type only responses carry encodes (for an app's own
     /// storage) with nil left out, which it decodes back the same.
     public var isInRequests: Bool = true
+
+    /// Whether its properties are `var`: a request can carry the type, so
+    /// callers build and change it. Types only responses carry are immutable
+    /// snapshots (`let`), which also halves their compiled code, and so are
+    /// recursive ones (shared class instances).
+    public var isMutable: Bool { isInRequests && !isRecursive }
 
     /// Whether the synthesized `Codable` conformance is not enough.
     public var needsCustomCoding: Bool {

@@ -36,8 +36,7 @@ enum MutabilityAnalysis {
             let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
             if case .structure(var shape) = declaration.kind {
                 let isInRequests = reachable.contains(qualified)
-                // A recursive structure is a final class: shared, so immutable.
-                shape.isMutable = isInRequests && !shape.isRecursive
+                // `isMutable` follows from it (a recursive type, a shared final class, stays immutable).
                 shape.isInRequests = isInRequests
                 if !isInRequests {
                     shape.properties = shape.properties.map { property in
