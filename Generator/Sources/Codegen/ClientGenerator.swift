@@ -88,9 +88,11 @@ public enum ClientGenerator {
         // Validatable names are read before repeated shapes become aliases:
         // `A.Nested` of an alias `A` still names a validatable type.
         let validation = ValidationRenderer(validatable: ValidationAnalysis.validatableNames(client.types))
-        let clientRenderer = ClientRenderer(access: access, validation: validation)
-        let modelRenderer = ModelRenderer(access: access, validation: validation)
         let declarations = SharedShapeAnalysis.aliasingRepeatedShapes(client.types)
+        let repeatedResults = SharedResultAnalysis.repeatedResults(
+            client.operations, typeAliases: SharedResultAnalysis.typeAliases(in: declarations))
+        let clientRenderer = ClientRenderer(access: access, validation: validation, repeatedResults: repeatedResults)
+        let modelRenderer = ModelRenderer(access: access, validation: validation)
 
         let pieces = [Piece.client] + client.operations.map(Piece.operation) + declarations.map(Piece.type)
         let rendered = concurrentMap(pieces) { piece -> RenderedPiece in

@@ -7,6 +7,9 @@ struct ClientRenderer {
     let access: AccessLevel
     /// Renders constraint checks.
     let validation: ValidationRenderer
+    /// Per-status enum name -> the enum with the same cases it is a
+    /// typealias of (``SharedResultAnalysis``).
+    var repeatedResults: [String: String] = [:]
 
     func renderClient(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
         writer.documentation((client.documentation.map { $0 + "\n\n" } ?? "") + Self.errorsDocumentation)
@@ -258,6 +261,11 @@ struct ClientRenderer {
         for result in [operation.success, operation.failure].compactMap({ $0 }) {
             guard case .perStatus(let name, let cases) = result else { continue }
             results.line("")
+            if let kept = repeatedResults[name] {
+                results.line("/// The bodies `\(operation.id)` documents, by status: the same cases as `\(kept)`.")
+                results.line("\(access) typealias \(name) = \(kept)")
+                continue
+            }
             results.line("/// The bodies `\(operation.id)` documents, by status.")
             results.block("\(access) enum \(name): Hashable, Sendable") { writer in
                 for item in cases {
