@@ -2,8 +2,8 @@
 /// keeps one enum for each set of cases: the others become typealiases of it.
 ///
 /// Specs document the same errors for many operations. GitHub's has 260
-/// operations whose error bodies differ by status, and 120 of their enums
-/// were copies of another one: `case notFound(BasicError)` and
+/// operations whose error bodies differ by status, and 124 of their enums
+/// repeated an earlier one: `case notFound(BasicError)` and
 /// `case unprocessableContent(ValidationError)`, with the same doc comments.
 /// Each copy was an enum of its own, with its own value witnesses and
 /// `Hashable` conformance to compile. Now `UsersFollowErrorBody` is a
