@@ -9,7 +9,7 @@ struct ClientRenderer {
     let validation: ValidationRenderer
     /// Per-status enum name -> the enum with the same cases it is a
     /// typealias of (``SharedResultAnalysis``).
-    var repeatedResults: [String: String] = [:]
+    let repeatedResults: [String: String]
 
     func renderClient(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
         writer.documentation((client.documentation.map { $0 + "\n\n" } ?? "") + Self.errorsDocumentation)
