@@ -28,7 +28,7 @@ PREFIX ?= /usr/local
 # The build `make install` installs (release; CI checks the target with debug, which builds faster).
 INSTALL_CONFIGURATION ?= release
 
-.PHONY: help deps build install install-check generate drift spec-diff lint layout corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test check ci bench fuzz clean
+.PHONY: help deps build install install-check generate drift spec-diff lint layout ios-check corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test check ci bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -109,11 +109,14 @@ check: lint drift spec-diff test references ## The quick pre-push set: spec lint
 layout: ## Fail when a target's folder is not named as the target, or a document links a file that does not exist
 	python3 scripts/check_layout.py
 
+ios-check: ## Type-check every Apple adapter for iOS (IOS_SDK=<iPhoneOS SDK>; Linux: IOS_APINOTES or IOS_RESOURCE_DIR); no Apple-only import elsewhere
+	python3 scripts/ios_check.py
+
 install-check: deps ## make install into a scratch prefix and check the version and completion scripts it installed
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-ci: test layout lint drift spec-diff ci-corpus guide plugin-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
+ci: test layout ios-check lint drift spec-diff ci-corpus guide plugin-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
 
 ci-corpus: # The corpus without the 3 MB GitHub spec (its build alone takes minutes; make bench generates it)
 	$(MAKE) --no-print-directory corpus CORPUS_SKIP=22-github-rest-api.yaml

@@ -134,7 +134,7 @@ public final class MobileTracker: Sendable {
         #if canImport(UIKit) && !os(watchOS)
         // Before the session exists, so the first screen is not missed: its
         // event waits in the queue with the other early calls.
-        if tracksScreensAutomatically { await UIKitScreenTracking.install(for: self) }
+        if tracksScreensAutomatically { await AutomaticScreenTracking.install(for: self, hook: ViewAppearanceHook.install) }
         #endif
         try await core.initialize(brandID: brandId, config: config)
     }

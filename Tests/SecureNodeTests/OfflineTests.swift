@@ -183,4 +183,55 @@ final class RecordingReloader: CallDirectoryReloading {
         #expect(slow.ranOutOfTime && !slow.succeeded)
         #expect(sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "the previous dataset stands")
     }
+
+    @Test func theRegisteredBackgroundTaskAsksForItsNextRunBeforeEachRefreshAndReportsIt() async throws {
+        /// A scheduler as BGTaskScheduler behaves: one handler per identifier, launches run it.
+        final class RecordingScheduler: Sendable {
+            let handlers = Locked<[String: @Sendable () async -> Bool]>([:])
+            let submitted = Locked<[(String, Date)]>([])
+            var scheduler: BackgroundRefreshScheduler {
+                BackgroundRefreshScheduler(
+                    register: { identifier, run in
+                        self.handlers.withLock { handlers in
+                            guard handlers[identifier] == nil else { return false }
+                            handlers[identifier] = run
+                            return true
+                        }
+                    },
+                    submit: { identifier, earliest in self.submitted.withLock { $0.append((identifier, earliest)) } })
+            }
+            func launch(_ identifier: String) async -> Bool? {
+                guard let run = handlers.read()[identifier] else { return nil }
+                return await run()
+            }
+        }
+        let system = RecordingScheduler()
+        let sdk = try launch()
+        #expect(!sdk.registerBackgroundRefresh(scheduler: nil), "no scheduler (not iOS): nothing registered")
+        let before = Date()
+        #expect(sdk.registerBackgroundRefresh(every: 1_800, scheduler: system.scheduler))
+        #expect(!sdk.registerBackgroundRefresh(every: 1_800, scheduler: system.scheduler), "the system refuses a second registration")
+        let first = try #require(system.submitted.read().first)
+        #expect(first.0 == SecureNode.backgroundRefreshTaskIdentifier)
+        #expect(first.1.timeIntervalSince(before) >= 1_799, "the first run no sooner than the interval")
+
+        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == true, "a launch syncs and completes with success")
+        #expect(system.submitted.read().count == 2, "each launch asks for the next one")
+        #expect(sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+
+        fake.route("GET /api/mobile/branding/sync", .json(500, #"{"error":"down"}"#))
+        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == false, "a failed sync completes the task with failure")
+        #expect(system.submitted.read().count == 3, "and the next run is asked for all the same")
+    }
+
+    @Test func theCallKitReloaderSaysWhereCallKitIsMissing() async throws {
+        let reloader = CallKitDirectoryReloader(extensionIdentifier: "com.customer.app.CallDirectoryExtension")
+        #if canImport(CallKit)
+        _ = reloader
+        #else
+        await #expect(throws: CallDirectoryUnavailableError(extensionIdentifier: "com.customer.app.CallDirectoryExtension")) {
+            try await reloader.reloadExtension()
+        }
+        #endif
+    }
 }

@@ -40,6 +40,30 @@ public struct FileKeyStore: KeyStore {
     }
 }
 
+/// A key in one platform-kept secret item (``SecretItem``): on Apple
+/// platforms the Keychain (`KeychainKeyStore`).
+public struct SecretItemKeyStore<Item: SecretItem>: KeyStore {
+    /// The item that holds the key.
+    public let item: Item
+
+    /// A store for the item `service`/`account`.
+    public init(service: String, account: String = "api-key") {
+        item = Item(service: service, account: account)
+    }
+
+    /// Reads the item.
+    public func loadKey() throws -> String? { try item.read().map { String(decoding: $0, as: UTF8.self) } }
+    /// Adds or updates the item.
+    public func saveKey(_ key: String) throws { try item.write(Data(key.utf8)) }
+    /// Deletes the item.
+    public func deleteKey() throws { try item.delete() }
+}
+
+#if canImport(Security)
+/// An API key in the Keychain (a generic password item, this device only).
+public typealias KeychainKeyStore = SecretItemKeyStore<KeychainItem>
+#endif
+
 /// Where an SDK keeps an API key unless the app says otherwise.
 public enum SecureKeyStorage {
     /// The Keychain item `service` where the `Security` framework exists

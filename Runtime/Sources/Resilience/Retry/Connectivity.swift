@@ -39,25 +39,41 @@ public actor Connectivity {
         weak var owner: AnyObject?
         let run: @Sendable () async -> Void
     }
-    /// What feeds the signal and must live as long as it (a path monitor).
-    private let feed: (any Sendable)?
 
     /// A signal the app reports; the default assumes online.
     public init(isOnline: Bool = true) {
-        self.init(source: .reported, isOnline: isOnline, feed: nil)
+        self.init(source: .reported, isOnline: isOnline)
     }
 
-    /// A signal of `source`, keeping `feed` alive as long as it lives.
-    init(source: Source, isOnline: Bool, feed: (any Sendable)?) {
+    /// A signal of `source`.
+    init(source: Source, isOnline: Bool) {
         self.source = source
         online = isOnline
-        self.feed = feed
     }
 
     /// A signal read from requests' outcomes (see the type's documentation):
     /// online until a request cannot reach its server.
     public static func observingRequests() -> Connectivity {
-        Connectivity(source: .observedFromRequests, isOnline: true, feed: nil)
+        Connectivity(source: .observedFromRequests, isOnline: true)
+    }
+
+    /// A reported signal fed by `start`, which is handed the function to
+    /// call with each change (`true`: online) and may call it from any
+    /// thread; changes apply in the order they were reported. Online until
+    /// the first report. How `systemPath()` is fed by `NWPathMonitor`,
+    /// and how an app feeds a signal of its own from a callback-based API.
+    public static func reported(by start: (_ report: @escaping @Sendable (_ isOnline: Bool) -> Void) -> Void) -> Connectivity {
+        let connectivity = Connectivity(source: .reported, isOnline: true)
+        let (changes, continuation) = AsyncStream<Bool>.makeStream(bufferingPolicy: .unbounded)
+        // Weak: the feed lives as long as the signal, not the other way round.
+        Task { [weak connectivity] in
+            for await online in changes {
+                guard let connectivity else { return }
+                await connectivity.update(isOnline: online)
+            }
+        }
+        start { continuation.yield($0) }
+        return connectivity
     }
 
     /// What the SDKs use when the app gives no signal of its own: the
@@ -139,3 +155,13 @@ public actor Connectivity {
         waiters.removeValue(forKey: id)?.resume()
     }
 }
+
+#if canImport(Network)
+extension Connectivity {
+    /// The system's network path: a reported signal fed by one
+    /// `NWPathMonitor` for the process (`NetworkPathWatch`), online while
+    /// the path is satisfied, shared by every SDK of the app.
+    public static func systemPath() -> Connectivity { systemPathSignal }
+    private static let systemPathSignal = reported(by: NetworkPathWatch.start)
+}
+#endif

@@ -19,9 +19,13 @@ import OpenAPIRuntime
 ///    `timeouts.read` (``TimeoutMiddleware``);
 /// 8. the bearer token where the operation requires `bearerScheme`;
 /// 9. redacted logs of each attempt, the session's own tokens masked;
-/// 10. with `timeouts`, the connection bounded by `timeouts.connect`
+/// 10. with `timeouts`, where the transport has no connect timeout of its
+///     own (Linux: ``ConnectTimeoutMiddleware/dialsBeforeSending``), the
+///     connection bounded by `timeouts.connect`
 ///     (``ConnectTimeoutMiddleware``), innermost so the log shows the
-///     attempt that could not connect.
+///     attempt that could not connect. On Apple platforms URLSession's
+///     request timeout bounds the connection instead
+///     (``TransportTimeouts/urlSessionConfiguration(_:)``).
 public enum SessionMiddlewareStack {
     /// The stack for `session`; see the type's documentation for the order.
     public static func middlewares(
@@ -33,7 +37,8 @@ public enum SessionMiddlewareStack {
         let caching: [any ClientMiddleware] = cache.map { [ResponseCacheMiddleware(cache: $0, connectivity: connectivity)] } ?? []
         let observing: [any ClientMiddleware] = connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? []
         let attemptDeadline: [any ClientMiddleware] = timeouts.map { [TimeoutMiddleware(timeout: $0.read)] } ?? []
-        let connectDeadline: [any ClientMiddleware] = timeouts.map { [ConnectTimeoutMiddleware(timeout: $0.connect)] } ?? []
+        let connectDeadline: [any ClientMiddleware] =
+            ConnectTimeoutMiddleware.dialsBeforeSending ? timeouts.map { [ConnectTimeoutMiddleware(timeout: $0.connect)] } ?? [] : []
         return [SecureTransportMiddleware()] + idempotency + caching + [
             TokenRefreshMiddleware(session: session),
             RetryMiddleware(policy: retryPolicy, connectivity: connectivity),

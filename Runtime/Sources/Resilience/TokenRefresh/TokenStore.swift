@@ -86,31 +86,32 @@ public enum TokenStoreError: Error, Sendable, Equatable {
     case cannotWrite(path: String, errno: Int32)
 }
 
-#if canImport(Security)
-/// A store in the Keychain (a generic password item), available where the
-/// `Security` framework exists.
-public struct KeychainTokenStore: TokenStore {
+/// A store in one platform-kept secret item (``SecretItem``): on Apple
+/// platforms the Keychain (`KeychainTokenStore`).
+public struct SecretItemTokenStore<Item: SecretItem>: TokenStore {
+    /// The item that holds the token.
+    public let item: Item
     /// The item's service name.
     public var service: String { item.service }
     /// The item's account name.
     public var account: String { item.account }
-    let item: KeychainItem
 
-    /// Creates a store for one Keychain item.
+    /// A store for the item `service`/`account`.
     public init(service: String, account: String = "refresh-token") {
-        item = KeychainItem(service: service, account: account)
+        item = Item(service: service, account: account)
     }
 
     /// Reads the item.
     public func loadRefreshToken() throws -> String? { try item.read().map { String(decoding: $0, as: UTF8.self) } }
-    /// Adds or updates the item (the update is atomic in the Keychain).
+    /// Adds or updates the item (atomically, where the platform's store is).
     public func save(refreshToken: String) throws { try item.write(Data(refreshToken.utf8)) }
     /// Deletes the item.
     public func clear() throws { try item.delete() }
-
-    /// A Keychain call failed with `status`.
-    public typealias KeychainError = KeychainItem.Failure
 }
+
+#if canImport(Security)
+/// A store in the Keychain (a generic password item, this device only).
+public typealias KeychainTokenStore = SecretItemTokenStore<KeychainItem>
 #endif
 
 /// Where an SDK keeps a refresh token unless the app says otherwise.

@@ -17,11 +17,11 @@ public struct ConnectTimeoutError: Error, Sendable, Hashable, CustomStringConver
     public var description: String { "could not connect to \(host):\(port) within \(timeout)" }
 }
 
-/// A real connect timeout for transports that have none (URLSession's
-/// `timeoutIntervalForRequest` is an idle timeout covering the connection
-/// and every wait for bytes alike): before a request is handed to the
-/// transport, a TCP connection to the server is opened within `timeout`
-/// and closed again. When it cannot be, the request fails with
+/// A real connect timeout for the transport that has none, swift-corelibs
+/// URLSession on Linux (whose `timeoutIntervalForRequest` is an idle
+/// timeout covering the connection and every wait for bytes alike): before
+/// a request is handed to the transport, a TCP connection to the server is
+/// opened within `timeout` and closed again. When it cannot be, the request fails with
 /// ``ConnectTimeoutError`` (or `URLError(.cannotConnectToHost)` /
 /// `.cannotFindHost` when refused or unresolved) without having been sent.
 ///
@@ -34,7 +34,24 @@ public struct ConnectTimeoutError: Error, Sendable, Hashable, CustomStringConver
 /// Place it below ``RetryMiddleware`` (each attempt gets its own bound),
 /// next to the transport; a ``TimeoutMiddleware`` above it bounds the
 /// whole attempt, connection included.
+///
+/// On Apple platforms it dials nothing and sends each request as it is
+/// (``dialsBeforeSending`` is false): a BSD socket there would not bring up
+/// the cellular radio or an on-demand VPN the way URLSession does, so the
+/// platform's own bound applies, URLSession's request timeout (see
+/// ``TransportTimeouts``), and the SDK stacks leave this middleware out.
 public struct ConnectTimeoutMiddleware: ClientMiddleware {
+    /// Whether this platform dials before sending: true only where the
+    /// transport has no connect timeout of its own (swift-corelibs
+    /// URLSession, on Linux); false on Apple platforms.
+    public static var dialsBeforeSending: Bool {
+        #if canImport(FoundationNetworking)
+        return true
+        #else
+        return false
+        #endif
+    }
+
     /// The longest wait for a connection.
     public let timeout: Duration
     private let recent: ReachedServers
@@ -51,7 +68,7 @@ public struct ConnectTimeoutMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let host = baseURL.host, !host.isEmpty else { return try await next(request, body, baseURL) }
+        guard Self.dialsBeforeSending, let host = baseURL.host, !host.isEmpty else { return try await next(request, body, baseURL) }
         let port = baseURL.port ?? (baseURL.scheme?.lowercased() == "https" ? 443 : 80)
         // The proxy settings are read only when a dial is due, not on every request.
         if !recent.contains(host: host, port: port) {

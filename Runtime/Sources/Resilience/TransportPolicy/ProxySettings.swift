@@ -11,6 +11,16 @@ enum ProxySettings {
         isProxyConfigured(for: url, environment: ProcessInfo.processInfo.environment) || systemProxyConfigured(for: url)
     }
 
+    /// The system's settings: CFNetwork's on Apple platforms (``SystemProxy``),
+    /// none elsewhere.
+    static func systemProxyConfigured(for url: URL) -> Bool {
+        #if canImport(CFNetwork) && canImport(Darwin)
+        return SystemProxy.isConfigured(for: url)
+        #else
+        return false
+        #endif
+    }
+
     static func isProxyConfigured(for url: URL, environment: [String: String]) -> Bool {
         func value(_ name: String) -> String? {
             let found = environment[name] ?? environment[name.uppercased()]

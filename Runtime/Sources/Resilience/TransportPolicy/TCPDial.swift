@@ -10,7 +10,9 @@ import Darwin
 
 /// Opens a TCP connection with a deadline, then closes it: how
 /// ``ConnectTimeoutMiddleware`` learns whether a server can be reached
-/// before any byte of a request is sent.
+/// before any byte of a request is sent. Used only where
+/// ``ConnectTimeoutMiddleware/dialsBeforeSending`` (never on Apple
+/// platforms, where a BSD socket does not bring up the cellular radio).
 enum TCPDial {
     /// How a dial ended.
     enum Outcome: Sendable, Hashable {

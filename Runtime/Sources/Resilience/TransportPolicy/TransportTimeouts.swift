@@ -15,6 +15,13 @@ import FoundationNetworking
 /// ``connect`` + ``read`` below the retry layer for a hard per-attempt
 /// deadline. Transports that do separate them (AsyncHTTPClient's
 /// `Timeout(connect:read:)`) take the two values directly.
+///
+/// What bounds the connection, by platform:
+/// - Apple platforms: URLSession's request timeout (``read``, 10 s: SOUL's
+///   "5s connect-equivalent via timeoutIntervalForRequest=10"); URLSession
+///   brings up the cellular radio or an on-demand VPN as it connects.
+/// - Linux (swift-corelibs URLSession): ``connect`` itself, through
+///   ``ConnectTimeoutMiddleware``, which dials the server first.
 public struct TransportTimeouts: Sendable, Hashable {
     /// The longest wait to establish a connection. Default 5 s.
     public var connect: Duration

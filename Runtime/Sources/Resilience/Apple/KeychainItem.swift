@@ -4,7 +4,10 @@ import Security
 
 /// One generic-password Keychain item, readable after the first unlock
 /// and never leaving this device: what the Keychain token and key stores
-/// keep their secret in.
+/// keep their secret in (`KeychainTokenStore`, `KeychainKeyStore`).
+///
+/// An Apple adapter: this file imports only Foundation and Security, so
+/// `make ios-check` type-checks it for iOS on its own.
 public struct KeychainItem: Sendable, Hashable {
     /// The item's service name.
     public let service: String

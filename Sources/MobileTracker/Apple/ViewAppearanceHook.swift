@@ -1,0 +1,53 @@
+#if canImport(UIKit) && !os(watchOS)
+import ObjectiveC
+import UIKit
+
+/// The UIKit hook of automatic screen tracking: `UIViewController.viewDidAppear(_:)`
+/// is exchanged once, process-wide, for a version that calls the original
+/// and then hands the controller to the installed observer, unless it is a
+/// container (navigation, tab bar, split view, page view), which is never a
+/// screen of its own. What to name it, and which tracker gets it, is
+/// `AutomaticScreenTracking`'s business (tested on every platform).
+///
+/// An Apple adapter: this file imports only UIKit and the Objective-C
+/// runtime, so `make ios-check` type-checks it for iOS on its own.
+@MainActor
+enum ViewAppearanceHook {
+    private static var exchanged = false
+    private static var observer: (@MainActor (AnyObject) -> Void)?
+
+    /// Makes `observer` the one that receives every appearing controller
+    /// from now on, exchanging the method on the first call.
+    static func install(_ observer: @escaping @MainActor (AnyObject) -> Void) {
+        self.observer = observer
+        guard !exchanged,
+            let original = class_getInstanceMethod(UIViewController.self, #selector(UIViewController.viewDidAppear(_:))),
+            let replacement = class_getInstanceMethod(UIViewController.self, #selector(UIViewController.mobileTrackerViewDidAppear(_:)))
+        else { return }
+        method_exchangeImplementations(original, replacement)
+        exchanged = true
+    }
+
+    /// Called after every view controller's `viewDidAppear(_:)`.
+    fileprivate static func didAppear(_ controller: UIViewController) {
+        guard let observer else { return }
+        if controller is UINavigationController || controller is UITabBarController || controller is UISplitViewController
+            || controller is UIPageViewController
+        {
+            return
+        }
+        observer(controller)
+    }
+}
+
+extension UIViewController {
+    /// After the exchange this is `viewDidAppear(_:)`'s implementation; the
+    /// call inside it runs the original one. `dynamic`, so that call is sent
+    /// through the Objective-C runtime (and finds the exchanged
+    /// implementation) rather than bound at compile time to this method.
+    @objc dynamic fileprivate func mobileTrackerViewDidAppear(_ animated: Bool) {
+        mobileTrackerViewDidAppear(animated)
+        ViewAppearanceHook.didAppear(self)
+    }
+}
+#endif

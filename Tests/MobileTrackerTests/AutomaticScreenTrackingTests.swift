@@ -1,0 +1,55 @@
+import BackendDoubles
+import Foundation
+import Testing
+
+@testable import MobileTracker
+
+/// Stand-ins for an app's view controllers: the platform hook hands the
+/// tracking whatever object appeared, so plain classes behave as UIKit's would.
+final class CheckoutViewController {}
+final class SettingsController: TrackedScreen {
+    var trackedScreenName: String? { "Preferences" }
+}
+final class DebugOverlayViewController: TrackedScreen {
+    var trackedScreenName: String? { nil }
+}
+final class _InternalViewController {}
+
+/// Automatic screen tracking behind the platform hook (UIKit's lives in an
+/// Apple adapter): which controllers become which `VIEW_PAGE` events.
+@Suite struct AutomaticScreenTrackingTests {
+    @Test @MainActor func eachAppearingControllerBecomesOneViewPageNamedAsTheDocumentSays() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        var hooks: [@MainActor (AnyObject) -> Void] = []
+        AutomaticScreenTracking.install(for: tracker) { hooks.append($0) }
+        AutomaticScreenTracking.install(for: tracker) { hooks.append($0) }
+        #expect(hooks.count == 1, "one hook per tracker, however often it is installed")
+        let appeared = try #require(hooks.first)
+
+        for controller: AnyObject in [
+            CheckoutViewController(), CheckoutViewController(), SettingsController(), DebugOverlayViewController(),
+            _InternalViewController(), CheckoutViewController(),
+        ] {
+            appeared(controller)
+        }
+        let expected = ["Checkout", "Preferences", "Checkout"]
+        func views() -> [TrackerBackend.Received] { harness.backend.events.filter { $0.eventName == "VIEW_PAGE" } }
+        // The hook's screens reach the tracker through a stream: flush until they arrived.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while views().count < expected.count, ContinuousClock.now < deadline {
+            _ = await tracker.flush(timeout: .seconds(1))
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(views().compactMap { ($0.json["data"] as? [String: Any])?["screen"] as? String } == expected,
+            "a type name loses its suffix, a TrackedScreen names itself or opts out, private controllers and repeats are skipped")
+    }
+
+    @Test @MainActor func theScreenNameComesFromTheControllerOrItsType() {
+        #expect(AutomaticScreenTracking.screenName(of: CheckoutViewController()) == "Checkout")
+        #expect(AutomaticScreenTracking.screenName(of: SettingsController()) == "Preferences")
+        #expect(AutomaticScreenTracking.screenName(of: DebugOverlayViewController()) == nil)
+        #expect(AutomaticScreenTracking.screenName(of: _InternalViewController()) == nil)
+    }
+}

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""`make ios-check`: every line of Apple-only code is compiled for iOS.
+
+Code that only an Apple platform runs (Keychain, NWPathMonitor, CallKit,
+BackgroundTasks, UIKit, Contacts, ...) lives in *Apple adapters*: the files
+in a folder named `Apple` inside a module's sources
+(`Runtime/Sources/Resilience/Apple/`, `Sources/SecureNode/Apple/`, ...).
+Each adapter imports only Foundation, Dispatch and Apple frameworks and is
+gated as a whole by `#if canImport(<Apple framework>)`, so Linux builds skip
+it and it can be type-checked for iOS on its own.
+
+Two parts:
+
+1. Always (no SDK needed), over every Swift file of the repository:
+   - no file outside the adapters imports an Apple-only framework;
+   - outside the adapters, a `#if canImport(<Apple framework>)` block holds
+     only the adapter choice: at most 4 lines of code in each branch;
+   - each adapter is gated as a whole and imports nothing but Foundation,
+     Dispatch and Apple frameworks.
+2. With an iPhoneOS SDK: each adapter on its own is type-checked for
+   `arm64-apple-ios16.0` in Swift 6 mode (`swiftc -typecheck`).
+   - IOS_SDK: the SDK folder (on a Mac, Xcode's iPhoneOS SDK when unset).
+   - On Linux the compiler also needs a resource folder in place of its
+     own: IOS_RESOURCE_DIR, or one made from the toolchain's `shims` and
+     `clang` plus IOS_APINOTES, a folder with the Swift repository's
+     `Dispatch.apinotes` and `os.apinotes` (stdlib/public/Platform/).
+   Without them the type-check is skipped, and the output says why.
+
+Prints each file checked with its line count and every error; exits 1 on
+any error. The first type-check builds a module cache from the SDK's
+interfaces (about 40 s, 900 MB, kept in .build/ios-check/); later runs
+take about a second a file."""
+import os, platform, re, shutil, subprocess, sys
+
+root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
+
+# Frameworks that exist only on Apple platforms. Foundation and Dispatch are
+# on Linux too; Darwin and Glibc are the C libraries, chosen per platform.
+APPLE_ONLY = {
+    'Accelerate', 'AppKit', 'AppTrackingTransparency', 'AuthenticationServices', 'AVFoundation', 'AVKit',
+    'BackgroundTasks', 'CallKit', 'CFNetwork', 'Combine', 'Contacts', 'ContactsUI', 'CoreBluetooth', 'CoreData',
+    'CoreGraphics', 'CoreImage', 'CoreLocation', 'CoreML', 'CoreMotion', 'CoreServices', 'CoreTelephony',
+    'CoreText', 'CryptoKit', 'DeviceCheck', 'EventKit', 'HealthKit', 'ImageIO', 'Intents', 'LocalAuthentication',
+    'MapKit', 'MessageUI', 'MobileCoreServices', 'Network', 'NetworkExtension', 'ObjectiveC', 'os', 'OSLog',
+    'Photos', 'PhotosUI', 'PushKit', 'QuartzCore', 'SafariServices', 'Security', 'StoreKit', 'SwiftUI',
+    'SystemConfiguration', 'UIKit', 'UniformTypeIdentifiers', 'UserNotifications', 'WatchConnectivity',
+    'WatchKit', 'WebKit', 'WidgetKit',
+}
+# What an adapter may import besides Apple-only frameworks.
+ADAPTER_MAY_IMPORT = {'Foundation', 'Dispatch'}
+# Lines of code a `#if canImport(<Apple framework>)` branch may hold outside the adapters.
+CHOICE_LINES = 4
+
+import_line = re.compile(r'^\s*(?:@[\w(). ,:]+\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)')
+can_import = re.compile(r'canImport\((\w+)')
+
+
+def swift_files():
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith('.') and d != 'node_modules')
+        for name in sorted(files):
+            if name.endswith('.swift'):
+                yield os.path.relpath(os.path.join(folder, name), root)
+
+
+def is_adapter(path):
+    parts = path.split(os.sep)
+    return 'Apple' in parts[:-1] and 'Sources' in parts[:parts.index('Apple')]
+
+
+def code_lines(text):
+    """(line number, stripped line) of each line that is code: no blank
+    lines, no `//` comments, nothing inside `/* */`."""
+    inside_comment = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if inside_comment:
+            if '*/' in stripped:
+                inside_comment = False
+            continue
+        if stripped.startswith('/*'):
+            inside_comment = '*/' not in stripped
+            continue
+        if stripped and not stripped.startswith('//'):
+            yield number, stripped
+
+
+def apple_frameworks_in(condition):
+    return sorted(set(can_import.findall(condition)) & APPLE_ONLY)
+
+
+def check_choice_blocks(path, lines, problems):
+    """Outside the adapters, each branch of a `#if` naming an Apple
+    framework holds at most CHOICE_LINES lines of code."""
+    stack = []  # [condition line, frameworks, code lines in the branch, branch start]
+    for number, line in lines:
+        directive = line.split()[0] if line.startswith('#') else ''
+        if directive == '#if':
+            for block in stack:
+                block[2] += 1
+            stack.append([number, apple_frameworks_in(line), 0, number])
+            continue
+        if directive in ('#elseif', '#else', '#endif') and stack:
+            block = stack[-1]
+            if block[1] and block[2] > CHOICE_LINES:
+                problems.append(
+                    f'{path}:{block[3]}: a `#if canImport({block[1][0]})` branch holds {block[2]} lines of code outside the '
+                    f'Apple adapters (at most {CHOICE_LINES}: the adapter choice); move the code into an adapter in an Apple/ folder')
+            if directive == '#endif':
+                stack.pop()
+                if stack:
+                    stack[-1][2] += 1
+            else:
+                block[1] = block[1] or apple_frameworks_in(line)
+                block[2], block[3] = 0, number
+            continue
+        for block in stack:
+            block[2] += 1
+
+
+def check_imports(path, adapter, problems):
+    with open(os.path.join(root, path), encoding='utf-8') as handle:
+        text = handle.read()
+    lines = list(code_lines(text))
+    imported = []
+    for number, line in lines:
+        match = import_line.match(line)
+        if match:
+            imported.append((number, match.group(1)))
+    apple = [(number, module) for number, module in imported if module in APPLE_ONLY]
+    if not adapter:
+        for number, module in apple:
+            problems.append(f'{path}:{number}: imports {module}, an Apple-only framework, outside the Apple adapters; '
+                            f'move this code into a file in the module\'s Apple/ folder (see CONTRIBUTING.md)')
+        check_choice_blocks(path, lines, problems)
+        return len(text.splitlines()), []
+    first, last = (lines[0][1], lines[-1][1]) if lines else ('', '')
+    if not (first.startswith('#if') and apple_frameworks_in(first) and last == '#endif'):
+        problems.append(f'{path}:1: an Apple adapter must be gated as a whole: its first line of code '
+                        f'`#if canImport(<Apple framework>)`, its last `#endif`, so Linux builds skip it')
+    for number, module in imported:
+        if module not in APPLE_ONLY and module not in ADAPTER_MAY_IMPORT:
+            problems.append(f'{path}:{number}: an Apple adapter imports {module}; it may import only Foundation, Dispatch '
+                            f'and Apple frameworks, so that it can be type-checked for iOS on its own')
+    return len(text.splitlines()), sorted({module for _, module in apple})
+
+
+def resource_dir(cache):
+    """The resource folder for swiftc on Linux, or (None, why)."""
+    given = os.environ.get('IOS_RESOURCE_DIR')
+    if given:
+        return given, None
+    apinotes = os.environ.get('IOS_APINOTES')
+    if not apinotes:
+        return None, ('no resource folder for iOS: set IOS_RESOURCE_DIR, or IOS_APINOTES to a folder with the Swift '
+                      'repository\'s Dispatch.apinotes and os.apinotes (stdlib/public/Platform/)')
+    missing = [name for name in ('Dispatch.apinotes', 'os.apinotes') if not os.path.isfile(os.path.join(apinotes, name))]
+    if missing:
+        return None, f'IOS_APINOTES={apinotes} lacks {", ".join(missing)}'
+    swiftc = shutil.which('swiftc')
+    toolchain = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(swiftc))), 'lib', 'swift')
+    folder = os.path.join(cache, 'resource-dir')
+    os.makedirs(os.path.join(folder, 'apinotes'), exist_ok=True)
+    for name in ('shims', 'clang'):
+        link = os.path.join(folder, name)
+        if os.path.islink(link) or os.path.exists(link):
+            os.remove(link)
+        os.symlink(os.path.join(toolchain, name), link)
+    for name in ('Dispatch.apinotes', 'os.apinotes'):
+        shutil.copyfile(os.path.join(apinotes, name), os.path.join(folder, 'apinotes', name))
+    return folder, None
+
+
+def sdk_folder():
+    """The iPhoneOS SDK, or (None, why)."""
+    given = os.environ.get('IOS_SDK')
+    if given:
+        if not os.path.isdir(os.path.join(given, 'usr', 'lib', 'swift')):
+            return None, f'IOS_SDK={given} is not an iPhoneOS SDK folder (it has no usr/lib/swift)'
+        return given, None
+    if shutil.which('xcrun'):
+        found = subprocess.run(['xcrun', '--sdk', 'iphoneos', '--show-sdk-path'], capture_output=True, text=True)
+        if found.returncode == 0 and found.stdout.strip():
+            return found.stdout.strip(), None
+    return None, 'no iPhoneOS SDK: set IOS_SDK to its folder (on a Mac, Xcode\'s is found by xcrun)'
+
+
+def type_check(adapters, problems):
+    sdk, why = sdk_folder()
+    if not sdk:
+        print(f'ios-check: type-check skipped: {why}')
+        return 0
+    cache = os.path.join(root, '.build', 'ios-check')
+    os.makedirs(cache, exist_ok=True)
+    command_base = ['swiftc', '-typecheck', '-swift-version', '6', '-target', 'arm64-apple-ios16.0', '-sdk', sdk,
+                    '-module-cache-path', os.path.join(cache, 'module-cache')]
+    if platform.system() != 'Darwin':
+        resources, why = resource_dir(cache)
+        if not resources:
+            print(f'ios-check: type-check skipped: {why}')
+            return 0
+        command_base += ['-resource-dir', resources]
+    checked = 0
+    for path in adapters:
+        # One module per file: each adapter must stand on its own.
+        module = re.sub(r'\W', '_', os.path.splitext(os.path.basename(path))[0]) + 'Adapter'
+        result = subprocess.run(command_base + ['-module-name', module, os.path.join(root, path)],
+                                capture_output=True, text=True, cwd=root)
+        output = (result.stdout + result.stderr).strip()
+        if result.returncode != 0:
+            problems.append(f'{path}: does not type-check for arm64-apple-ios16.0 (Swift 6):\n{output}')
+            print(f'ios-check: FAILED {path}')
+        else:
+            checked += 1
+            print(f'ios-check: type-checked {path} for arm64-apple-ios16.0' + (f'\n{output}' if output else ''))
+    return checked
+
+
+def main():
+    problems = []
+    files = list(swift_files())
+    adapters = [path for path in files if is_adapter(path)]
+    lines_scanned = 0
+    print(f'ios-check: Apple adapters (each imports only Foundation, Dispatch and Apple frameworks):')
+    for path in files:
+        lines, frameworks = check_imports(path, is_adapter(path), problems)
+        lines_scanned += lines
+        if is_adapter(path):
+            print(f'  {path}  {lines} lines  imports {", ".join(frameworks) or "no Apple framework"}')
+    print(f'ios-check: {len(files)} Swift files ({lines_scanned} lines) scanned for Apple-only imports; '
+          f'{len(adapters)} adapters, {sum(1 for p in adapters for _ in open(os.path.join(root, p)))} lines')
+    checked = type_check(adapters, problems)
+    for problem in problems:
+        print(f'error: {problem}', file=sys.stderr)
+    if problems:
+        print(f'ios-check: {len(problems)} problem(s)', file=sys.stderr)
+        return 1
+    print(f'ios-check: ok ({checked} of {len(adapters)} adapters type-checked for iOS)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
