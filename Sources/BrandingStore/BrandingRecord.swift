@@ -77,13 +77,20 @@ public struct IncomingBrandingRecord: Sendable, Hashable {
     /// The record's position in the server's response, which a skipped
     /// record is reported by; nil: its position in the sequence applied.
     public var sourceIndex: Int?
+    /// Why the server's record for this number cannot be applied (a field
+    /// needed to show it is missing or unreadable), nil for a usable one.
+    /// Such a record is skipped, and in an incremental sync the number's
+    /// current branding is removed: the server says it changed, and an old
+    /// brand must not show for a number that may belong to someone else now.
+    public var unusableReason: String?
 
     /// Creates an incoming record.
     public init(
         e164: String, brandName: String, brandID: String, logoURL: String? = nil, callReason: String? = nil, updatedAt: String, isActive: Bool,
-        sourceIndex: Int? = nil
+        sourceIndex: Int? = nil, unusableReason: String? = nil
     ) {
         self.sourceIndex = sourceIndex
+        self.unusableReason = unusableReason
         self.e164 = e164
         self.brandName = brandName
         self.brandID = brandID

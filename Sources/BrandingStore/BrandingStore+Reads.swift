@@ -27,6 +27,19 @@ extension BrandingStore {
         try pool.read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE id = 1") }
     }
 
+    /// The `since` the next sync sends: the last cursor, unless a record of
+    /// an earlier sync could not be applied; then the cursor that sync
+    /// started from, or nil (a full sync) when it was full. See
+    /// ``SyncOutcome/retryPending``.
+    public func nextSyncCursor() throws -> String? {
+        try pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT cursor, retry_from FROM sync_state WHERE id = 1") else { return nil }
+            let retryFrom: String? = row[1]
+            if let retryFrom { return retryFrom.isEmpty ? nil : retryFrom }
+            return row[0]
+        }
+    }
+
     /// The server config stored with the last sync, as JSON.
     public func config() throws -> String? {
         try pool.read { db in try String.fetchOne(db, sql: "SELECT config FROM sync_state WHERE id = 1") }

@@ -67,7 +67,7 @@ extension BrandingStore {
     @discardableResult
     public func storeLookupAnswer(_ incoming: IncomingBrandingRecord) throws -> Bool {
         guard incoming.isActive, let number = BrandingRecord.number(e164: incoming.e164),
-              case .valid(let record, _) = Self.validate(incoming)
+              case .valid(let record, _, _) = Self.validate(incoming)
         else { return false }
         return try syncLock.withLock {
             try repairSnapshotIfStale()
@@ -154,15 +154,20 @@ extension BrandingStore {
                         outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: Self.notANumber))
                         continue
                     }
+                    if let reason = incoming.unusableReason {
+                        outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: reason))
+                        continue
+                    }
                     guard incoming.isActive else { continue }
                     let record: BrandingRecord
                     switch Self.validate(incoming) {
                     case .invalid(let reason):
                         outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: reason))
                         continue
-                    case .valid(let valid, let wasClamped):
+                    case .valid(let valid, let wasClamped, let dropped):
                         record = valid
                         if wasClamped { outcome.clamped += 1 }
+                        outcome.droppedFields += dropped
                     }
                     try insert.execute(arguments: Self.upsertArguments(number, record))
                     try writer.append(number, .record(record))
@@ -171,7 +176,9 @@ extension BrandingStore {
                 }
                 let final = try state()
                 try writer.finish()
-                try Self.writeState(db, cursor: final.cursor, config: final.config, kind: "full", generation: generation)
+                outcome.retryPending = outcome.skipped > 0 || final.unreadableRecords > 0
+                try Self.writeState(
+                    db, cursor: final.cursor, config: final.config, kind: "full", generation: generation, retry: outcome.retryPending)
             }
         } catch {
             unlink(pending)
@@ -189,6 +196,7 @@ extension BrandingStore {
     ) throws -> SyncOutcome {
         var outcome = SyncOutcome()
         var changes: [Int64: LookupFile.Entry] = [:]
+        var unbranded: Set<Int64> = []
         var position = -1
         for incoming in records {
             position += 1
@@ -197,27 +205,40 @@ extension BrandingStore {
                 continue
             }
             guard changes[number] == nil else { throw SyncRejection.duplicateNumber(incoming.e164) }
+            if let reason = incoming.unusableReason {
+                outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: reason))
+                changes[number] = .removed
+                unbranded.insert(number)
+                continue
+            }
             if !incoming.isActive {
                 changes[number] = .removed
                 continue
             }
             switch Self.validate(incoming) {
             case .invalid(let reason):
+                // The server says this number changed and the change cannot be shown: no old brand either.
                 outcome.skip(SkippedRecord(index: incoming.sourceIndex ?? position, reason: reason))
-            case .valid(let record, let wasClamped):
+                changes[number] = .removed
+                unbranded.insert(number)
+            case .valid(let record, let wasClamped, let dropped):
                 if wasClamped { outcome.clamped += 1 }
+                outcome.droppedFields += dropped
                 changes[number] = .record(record)
             }
         }
         let final = try state()
+        outcome.retryPending = outcome.skipped > 0 || final.unreadableRecords > 0
         return try applyChanges(
-            changes, state: .sync(cursor: final.cursor, config: final.config), allowCompaction: true, failAfterWrites: failAfterWrites, outcome: outcome)
+            changes, state: .sync(cursor: final.cursor, config: final.config, retry: outcome.retryPending), allowCompaction: true,
+            failAfterWrites: failAfterWrites, outcome: outcome, unbranded: unbranded)
     }
 
     /// What a change set writes to `sync_state` besides the generation.
     enum StateUpdate {
-        /// A sync: its cursor and config.
-        case sync(cursor: String, config: String?)
+        /// A sync: its cursor and config, and whether a record of it was not
+        /// applied (the range is fetched again next time).
+        case sync(cursor: String, config: String?, retry: Bool)
         /// A lookup answer: the generation only.
         case generationOnly
     }
@@ -227,7 +248,8 @@ extension BrandingStore {
     /// `allowCompaction`, a delta past a hundredth of the base is replaced by
     /// a new base instead.
     func applyChanges(
-        _ changes: [Int64: LookupFile.Entry], state: StateUpdate, allowCompaction: Bool, failAfterWrites: Int?, outcome: SyncOutcome = SyncOutcome()
+        _ changes: [Int64: LookupFile.Entry], state: StateUpdate, allowCompaction: Bool, failAfterWrites: Int?, outcome: SyncOutcome = SyncOutcome(),
+        unbranded: Set<Int64> = []
     ) throws -> SyncOutcome {
         var outcome = outcome
         let current = slot.current
@@ -251,7 +273,11 @@ extension BrandingStore {
                         outcome.stored += 1
                     case .removed:
                         try delete.execute(arguments: [number])
-                        outcome.deleted += db.changesCount
+                        if unbranded.contains(number) {
+                            outcome.unbranded += db.changesCount
+                        } else {
+                            outcome.deleted += db.changesCount
+                        }
                     }
                     try counter.wrote()
                 }
@@ -261,8 +287,8 @@ extension BrandingStore {
                     try writer.finish()
                 }
                 switch state {
-                case .sync(let cursor, let config):
-                    try Self.writeState(db, cursor: cursor, config: config, kind: "incremental", generation: generation)
+                case .sync(let cursor, let config, let retry):
+                    try Self.writeState(db, cursor: cursor, config: config, kind: "incremental", generation: generation, retry: retry)
                 case .generationOnly:
                     try db.execute(sql: "UPDATE sync_state SET generation = ? WHERE id = 1", arguments: [Int64(generation)])
                 }
@@ -282,10 +308,18 @@ extension BrandingStore {
         return outcome
     }
 
-    static func writeState(_ db: Database, cursor: String, config: String?, kind: String, generation: UInt64) throws {
+    /// Writes the sync's state. With `retry`, the point to fetch again
+    /// from is kept: an earlier one still pending, else the cursor this
+    /// sync started from ('' when it had none: the next sync is full).
+    static func writeState(_ db: Database, cursor: String, config: String?, kind: String, generation: UInt64, retry: Bool) throws {
+        var retryFrom: String?
+        if retry {
+            let prior = try Row.fetchOne(db, sql: "SELECT cursor, retry_from FROM sync_state WHERE id = 1")
+            retryFrom = (prior?[1] as String?) ?? (kind == "full" ? "" : (prior?[0] as String?) ?? "")
+        }
         try db.execute(
-            sql: "INSERT OR REPLACE INTO sync_state (id, cursor, config, kind, generation) VALUES (1, ?, ?, ?, ?)",
-            arguments: [cursor, config, kind, Int64(generation)])
+            sql: "INSERT OR REPLACE INTO sync_state (id, cursor, config, kind, generation, retry_from) VALUES (1, ?, ?, ?, ?, ?)",
+            arguments: [cursor, config, kind, Int64(generation), retryFrom])
     }
 
     /// A duplicate found by the lookup file's sort is the batch's fault: say so.

@@ -8,8 +8,9 @@ extension BrandingStore {
 
     /// What validation makes of an incoming record.
     enum Validation {
-        /// Storable, with whether a value was clamped to fit a limit.
-        case valid(BrandingRecord, clamped: Bool)
+        /// Storable, with whether a value was clamped to fit a limit and how
+        /// many invalid optional fields were dropped.
+        case valid(BrandingRecord, clamped: Bool, dropped: Int)
         /// Not storable, and why.
         case invalid(String)
     }
@@ -17,17 +18,29 @@ extension BrandingStore {
     static let notANumber = "phone_number_e164: not an E.164 number (+ and 1 to 15 digits)"
 
     /// The record with values clamped to the limits, and whether any was;
-    /// invalid when it cannot be stored (an empty brand name, an id or an
-    /// `updated_at` longer than one can be). The brand id may be empty: the
-    /// iOS README lists it as optional, and lookup answers carry none.
+    /// invalid when it cannot be shown (an empty brand name). An optional
+    /// field that cannot be kept is dropped and counted, not the record: an
+    /// id or an `updated_at` longer than one can be, an empty or over-long
+    /// logo URL, an empty call reason. The brand id may be empty: the iOS
+    /// README lists it as optional, and lookup answers carry none.
     static func validate(_ incoming: IncomingBrandingRecord) -> Validation {
         let name = trimmed(incoming.brandName)
         guard !name.isEmpty else { return .invalid("brand_name: empty") }
-        guard incoming.brandID.utf8.count <= BrandingRecord.Limits.brandID else {
-            return .invalid("brand_id: longer than \(BrandingRecord.Limits.brandID) bytes")
+        var dropped = 0
+        var brandID = incoming.brandID
+        if brandID.utf8.count > BrandingRecord.Limits.brandID {
+            brandID = ""
+            dropped += 1
         }
-        guard incoming.updatedAt.utf8.count <= BrandingRecord.Limits.timestamp else {
-            return .invalid("updated_at: longer than \(BrandingRecord.Limits.timestamp) bytes")
+        var updatedAt = incoming.updatedAt
+        if updatedAt.utf8.count > BrandingRecord.Limits.timestamp {
+            updatedAt = ""
+            dropped += 1
+        }
+        var callReason = incoming.callReason.map(trimmed)
+        if callReason?.isEmpty == true {
+            callReason = nil
+            dropped += 1
         }
         var clamped = false
         func clamp(_ text: String, _ limit: Int) -> String {
@@ -55,15 +68,24 @@ extension BrandingStore {
             return String(scalars)
         }
         var logo = incoming.logoURL
-        if let url = logo, url.utf8.count > BrandingRecord.Limits.logoURL {
-            // A cut URL points nowhere: drop it.
+        if let url = logo, url.utf8.count > BrandingRecord.Limits.logoURL || !isWebURL(url) {
+            // A cut URL points nowhere, nor does an empty or relative one: drop it.
             logo = nil
-            clamped = true
+            dropped += 1
         }
         let record = BrandingRecord(
-            e164: incoming.e164, brandName: clamp(name, BrandingRecord.Limits.brandName), brandID: incoming.brandID,
-            logoURL: logo, callReason: incoming.callReason.map { clamp($0, BrandingRecord.Limits.callReason) }, updatedAt: incoming.updatedAt)
-        return .valid(record, clamped: clamped)
+            e164: incoming.e164, brandName: clamp(name, BrandingRecord.Limits.brandName), brandID: brandID,
+            logoURL: logo, callReason: callReason.map { clamp($0, BrandingRecord.Limits.callReason) }, updatedAt: updatedAt)
+        return .valid(record, clamped: clamped, dropped: dropped)
+    }
+
+    /// An absolute `https` or `http` URL with a host: what a logo can be
+    /// fetched from.
+    static func isWebURL(_ text: String) -> Bool {
+        guard !text.isEmpty, !text.contains(" "), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty
+        else { return false }
+        return true
     }
 
     /// `text` without leading and trailing white space; the text itself

@@ -66,6 +66,10 @@ public final class BrandingStore: Sendable {
         migrator.registerMigration("v2: sync generation for the lookup file") { db in
             try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN generation INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v3: the cursor to fetch again from after a record was not applied") { db in
+            // NULL: none pending; '': the next sync is full; else the `since` to send.
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN retry_from TEXT")
+        }
         return migrator
     }
 }

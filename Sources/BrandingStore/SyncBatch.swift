@@ -33,10 +33,23 @@ public struct SyncOutcome: Sendable, Hashable {
     public var stored = 0
     /// Numbers removed because the server marked them inactive (incremental).
     public var deleted = 0
-    /// Records skipped because they failed validation (bad number, empty brand name, over-long id or timestamp).
+    /// Records that could not be applied (no readable number, no usable
+    /// brand name, an unreadable `is_active`): each is listed in
+    /// ``skippedRecords`` and brings ``retryPending``.
     public var skipped = 0
+    /// Numbers whose stored branding an incremental sync removed because
+    /// their new record could not be applied (counted in ``skipped`` too):
+    /// no old brand shows for a number the server says changed.
+    public var unbranded = 0
     /// Records stored with a value shortened or dropped to fit a limit.
     public var clamped = 0
+    /// Optional fields (`logo_url`, `call_reason`, `brand_id`, `updated_at`)
+    /// that were invalid and dropped, their records stored without them.
+    public var droppedFields = 0
+    /// Whether the next sync fetches this one's range again (from the cursor
+    /// this sync started from, or in full) because a record could not be
+    /// applied: the cursor never passes a record that was not applied.
+    public var retryPending = false
     /// The first skipped records (at most ``reportedSkipsLimit``), by
     /// position in the response, with the reason each was skipped.
     public var skippedRecords: [SkippedRecord] = []
@@ -63,6 +76,7 @@ public struct SyncOutcome: Sendable, Hashable {
     /// the list in response order.
     public mutating func merge(skips: [SkippedRecord], total: Int) {
         skipped += total
+        if total > 0 { retryPending = true }
         skippedRecords = Array((skippedRecords + skips).sorted { $0.index < $1.index }.prefix(Self.reportedSkipsLimit))
     }
 }
@@ -91,11 +105,16 @@ public struct SyncState: Sendable, Hashable {
     public var cursor: String
     /// The server's `config` object as JSON.
     public var config: String?
+    /// Records of the response that never reached the store (they did not
+    /// decode and could not be salvaged): with any, the store keeps the
+    /// point to fetch again from (``BrandingStore/nextSyncCursor()``).
+    public var unreadableRecords: Int
 
     /// Creates a state.
-    public init(cursor: String, config: String? = nil) {
+    public init(cursor: String, config: String? = nil, unreadableRecords: Int = 0) {
         self.cursor = cursor
         self.config = config
+        self.unreadableRecords = unreadableRecords
     }
 }
 

@@ -6,27 +6,41 @@ import Testing
 
 /// Thousands of sync responses with damaged records, served over loopback
 /// to the real generated client and applied to a real store: a damaged
-/// record is skipped and counted, the others apply, and a response that is
-/// damaged as a whole (cut short, no cursor) changes nothing.
+/// record costs only what cannot be read of it (an invalid optional field
+/// is dropped, a record without a usable name unbrands its number, one
+/// without a readable number changes nothing), the others apply, any record
+/// not applied makes the next sync fetch the range again, and a response
+/// that is damaged as a whole (cut short, no cursor) changes nothing.
 ///
 /// `SYNC_FUZZ_ROUNDS` sets the number of responses (default 10,000).
 @Suite struct SyncFuzzTests {
-    /// What a record-level mutation does; each one makes the record unusable.
-    static let mutations: [(name: String, apply: @Sendable (String) -> String)] = [
-        ("no number", { $0.replacing(#/"phone_number_e164":"[^"]*",/#, with: "") }),
-        ("no brand name", { $0.replacing(#/"brand_name":"[^"]*",/#, with: "") }),
-        ("no updated_at", { $0.replacing(#/,"updated_at":"[^"]*"/#, with: "") }),
-        ("brand name a number", { $0.replacing(#/"brand_name":"[^"]*"/#, with: #""brand_name":42"#) }),
-        ("is_active a string", { $0.replacing(#/"is_active":(true|false)/#, with: #""is_active":"yes""#) }),
-        ("updated_at not a date", { $0.replacing(#/"updated_at":"[^"]*"/#, with: #""updated_at":"yesterday""#) }),
-        ("number without +", { $0.replacing(#/"phone_number_e164":"\+/#, with: #""phone_number_e164":""#) }),
-        ("logo_url an object", { $0.replacing(#/"logo_url":("[^"]*"|null)/#, with: #""logo_url":{"u":1}"#) }),
-        ("call_reason an array", { $0.replacing(#/"call_reason":("[^"]*"|null)/#, with: #""call_reason":[1]"#) }),
-        ("blank brand name", { $0.replacing(#/"brand_name":"[^"]*"/#, with: #""brand_name":"   ""#) }),
-        ("brand id too long", { "{" + #""brand_id":""# + String(repeating: "b", count: 300) + #"","# + $0.replacing(#/"brand_id":"[^"]*",/#, with: "").dropFirst() }),
-        ("null record", { _ in "null" }),
-        ("string record", { _ in #""record""# }),
-        ("array record", { _ in #"[{"phone_number_e164":"+61400000000"}]"# }),
+    /// What a damaged record does to its number.
+    enum Effect: Sendable {
+        /// Stored, an invalid optional field dropped.
+        case salvaged
+        /// Not applied; the number's branding removed.
+        case unbrands
+        /// Not applied; no number could be read, so nothing changes.
+        case unreadable
+    }
+
+    /// Record-level mutations and what each does.
+    static let mutations: [(name: String, effect: Effect, apply: @Sendable (String) -> String)] = [
+        ("no number", .unreadable, { $0.replacing(#/"phone_number_e164":"[^"]*",/#, with: "") }),
+        ("no brand name", .unbrands, { $0.replacing(#/"brand_name":"[^"]*",/#, with: "") }),
+        ("no updated_at", .salvaged, { $0.replacing(#/,"updated_at":"[^"]*"/#, with: "") }),
+        ("brand name a number", .unbrands, { $0.replacing(#/"brand_name":"[^"]*"/#, with: #""brand_name":42"#) }),
+        ("is_active a string", .unbrands, { $0.replacing(#/"is_active":(true|false)/#, with: #""is_active":"yes""#) }),
+        ("updated_at not a date", .salvaged, { $0.replacing(#/"updated_at":"[^"]*"/#, with: #""updated_at":"yesterday""#) }),
+        ("number without +", .unreadable, { $0.replacing(#/"phone_number_e164":"\+/#, with: #""phone_number_e164":""#) }),
+        ("logo_url an object", .salvaged, { $0.replacing(#/"logo_url":("[^"]*"|null)/#, with: #""logo_url":{"u":1}"#) }),
+        ("logo_url empty", .salvaged, { $0.replacing(#/"logo_url":("[^"]*"|null)/#, with: #""logo_url":"""#) }),
+        ("call_reason an array", .salvaged, { $0.replacing(#/"call_reason":("[^"]*"|null)/#, with: #""call_reason":[1]"#) }),
+        ("blank brand name", .unbrands, { $0.replacing(#/"brand_name":"[^"]*"/#, with: #""brand_name":"   ""#) }),
+        ("brand id too long", .salvaged, { "{" + #""brand_id":""# + String(repeating: "b", count: 300) + #"","# + $0.replacing(#/"brand_id":"[^"]*",/#, with: "").dropFirst() }),
+        ("null record", .unreadable, { _ in "null" }),
+        ("string record", .unreadable, { _ in #""record""# }),
+        ("array record", .unreadable, { _ in #"[{"phone_number_e164":"+61400000000"}]"# }),
     ]
 
     static func record(_ e164: String, name: String, active: Bool, logo: Bool, reason: Bool, brandID: Bool, updatedAt: String) -> String {
@@ -41,11 +55,12 @@ import Testing
 
     /// What one stream of responses did.
     struct Counts: Sendable {
-        var rounds = 0, mutated = 0, skipped = 0, rejectedWhole = 0, applied = 0, crashes = 0, partialCommits = 0
+        var rounds = 0, mutated = 0, salvaged = 0, skipped = 0, rejectedWhole = 0, applied = 0, crashes = 0, partialCommits = 0
 
         static func + (lhs: Counts, rhs: Counts) -> Counts {
             Counts(
-                rounds: lhs.rounds + rhs.rounds, mutated: lhs.mutated + rhs.mutated, skipped: lhs.skipped + rhs.skipped,
+                rounds: lhs.rounds + rhs.rounds, mutated: lhs.mutated + rhs.mutated, salvaged: lhs.salvaged + rhs.salvaged,
+                skipped: lhs.skipped + rhs.skipped,
                 rejectedWhole: lhs.rejectedWhole + rhs.rejectedWhole, applied: lhs.applied + rhs.applied, crashes: lhs.crashes + rhs.crashes,
                 partialCommits: lhs.partialCommits + rhs.partialCommits)
         }
@@ -56,7 +71,7 @@ import Testing
     /// last one left), the streams keep every core busy.
     static let streams = 4
 
-    @Test func damagedRecordsAreSkippedAndCountedAndNothingElseIsLost() async throws {
+    @Test func damagedRecordsCostOnlyWhatCannotBeReadAndNothingElseIsLost() async throws {
         let rounds = ProcessInfo.processInfo.environment["SYNC_FUZZ_ROUNDS"].flatMap(Int.init) ?? 10_000
         let counts = try await withThrowingTaskGroup(of: Counts.self) { group in
             for stream in 0..<Self.streams {
@@ -66,9 +81,10 @@ import Testing
             return try await group.reduce(Counts(), +)
         }
         print("sync fuzz: \(counts.rounds) responses in \(Self.streams) streams, \(counts.applied) applied, \(counts.rejectedWhole) refused as a whole, "
-            + "\(counts.mutated) damaged records, \(counts.skipped) skipped, partial commits \(counts.partialCommits), unexpected outcomes \(counts.crashes)")
+            + "\(counts.mutated) damaged records, \(counts.salvaged) salvaged, \(counts.skipped) skipped, partial commits \(counts.partialCommits), unexpected outcomes \(counts.crashes)")
         #expect(counts.rounds == rounds)
-        #expect(counts.skipped == counts.mutated)
+        #expect(counts.skipped + counts.salvaged == counts.mutated)
+        #expect(counts.salvaged > 0 && counts.skipped > 0)
         #expect(counts.partialCommits == 0)
         #expect(counts.mutated > rounds / 2)
         #expect(counts.rejectedWhole > rounds / 40)
@@ -94,8 +110,10 @@ import Testing
             var chosen = numbers.shuffled(using: &generator).prefix(Int.random(in: 1...8, using: &generator))
             if round == 0 { chosen = numbers[...] }
             var bodies: [String] = []
-            var next = expected
-            var mutated = 0
+            // A full sync (the first, or the retry of a full one) replaces everything.
+            let isFull = try store.nextSyncCursor() == nil
+            var next = isFull ? [:] : expected
+            var mutated = 0, salvaged = 0
             for number in chosen {
                 let name = "Brand \(round)-\(Int.random(in: 0..<1000, using: &generator))"
                 let active = round == 0 || Int.random(in: 0..<5, using: &generator) > 0
@@ -108,6 +126,13 @@ import Testing
                     #expect(damaged != text, "mutation '\(mutation.name)' changed nothing")
                     bodies.append(damaged)
                     mutated += 1
+                    switch mutation.effect {
+                    case .salvaged:
+                        salvaged += 1
+                        next[number] = name
+                    case .unbrands: next[number] = nil
+                    case .unreadable: break
+                    }
                 } else {
                     bodies.append(text)
                     next[number] = active ? name : nil
@@ -133,10 +158,14 @@ import Testing
                 counts.applied += 1
                 counts.mutated += mutated
                 counts.skipped += outcome.skipped
-                #expect(outcome.skipped == mutated, "round \(round): \(mutated) damaged, \(outcome.skipped) skipped: \(outcome.skippedRecords)")
+                counts.salvaged += salvaged
+                #expect(outcome.skipped == mutated - salvaged, "round \(round): \(mutated) damaged, \(outcome.skipped) skipped: \(outcome.skippedRecords)")
+                #expect(outcome.droppedFields == salvaged, "round \(round): one field dropped per salvaged record")
+                #expect(outcome.retryPending == (outcome.skipped > 0))
                 if after != next { counts.partialCommits += 1 }
                 #expect(after == next, "round \(round): the store does not hold the good records")
                 #expect(try store.cursor() == syncedAt)
+                if !outcome.retryPending { #expect(try store.nextSyncCursor() == syncedAt) }
                 expected = next
                 cursor = syncedAt
             case .rejected where isWholeDamaged, .offline where isWholeDamaged:

@@ -118,7 +118,7 @@ func makeFolder(_ name: String) throws -> URL {
         #expect(try store.cursor() == "2024-01-03T12:00:00Z")
     }
 
-    @Test func aBadRecordIsSkippedAndReportedAndTheRestApplies() async throws {
+    @Test func aDamagedRecordCostsOnlyWhatCannotBeReadAndIsFetchedAgain() async throws {
         try await goodFullSync()
         let good = FakeSecureNode.record("+61412345678", "Changed")
         // The README's shape: no brand_id, no is_active.
@@ -134,18 +134,102 @@ func makeFolder(_ name: String) throws -> URL {
             Issue.record("a batch with bad records: \(status)")
             return
         }
-        #expect(outcome.stored == 2)
-        #expect(outcome.skipped == 4)
-        #expect(outcome.skippedRecords.map(\.index) == [0, 2, 4, 5])
+        #expect(outcome.stored == 3, "the good one, the README's shape, and the one whose updated_at was dropped")
+        #expect(outcome.droppedFields == 1)
+        #expect(outcome.skipped == 3)
+        #expect(outcome.skippedRecords.map(\.index) == [0, 2, 5])
         #expect(outcome.skippedRecords[0].reason.hasPrefix("is_active: "))
         #expect(outcome.skippedRecords[1].reason.hasPrefix("brand_name: "))
-        #expect(outcome.skippedRecords[2].reason.hasPrefix("updated_at: "))
-        #expect(outcome.skippedRecords[3].reason.hasPrefix("phone_number_e164: "))
+        #expect(outcome.skippedRecords[2].reason.hasPrefix("phone_number_e164: "))
         #expect(outcome.skippedRecords.allSatisfy { !$0.reason.contains("6140000") }, "no number in a reason")
+        #expect(outcome.retryPending)
         #expect(store.lookup(e164: "+61412345678")?.brandName == "Changed")
         #expect(store.lookup(e164: "+447700900123")?.brandID == "")
+        #expect(store.lookup(e164: "+61400000003")?.brandName == "Date")
         #expect(store.lookup(e164: "+61400000001") == nil)
         #expect(try store.cursor() == "2024-02-01T00:00:00Z")
+        #expect(try store.nextSyncCursor() == "2024-01-02T08:15:00Z", "the cursor does not pass the records that were not applied")
+
+        // The next sync asks for the same range again; once every record applies, the cursor moves on.
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync(
+            [FakeSecureNode.record("+61400000002", "Back")], syncedAt: "2024-02-02T00:00:00Z")))
+        guard case .upToDate(_, .incremental, let retried) = await engine.sync() else {
+            Issue.record("the retry: \(await engine.status)")
+            return
+        }
+        let retry = try #require(fake.requests("/api/mobile/branding/sync").last)
+        #expect(retry.target.contains("2024-01-02T08"), "fetched from the earlier cursor: \(retry.target)")
+        #expect(!retried.retryPending && retried.stored == 1)
+        #expect(store.lookup(e164: "+61400000002")?.brandName == "Back")
+        #expect(try store.nextSyncCursor() == "2024-02-02T00:00:00Z")
+    }
+
+    @Test func aDeactivatedNumberNeverShowsItsOldBrandWhateverTheTombstoneLacks() async throws {
+        try await goodFullSync()
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+        // The number was given to someone else: the server sends the bare minimum.
+        let bareTombstone = #"{"phone_number_e164":"+61412345678","is_active":false}"#
+        let nullNameTombstone = #"{"phone_number_e164":"+1234567890","brand_name":null,"logo_url":"","updated_at":"soon","is_active":false}"#
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([bareTombstone, nullNameTombstone], syncedAt: "2024-02-01T00:00:00Z")))
+        guard case .upToDate(_, .incremental, let outcome) = await engine.sync() else {
+            Issue.record("tombstones: \(await engine.status)")
+            return
+        }
+        #expect(outcome.deleted == 2 && outcome.skipped == 0 && !outcome.retryPending)
+        #expect(store.lookup(e164: "+61412345678") == nil, "the old brand is gone after the sync that deactivated it")
+        #expect(store.lookup(e164: "+1234567890") == nil)
+        #expect(try store.nextSyncCursor() == "2024-02-01T00:00:00Z")
+    }
+
+    @Test func anUnreadableUpdateUnbrandsItsNumberRatherThanLeaveTheOldBrand() async throws {
+        try await goodFullSync()
+        let blankName = FakeSecureNode.record("+61412345678", "   ")
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([blankName], syncedAt: "2024-02-01T00:00:00Z")))
+        guard case .upToDate(_, .incremental, let outcome) = await engine.sync() else {
+            Issue.record("an unusable update: \(await engine.status)")
+            return
+        }
+        #expect(outcome.unbranded == 1 && outcome.skipped == 1 && outcome.deleted == 0 && outcome.retryPending)
+        #expect(store.lookup(e164: "+61412345678") == nil, "no brand rather than one the server says changed")
+        #expect(store.lookup(e164: "+1234567890")?.brandName == "Contoso Health", "the other numbers keep theirs")
+    }
+
+    @Test func anInvalidOptionalFieldIsDroppedAndCountedNotTheRecord() async throws {
+        try await goodFullSync()
+        let emptyLogo = FakeSecureNode.record("+61412345678", "Acme Bank").replacingOccurrences(of: #""logo_url":null"#, with: #""logo_url":"""#)
+        let badLogo = FakeSecureNode.record("+1234567890", "Contoso Health").replacingOccurrences(of: #""logo_url":null"#, with: #""logo_url":"not a url""#)
+        let emptyReason = FakeSecureNode.record("+447700900123", "Reasonless").replacingOccurrences(of: #""call_reason":"Appointment""#, with: #""call_reason":"""#)
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([emptyLogo, badLogo, emptyReason], syncedAt: "2024-02-01T00:00:00Z")))
+        guard case .upToDate(_, .incremental, let outcome) = await engine.sync() else {
+            Issue.record("invalid optional fields: \(await engine.status)")
+            return
+        }
+        #expect(outcome.stored == 3 && outcome.droppedFields == 3 && outcome.skipped == 0 && !outcome.retryPending)
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+        #expect(store.lookup(e164: "+61412345678")?.logoURL == nil)
+        #expect(store.lookup(e164: "+1234567890")?.logoURL == nil)
+        #expect(store.lookup(e164: "+447700900123")?.brandName == "Reasonless")
+        #expect(store.lookup(e164: "+447700900123")?.callReason == nil)
+    }
+
+    @Test func aFullSyncWithAnUnreadableRecordIsFullAgainNextTime() async throws {
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync(
+            [FakeSecureNode.record("+61412345678", "Acme Bank"), "null"], syncedAt: "2024-01-02T08:15:00Z")))
+        guard case .upToDate(_, .full, let outcome) = await engine.sync() else {
+            Issue.record("a full sync with an unreadable record: \(await engine.status)")
+            return
+        }
+        #expect(outcome.stored == 1 && outcome.skipped == 1 && outcome.retryPending)
+        #expect(try store.nextSyncCursor() == nil)
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync(
+            [FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-03T00:00:00Z")))
+        guard case .upToDate(_, .full, let again) = await engine.sync() else {
+            Issue.record("the retry is full: \(await engine.status)")
+            return
+        }
+        #expect(!again.retryPending)
+        #expect(fake.requests("/api/mobile/branding/sync").last?.query?.contains("since") != true)
+        #expect(try store.nextSyncCursor() == "2024-01-03T00:00:00Z")
     }
 
     @Test func malformedResponsesChangeNothing() async throws {

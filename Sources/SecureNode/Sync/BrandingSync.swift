@@ -81,7 +81,8 @@ public actor BrandingSync {
         }
         publish(.syncing)
         let epoch = credentialsEpoch
-        let cursor = (try? store.cursor()) ?? nil
+        // The last cursor, or an earlier one while a record it passed was not applied.
+        let cursor = (try? store.nextSyncCursor()) ?? nil
         let since = cursor.flatMap(JSONCoding.parseDateTime)
         let response: StreamedJSONArray<SecureNodeAPI.BrandingRecord, BrandingSyncResponse>
         do {
@@ -117,9 +118,12 @@ public actor BrandingSync {
     static let chunkSize = 512
 
     /// Reads the response as it arrives and applies it in one transaction
-    /// on a thread of its own: records that do not decode are skipped and
-    /// reported with their index; the cursor and config, which may come
-    /// after the records, are committed with them. A call that starts before
+    /// on a thread of its own: a record that does not decode is salvaged
+    /// where it can be (``RecordSalvage``: tombstones, dropped optional
+    /// fields, unusable records that unbrand their number), else skipped and
+    /// reported with its index; the cursor and config, which may come
+    /// after the records, are committed with them, and any record not
+    /// applied makes the next sync fetch the range again. A call that starts before
     /// the commit rolls the sync back (``CallStartedDuringSync``).
     static func apply(
         _ response: StreamedJSONArray<SecureNodeAPI.BrandingRecord, BrandingSyncResponse>, kind: SyncBatch.Kind, to store: BrandingStore,
@@ -136,6 +140,7 @@ public actor BrandingSync {
         }
         var skips: [SkippedRecord] = []
         var skipCount = 0
+        var droppedFields = 0
         do {
             var chunk: [IncomingBrandingRecord] = []
             chunk.reserveCapacity(chunkSize)
@@ -144,6 +149,13 @@ public actor BrandingSync {
                 case .success(let record):
                     chunk.append(incoming(record, index: element.index))
                 case .failure(let error):
+                    if let raw = element.rawElement,
+                        case .record(let salvaged, let dropped) = RecordSalvage.salvage(raw, index: element.index, decodingReason: Self.reason(error))
+                    {
+                        droppedFields += dropped
+                        chunk.append(salvaged)
+                        break
+                    }
                     skipCount += 1
                     if skips.count < SyncOutcome.reportedSkipsLimit {
                         // The field path without the array's name: `[12].updated_at` -> `updated_at`.
@@ -158,12 +170,13 @@ public actor BrandingSync {
             if !chunk.isEmpty { _ = await handoff.put(chunk) }
             guard let envelope = response.envelope else { throw HandoffNotFinished() }
             let config = envelope.config.flatMap { try? JSONCoding.makeEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
-            handoff.finish(.success(SyncState(cursor: JSONCoding.formatDateTime(envelope.syncedAt), config: config)))
+            handoff.finish(.success(SyncState(cursor: JSONCoding.formatDateTime(envelope.syncedAt), config: config, unreadableRecords: skipCount)))
         } catch {
             handoff.finish(.failure(ResponseReadFailure(underlying: error)))
         }
         var outcome = try await applying.value
         outcome.merge(skips: skips, total: skipCount)
+        outcome.droppedFields += droppedFields
         return outcome
     }
 

@@ -11,11 +11,15 @@ public struct StreamedElement<Item: Sendable>: Sendable {
     /// The decoded element, or the error naming the field at fault
     /// (`branding[12].updated_at`).
     public let result: Result<Item, ResponseDecodingError>
+    /// The element's JSON as it arrived, kept only when it did not decode,
+    /// so that a caller can salvage what it can read of it (nil otherwise).
+    public let rawElement: Data?
 
     /// Creates an element.
-    public init(index: Int, result: Result<Item, ResponseDecodingError>) {
+    public init(index: Int, result: Result<Item, ResponseDecodingError>, rawElement: Data? = nil) {
         self.index = index
         self.result = result
+        self.rawElement = rawElement
     }
 }
 
@@ -182,15 +186,17 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
                 let element = pendingBytes[start..<end]
                 start = end + 1
                 let result: Result<Item, ResponseDecodingError>
+                var raw: Data?
                 do {
                     result = .success(try decoder.decode(Item.self, from: Data(element)))
                 } catch {
+                    raw = Data(element)
                     let base = ResponseDecodingError(operationID: owner.operationID, status: owner.status, decoding: error, headerFields: owner.response.headerFields)
                     let field = (owner.member ?? "") + "[\(nextIndex)]" + (base.field.isEmpty || base.field.hasPrefix("[") ? "" : ".") + base.field
                     result = .failure(ResponseDecodingError(
                         operationID: owner.operationID, status: owner.status, field: field, reason: base.reason, headerFields: owner.response.headerFields))
                 }
-                ready.append(StreamedElement(index: nextIndex, result: result))
+                ready.append(StreamedElement(index: nextIndex, result: result, rawElement: raw))
                 nextIndex += 1
             }
         }
