@@ -61,8 +61,9 @@ struct SecureNodeExample: AsyncParsableCommand {
                 guard case .upToDate(_, let kind, let outcome) = status else { throw SecureNodeExampleError.sync(status) }
                 printJSON([
                     "event": "synced", "kind": kind == .full ? "full" : "incremental", "stored": outcome.stored, "deleted": outcome.deleted,
-                    "skipped": outcome.skipped, "clamped": outcome.clamped, "records": try sdk.store.count(),
-                    "cursor": (try sdk.store.cursor()) ?? NSNull(),
+                    "skipped": outcome.skipped, "clamped": outcome.clamped, "dropped_fields": outcome.droppedFields,
+                    "unbranded": outcome.unbranded, "retry_pending": outcome.retryPending, "records": try sdk.store.count(),
+                    "cursor": (try sdk.store.cursor()) ?? NSNull(), "next_since": (try sdk.store.nextSyncCursor()) ?? NSNull(),
                     "skipped_records": outcome.skippedRecords.map { ["index": $0.index, "reason": $0.reason] },
                 ])
             }
@@ -199,7 +200,8 @@ enum SecureNodeExampleError: Error, CustomStringConvertible {
             case .offline: return "the server could not be reached; the dataset and cursor are unchanged"
             case .serverError(let code, _): return "the server answered \(code); the dataset and cursor are unchanged"
             case .rejected(let reason): return "the response was refused, nothing applied: \(reason)"
-            case .disabled(let code): return "the server refused the API key (\(code)); branding is off until the key changes"
+            case .disabled(let code):
+                return "the server refused the API key (\(code)); branding is off until the server accepts it again (asked at each launch and on a backoff) or the key changes"
             default: return "the sync did not run (\(status))"
             }
         case .notRecorded: return "the event could not be written to the outbox"

@@ -15,14 +15,30 @@ extension SecureNode {
     /// configured), and billing delivery paused by one resumes.
     public func configure(apiKey: String) async {
         keys.adopt(apiKey)
-        state.withLock { values in
-            values.apiKey = apiKey
-            values.brandingDisabled = false
-        }
+        state.withLock { $0.apiKey = apiKey }
+        await refusalWatch.stop()
+        await restoreBranding()
+        await reloadCallDirectoryIfConfigured()
+    }
+
+    /// Branding on again after a refusal: syncs allowed, billing resumed.
+    func restoreBranding() async {
+        state.withLock { $0.brandingDisabled = false }
         await syncEngine.reenable()
         await delivery.resume()
         await deliveryLoop.kick()
-        await reloadCallDirectoryIfConfigured()
+    }
+
+    /// Watches refused credentials until the server accepts them again
+    /// (``Configuration/refusalRecheck``); then branding comes back and a
+    /// sync runs (restoring and reloading the Call Directory).
+    func watchRefusal(immediately: Bool) async {
+        await refusalWatch.start(immediately: immediately) { [weak self] in
+            guard let self else { return }
+            self.keys.forgetRefusal()
+            await self.restoreBranding()
+            _ = await self.sync()
+        }
     }
 
     // MARK: Sync
@@ -53,7 +69,10 @@ extension SecureNode {
                 values.brandingDisabled = true
                 return !wasDisabled
             }
-            if newlyRefused { keys.recordRefusal(status: refusal) }
+            if newlyRefused {
+                keys.recordRefusal(status: refusal)
+                await watchRefusal(immediately: false)
+            }
         }
         if case .upToDate(let at, _, let outcome) = status {
             let enabled = Self.brandingEnabled(in: store)

@@ -64,6 +64,11 @@ public final class SecureNode: Sendable {
         /// alive (every `heartbeatInterval`, as the iOS SDK does from `init`);
         /// off, the host calls ``SecureNode/heartbeatIfDue()`` itself.
         public var sendsHeartbeats: Bool
+        /// How often refused credentials (a 401/403) are checked again while
+        /// the app runs: one cheap request, first after `baseDelay` (1 minute),
+        /// then doubling up to `maximumDelay` (1 hour); at launch at once.
+        /// Branding comes back by itself when the server accepts the key again.
+        public var refusalRecheck: BackoffPolicy
 
         /// Creates a configuration.
         public init(
@@ -71,8 +76,9 @@ public final class SecureNode: Sendable {
             device: DeviceProfile, transport: any ClientTransport, connectivity: Connectivity? = .systemDefault(),
             callDirectoryReloader: (any CallDirectoryReloading)? = nil, heartbeatInterval: Duration = .seconds(300),
             callDirectoryReloadInterval: TimeInterval = 15 * 60, logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
-            sendsHeartbeats: Bool = true
+            sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600))
         ) {
+            self.refusalRecheck = refusalRecheck
             self.keyStore = keyStore
             self.connectivity = connectivity
             self.callDirectoryReloader = callDirectoryReloader
@@ -109,6 +115,7 @@ public final class SecureNode: Sendable {
     let state: SharedState
     let deviceID: String
     let heartbeats: Task<Void, Never>?
+    let refusalWatch: RefusalWatch
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     /// Throws ``SecureNodeError/noAPIKey`` when no key is given or stored,
@@ -129,9 +136,10 @@ public final class SecureNode: Sendable {
         self.calls = calls
         let mountFile = folder.appendingPathComponent("api-mount")
         let middlewares: [any ClientMiddleware] = [
-            // The README: `{base}/mobile/...` first, `{base}/api/mobile/...` as the fallback.
+            // The spec: `{base}/api/mobile/...` (the contract's mount) first, `{base}/mobile/...` as the
+            // fallback; only an answer from the API itself (JSON, not a gateway's 403 or a 5xx) pins one.
             MountDiscoveryMiddleware(
-                specPrefix: "/api", mounts: ["", "/api"], operationsAnswering404: ["lookupBranding"],
+                specPrefix: "/api", mounts: ["/api", ""], operationsAnswering404: ["lookupBranding"],
                 known: (try? String(contentsOf: mountFile, encoding: .utf8)).map { $0 == "root" ? "" : $0 },
                 onDiscover: { mount in try? Data((mount.isEmpty ? "root" : mount).utf8).write(to: mountFile, options: .atomic) }),
             // The contract lists it on every request, GETs included.
@@ -161,6 +169,7 @@ public final class SecureNode: Sendable {
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
             heartbeatInterval: configuration.heartbeatInterval)
         fallback = LookupFallback(store: store, client: client, deviceID: configuration.device.deviceID)
+        refusalWatch = RefusalWatch(backoff: configuration.refusalRecheck, check: RefusalWatch.syncProbe(client: client, deviceID: configuration.device.deviceID))
         let enabled = Self.brandingEnabled(in: store)
         state.withLock { $0.brandingEnabledByServer = enabled }
         if configuration.sendsHeartbeats {
@@ -185,6 +194,8 @@ public final class SecureNode: Sendable {
                 await connectivity.whenOnline(while: self) { [weak deliveryLoop] in await deliveryLoop?.connectivityReturned() }
             }
             await deliveryLoop.kick()
+            // Refused at an earlier launch: ask the server again now, not never.
+            if refusedWithStatus != nil { await self?.watchRefusal(immediately: true) }
         }
     }
 

@@ -2,6 +2,7 @@ import BrandingStore
 import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
+import Resilience
 import SecureNode
 import SecureNodeAPI
 import Testing
@@ -130,21 +131,21 @@ import Testing
         route("GET \(prefix)/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-02T08:15:00Z")))
     }
 
-    @Test func theAPIIsFoundAtTheRootFirstAndRemembered() async throws {
+    @Test func theAPIAtTheRootIsFoundAfterOne404AtSlashAPIAndRemembered() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         mount(at: "")
         guard case .upToDate = try await makeSDK().sync() else {
             Issue.record("sync failed")
             return
         }
-        #expect(fake.server.requests.allSatisfy { !$0.path.hasPrefix("/api/") }, "the root answered first; /api was never needed")
+        #expect(fake.server.requests.filter { $0.path.hasPrefix("/api/") }.count == 1, "one 404 at /api, the spec's mount, then the root")
         let sdk = try makeSDK()
         let before = fake.server.requests.count
         _ = await sdk.sync()
-        #expect(fake.server.requests.dropFirst(before).allSatisfy { !$0.path.hasPrefix("/api/") })
+        #expect(fake.server.requests.dropFirst(before).allSatisfy { !$0.path.hasPrefix("/api/") }, "a restart goes straight to the root")
     }
 
-    @Test func anAPIUnderSlashAPIIsFoundOnceAndRediscoveredWhenItMoves() async throws {
+    @Test func anAPIUnderSlashAPIIsFoundFirstAndRediscoveredWhenItMoves() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         mount(at: "/api")
         let sdk = try makeSDK()
@@ -152,16 +153,7 @@ import Testing
             Issue.record("sync failed: \(await sdk.syncStatus())")
             return
         }
-        let rootProbes = fake.server.requests.filter { !$0.path.hasPrefix("/api/") }.count
-        #expect(rootProbes == 1, "one 404 at the root, then /api is remembered")
-        // A restart goes straight to /api.
-        let before = fake.server.requests.count
-        guard case .upToDate = try await makeSDK().sync() else {
-            Issue.record("sync after restart failed")
-            return
-        }
-        #expect(fake.server.requests.dropFirst(before).allSatisfy { $0.path.hasPrefix("/api/") })
-
+        #expect(fake.server.requests.allSatisfy { $0.path.hasPrefix("/api/") }, "the spec's mount answered: the root was never asked")
         // The API moves to the root: one 404 at /api, then the root is found.
         mount(at: "")
         guard case .upToDate = await sdk.sync() else {
@@ -171,6 +163,104 @@ import Testing
         let afterMove = fake.server.requests.count
         _ = await sdk.sync()
         #expect(fake.server.requests.dropFirst(afterMove).allSatisfy { !$0.path.hasPrefix("/api/") })
+    }
+
+    /// What a gateway, a proxy or a web server in front of the API answers at a mount where the API is not.
+    static let notTheAPI: [(String, LoopbackHTTPServer.Reply)] = [
+        ("a gateway's 403 page", .respond(status: 403, headers: [("Content-Type", "text/html")], body: "<html>Forbidden</html>")),
+        ("a gateway's 403 JSON", .json(403, #"{"message":"Missing Authentication Token"}"#)),
+        ("a proxy's 502", .respond(status: 502, headers: [("Content-Type", "text/html")], body: "<html>Bad Gateway</html>")),
+        ("a 503 JSON", .json(503, #"{"error":"unavailable"}"#)),
+        ("a 200 HTML page", .respond(status: 200, headers: [("Content-Type", "text/html")], body: "<!doctype html><title>Welcome</title>")),
+    ]
+
+    @Test(arguments: 0..<notTheAPI.count)
+    func whatIsNotTheAPIAtOneMountMovesOnToTheOtherAndPinsNothing(case index: Int) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (name, reply) = Self.notTheAPI[index]
+        mount(at: "")
+        for path in ["POST /api/mobile/device/register", "POST /api/mobile/device/presence", "GET /api/mobile/branding/sync"] {
+            route(path, reply)
+        }
+        let sdk = try makeSDK()
+        guard case .upToDate = await sdk.sync() else {
+            Issue.record("\(name) at /api: \(await sdk.syncStatus())")
+            return
+        }
+        #expect(sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "\(name): branding works from the root")
+        #expect(try String(contentsOf: folder.appendingPathComponent("api-mount"), encoding: .utf8) == "root", "\(name): the root is pinned, /api never")
+    }
+
+    @Test func aMountPinnedByAGatewayBeforeIsLeftForTheAPI() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // An earlier version pinned the root on a gateway's 403; the API is under /api.
+        try Data("root".utf8).write(to: folder.appendingPathComponent("api-mount"))
+        route("GET /mobile/branding/sync", .respond(status: 403, headers: [("Content-Type", "text/html")], body: "<html>Forbidden</html>"))
+        let sdk = try makeSDK()
+        guard case .upToDate = await sdk.sync() else {
+            Issue.record("a stale root pin: \(await sdk.syncStatus())")
+            return
+        }
+        #expect(sdk.isBrandingActive && sdk.lookup(e164: "+61412345678") != nil, "the gateway's 403 does not disable branding")
+        #expect(try String(contentsOf: folder.appendingPathComponent("api-mount"), encoding: .utf8) == "/api")
+    }
+
+    @Test func aWriteIsNotSentToASecondMountAfterAnAnswerThatMayHaveAppliedIt() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        route("POST /api/mobile/device/register", .respond(status: 502, headers: [("Content-Type", "text/html")], body: "<html>Bad Gateway</html>"))
+        let sdk = try makeSDK()
+        _ = await sdk.sync()
+        #expect(fake.requests("/mobile/device/register").isEmpty, "registration is not idempotent by the spec: not repeated at the root")
+    }
+
+    // MARK: Refused credentials come back
+
+    func makeSDK(recheck: BackoffPolicy) throws -> SecureNode {
+        try SecureNode(.init(
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
+            logoFetch: { _ in Data() }, sendsHeartbeats: false, refusalRecheck: recheck))
+    }
+
+    @Test func aRefusedKeyIsAskedAboutAgainAndBrandingComesBackByItself() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sdk = try makeSDK(recheck: BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .milliseconds(200)))
+        _ = await sdk.sync()
+        let refused = LoopbackHTTPServer.Reply.json(401, #"{"error":"unauthorized"}"#)
+        route("GET /api/mobile/branding/sync", refused)
+        #expect(await sdk.sync() == .disabled(status: 401))
+        #expect(sdk.lookup(e164: "+61412345678") == nil)
+        let refusedAt = fake.requests("/api/mobile/branding/sync").count
+        try await Task.sleep(for: .milliseconds(700))
+        let checks = fake.requests("/api/mobile/branding/sync").count - refusedAt
+        #expect(checks >= 2 && checks <= 7, "one cheap request per check, on the backoff: \(checks) in 0.7 s")
+        #expect(fake.requests("/api/mobile/branding/sync").dropFirst(refusedAt).allSatisfy { $0.query?.contains("since=") == true },
+            "each check asks for changes since now: nothing to download")
+
+        route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-03T00:00:00Z")))
+        #expect(try await eventually { sdk.isBrandingActive }, "the key is accepted again: branding is back without the app doing anything")
+        #expect(try await eventually { sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank" })
+        #expect(try await eventually { await sdk.syncStatus().isUpToDate })
+        let settled = fake.requests("/api/mobile/branding/sync").count
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(fake.requests("/api/mobile/branding/sync").count == settled, "the watch ended")
+    }
+
+    @Test func aRelaunchWithARefusedKeyAsksAtOnceInsteadOfNever() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let slow = BackoffPolicy(baseDelay: .seconds(3600), maximumDelay: .seconds(3600))
+        do {
+            let first = try makeSDK(recheck: slow)
+            _ = await first.sync()
+            route("GET /api/mobile/branding/sync", .respond(status: 403, headers: [("Content-Type", "text/html")], body: "<html>Forbidden</html>"))
+            #expect(await first.sync() == .disabled(status: 403))
+        }
+        // The server's outage of the key is over; the app relaunches with the same key and does nothing else.
+        route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-03T00:00:00Z")))
+        let relaunched = try makeSDK(recheck: slow)
+        #expect(!relaunched.isBrandingActive, "it starts refused, as the last launch left it")
+        #expect(try await eventually { relaunched.isBrandingActive }, "one check at launch brings branding back")
+        #expect(try await eventually { relaunched.lookup(e164: "+61412345678") != nil })
     }
 
     @Test func aLookupsNoMatchIsAnAnswerNotAMove() async throws {

@@ -34,6 +34,11 @@ struct APIKeyPersistence: Sendable {
         try? PrivateFile.remove(refusalFile)
     }
 
+    /// The server accepts the current key again: the refusal is forgotten.
+    func forgetRefusal() {
+        try? PrivateFile.remove(refusalFile)
+    }
+
     /// The server refused the current key with `status`.
     func recordRefusal(status: Int) {
         try? PrivateFile.write(Data(String(status).utf8), to: refusalFile)

@@ -23,12 +23,19 @@ public enum BrandingSyncStatus: Sendable, Hashable {
     /// A call was in progress: the sync did not run (or was not applied).
     case deferredForCall
     /// The server refused the credentials (401/403): branding is off and no
-    /// sync runs until the SDK is reconfigured.
+    /// sync runs until the server accepts them again (the SDK asks, on a
+    /// backoff and at each launch) or the SDK is reconfigured.
     case disabled(status: Int)
 
     /// Whether branding is off because of the credentials.
     public var isDisabled: Bool {
         if case .disabled = self { return true }
+        return false
+    }
+
+    /// Whether the last sync succeeded.
+    public var isUpToDate: Bool {
+        if case .upToDate = self { return true }
         return false
     }
 }

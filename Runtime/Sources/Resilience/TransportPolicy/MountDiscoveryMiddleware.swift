@@ -1,3 +1,4 @@
+import ClientRuntime
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -5,22 +6,30 @@ import OpenAPIRuntime
 /// Finds where an API is mounted on a server that may serve it under more
 /// than one path prefix, and remembers it.
 ///
-/// SecureNode's SDK README: the SDK calls `{base}/mobile/...` and falls
-/// back to `{base}/api/mobile/...` when the API is mounted under `/api`.
-/// The spec's paths carry the prefix (`/api/mobile/...`); this middleware
-/// swaps it for each candidate mount in turn until one answers with
-/// something other than 404, remembers that mount (and reports it, so an
-/// app can keep it across launches), and sends later requests there. A 404
-/// from the remembered mount makes it look again, once per request; for
-/// operations whose 404 is an answer (SecureNode's lookup: "no match"), a
-/// 404 from the remembered mount is returned as it is.
+/// SecureNode's spec: the SDK calls `{base}/api/mobile/...` and also tries
+/// `{base}/mobile/...` for deployments where the API is not mounted under
+/// `/api`. The spec's paths carry the prefix (`/api/mobile/...`); this
+/// middleware swaps it for each candidate mount in turn, in the order
+/// given, until one answers as the API does (``confirmsMount(_:)``: JSON,
+/// and not a 404, a 403 or a 5xx), remembers that mount (and reports it,
+/// so an app can keep it across launches), and sends later requests there.
 ///
-/// Requests are repeated only after a 404, which means the route does not
-/// exist at that mount, so nothing was applied there.
+/// What does not confirm a mount, and moves on to the next one:
+/// - a 404: the route does not exist there, so nothing was applied;
+/// - a 403, a 5xx or a body that is not JSON (a gateway's or a captive
+///   portal's page, a web server's index page): something other than the
+///   API answered. Only for an operation that may be sent twice (a GET, or
+///   one the spec marks idempotent), since the answer may have come after
+///   the request was applied.
+///
+/// When no mount confirms, nothing is learnt and the most telling answer
+/// is returned: a JSON one before any other, else the first that is not a
+/// 404. For operations whose 404 is an answer (SecureNode's lookup: "no
+/// match"), a JSON 404 from the remembered mount is returned as it is.
 public struct MountDiscoveryMiddleware: ClientMiddleware {
     /// The prefix the spec's paths carry (`/api`).
     public var specPrefix: String
-    /// The prefixes to try, in order (`["", "/api"]`: the root first).
+    /// The prefixes to try, in order (`["/api", ""]`: the spec's mount first).
     public var mounts: [String]
     /// Operations for which a 404 is a documented answer.
     public var operationsAnswering404: Set<String>
@@ -41,6 +50,22 @@ public struct MountDiscoveryMiddleware: ClientMiddleware {
     /// The mount requests go to now; nil until one answered.
     public var currentMount: String? { remembered.mount }
 
+    /// Whether `response` shows the API itself answered: a JSON body
+    /// (`application/json` or `+json`), and a status that is none of 404
+    /// (no such route), 403 (a gateway's refusal) and 5xx (a proxy's or a
+    /// dead upstream's).
+    public static func confirmsMount(_ response: HTTPResponse) -> Bool {
+        let status = response.status.code
+        guard status != 404, status != 403, !(500...599).contains(status) else { return false }
+        return isJSON(response)
+    }
+
+    static func isJSON(_ response: HTTPResponse) -> Bool {
+        guard let type = response.headerFields[.contentType]?.lowercased() else { return false }
+        let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return media == "application/json" || media.hasSuffix("+json")
+    }
+
     /// Sends the request to the remembered mount, or discovers one.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -52,27 +77,33 @@ public struct MountDiscoveryMiddleware: ClientMiddleware {
         let rest = String(path.dropFirst(specPrefix.count))
         let known = remembered.mount
         let order = known.map { mount in [mount] + mounts.filter { $0 != mount } } ?? mounts
-        // A body is sent again only after a 404; make it replayable first.
+        // A body is sent again only after a 404 (or to an operation that may be repeated); make it replayable first.
         guard let replayable = try await ReplayableBody.prepare(body, upTo: 8 << 20) else {
             var single = request
             single.path = (known ?? mounts[0]) + rest
             return try await next(single, body, baseURL)
         }
-        var first: (HTTPResponse, HTTPBody?)?
+        let repeatable = OperationDescriptor.current.map { $0.isIdempotent || $0.method == .get || $0.method == .head }
+            ?? (request.method == .get || request.method == .head)
+        var answers: [(HTTPResponse, HTTPBody?)] = []
         for (index, mount) in order.enumerated() {
             var attempt = request
             attempt.path = mount + rest
             let response = try await next(attempt, replayable.copy(), baseURL)
-            if response.0.status.code != 404 {
+            let status = response.0.status.code
+            if Self.confirmsMount(response.0) {
                 if mount != known { remembered.discovered(mount) }
                 return response
             }
-            if first == nil { first = response }
             // The remembered mount's 404 is an answer for these operations.
-            if index == 0, known != nil, operationsAnswering404.contains(operationID) { return response }
+            if index == 0, known != nil, status == 404, Self.isJSON(response.0), operationsAnswering404.contains(operationID) { return response }
+            answers.append(response)
+            // Anything but a 404 may have been applied: try elsewhere only what may be sent twice.
+            if status != 404, !repeatable { break }
         }
-        // 404 everywhere: the first answer stands, and nothing is learnt.
-        return first!
+        return answers.first { $0.0.status.code != 404 && Self.isJSON($0.0) }
+            ?? answers.first { $0.0.status.code != 404 }
+            ?? answers[0]
     }
 
     /// The mount found so far, shared by copies of the middleware.

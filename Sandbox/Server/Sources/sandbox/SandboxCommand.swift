@@ -94,6 +94,12 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "The X-API-Key SecureNode accepts (default: any).")
     var securenodeApiKey: String?
 
+    @Flag(help: "SecureNode's incremental syncs send damaged records as some servers do: bare tombstones, logo_url \"\" (breaks the spec: not with --strict).")
+    var securenodeDamagedRecords = false
+
+    @Option(help: "What answers at SecureNode's root mount ({base}/mobile/...), in front of the API under /api: forbidden (a gateway's 403 page), html (a 200 page) or bad-gateway (a 502 page).")
+    var securenodeRootAnswer: String?
+
     @Option(help: "The X-API-Key MobileTracker accepts (default: any).")
     var trackerApiKey: String?
 
@@ -114,6 +120,14 @@ struct SandboxCommand: AsyncParsableCommand {
         standard.secureNode.changeInterval = securenodeChangeInterval > 0 ? .seconds(securenodeChangeInterval) : nil
         standard.secureNode.changesPerInterval = securenodeChanges
         standard.secureNode.apiKey = securenodeApiKey
+        standard.secureNode.damagedRecords = securenodeDamagedRecords
+        if let answer = securenodeRootAnswer {
+            guard let parsed = SecureNodeBehaviour.RootAnswer(rawValue: answer) else {
+                throw ValidationError("--securenode-root-answer takes \(SecureNodeBehaviour.RootAnswer.allCases.map(\.rawValue).joined(separator: ", ")), not '\(answer)'")
+            }
+            standard.secureNode.rootAnswer = parsed
+        }
+        if strict, securenodeDamagedRecords { throw ValidationError("--securenode-damaged-records breaks the spec on purpose: leave out --strict") }
         standard.trackerAPIKey = trackerApiKey
         let pairs = backends.isEmpty
             ? StandardBackends.names.map { ($0, "\(specs)/\($0).yaml") }

@@ -22,9 +22,38 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
         public var changesPerInterval = 5
         /// The key every request must carry in `X-API-Key`; nil accepts any.
         public var apiKey: String?
+        /// Incremental syncs send records as some deployed servers do: every
+        /// deactivation as a bare tombstone (`{"phone_number_e164": ..., "is_active": false}`)
+        /// and every third active record with `"logo_url": ""`. Breaks the
+        /// spec on purpose (not with `--strict`).
+        public var damagedRecords = false
+        /// What answers at the root mount (`{base}/mobile/...`), where the API
+        /// is not (it is under `/api`): nil, the sandbox's 404; or something
+        /// in front of the API that is not the API.
+        public var rootAnswer: RootAnswer?
 
         /// The defaults: 1,000 numbers, 5 changes a minute, any key.
         public init() {}
+    }
+
+    /// What a gateway or web server in front of the API answers at a mount
+    /// where the API is not.
+    public enum RootAnswer: String, Sendable, CaseIterable {
+        /// A gateway's `403 Forbidden` page (HTML).
+        case forbidden
+        /// A web server's `200` index page (HTML).
+        case html
+        /// A proxy's `502 Bad Gateway` page (HTML).
+        case badGateway = "bad-gateway"
+
+        var reply: SandboxReply {
+            let (status, page) = switch self {
+            case .forbidden: (403, "<html><head><title>403 Forbidden</title></head><body>Forbidden</body></html>")
+            case .html: (200, "<!doctype html><html><head><title>Welcome</title></head><body>It works</body></html>")
+            case .badGateway: (502, "<html><head><title>502 Bad Gateway</title></head><body>Bad Gateway</body></html>")
+            }
+            return SandboxReply(status: status, headers: [("Content-Type", "text/html")], body: Array(page.utf8))
+        }
     }
 
     /// A billing request the backend applied (first delivery of its key).
@@ -102,6 +131,12 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
                 "billingReplays": state.replays,
             ]
         }
+    }
+
+    /// The root mount's answer, when one is set: requests for `/mobile/...`.
+    public func respondOutsideSpec(to request: ContractRequest) -> SandboxReply? {
+        guard request.path.hasPrefix("/mobile/"), let answer = state.withLock({ $0.settings.rootAnswer }) else { return nil }
+        return answer.reply
     }
 
     public func respond(to request: ContractRequest) -> SandboxReply? {
@@ -185,6 +220,15 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
         }
     }
 
+    /// A record as a damaged server sends it (``Settings/damagedRecords``).
+    private static func damagedJSON(_ record: BrandingDataset.Record, index: Int, dataset: BrandingDataset) -> String {
+        guard record.isActive else { return #"{"phone_number_e164":"\#(record.e164)","is_active":false}"# }
+        guard index % 3 == 0 else { return dataset.json(record) }
+        var blankLogo = record
+        blankLogo.logoURL = ""
+        return dataset.json(blankLogo)
+    }
+
     /// A full sync (active records) or an incremental one (every record
     /// changed after `since`, inactive ones included so devices purge
     /// them); a cursor older than the dataset gets every record. Large
@@ -195,7 +239,9 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
         if let since, since >= dataset.createdAt {
             state.incrementalSyncs += 1
             let records = dataset.changed.values.filter { $0.updatedAt > since }.sorted { ($0.updatedAt, $0.e164) < ($1.updatedAt, $1.e164) }
-            return .json(200, #"{"branding":["# + records.map(dataset.json).joined(separator: ",") + trailer)
+            let damaged = state.settings.damagedRecords
+            let texts = records.enumerated().map { index, record in damaged ? Self.damagedJSON(record, index: index, dataset: dataset) : dataset.json(record) }
+            return .json(200, #"{"branding":["# + texts.joined(separator: ",") + trailer)
         }
         let includesInactive = since != nil
         if includesInactive { state.incrementalSyncs += 1 } else { state.fullSyncs += 1 }
