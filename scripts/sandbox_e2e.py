@@ -311,8 +311,36 @@ def securenode(sandbox, folder):
     billed = state['state']['eventsBilled']
     if delivered.get('pending') != 0 or billed != calls:
         fail(f'securenode billing under faults: {calls} calls, {billed} billed, outbox {delivered}, state {state}')
+    # The README's event body: identity displayed on the display, the call's outcome in meta.
+    shapes = state['state'].get('eventShapes', {})
+    if shapes != {'displayed/display/ANSWERED': calls}:
+        fail(f'securenode event bodies are not the README\'s (outcome/surface/meta.call_outcome): {shapes}')
     return (f'full sync {full["records"]} records, incremental {delta["stored"]} stored + {delta["deleted"]} deleted, '
             f'{calls} calls billed {billed} times under {state["injected"]} injected faults ({state["state"]["billingReplays"]} replays)')
+
+
+def securenode_damaged(folder):
+    """A server that sends bare tombstones and empty logo URLs, behind a
+    gateway that answers 403 pages at the root mount."""
+    sandbox = SandboxProcess('--securenode-numbers', '300', '--securenode-change-interval', '1', '--securenode-changes', '9',
+                             '--securenode-damaged-records', '--securenode-root-answer', 'forbidden', '--seed', '3')
+    try:
+        common = ['--base-url', sandbox.base + '/securenode', '--api-key', 'sk_sandbox', '--state', folder]
+        full = run('securenode-example', *common, 'sync')[-1]
+        if full.get('kind') != 'full' or full.get('records', 0) < 290:
+            fail(f'securenode behind a gateway: {full}')
+        time.sleep(2.5)
+        delta = run('securenode-example', *common, 'sync')[-1]
+        if delta.get('kind') != 'incremental' or delta.get('retry_pending') or delta.get('skipped') != 0 \
+                or delta.get('dropped_fields', 0) == 0 or delta.get('deleted', 0) == 0:
+            fail(f'securenode damaged records: {delta}')
+        with open(os.path.join(folder, 'api-mount')) as mount:
+            if mount.read() != '/api':
+                fail('securenode pinned the gateway\'s mount')
+        return (f'behind a gateway\'s 403 at the root: /api pinned; damaged delta: {delta["deleted"]} bare tombstones applied, '
+                f'{delta["dropped_fields"]} empty logo URLs dropped, nothing skipped')
+    finally:
+        sandbox.stop()
 
 
 def tracker(sandbox, folder):
@@ -339,6 +367,9 @@ def main():
             for name, scenario in [('soul', soul), ('safepocket', safepocket), ('securenode', securenode), ('mobiletracker', tracker)]:
                 begin = time.monotonic()
                 print(f'sandbox-e2e: {name}: {scenario(sandbox, os.path.join(scratch, name))} ({time.monotonic() - begin:.1f} s)')
+            begin = time.monotonic()
+            print(f'sandbox-e2e: securenode, damaged: {securenode_damaged(os.path.join(scratch, "securenode-damaged"))} '
+                  f'({time.monotonic() - begin:.1f} s)')
         record = sandbox.call('GET', '/_sandbox/requests')[2]
         rejected = {name: entry['rejected'] for name, entry in record.items() if entry['rejected']}
         if rejected:

@@ -14,76 +14,97 @@ extension SecureNode {
     /// when branding applies, records an imprint (`POST /branding/imprint`,
     /// billable, delivered in the background) and returns what to show. Nil
     /// when nothing applies (no record, branding off): nothing is billed.
-    public func assistIncomingCall(phoneNumberE164: String, surface: String = "incoming_call") -> AssistedCall? {
+    public func assistIncomingCall(phoneNumberE164: String, surface: String = "display") -> AssistedCall? {
         guard let record = lookup(e164: phoneNumberE164) else { return nil }
         let key = recordImprint(phoneNumberE164: record.e164, brandID: record.brandID.isEmpty ? nil : record.brandID, surface: surface)
         return AssistedCall(record: record, logo: cachedLogo(for: record), imprintKey: key)
     }
 
     /// Records a call event with every field the README names (`POST
-    /// /branding/event`): the outcome the app observed (the SDK derives
-    /// none), whether branding was applied, with which profile and identity
-    /// type, durations and numbers. Written to the outbox and delivered in
-    /// the background; returns the event's key, which later events take as
-    /// `callEventKey` (sent as `meta.call_event_id` once the server has
-    /// answered with the event's id).
+    /// /branding/event`). The body is the README's: `outcome` (`displayed`
+    /// by default: the identity was shown), `surface` (`display`),
+    /// `displayed_at` (the moment identity was shown: `displayedAt`, else
+    /// when this SDK's ring-time lookup last showed the number, within the
+    /// hour, else `observedAt`), and in `meta` the call's outcome as the app
+    /// observed it (`call_outcome`; the SDK derives none), whether branding
+    /// was applied, with which profile and identity type, durations and
+    /// numbers. Written to the outbox and delivered in the background;
+    /// returns the event's key, which later events take as `callEventKey`
+    /// (sent as `meta.call_event_id` once the server has answered with the
+    /// event's id).
     @discardableResult
     public func recordCallEvent(
         phoneNumberE164: String, callOutcome: CallOutcome, brandingApplied: Bool, identityType: IdentityType? = nil,
         brandingProfileID: String? = nil, ringDurationSeconds: Int? = nil, callDurationSeconds: Int? = nil, callerNumberE164: String? = nil,
-        destinationNumberE164: String? = nil, observedAt: Date = Date(), surface: String = "incoming_call", callEventKey: String? = nil
+        destinationNumberE164: String? = nil, observedAt: Date = Date(), displayedAt: Date? = nil, surface: String = "display",
+        outcome: String = "displayed", callEventKey: String? = nil
     ) -> String? {
-        recordEvent(phoneNumberE164: phoneNumberE164, outcome: callOutcome.rawValue.lowercased(), surface: surface, meta: EventMeta(
-            callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, observedAtUTC: observedAt,
-            brandingApplied: brandingApplied, brandingProfileID: brandingProfileID, identityType: identityType?.rawValue,
-            ringDurationSeconds: ringDurationSeconds.map(Int32.init(clamping:)), callDurationSeconds: callDurationSeconds.map(Int32.init(clamping:)),
-            callOutcome: callOutcome.rawValue), refersTo: callEventKey)
+        recordEvent(
+            phoneNumberE164: phoneNumberE164, outcome: outcome, surface: surface,
+            displayedAt: displayedAt ?? displays.shownAt(phoneNumberE164, before: observedAt) ?? observedAt,
+            meta: EventMeta(
+                callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, observedAtUTC: observedAt,
+                brandingApplied: brandingApplied, brandingProfileID: brandingProfileID, identityType: identityType?.rawValue,
+                ringDurationSeconds: ringDurationSeconds.map(Int32.init(clamping:)),
+                callDurationSeconds: callDurationSeconds.map(Int32.init(clamping:)), callOutcome: callOutcome.rawValue),
+            refersTo: callEventKey)
     }
 
-    /// Records that branding was shown on an incoming call (the README's
-    /// `recordCallSeen`): ``recordCallEvent(phoneNumberE164:callOutcome:brandingApplied:identityType:brandingProfileID:ringDurationSeconds:callDurationSeconds:callerNumberE164:destinationNumberE164:observedAt:surface:callEventKey:)``
+    /// Records that identity was shown on an incoming call (the README's
+    /// baseline "seen" event, `recordCallSeen`): `outcome: "displayed"`,
+    /// `surface: "display"`, and the call's outcome in `meta.call_outcome`;
+    /// ``recordCallEvent(phoneNumberE164:callOutcome:brandingApplied:identityType:brandingProfileID:ringDurationSeconds:callDurationSeconds:callerNumberE164:destinationNumberE164:observedAt:displayedAt:surface:outcome:callEventKey:)``
     /// with the common fields. Returns the event's key, which
     /// ``recordCallReturned(phoneNumberE164:callEventKey:returnCallLatencySeconds:)``
     /// takes to attribute a return call.
     @discardableResult
     public func recordCallSeen(
         phoneNumberE164: String, brandingDisplayed: Bool, callOutcome: CallOutcome, ringDurationSeconds: Int? = nil,
-        callDurationSeconds: Int? = nil, callerNumberE164: String? = nil, destinationNumberE164: String? = nil, surface: String = "incoming_call"
+        callDurationSeconds: Int? = nil, callerNumberE164: String? = nil, destinationNumberE164: String? = nil, surface: String = "display"
     ) -> String? {
         recordCallEvent(
             phoneNumberE164: phoneNumberE164, callOutcome: callOutcome, brandingApplied: brandingDisplayed, ringDurationSeconds: ringDurationSeconds,
             callDurationSeconds: callDurationSeconds, callerNumberE164: callerNumberE164, destinationNumberE164: destinationNumberE164, surface: surface)
     }
 
-    /// Records a missed call.
+    /// Records a missed call (the README's `recordMissedCall`): the "seen"
+    /// event with `meta.call_outcome: "MISSED"`.
     @discardableResult
     public func recordMissedCall(phoneNumberE164: String, brandingDisplayed: Bool, ringDurationSeconds: Int? = nil) -> String? {
         recordCallSeen(phoneNumberE164: phoneNumberE164, brandingDisplayed: brandingDisplayed, callOutcome: .missed, ringDurationSeconds: ringDurationSeconds)
     }
 
-    /// Records that the user called a branded number back; sent with the
-    /// earlier event's server id (`meta.call_event_id`) once it is known.
+    /// Records that the user called a branded number back (the README's
+    /// follow-up attribution, `recordCallReturned`): `outcome: "returned"`,
+    /// `surface: "display"`, `meta.return_call_detected: true` and the
+    /// latency; sent with the earlier event's server id
+    /// (`meta.call_event_id`) once it is known.
     @discardableResult
     public func recordCallReturned(phoneNumberE164: String, callEventKey: String?, returnCallLatencySeconds: Int? = nil) -> String? {
-        recordEvent(phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "outgoing_call", meta: EventMeta(
-            observedAtUTC: Date(), returnCallDetected: true, returnCallLatencySeconds: returnCallLatencySeconds.map(Int32.init(clamping:))),
+        let now = Date()
+        return recordEvent(
+            phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "display", displayedAt: now,
+            meta: EventMeta(
+                observedAtUTC: now, returnCallDetected: true, returnCallLatencySeconds: returnCallLatencySeconds.map(Int32.init(clamping:))),
             refersTo: callEventKey)
     }
 
     /// Records an imprint (branding applied to a call; `POST
     /// /branding/imprint`). Returns the event key.
     @discardableResult
-    public func recordImprint(phoneNumberE164: String, brandID: String?, surface: String = "incoming_call") -> String? {
+    public func recordImprint(phoneNumberE164: String, brandID: String?, surface: String = "display") -> String? {
         let key = BillingOutbox.makeEventKey()
         let imprint = ImprintRequest(
-            phoneNumberE164: phoneNumberE164, eventKey: key, brandID: brandID, deviceID: deviceID, displayedAt: Date(),
-            outcome: "displayed", surface: surface)
+            phoneNumberE164: phoneNumberE164, eventKey: key, brandID: brandID, deviceID: deviceID,
+            displayedAt: displays.shownAt(phoneNumberE164, before: Date()) ?? Date(), outcome: "displayed", surface: surface)
         return recorded { try outbox.record(imprint) }
     }
 
-    func recordEvent(phoneNumberE164: String, outcome: String, surface: String, meta: EventMeta, refersTo: String? = nil) -> String? {
+    func recordEvent(
+        phoneNumberE164: String, outcome: String, surface: String, displayedAt: Date, meta: EventMeta, refersTo: String? = nil
+    ) -> String? {
         let event = UsageEventRequest(
-            phoneNumberE164: phoneNumberE164, outcome: outcome, surface: surface, displayedAt: Date(), deviceID: deviceID, meta: meta)
+            phoneNumberE164: phoneNumberE164, outcome: outcome, surface: surface, displayedAt: displayedAt, deviceID: deviceID, meta: meta)
         return recorded { try outbox.record(event, refersTo: refersTo) }
     }
 

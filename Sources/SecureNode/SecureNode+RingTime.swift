@@ -15,9 +15,24 @@ extension SecureNode {
     /// server lookup in the background so the next call from the number
     /// resolves; nil while branding is disabled (a 401/403, or the server's
     /// config saying `branding_enabled: false`).
-    public func lookup(e164: String) -> StoredBrandingRecord? {
+    ///
+    /// At ring time (the default) the lookup opens the quiet window itself
+    /// (``CallActivity/ringStarted(bound:)``): whether the host reports the
+    /// call before or after looking it up, nothing (the miss's server
+    /// lookup, billing, heartbeats, logos) goes out until the call ends, or
+    /// ``Configuration/ringQuietBound`` passes when the host reports no
+    /// call. A hit is remembered as the moment identity was shown (the
+    /// `displayed_at` of the call's events). Pass `atRingTime: false` for a
+    /// lookup outside a call (a call-history screen).
+    public func lookup(e164: String, atRingTime: Bool = true) -> StoredBrandingRecord? {
+        if atRingTime { calls.ringStarted(bound: ringQuietBound) }
         guard isBrandingActive else { return nil }
-        if let record = store.lookup(e164: e164) { return record }
+        if let record = store.lookup(e164: e164) {
+            if atRingTime { displays.record(e164) }
+            // A record whose logo is not cached: fetched once the call is over.
+            if let url = record.logoURL { logos.fetchSoon(url) }
+            return record
+        }
         fallback.schedule(e164: e164)
         return nil
     }

@@ -78,10 +78,15 @@ extension SecureNode {
             let enabled = Self.brandingEnabled(in: store)
             state.withLock { $0.brandingEnabledByServer = enabled }
             _ = try? await device.heartbeat(lastSyncedAt: at, force: true)
-            // Logos of purged or changed records go; new ones can only come with stored records.
-            if outcome.stored > 0 || outcome.deleted > 0, let urls = try? store.logoURLs() {
-                logos.removeLogos(except: urls)
-                if outcome.stored > 0 { await logos.prefetch(urls) }
+            // Logos of purged or changed records go; every record's logo is fetched (a failed
+            // download again once its backoff is due), and failures are retried on the backoff.
+            if let urls = try? store.logoURLs() {
+                if outcome.stored > 0 || outcome.deleted > 0 || outcome.unbranded > 0 { logos.removeLogos(except: urls) }
+                await logos.prefetch(urls)
+                if logos.pendingRetries > 0 {
+                    let store = self.store
+                    logos.retryFailed { (try? store.logoURLs()) ?? [] }
+                }
             }
         }
         let report = try? await delivery.deliverDue()

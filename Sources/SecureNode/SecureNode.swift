@@ -58,6 +58,13 @@ public final class SecureNode: Sendable {
         public var callDirectoryReloadInterval: TimeInterval
         /// How logos are downloaded (URLSession when nil).
         public var logoFetch: LogoCache.Fetch?
+        /// Where logos are cached. Nil: the README's
+        /// `Library/Caches/SecureNodeBranding/` on Apple platforms (the
+        /// app's caches folder: the system may empty it, the SDK fetches
+        /// again), and `<folder>/Caches/SecureNodeBranding/` elsewhere.
+        public var logoFolder: URL?
+        /// How failed logo downloads are spaced out (30 s, doubling to 1 hour).
+        public var logoRetry: BackoffPolicy
         /// The most bytes the logo cache may hold (20 MiB).
         public var logoCacheBytes: Int
         /// Whether the SDK sends presence heartbeats on its own while it is
@@ -69,6 +76,10 @@ public final class SecureNode: Sendable {
         /// then doubling up to `maximumDelay` (1 hour); at launch at once.
         /// Branding comes back by itself when the server accepts the key again.
         public var refusalRecheck: BackoffPolicy
+        /// The longest quiet time a ring-time lookup opens when the host
+        /// reports no call (60 s, longer than a phone rings); a reported
+        /// call keeps it quiet until the call ends.
+        public var ringQuietBound: Duration
 
         /// Creates a configuration.
         public init(
@@ -76,9 +87,14 @@ public final class SecureNode: Sendable {
             device: DeviceProfile, transport: any ClientTransport, connectivity: Connectivity? = .systemDefault(),
             callDirectoryReloader: (any CallDirectoryReloading)? = nil, heartbeatInterval: Duration = .seconds(300),
             callDirectoryReloadInterval: TimeInterval = 15 * 60, logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
-            sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600))
+            sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
+            ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
+            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600))
         ) {
+            self.logoFolder = logoFolder
+            self.logoRetry = logoRetry
             self.refusalRecheck = refusalRecheck
+            self.ringQuietBound = ringQuietBound
             self.keyStore = keyStore
             self.connectivity = connectivity
             self.callDirectoryReloader = callDirectoryReloader
@@ -116,6 +132,8 @@ public final class SecureNode: Sendable {
     let deviceID: String
     let heartbeats: Task<Void, Never>?
     let refusalWatch: RefusalWatch
+    let displays = IdentityDisplays()
+    let ringQuietBound: Duration
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     /// Throws ``SecureNodeError/noAPIKey`` when no key is given or stored,
@@ -129,6 +147,7 @@ public final class SecureNode: Sendable {
             refusalFile: folder.appendingPathComponent("credentials-refused"))
         let (apiKey, refusedWithStatus) = try keys.launchKey(given: configuration.apiKey)
         reloader = configuration.callDirectoryReloader
+        ringQuietBound = configuration.ringQuietBound
         state = SharedState(apiKey: apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
         state.withLock { $0.brandingDisabled = refusedWithStatus != nil }
         let state = self.state
@@ -157,8 +176,10 @@ public final class SecureNode: Sendable {
             serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares, constraintChecks: [])
         store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
+        let logoFolder = configuration.logoFolder ?? Self.defaultLogoFolder(folder: folder)
+        Self.moveLogos(from: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), to: logoFolder)
         logos = LogoCache(
-            folder: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), maximumBytes: configuration.logoCacheBytes,
+            folder: logoFolder, maximumBytes: configuration.logoCacheBytes, retryBackoff: configuration.logoRetry,
             fetch: LogoCache.waitingForCalls(calls, configuration.logoFetch))
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus)
@@ -197,6 +218,25 @@ public final class SecureNode: Sendable {
             // Refused at an earlier launch: ask the server again now, not never.
             if refusedWithStatus != nil { await self?.watchRefusal(immediately: true) }
         }
+    }
+
+    /// `Library/Caches/SecureNodeBranding/` on Apple platforms (the README's
+    /// folder), `<folder>/Caches/SecureNodeBranding/` elsewhere.
+    static func defaultLogoFolder(folder: URL) -> URL {
+        #if canImport(Darwin)
+        if let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first {
+            return caches.appendingPathComponent("SecureNodeBranding", isDirectory: true)
+        }
+        #endif
+        return folder.appendingPathComponent("Caches", isDirectory: true).appendingPathComponent("SecureNodeBranding", isDirectory: true)
+    }
+
+    /// Logos an earlier version kept beside the dataset move to the cache
+    /// folder (or go, when it already has logos: they are only a cache).
+    static func moveLogos(from old: URL, to new: URL) {
+        guard old.standardizedFileURL != new.standardizedFileURL, FileManager.default.fileExists(atPath: old.path) else { return }
+        try? FileManager.default.createDirectory(at: new.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if (try? FileManager.default.moveItem(at: old, to: new)) == nil { try? FileManager.default.removeItem(at: old) }
     }
 
     deinit {

@@ -50,10 +50,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let sdk = try makeSDK()
         _ = await sdk.sync()
-        #expect(sdk.lookup(e164: "+61412345678") != nil)
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) != nil)
         route("GET /api/mobile/branding/sync", reply)
         #expect(await sdk.sync() == .disabled(status: status))
-        #expect(sdk.lookup(e164: "+61412345678") == nil)
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) == nil)
     }
 
     @Test func everyRequestCarriesTheContractsHeaders() async throws {
@@ -62,7 +62,7 @@ import Testing
         route("GET /api/mobile/branding/lookup", .json(404, #"{"error":"not_found"}"#))
         let sdk = try makeSDK()
         _ = await sdk.sync()
-        _ = sdk.lookup(e164: "+447700900123")
+        _ = sdk.lookup(e164: "+447700900123", atRingTime: false)
         sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true)
         await sdk.deliverPendingEvents()
         #expect(try await eventually { !fake.requests("/api/mobile/branding/lookup").isEmpty })
@@ -187,7 +187,7 @@ import Testing
             Issue.record("\(name) at /api: \(await sdk.syncStatus())")
             return
         }
-        #expect(sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "\(name): branding works from the root")
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank", "\(name): branding works from the root")
         #expect(try String(contentsOf: folder.appendingPathComponent("api-mount"), encoding: .utf8) == "root", "\(name): the root is pinned, /api never")
     }
 
@@ -201,7 +201,7 @@ import Testing
             Issue.record("a stale root pin: \(await sdk.syncStatus())")
             return
         }
-        #expect(sdk.isBrandingActive && sdk.lookup(e164: "+61412345678") != nil, "the gateway's 403 does not disable branding")
+        #expect(sdk.isBrandingActive && sdk.lookup(e164: "+61412345678", atRingTime: false) != nil, "the gateway's 403 does not disable branding")
         #expect(try String(contentsOf: folder.appendingPathComponent("api-mount"), encoding: .utf8) == "/api")
     }
 
@@ -229,7 +229,7 @@ import Testing
         let refused = LoopbackHTTPServer.Reply.json(401, #"{"error":"unauthorized"}"#)
         route("GET /api/mobile/branding/sync", refused)
         #expect(await sdk.sync() == .disabled(status: 401))
-        #expect(sdk.lookup(e164: "+61412345678") == nil)
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) == nil)
         let refusedAt = fake.requests("/api/mobile/branding/sync").count
         try await Task.sleep(for: .milliseconds(700))
         let checks = fake.requests("/api/mobile/branding/sync").count - refusedAt
@@ -239,7 +239,7 @@ import Testing
 
         route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-03T00:00:00Z")))
         #expect(try await eventually { sdk.isBrandingActive }, "the key is accepted again: branding is back without the app doing anything")
-        #expect(try await eventually { sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank" })
+        #expect(try await eventually { sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank" })
         #expect(try await eventually { await sdk.syncStatus().isUpToDate })
         let settled = fake.requests("/api/mobile/branding/sync").count
         try await Task.sleep(for: .milliseconds(400))
@@ -260,7 +260,7 @@ import Testing
         let relaunched = try makeSDK(recheck: slow)
         #expect(!relaunched.isBrandingActive, "it starts refused, as the last launch left it")
         #expect(try await eventually { relaunched.isBrandingActive }, "one check at launch brings branding back")
-        #expect(try await eventually { relaunched.lookup(e164: "+61412345678") != nil })
+        #expect(try await eventually { relaunched.lookup(e164: "+61412345678", atRingTime: false) != nil })
     }
 
     @Test func aLookupsNoMatchIsAnAnswerNotAMove() async throws {
@@ -269,7 +269,7 @@ import Testing
         let sdk = try makeSDK()
         _ = await sdk.sync()
         let before = fake.server.requests.count
-        #expect(sdk.lookup(e164: "+447700900123") == nil)
+        #expect(sdk.lookup(e164: "+447700900123", atRingTime: false) == nil)
         #expect(try await eventually { fake.server.requests.count > before })
         try await Task.sleep(for: .milliseconds(200))
         #expect(fake.server.requests.dropFirst(before).map(\.path) == ["/api/mobile/branding/lookup"], "no probe of the root")

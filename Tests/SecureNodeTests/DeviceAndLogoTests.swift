@@ -1,6 +1,7 @@
 import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
+import Resilience
 import RuntimeSupport
 import SecureNode
 import SecureNodeAPI
@@ -131,5 +132,81 @@ final class TestClock: @unchecked Sendable {
         // Logos no record names any more are deleted.
         #expect(cache.removeLogos(except: [kept]) == 2)
         #expect(cache.totalBytes() == 300 && cache.isCached(kept))
+    }
+
+    // MARK: Logos through the SDK
+
+    /// An SDK over `fake` whose logo downloads fail `failures` times first, counting each.
+    func logoSDK(fake: FakeSecureNode, folder: URL, failures: Int, fetches: Locked<Int>) throws -> SecureNode {
+        try SecureNode(.init(
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
+            device: DeviceProfile(deviceID: "device-logo", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
+            logoFetch: { url in
+                let attempt = fetches.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                guard attempt > failures else { throw URLError(.networkConnectionLost) }
+                return Data("logo \(url.lastPathComponent)".utf8)
+            },
+            sendsHeartbeats: false, logoRetry: BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .milliseconds(200))))
+    }
+
+    static let logoRecord = FakeSecureNode.record("+61412345678", "Acme Bank")
+        .replacingOccurrences(of: #""logo_url":null"#, with: #""logo_url":"https://assets.securenode.io/logos/acme.png""#)
+
+    @Test func logosLiveInTheCachesFolderAndAFailedDownloadIsTriedAgainWithoutANewSync() async throws {
+        let fake = try FakeSecureNode()
+        fake.acceptDevice()
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([Self.logoRecord], syncedAt: "2024-01-02T08:15:00Z")))
+        let folder = try makeFolder("logo-retry")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A logo an earlier version kept beside the dataset moves to the cache folder.
+        let old = folder.appendingPathComponent("SecureNodeBranding", isDirectory: true)
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: old.appendingPathComponent("kept.png"))
+        let fetches = Locked(0)
+        let sdk = try logoSDK(fake: fake, folder: folder, failures: 2, fetches: fetches)
+        #expect(sdk.logos.folder.standardizedFileURL.path
+            == folder.appendingPathComponent("Caches/SecureNodeBranding").standardizedFileURL.path, "the documented folder off Apple platforms")
+        #expect(FileManager.default.fileExists(atPath: sdk.logos.folder.appendingPathComponent("kept.png").path))
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+
+        _ = await sdk.sync()
+        #expect(fetches.read() == 1 && sdk.logos.pendingRetries == 1, "the download failed once")
+        let record = try #require(sdk.lookup(e164: "+61412345678", atRingTime: false))
+        #expect(try await eventually { sdk.cachedLogo(for: record) != nil }, "tried again on the backoff, with no sync in between")
+        #expect(fetches.read() == 3 && sdk.logos.pendingRetries == 0)
+        #expect(fake.requests("/api/mobile/branding/sync").count == 1)
+    }
+
+    @Test func aRingTimeHitWithoutItsLogoFetchesItOnceTheCallEnds() async throws {
+        let fake = try FakeSecureNode()
+        fake.acceptDevice()
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([Self.logoRecord], syncedAt: "2024-01-02T08:15:00Z")))
+        let folder = try makeFolder("logo-hit")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fetches = Locked(0)
+        let sdk = try logoSDK(fake: fake, folder: folder, failures: 0, fetches: fetches)
+        _ = await sdk.sync()
+        try sdk.clearImageCache()
+        let before = fetches.read()
+        sdk.calls.callStarted()
+        let record = try #require(sdk.lookup(e164: "+61412345678"))
+        #expect(sdk.cachedLogo(for: record) == nil)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fetches.read() == before, "no download while the phone rings")
+        sdk.calls.callEnded()
+        #expect(try await eventually { sdk.cachedLogo(for: record) != nil }, "the hit's logo is fetched after the call")
+        #expect(fetches.read() == before + 1)
+    }
+
+    /// Waits (up to 5 s) until `condition` holds.
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<100 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
     }
 }

@@ -43,7 +43,7 @@ import Testing
         #expect(fake.requests("/api/mobile/device/register").count == 1)
         #expect(fake.requests("/api/mobile/device/presence").count == 1, "a heartbeat after the sync")
         #expect(fake.server.requests.allSatisfy { $0.header("X-API-Key") == "sk_live_secret" }, "every request carries the key")
-        let record = try #require(sdk.lookup(e164: "+61412345678"))
+        let record = try #require(sdk.lookup(e164: "+61412345678", atRingTime: false))
         #expect(record.brandName == "Acme Bank")
         #expect(sdk.cachedLogo(for: record) == Data("logo acme.png".utf8), "logos fetched after the sync, read from disk")
         try sdk.clearImageCache()
@@ -56,7 +56,7 @@ import Testing
 
     @Test func logosOfPurgedRecordsAreDeleted() async throws {
         _ = await sdk.sync()
-        let record = try #require(sdk.lookup(e164: "+61412345678"))
+        let record = try #require(sdk.lookup(e164: "+61412345678", atRingTime: false))
         #expect(sdk.cachedLogo(for: record) != nil)
         let file = sdk.logos.folder.appendingPathComponent(LogoCache.fileName(for: "https://assets.securenode.io/logos/acme.png"))
         #expect(FileManager.default.fileExists(atPath: file.path))
@@ -73,29 +73,29 @@ import Testing
 
     @Test func unauthorizedTurnsBrandingOffUntilConfigured() async throws {
         _ = await sdk.sync()
-        #expect(sdk.lookup(e164: "+61412345678") != nil)
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) != nil)
         fake.route("GET /api/mobile/branding/sync", .json(401, #"{"error":"unauthorized"}"#))
         #expect(await sdk.sync() == .disabled(status: 401))
-        #expect(sdk.lookup(e164: "+61412345678") == nil, "branding is off")
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) == nil, "branding is off")
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-03T00:00:00Z")))
         await sdk.configure(apiKey: "sk_live_new")
-        #expect(sdk.lookup(e164: "+61412345678") != nil, "on again with new credentials")
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) != nil, "on again with new credentials")
 
         // The server can switch branding off in its config, and on again.
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-04T00:00:00Z", config: #"{"branding_enabled":false}"#)))
         _ = await sdk.sync()
-        #expect(sdk.lookup(e164: "+61412345678") == nil, "branding_enabled: false")
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) == nil, "branding_enabled: false")
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-05T00:00:00Z")))
         _ = await sdk.sync()
-        #expect(sdk.lookup(e164: "+61412345678") != nil)
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) != nil)
     }
 
     @Test func aMissReturnsAtOnceAndLearnsInTheBackground() async throws {
         _ = await sdk.sync()
         fake.route("GET /api/mobile/branding/lookup", .delayed(.milliseconds(200), .json(200,
             #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#)))
-        #expect(sdk.lookup(e164: "+447700900123") == nil, "a miss returns without waiting for the network")
-        #expect(try await eventually { sdk.lookup(e164: "+447700900123")?.brandName == "Northwind" })
+        #expect(sdk.lookup(e164: "+447700900123", atRingTime: false) == nil, "a miss returns without waiting for the network")
+        #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" })
     }
 
     @Test func noRequestOfAnyKindLeavesWhileACallIsInProgress() async throws {
@@ -121,9 +121,78 @@ import Testing
         sdk.calls.callEnded()
         await delivering.value
         _ = await syncing.value
-        #expect(try await eventually { sdk.lookup(e164: "+447700900123")?.brandName == "Northwind" }, "the miss is looked up after the call")
+        #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" }, "the miss is looked up after the call")
         #expect(fake.requests("/api/mobile/branding/imprint").count == 1 && fake.requests("/api/mobile/branding/event").count == 1,
                 "what was recorded during the call is delivered after it")
+    }
+
+    @Test func aRingTimeLookupBeforeTheCallIsReportedKeepsTheCallQuiet() async throws {
+        fake.route("GET /api/mobile/branding/lookup", .json(200,
+            #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#))
+        fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_1"}"#))
+        _ = await sdk.sync()
+        _ = sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true)
+        await sdk.deliverPendingEvents()
+        let before = fake.server.requests.count
+        // The usual CallKit order: the app looks the caller up, then reports the call.
+        #expect(sdk.lookup(e164: "+447700900123") == nil, "a miss")
+        _ = sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true)
+        let delivering = Task { await sdk.deliverPendingEvents() }
+        try await Task.sleep(for: .milliseconds(300))
+        sdk.calls.callStarted()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fake.server.requests.count == before, "nothing between the lookup and the call, nor during it")
+        sdk.calls.callEnded()
+        await delivering.value
+        #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" },
+            "the miss is looked up once the call ended")
+        #expect(fake.requests("/api/mobile/branding/event").count == 2)
+    }
+
+    @Test func aRingTimeLookupWithoutAReportedCallIsQuietForItsBoundOnly() async throws {
+        let folder = try makeFolder("ring-bound")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        fake.route("GET /api/mobile/branding/lookup", .json(200,
+            #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#))
+        let sdk = try SecureNode(.init(
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
+            device: DeviceProfile(deviceID: "device-3", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
+            logoFetch: { _ in Data() }, sendsHeartbeats: false, ringQuietBound: .milliseconds(600)))
+        _ = await sdk.sync()
+        let before = fake.server.requests.count
+        let started = ContinuousClock.now
+        #expect(sdk.lookup(e164: "+447700900123") == nil)
+        #expect(await sdk.sync() == .deferredForCall, "ring time: no sync either")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fake.server.requests.count == before, "quiet while the phone may still ring")
+        #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" })
+        #expect(ContinuousClock.now - started >= .milliseconds(600), "the host reported no call: quiet for the bound, then the miss is learned")
+    }
+
+    @Test func theSeenEventIsTheREADMEsBodyWithTheCallsOutcomeInMeta() async throws {
+        fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_seen"}"#))
+        _ = await sdk.sync()
+        sdk.calls.callStarted()
+        let shownAt = Date()
+        #expect(sdk.lookup(e164: "+61412345678") != nil, "identity shown at ring time")
+        try await Task.sleep(for: .milliseconds(1200))
+        sdk.calls.callEnded()
+        let seen = try #require(sdk.recordCallSeen(phoneNumberE164: "+61412345678", brandingDisplayed: true, callOutcome: .answered, ringDurationSeconds: 7))
+        _ = sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true)
+        _ = sdk.recordCallReturned(phoneNumberE164: "+61412345678", callEventKey: seen, returnCallLatencySeconds: 60)
+        await sdk.deliverPendingEvents()
+        let bodies = try fake.requests("/api/mobile/branding/event").map { try #require(JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]) }
+        #expect(bodies.count == 3)
+        let seenBody = try #require(bodies.first { ($0["meta"] as? [String: Any])?["call_outcome"] as? String == "ANSWERED" })
+        #expect(seenBody["outcome"] as? String == "displayed" && seenBody["surface"] as? String == "display")
+        let displayedAt = try #require((seenBody["displayed_at"] as? String).flatMap(JSONCoding.parseDateTime))
+        #expect(abs(displayedAt.timeIntervalSince(shownAt)) < 0.5, "displayed_at is when identity was shown, not when the event was recorded")
+        let missed = try #require(bodies.first { ($0["meta"] as? [String: Any])?["call_outcome"] as? String == "MISSED" })
+        #expect(missed["outcome"] as? String == "displayed" && missed["surface"] as? String == "display")
+        let returned = try #require(bodies.first { ($0["meta"] as? [String: Any])?["return_call_detected"] as? Bool == true })
+        #expect(returned["outcome"] as? String == "returned" && returned["surface"] as? String == "display")
+        #expect((returned["meta"] as? [String: Any])?["call_event_id"] as? String == "evt_seen")
+        #expect((returned["meta"] as? [String: Any])?["return_call_latency_seconds"] as? Int == 60)
     }
 
     @Test func callDirectoryReloadsOnlyForChangesAndNotTooOften() async throws {
@@ -167,8 +236,12 @@ import Testing
         fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_1"}"#))
         _ = await sdk.sync()
         // A number without branding: nothing shown, nothing billed.
+        sdk.calls.callStarted()
         #expect(sdk.assistIncomingCall(phoneNumberE164: "+19995550000") == nil)
+        sdk.calls.callEnded()
+        sdk.calls.callStarted()
         let assisted = try #require(sdk.assistIncomingCall(phoneNumberE164: "+61412345678"))
+        sdk.calls.callEnded()
         #expect(assisted.record.brandName == "Acme Bank")
         #expect(assisted.logo == Data("logo acme.png".utf8), "the cached logo, read from disk")
         let outcome: CallOutcome = "VOICEMAIL"
@@ -181,10 +254,11 @@ import Testing
         #expect(imprints.count == 1, "one imprint, for the branded call only")
         let imprint = try #require(imprints.first)
         #expect(imprint.contains(#""phone_number_e164":"+61412345678""#) && imprint.contains(#""brand_id":"brand_1""#))
-        #expect(imprint.contains(#""outcome":"displayed""#) && imprint.contains(#""surface":"incoming_call""#))
+        #expect(imprint.contains(#""outcome":"displayed""#) && imprint.contains(#""surface":"display""#))
         let event = try #require(fake.requests("/api/mobile/branding/event").map(\.bodyText).first)
         for field in [#""identity_type":"verified_brand""#, #""branding_profile_id":"profile_7""#, #""call_outcome":"VOICEMAIL""#,
-                      #""branding_applied":true"#, #""ring_duration_seconds":9"#, #""call_duration_seconds":31"#, #""outcome":"voicemail""#] {
+                      #""branding_applied":true"#, #""ring_duration_seconds":9"#, #""call_duration_seconds":31"#, #""outcome":"displayed""#,
+                      #""surface":"display""#] {
             #expect(event.contains(field), "\(field) in \(event)")
         }
         #expect(CallOutcome.answered.rawValue == "ANSWERED" && CallOutcome.missed.rawValue == "MISSED" && CallOutcome.rejected.rawValue == "REJECTED")

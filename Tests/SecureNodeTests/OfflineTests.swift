@@ -76,7 +76,7 @@ final class RecordingReloader: CallDirectoryReloading {
         sdk = nil
         let relaunched = try launch(reloader: reloader)
         #expect(!relaunched.isBrandingActive)
-        #expect(relaunched.lookup(e164: "+61412345678") == nil)
+        #expect(relaunched.lookup(e164: "+61412345678", atRingTime: false) == nil)
         #expect(await relaunched.syncStatus() == .disabled(status: 401))
         _ = try relaunched.reloadCallDirectoryIfNeeded { }
         #expect(try CallDirectorySnapshot.validate(reloader.snapshot.current) == 0, "the refused key does not bring labels back")
@@ -87,7 +87,7 @@ final class RecordingReloader: CallDirectoryReloading {
         await relaunched.configure(apiKey: "sk_live_new")
         #expect(reloader.reloads.count == before + 1)
         #expect(reloader.reloads.last?.count == 2, "restored with both numbers")
-        #expect(relaunched.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+        #expect(relaunched.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank")
     }
 
     @Test func theServerSwitchingBrandingOffEmptiesTheDirectoryUntilItSwitchesBack() async throws {
@@ -181,7 +181,7 @@ final class RecordingReloader: CallDirectoryReloading {
         let slow = await sdk.performBackgroundRefresh(budget: .milliseconds(300))
         #expect(ContinuousClock.now - started < .seconds(2.5), "the budget bounds the refresh")
         #expect(slow.ranOutOfTime && !slow.succeeded)
-        #expect(sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "the previous dataset stands")
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank", "the previous dataset stands")
     }
 
     @Test func theRegisteredBackgroundTaskAsksForItsNextRunBeforeEachRefreshAndReportsIt() async throws {
@@ -217,7 +217,7 @@ final class RecordingReloader: CallDirectoryReloading {
 
         #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == true, "a launch syncs and completes with success")
         #expect(system.submitted.read().count == 2, "each launch asks for the next one")
-        #expect(sdk.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
+        #expect(sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank")
 
         fake.route("GET /api/mobile/branding/sync", .json(500, #"{"error":"down"}"#))
         #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == false, "a failed sync completes the task with failure")

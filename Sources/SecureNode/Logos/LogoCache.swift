@@ -1,4 +1,7 @@
 import Foundation
+import Resilience
+import RuntimeSupport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -16,6 +19,13 @@ import FoundationNetworking
 /// logos go first, a read counting as a use) and ``maximumLogoBytes`` per
 /// logo; logos no stored record names any more are deleted after each
 /// sync (``removeLogos(except:)``).
+///
+/// A download that fails is tried again on a backoff (``retryBackoff``:
+/// 30 s, doubling to an hour), not only when a later sync changes records:
+/// ``prefetch(_:)`` skips a URL until its next try is due, and
+/// ``retryFailed(urls:)`` keeps one retry scheduled while any is pending. A
+/// URL that can never be fetched (not on the assets host, too large) is
+/// not tried again in this process.
 public final class LogoCache: Sendable {
     /// Fetches a URL's bytes.
     public typealias Fetch = @Sendable (URL) async throws -> Data
@@ -45,17 +55,30 @@ public final class LogoCache: Sendable {
     public let maximumBytes: Int
     /// The most bytes one logo may have (default 1 MiB); a larger one is not cached.
     public let maximumLogoBytes: Int
+    /// How failed downloads are spaced out.
+    public let retryBackoff: BackoffPolicy
     private let allowedHost: String
     private let fetch: Fetch
+    private let failures = Locked<[String: FailedFetch]>([:])
+    private let retry = Locked<Task<Void, Never>?>(nil)
+    private let inFlight = Locked<Set<String>>([])
+
+    /// A download that failed: how often, and when it may be tried again
+    /// (never, for a URL that cannot be fetched at all).
+    private struct FailedFetch {
+        var attempts: Int
+        var retryAt: Date
+    }
 
     /// A cache in `folder` for logos on `allowedHost`, fetched with `fetch`
     /// (URLSession by default), holding at most `maximumBytes` in all and
     /// `maximumLogoBytes` per logo.
     public init(
         folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = 1 << 20,
-        fetch: Fetch? = nil
+        retryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), fetch: Fetch? = nil
     ) {
         self.folder = folder
+        self.retryBackoff = retryBackoff
         self.allowedHost = allowedHost
         self.maximumBytes = maximumBytes
         self.maximumLogoBytes = min(maximumLogoBytes, maximumBytes)
@@ -115,7 +138,7 @@ public final class LogoCache: Sendable {
     @discardableResult
     public func logo(for url: String) async throws -> Data {
         if let cached = cachedLogo(for: url) { return cached }
-        let data = try await fetchAndStore(url)
+        let data = try await fetchRecordingFailure(url)
         trim(keeping: Self.fileName(for: url))
         return data
     }
@@ -130,20 +153,91 @@ public final class LogoCache: Sendable {
     }
 
     /// Fetches logos not cached yet until the cache holds ``maximumBytes``
-    /// (the rest wait for room: fetching them would evict others); failures
-    /// are skipped (the next prefetch tries again). Returns how many were fetched.
+    /// (the rest wait for room: fetching them would evict others); a URL
+    /// whose download failed is skipped until its retry is due, and a
+    /// failure is recorded for the backoff. Returns how many were fetched.
     @discardableResult
     public func prefetch(_ urls: some Sequence<String>) async -> Int {
         var fetched = 0
         var total = totalBytes()
+        let now = Date()
         for url in urls where !isCached(url) {
             guard total < maximumBytes else { break }
-            guard let data = try? await fetchAndStore(url) else { continue }
+            guard isDue(url, at: now), let data = try? await fetchRecordingFailure(url) else { continue }
             fetched += 1
             total += data.count
         }
         if total > maximumBytes { trim() }
         return fetched
+    }
+
+    /// Downloads failed and waiting for a retry (URLs that can never be
+    /// fetched not counted).
+    public var pendingRetries: Int {
+        failures.withLock { $0.values.filter { $0.retryAt != .distantFuture }.count }
+    }
+
+    /// Keeps one retry scheduled while failed downloads wait: at the
+    /// earliest one's time, ``prefetch(_:)`` runs over `urls()` (the logo
+    /// URLs the store names then), and again after that while any is still
+    /// failing. Ends when none is pending, or when the cache is released.
+    public func retryFailed(urls: @escaping @Sendable () -> [String]) {
+        retry.withLock { task in
+            guard task == nil else { return }
+            task = Task { [weak self] in
+                while !Task.isCancelled {
+                    guard let due = self?.nextRetry() else { break }
+                    let wait = max(0, due.timeIntervalSinceNow)
+                    if wait > 0 {
+                        do { try await Task.sleep(for: .seconds(wait)) } catch { break }
+                    }
+                    guard let cache = self else { return }
+                    await cache.prefetch(urls())
+                }
+                self?.retry.withLock { $0 = nil }
+            }
+        }
+    }
+
+    /// Fetches the logo for `url` in the background when it is neither
+    /// cached nor failing (a ring-time hit whose logo is missing); the
+    /// fetch waits for the call to end like every download.
+    public func fetchSoon(_ url: String) {
+        guard !isCached(url), isDue(url, at: Date()), inFlight.withLock({ $0.insert(url).inserted }) else { return }
+        Task { [weak self] in
+            _ = try? await self?.fetchRecordingFailure(url)
+            self?.trim(keeping: Self.fileName(for: url))
+            _ = self?.inFlight.withLock { $0.remove(url) }
+        }
+    }
+
+    private func isDue(_ url: String, at now: Date) -> Bool {
+        failures.withLock { $0[url].map { $0.retryAt <= now } ?? true }
+    }
+
+    private func nextRetry() -> Date? {
+        failures.withLock { $0.values.map(\.retryAt).filter { $0 != .distantFuture }.min() }
+    }
+
+    /// `fetchAndStore`, remembering a failure for the backoff and forgetting it on success.
+    private func fetchRecordingFailure(_ url: String) async throws -> Data {
+        do {
+            let data = try await fetchAndStore(url)
+            failures.withLock { $0[url] = nil }
+            return data
+        } catch {
+            let permanent: Bool
+            switch error {
+            case Failure.notAnAssetURL, Failure.tooLarge: permanent = true
+            default: permanent = false
+            }
+            failures.withLock { failures in
+                let attempts = (failures[url]?.attempts ?? 0) + 1
+                let delay = retryBackoff.delay(forRetry: attempts) { Double.random(in: ($0.upperBound / 2)...$0.upperBound) }
+                failures[url] = FailedFetch(attempts: attempts, retryAt: permanent ? .distantFuture : Date().addingTimeInterval(delay.totalSeconds))
+            }
+            throw error
+        }
     }
 
     // MARK: Bounds

@@ -8,11 +8,22 @@ import RuntimeSupport
 ///
 /// The host app reports calls from its CallKit/telecom callbacks, on any
 /// thread; calls can overlap (call waiting), so starts and ends are counted.
+/// A lookup at ring time opens the quiet time itself (``ringStarted(bound:)``),
+/// whatever the order of the host's calls: in the usual CallKit order the
+/// app looks the caller up before it reports the call, and nothing may go
+/// out in between. That window lasts until the host reports the end of its
+/// calls, or at most its bound when the host never reports one.
 public final class CallActivity: Sendable {
     private struct State {
         var activeCalls = 0
+        /// A ring-time lookup's quiet window, until the calls end or this instant passes.
+        var ringingUntil: ContinuousClock.Instant?
         var nextWaiter = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+
+        func isQuiet(at now: ContinuousClock.Instant) -> Bool {
+            activeCalls == 0 && (ringingUntil.map { $0 <= now } ?? true)
+        }
     }
 
     private let state = Locked(State())
@@ -26,20 +37,47 @@ public final class CallActivity: Sendable {
     }
 
     /// A call ended (answered and hung up, missed, rejected). When it was the
-    /// last one, requests held back during the calls go out.
+    /// last one, the ring window closes with it and requests held back
+    /// during the calls go out.
     public func callEnded() {
         let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.activeCalls = max(0, state.activeCalls - 1)
             guard state.activeCalls == 0 else { return [] }
+            state.ringingUntil = nil
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
         for waiter in released { waiter.resume() }
     }
 
-    /// Whether any call is being handled.
+    /// Ring time began (a lookup of an incoming number): no request goes
+    /// out until the host reports the end of its calls, or for `bound` when
+    /// it reports none (the SDK's default, 60 s, outlasts a phone's ring).
+    public func ringStarted(bound: Duration) {
+        let until = ContinuousClock.now + bound
+        state.withLock { state in
+            state.ringingUntil = max(state.ringingUntil ?? until, until)
+        }
+        Task { [weak self] in
+            try? await Task.sleep(until: until, clock: .continuous)
+            self?.releaseIfQuiet()
+        }
+    }
+
+    /// Wakes the waiters once nothing keeps the SDK quiet any more.
+    private func releaseIfQuiet() {
+        let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.isQuiet(at: .now) else { return [] }
+            state.ringingUntil = nil
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in released { waiter.resume() }
+    }
+
+    /// Whether any call is being handled, or ring time is open.
     public var isCallInProgress: Bool {
-        state.withLock { $0.activeCalls > 0 }
+        state.withLock { !$0.isQuiet(at: .now) }
     }
 
     /// Returns once no call is in progress (at once when none is), or when
@@ -47,14 +85,14 @@ public final class CallActivity: Sendable {
     public func waitUntilNoCall() async {
         // Almost always no call: return without suspending.
         guard let id = state.withLock({ state -> Int? in
-            guard state.activeCalls > 0 else { return nil }
+            guard !state.isQuiet(at: .now) else { return nil }
             state.nextWaiter += 1
             return state.nextWaiter
         }) else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let waiting = state.withLock { state -> Bool in
-                    guard state.activeCalls > 0, !Task.isCancelled else { return false }
+                    guard !state.isQuiet(at: .now), !Task.isCancelled else { return false }
                     state.waiters[id] = continuation
                     return true
                 }

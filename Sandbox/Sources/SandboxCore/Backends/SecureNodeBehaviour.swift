@@ -129,6 +129,8 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
                 "incrementalSyncs": state.incrementalSyncs, "lookups": state.lookups, "devices": state.devices.count, "presence": state.presence,
                 "eventsBilled": state.billed.filter { $0.kind == "event" }.count, "imprintsBilled": state.billed.filter { $0.kind == "imprint" }.count,
                 "billingReplays": state.replays,
+                // What the billed events said, `outcome/surface/meta.call_outcome` (as the README's body has them).
+                "eventShapes": Self.shapes(of: state.billed.filter { $0.kind == "event" }),
             ]
         }
     }
@@ -137,6 +139,17 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
     public func respondOutsideSpec(to request: ContractRequest) -> SandboxReply? {
         guard request.path.hasPrefix("/mobile/"), let answer = state.withLock({ $0.settings.rootAnswer }) else { return nil }
         return answer.reply
+    }
+
+    /// How many billed events had each `outcome/surface/call_outcome`.
+    private static func shapes(of events: [Billed]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for event in events {
+            let body = SandboxJSON.object(event.bytes)
+            let callOutcome = (body["meta"] as? [String: Any])?["call_outcome"] as? String ?? "-"
+            counts["\(body["outcome"] as? String ?? "-")/\(body["surface"] as? String ?? "-")/\(callOutcome)", default: 0] += 1
+        }
+        return counts
     }
 
     public func respond(to request: ContractRequest) -> SandboxReply? {
