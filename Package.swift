@@ -53,7 +53,7 @@ let sdkTargets: [Target] = [
     // syncs with their cursor, local lookups, the Call Directory snapshot.
     .target(name: "BrandingStore", dependencies: [grdb]),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
-    .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", resilience, clientRuntime, runtimeSupport, grdb]),
+    .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", resilience, clientRuntime, runtimeSupport, grdb, urlSession]),
     // OTP sign-in with the resend cooldown, the session, moods.
     .target(name: "Soul", dependencies: ["SoulAPI", resilience, clientRuntime, urlSession, httpTypes, logging]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import OpenAPIURLSession
 import SecureNode
 
 /// A command-line SecureNode client: the code an app team copies. The
@@ -35,8 +34,9 @@ struct SecureNodeExample: AsyncParsableCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let device = DeviceProfile(deviceID: try Self.deviceID(in: folder), platform: .ios, osVersion: "17.4", sdkVersion: "1.0.0",
                                        capabilities: ["call_directory": true])
-            // A command-line run sends its heartbeat with each sync only.
-            return try SecureNode(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, transport: URLSessionTransport(),
+            // A command-line run sends its heartbeat with each sync only. The SDK's transport ends a
+            // stalled answer after 10 s without a byte; a sync has 120 s in all (SecureNode.Timeouts).
+            return try SecureNode(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, transport: SecureNode.urlSessionTransport(),
                                         sendsHeartbeats: false))
         }
 
@@ -180,6 +180,8 @@ enum SecureNodeExampleError: Error, CustomStringConvertible {
         case .sync(let status):
             switch status {
             case .offline: return "offline"
+            case .timedOut: return "timedOut"
+            case .connectionLost: return "connectionLost"
             case .serverError: return "serverError"
             case .rejected: return "rejected"
             case .disabled: return "disabled"
@@ -197,7 +199,9 @@ enum SecureNodeExampleError: Error, CustomStringConvertible {
         case .configuration(let message): return message
         case .sync(let status):
             switch status {
-            case .offline: return "the server could not be reached; the dataset and cursor are unchanged"
+            case .offline: return "the server could not be reached (refused, not found, or no network); the dataset and cursor are unchanged"
+            case .timedOut: return "the server did not answer in time (an answer stalled, or the sync passed its bound); nothing applied, the dataset and cursor are unchanged"
+            case .connectionLost: return "the connection was cut before the answer was complete; nothing applied, the dataset and cursor are unchanged"
             case .serverError(let code, _): return "the server answered \(code); the dataset and cursor are unchanged"
             case .rejected(let reason): return "the response was refused, nothing applied: \(reason)"
             case .disabled(let code):

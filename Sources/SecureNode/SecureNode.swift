@@ -50,12 +50,15 @@ public final class SecureNode: Sendable {
         public var folder: URL
         /// This install.
         public var device: DeviceProfile
-        /// How requests are sent (`URLSessionTransport()` in apps).
+        /// How requests are sent: in apps ``SecureNode/urlSessionTransport(timeouts:)``,
+        /// whose idle timeout ends a stalled answer (``Timeouts/stall``).
         public var transport: any ClientTransport
         /// Time between presence heartbeats (5 minutes).
         public var heartbeatInterval: Duration
         /// Shortest time between two Call Directory reloads (15 minutes).
         public var callDirectoryReloadInterval: TimeInterval
+        /// The bounds of every request and of a sync (``SecureNode/Timeouts``).
+        public var timeouts: Timeouts
         /// How logos are downloaded (URLSession when nil).
         public var logoFetch: LogoCache.Fetch?
         /// Where logos are cached. Nil: the README's
@@ -89,8 +92,9 @@ public final class SecureNode: Sendable {
             callDirectoryReloadInterval: TimeInterval = 15 * 60, logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
             sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
-            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600))
+            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: Timeouts = Timeouts()
         ) {
+            self.timeouts = timeouts
             self.logoFolder = logoFolder
             self.logoRetry = logoRetry
             self.refusalRecheck = refusalRecheck
@@ -166,7 +170,11 @@ public final class SecureNode: Sendable {
             APIKeyMiddleware { state.withLock { $0.apiKey } },
             // No request of any kind leaves while a call is in progress.
             CallQuietMiddleware(calls: calls),
+            // Each attempt bounded once it may go (not while a call holds it).
+            AttemptDeadline(deadline: TimeoutMiddleware(timeout: configuration.timeouts.attempt), exempt: ["syncBranding"]),
         ] + (configuration.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
+            // Where the transport has no connect timeout (Linux), the connection within its own bound.
+            + (ConnectTimeoutMiddleware.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: configuration.timeouts.connect)] : [])
         let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares)
         // Recorded billing events go out as recorded, the server judging
         // them: a value the spec forbids is refused by the server (400 with
@@ -182,7 +190,9 @@ public final class SecureNode: Sendable {
             folder: logoFolder, maximumBytes: configuration.logoCacheBytes, retryBackoff: configuration.logoRetry,
             fetch: LogoCache.waitingForCalls(calls, configuration.logoFetch))
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
-        syncEngine = BrandingSync(store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus)
+        syncEngine = BrandingSync(
+            store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus,
+            deadline: configuration.timeouts.sync)
         delivery = OutboxDelivery(outbox: outbox, client: deliveryClient)
         let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox)
         self.deliveryLoop = deliveryLoop

@@ -269,11 +269,11 @@ func makeFolder(_ name: String) throws -> URL {
         #expect(store.lookup(e164: "+61412345678")?.brandName.count == 100)
     }
 
-    @Test func networkFailuresAreSilentAndReported() async throws {
+    @Test func networkFailuresAreSilentAndNamedForWhatHappened() async throws {
         try await goodFullSync()
         fake.route("GET /api/mobile/branding/sync", .dropConnection)
-        guard case .offline = await engine.sync() else {
-            Issue.record("a dropped connection is offline: \(await engine.status)")
+        guard case .connectionLost(let lastSuccess) = await engine.sync(), lastSuccess != nil else {
+            Issue.record("a connection cut without an answer is a lost connection: \(await engine.status)")
             return
         }
         fake.route("GET /api/mobile/branding/sync", .json(503, #"{"error":"unavailable"}"#))
@@ -282,7 +282,53 @@ func makeFolder(_ name: String) throws -> URL {
             Issue.record("a 503 is a server error after a success: \(status)")
             return
         }
+        // Nobody listening: refused, so unreachable.
+        let closed = try LoopbackHTTPServer { _ in .json(200, "{}") }
+        closed.shutdown()
+        let unreachable = BrandingSync(store: store, client: SecureNodeAPI.Client(serverURL: closed.baseURL, transport: FakeSecureNode.transport()))
+        guard case .offline = await unreachable.sync() else {
+            Issue.record("a refused connection is offline: \(await unreachable.status)")
+            return
+        }
         #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "the dataset stays readable")
+    }
+
+    /// A sync answer that sends its headers and half its body, then nothing, the connection left open.
+    static func stalledAnswer(holding seconds: Double) -> LoopbackHTTPServer.Reply {
+        let body = Array(FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Changed")], syncedAt: "2024-02-01T00:00:00Z").utf8)
+        return .streamed(status: 200, headers: [("Content-Type", "application/json")], length: body.count) { write in
+            _ = write(Array(body.prefix(body.count / 2)))
+            Thread.sleep(forTimeInterval: seconds)
+        }
+    }
+
+    @Test func aStalledAnswerEndsAsATimeoutAtTheSyncsBoundWithNothingApplied() async throws {
+        try await goodFullSync()
+        let bounded = BrandingSync(store: store, client: fake.client(), deadline: .milliseconds(800))
+        fake.route("GET /api/mobile/branding/sync", Self.stalledAnswer(holding: 4))
+        let started = ContinuousClock.now
+        guard case .timedOut(let lastSuccess) = await bounded.sync() else {
+            Issue.record("a stalled answer is a timeout: \(await bounded.status)")
+            return
+        }
+        #expect(lastSuccess == nil, "this engine never synced")
+        #expect(ContinuousClock.now - started < .seconds(2.5), "ended at the bound, not when the server gave up")
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "nothing of the half answer applied")
+        #expect(try store.cursor() == "2024-01-02T08:15:00Z")
+    }
+
+    @Test func theDefaultTransportEndsAStalledAnswerAtItsStallBound() async throws {
+        try await goodFullSync()
+        let transport = SecureNode.urlSessionTransport(timeouts: .init(stall: .seconds(1), sync: .seconds(30)))
+        let viaDefault = BrandingSync(store: store, client: SecureNodeAPI.Client(serverURL: fake.server.baseURL, transport: transport))
+        fake.route("GET /api/mobile/branding/sync", Self.stalledAnswer(holding: 5))
+        let started = ContinuousClock.now
+        guard case .timedOut = await viaDefault.sync() else {
+            Issue.record("a stall under the default transport is a timeout: \(await viaDefault.status)")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(4), "the idle timeout, not the server's 5 s")
+        #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
     }
 
     @Test func authFailureDisablesUntilReenabled() async throws {

@@ -1,7 +1,13 @@
 import BrandingStore
 import ClientRuntime
 import Foundation
+import OpenAPIRuntime
+import Resilience
 import SecureNodeAPI
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Keeps the branding store in step with the server through the generated
 /// client: the first sync of an install is full, later ones send the stored
@@ -25,14 +31,17 @@ public actor BrandingSync {
     /// Bumped by `reenable()`: a 401/403 to a request sent with older
     /// credentials does not disable the new ones.
     private var credentialsEpoch = 0
+    /// The longest a sync may take, its whole body included.
+    private let deadline: Duration
 
     /// A sync engine for `store` over `client`; `deviceID` is sent as
     /// `device_id` when given. `refusedWithStatus` starts it disabled: the
     /// server refused these credentials before the app was relaunched.
     public init(
         store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, calls: CallActivity = CallActivity(),
-        refusedWithStatus: Int? = nil
+        refusedWithStatus: Int? = nil, deadline: Duration = .seconds(60)
     ) {
+        self.deadline = deadline
         self.store = store
         self.client = client
         self.deviceID = deviceID
@@ -84,31 +93,40 @@ public actor BrandingSync {
         // The last cursor, or an earlier one while a record it passed was not applied.
         let cursor = (try? store.nextSyncCursor()) ?? nil
         let since = cursor.flatMap(JSONCoding.parseDateTime)
-        let response: StreamedJSONArray<SecureNodeAPI.BrandingRecord, BrandingSyncResponse>
-        do {
-            response = try await client.syncBrandingStreamed(since: since, deviceID: deviceID)
-        } catch {
-            var failed = Self.status(for: error, lastSuccess: lastSuccess)
+        let kind: SyncBatch.Kind = since == nil ? .full : .incremental
+        let (client, deviceID, store, calls) = (self.client, self.deviceID, self.store, self.calls)
+        // The request and the body's reading, bounded as a whole: a stalled
+        // answer ends as a timeout (the transaction rolled back) by `deadline`.
+        let result = await Self.within(deadline) {
+            let response: StreamedJSONArray<SecureNodeAPI.BrandingRecord, BrandingSyncResponse>
+            do {
+                response = try await client.syncBrandingStreamed(since: since, deviceID: deviceID)
+            } catch {
+                throw RequestFailed(underlying: error)
+            }
+            return try await Self.apply(response, kind: kind, to: store, calls: calls)
+        }
+        switch result {
+        case .success(let outcome):
+            lastSuccess = Date()
+            publish(.upToDate(at: lastSuccess!, kind: kind, outcome: outcome))
+        case .failure(let failed as RequestFailed):
+            var failed = Self.status(for: failed.underlying, lastSuccess: lastSuccess)
             if failed.isDisabled, epoch != credentialsEpoch {
                 // Refused credentials that were replaced while the request was out.
                 failed = .offline(lastSuccess: lastSuccess)
             }
             publish(failed)
-            return status
-        }
-        let kind: SyncBatch.Kind = since == nil ? .full : .incremental
-        do {
-            let outcome = try await Self.apply(response, kind: kind, to: store, calls: calls)
-            lastSuccess = Date()
-            publish(.upToDate(at: lastSuccess!, kind: kind, outcome: outcome))
-        } catch is CallStartedDuringSync {
+        case .failure(is SyncDeadlineExceeded):
+            publish(.timedOut(lastSuccess: lastSuccess))
+        case .failure(is CallStartedDuringSync):
             publish(.deferredForCall)
-        } catch let rejection as SyncRejection {
+        case .failure(let rejection as SyncRejection):
             publish(.rejected(reason: rejection.description))
-        } catch let failure as ResponseReadFailure {
+        case .failure(let failure as ResponseReadFailure):
             // The body was malformed or stopped arriving (a reset, a timeout): nothing was applied.
             publish(Self.status(for: failure.underlying, lastSuccess: lastSuccess))
-        } catch {
+        case .failure(let error):
             publish(.rejected(reason: "the store could not apply the sync: \(error)"))
         }
         return status
@@ -198,7 +216,33 @@ public actor BrandingSync {
             updatedAt: JSONCoding.formatDateTime(record.updatedAt), isActive: record.isActive, sourceIndex: index)
     }
 
-    /// The status a failed request leads to.
+    /// Runs `work` for at most `deadline`: its result, or
+    /// ``SyncDeadlineExceeded`` once the deadline passed (the work is then
+    /// cancelled and waited for, so a transaction it opened has rolled back).
+    static func within<T: Sendable>(_ deadline: Duration, _ work: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+        await withTaskGroup(of: Result<T, any Error>?.self) { group in
+            group.addTask {
+                do { return .success(try await work()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                do { try await Task.sleep(for: deadline) } catch { return nil }
+                return .failure(SyncDeadlineExceeded(deadline: deadline))
+            }
+            var outcome: Result<T, any Error>?
+            while let next = await group.next() {
+                guard let result = next else { continue }
+                if outcome == nil {
+                    outcome = result
+                    group.cancelAll()
+                }
+            }
+            return outcome ?? .failure(CancellationError())
+        }
+    }
+
+    /// The status a failed request leads to: a refusal (401/403), a server
+    /// error, a response that breaks the spec, or a network failure named
+    /// for what happened (``networkStatus(for:lastSuccess:)``).
     static func status(for error: any Error, lastSuccess: Date?) -> BrandingSyncStatus {
         if let failure = error as? any HTTPStatusError {
             switch failure.status {
@@ -211,6 +255,36 @@ public actor BrandingSync {
             if decoding.status == 401 || decoding.status == 403 { return .disabled(status: decoding.status) }
             return .rejected(reason: "the sync response does not match the spec at \(decoding.field): \(decoding.reason)")
         }
-        return .offline(lastSuccess: lastSuccess)
+        return networkStatus(for: error, lastSuccess: lastSuccess)
     }
+
+    /// A network failure, named for what happened: no answer in time (a
+    /// stalled answer, the transport's idle or total timeout, the attempt's
+    /// deadline) is `timedOut`; a connection cut after it was made (a reset)
+    /// is `connectionLost`; anything that kept the request from reaching the
+    /// server (refused, not found, no route, no network, a connect timeout)
+    /// is `offline`.
+    static func networkStatus(for error: any Error, lastSuccess: Date?) -> BrandingSyncStatus {
+        let cause = (error as? ClientError)?.underlyingError ?? error
+        if cause is SyncDeadlineExceeded || cause is RequestTimeoutError { return .timedOut(lastSuccess: lastSuccess) }
+        if let failure = cause as? ResponseReadFailure { return networkStatus(for: failure.underlying, lastSuccess: lastSuccess) }
+        guard let urlError = cause as? URLError else { return .offline(lastSuccess: lastSuccess) }
+        switch urlError.code {
+        case .timedOut: return .timedOut(lastSuccess: lastSuccess)
+        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            return .connectionLost(lastSuccess: lastSuccess)
+        default: return .offline(lastSuccess: lastSuccess)
+        }
+    }
+}
+
+/// The request of a sync failed (before any record was read).
+struct RequestFailed: Error {
+    let underlying: any Error
+}
+
+/// A sync did not finish within its deadline.
+struct SyncDeadlineExceeded: Error, CustomStringConvertible {
+    let deadline: Duration
+    var description: String { "the sync did not finish within \(deadline)" }
 }

@@ -12,8 +12,16 @@ public enum BrandingSyncStatus: Sendable, Hashable {
     case syncing
     /// The last sync succeeded (`since` is the cursor it stored).
     case upToDate(at: Date, kind: SyncBatch.Kind, outcome: SyncOutcome)
-    /// The server could not be reached; the next sync tries again.
+    /// The server could not be reached (refused, not found, no network, no
+    /// connection within the connect timeout); the next sync tries again.
     case offline(lastSuccess: Date?)
+    /// The server did not answer in time: an answer that stalled (no byte
+    /// for the stall timeout) or a sync past its deadline; nothing was
+    /// applied, and the next sync tries again.
+    case timedOut(lastSuccess: Date?)
+    /// The connection was cut after it was made (a reset, an answer cut
+    /// short by the network); nothing was applied, and the next sync tries again.
+    case connectionLost(lastSuccess: Date?)
     /// The server answered with a status that may pass (429, 5xx, 400);
     /// the next sync tries again.
     case serverError(status: Int, lastSuccess: Date?)
