@@ -54,6 +54,9 @@ let sdkTargets: [Target] = [
     .target(name: "BrandingStore", dependencies: [grdb]),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
     .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", resilience, clientRuntime, runtimeSupport, grdb, urlSession]),
+    // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
+    // `SecureNodeSDK` class with completion-based call events, over the engine above.
+    .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", resilience, runtimeSupport, openAPIRuntime]),
     // OTP sign-in with the resend cooldown, the session, moods.
     .target(name: "Soul", dependencies: ["SoulAPI", resilience, clientRuntime, urlSession, httpTypes, logging]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.
@@ -113,6 +116,9 @@ let testTargets: [Target] = [
             processTestSupport, runtimeSupport, urlSession, httpTypes,
         ]),
     .testTarget(
+        name: "SecureNodeSDKTests",
+        dependencies: ["SecureNodeSDK", "BrandingStore", "BackendDoubles", loopbackHTTPServer, runtimeSupport, urlSession, openAPIRuntime, httpTypes]),
+    .testTarget(
         name: "SoulTests",
         dependencies: ["Soul", "SoulAPI", resilience, clientRuntimeTesting, "BackendDoubles", loopbackHTTPServer, runtimeSupport, logging]),
     .testTarget(
@@ -167,7 +173,7 @@ let benchmarkTargets: [Target] = [
         path: "Benchmarks/sync-http-bench"),
 ]
 
-let sdks = ["BrandingStore", "SecureNode", "Soul", "Safepocket", "MobileTracker"]
+let sdks = ["BrandingStore", "SecureNode", "SecureNodeSDK", "Soul", "Safepocket", "MobileTracker"]
 let examples = ["soul-example", "safepocket-example", "tracker-example", "securenode-example"]
 
 let package = Package(

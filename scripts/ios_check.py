@@ -15,8 +15,9 @@ Two parts:
    - no file outside the adapters imports an Apple-only framework;
    - outside the adapters, a `#if canImport(<Apple framework>)` block holds
      only the adapter choice: at most 4 lines of code in each branch;
-   - each adapter is gated as a whole and imports nothing but Foundation,
-     Dispatch and Apple frameworks.
+   - each adapter is gated as a whole (by an Apple framework, or by Darwin
+     for Foundation's Apple-only API such as App Group containers) and
+     imports nothing but Foundation, Dispatch and Apple frameworks.
 2. With an iPhoneOS SDK: each adapter on its own is type-checked for
    `arm64-apple-ios16.0` in Swift 6 mode (`swiftc -typecheck`).
    - IOS_SDK: the SDK folder (on a Mac, Xcode's iPhoneOS SDK when unset).
@@ -89,6 +90,13 @@ def apple_frameworks_in(condition):
     return sorted(set(can_import.findall(condition)) & APPLE_ONLY)
 
 
+def apple_gate(condition):
+    """Whether `condition` holds on Apple platforms only: it names an Apple
+    framework, Darwin, or an Apple OS."""
+    return bool(apple_frameworks_in(condition) or 'canImport(Darwin)' in condition
+                or re.search(r'\bos\((iOS|macOS|tvOS|watchOS|visionOS)\)', condition))
+
+
 def check_choice_blocks(path, lines, problems):
     """Outside the adapters, each branch of a `#if` naming an Apple
     framework holds at most CHOICE_LINES lines of code."""
@@ -135,9 +143,10 @@ def check_imports(path, adapter, problems):
         check_choice_blocks(path, lines, problems)
         return len(text.splitlines()), []
     first, last = (lines[0][1], lines[-1][1]) if lines else ('', '')
-    if not (first.startswith('#if') and apple_frameworks_in(first) and last == '#endif'):
+    if not (first.startswith('#if') and apple_gate(first) and last == '#endif'):
         problems.append(f'{path}:1: an Apple adapter must be gated as a whole: its first line of code '
-                        f'`#if canImport(<Apple framework>)`, its last `#endif`, so Linux builds skip it')
+                        f'`#if canImport(<Apple framework>)` (or `canImport(Darwin)` for Foundation\'s Apple-only API), '
+                        f'its last `#endif`, so Linux builds skip it')
     for number, module in imported:
         if module not in APPLE_ONLY and module not in ADAPTER_MAY_IMPORT:
             problems.append(f'{path}:{number}: an Apple adapter imports {module}; it may import only Foundation, Dispatch '
@@ -226,7 +235,7 @@ def main():
         lines, frameworks = check_imports(path, is_adapter(path), problems)
         lines_scanned += lines
         if is_adapter(path):
-            print(f'  {path}  {lines} lines  imports {", ".join(frameworks) or "no Apple framework"}')
+            print(f'  {path}  {lines} lines  imports {", ".join(frameworks) or "Foundation only (its Apple-only API)"}')
     print(f'ios-check: {len(files)} Swift files ({lines_scanned} lines) scanned for Apple-only imports; '
           f'{len(adapters)} adapters, {sum(1 for p in adapters for _ in open(os.path.join(root, p)))} lines')
     checked = type_check(adapters, problems)

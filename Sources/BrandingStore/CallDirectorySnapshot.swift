@@ -232,9 +232,11 @@ public struct CallDirectoryReloadPolicy: Sendable, Hashable {
     /// The snapshot's count and modification time at the last reload.
     public private(set) var lastReload: (version: String, at: Date)?
 
-    /// A policy; 15 minutes between reloads by default.
-    public init(minimumInterval: TimeInterval = 15 * 60) {
+    /// A policy; 15 minutes between reloads by default; `lastReload` is the
+    /// reload an earlier launch recorded, if any.
+    public init(minimumInterval: TimeInterval = 15 * 60, lastReload: (version: String, at: Date)? = nil) {
         self.minimumInterval = minimumInterval
+        self.lastReload = lastReload
     }
 
     /// Whether to reload now for a snapshot at `version`; `immediately`

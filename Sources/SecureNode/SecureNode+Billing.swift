@@ -89,6 +89,41 @@ extension SecureNode {
             refersTo: callEventKey)
     }
 
+    /// Records a return call when the app holds the earlier event's server
+    /// id (`event_id`, the README's `callId`): sent with it as
+    /// `meta.call_event_id` at once, with no wait for another event.
+    @discardableResult
+    public func recordCallReturned(phoneNumberE164: String, callID: String, returnCallLatencySeconds: Int? = nil) -> String? {
+        let now = Date()
+        return recordEvent(
+            phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "display", displayedAt: now,
+            meta: EventMeta(
+                callEventID: callID, observedAtUTC: now, returnCallDetected: true,
+                returnCallLatencySeconds: returnCallLatencySeconds.map(Int32.init(clamping:))))
+    }
+
+    /// Waits up to `limit` for the event recorded under `eventKey` to be
+    /// delivered: its server `event_id` once the server has it, `.pending`
+    /// while it still waits in the outbox (it is delivered later, once),
+    /// `.unknown` when it was dropped or delivered without an id.
+    public func waitForDelivery(of eventKey: String, upTo limit: Duration) async -> BillingOutbox.Reference {
+        let deadline = ContinuousClock.now + limit
+        var pause = Duration.milliseconds(20)
+        while true {
+            let reference = (try? outbox.reference(to: eventKey)) ?? .unknown
+            guard reference == .pending, ContinuousClock.now + pause < deadline, !Task.isCancelled else { return reference }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(500))
+        }
+    }
+
+    /// Why the event recorded under `eventKey` was dropped (the server said
+    /// it is invalid: its status and error code), nil when it was not (or
+    /// not among the last 256 dropped).
+    public func billingDrop(for eventKey: String) async -> (status: Int, reason: String)? {
+        await delivery.dropReason(for: eventKey)
+    }
+
     /// Records an imprint (branding applied to a call; `POST
     /// /branding/imprint`). Returns the event key.
     @discardableResult

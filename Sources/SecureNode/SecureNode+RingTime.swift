@@ -124,6 +124,19 @@ extension SecureNode {
     func callDirectoryDidReload(version: String, at now: Date) throws {
         try callDirectory.didReload()
         state.withLock { $0.reloadPolicy.didReload(version: version, at: now) }
+        // Kept for the next launch: a cold start does not reload unchanged data.
+        try? Data("\(version)\n\(now.timeIntervalSince1970)".utf8).write(to: reloadStateFile, options: .atomic)
+    }
+
+    /// Exports and reloads through the configuration's
+    /// ``Configuration/callDirectoryReloader`` when the snapshot changed and
+    /// the last reload (this launch or an earlier one) is old enough: the
+    /// README's `SecureNode.reloadCallDirectoryIfNeeded()`, throttled by the
+    /// SDK. False when nothing was due, no reloader is configured, or the
+    /// reload failed (the snapshot iOS last loaded is then put back).
+    @discardableResult
+    public func reloadCallDirectoryIfNeeded() async -> Bool {
+        await reloadCallDirectoryIfConfigured()
     }
 
     /// A reload failed: the snapshot iOS last loaded becomes current again,

@@ -3,6 +3,7 @@ import ClientRuntime
 import Foundation
 import OpenAPIRuntime
 import Resilience
+import RuntimeSupport
 import SecureNodeAPI
 
 /// The SecureNode SDK: caller branding resolved locally at ring time, a
@@ -59,6 +60,12 @@ public final class SecureNode: Sendable {
         public var callDirectoryReloadInterval: TimeInterval
         /// The bounds of every request and of a sync (``SecureNode/Timeouts``).
         public var timeouts: Timeouts
+        /// Whether the connection is dialled first, within ``Timeouts/connect``
+        /// (``ConnectTimeoutMiddleware``): by default only where the transport
+        /// has no connect timeout of its own (URLSession on Linux). Turn it off
+        /// for a transport that bounds its connections itself or does not
+        /// connect to `apiURL`'s host (a proxying or test transport).
+        public var dialsBeforeSending: Bool
         /// How logos are downloaded (URLSession when nil).
         public var logoFetch: LogoCache.Fetch?
         /// Where logos are cached. Nil: the README's
@@ -92,9 +99,11 @@ public final class SecureNode: Sendable {
             callDirectoryReloadInterval: TimeInterval = 15 * 60, logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
             sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
-            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: Timeouts = Timeouts()
+            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: Timeouts = Timeouts(),
+            dialsBeforeSending: Bool = ConnectTimeoutMiddleware.dialsBeforeSending
         ) {
             self.timeouts = timeouts
+            self.dialsBeforeSending = dialsBeforeSending
             self.logoFolder = logoFolder
             self.logoRetry = logoRetry
             self.refusalRecheck = refusalRecheck
@@ -134,7 +143,10 @@ public final class SecureNode: Sendable {
     let fallback: LookupFallback
     let state: SharedState
     let deviceID: String
-    let heartbeats: Task<Void, Never>?
+    let heartbeats = Locked<Task<Void, Never>?>(nil)
+    let heartbeatInterval: Duration
+    /// Where the Call Directory reload throttle is kept across launches.
+    let reloadStateFile: URL
     let refusalWatch: RefusalWatch
     let displays = IdentityDisplays()
     let ringQuietBound: Duration
@@ -152,7 +164,11 @@ public final class SecureNode: Sendable {
         let (apiKey, refusedWithStatus) = try keys.launchKey(given: configuration.apiKey)
         reloader = configuration.callDirectoryReloader
         ringQuietBound = configuration.ringQuietBound
-        state = SharedState(apiKey: apiKey, reloadPolicy: CallDirectoryReloadPolicy(minimumInterval: configuration.callDirectoryReloadInterval))
+        reloadStateFile = folder.appendingPathComponent("call-directory-reload")
+        state = SharedState(
+            apiKey: apiKey,
+            reloadPolicy: CallDirectoryReloadPolicy(
+                minimumInterval: configuration.callDirectoryReloadInterval, lastReload: Self.loadLastReload(from: reloadStateFile)))
         state.withLock { $0.brandingDisabled = refusedWithStatus != nil }
         let state = self.state
         let calls = CallActivity()
@@ -174,7 +190,7 @@ public final class SecureNode: Sendable {
             AttemptDeadline(deadline: TimeoutMiddleware(timeout: configuration.timeouts.attempt), exempt: ["syncBranding"]),
         ] + (configuration.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
             // Where the transport has no connect timeout (Linux), the connection within its own bound.
-            + (ConnectTimeoutMiddleware.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: configuration.timeouts.connect)] : [])
+            + (configuration.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: configuration.timeouts.connect)] : [])
         let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares)
         // Recorded billing events go out as recorded, the server judging
         // them: a value the spec forbids is refused by the server (400 with
@@ -203,20 +219,8 @@ public final class SecureNode: Sendable {
         refusalWatch = RefusalWatch(backoff: configuration.refusalRecheck, check: RefusalWatch.syncProbe(client: client, deviceID: configuration.device.deviceID))
         let enabled = Self.brandingEnabled(in: store)
         state.withLock { $0.brandingEnabledByServer = enabled }
-        if configuration.sendsHeartbeats {
-            // Holds the lifecycle actor, not the facade: the loop ends when
-            // the facade is released (deinit cancels it).
-            let device = self.device
-            let interval = configuration.heartbeatInterval
-            heartbeats = Task {
-                while !Task.isCancelled {
-                    _ = try? await device.heartbeat()
-                    try? await Task.sleep(for: interval)
-                }
-            }
-        } else {
-            heartbeats = nil
-        }
+        heartbeatInterval = configuration.heartbeatInterval
+        if configuration.sendsHeartbeats { startHeartbeats() }
         // Events left by the last launch go out now; connectivity coming
         // back makes the waiting ones due at once (while this instance lives).
         let connectivity = configuration.connectivity
@@ -249,9 +253,42 @@ public final class SecureNode: Sendable {
         if (try? FileManager.default.moveItem(at: old, to: new)) == nil { try? FileManager.default.removeItem(at: old) }
     }
 
+    /// Starts the presence heartbeat loop (every ``Configuration/heartbeatInterval``,
+    /// as the iOS SDK does from `init`) unless it runs; it ends when the SDK
+    /// is released.
+    public func startHeartbeats() {
+        heartbeats.withLock { task in
+            guard task == nil else { return }
+            // Holds the lifecycle actor, not the facade: the loop ends when
+            // the facade is released (deinit cancels it).
+            let device = self.device
+            let interval = heartbeatInterval
+            task = Task {
+                while !Task.isCancelled {
+                    _ = try? await device.heartbeat()
+                    try? await Task.sleep(for: interval)
+                }
+            }
+        }
+    }
+
+    /// The last Call Directory reload an earlier launch recorded (`version`
+    /// on the first line, the time on the second), so a cold launch does
+    /// not reload unchanged data.
+    static func loadLastReload(from file: URL) -> (version: String, at: Date)? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n").map(String.init)
+        guard lines.count == 2, let seconds = TimeInterval(lines[1]) else { return nil }
+        return (lines[0], Date(timeIntervalSince1970: seconds))
+    }
+
     deinit {
-        heartbeats?.cancel()
+        heartbeats.withLock { $0 }?.cancel()
         let deliveryLoop = self.deliveryLoop
         Task { await deliveryLoop.stop() }
     }
 }
+
+/// The engine's name where the README's static `SecureNode` facade (the
+/// `SecureNodeSDK` module) hides this class's.
+public typealias SecureNodeEngine = SecureNode

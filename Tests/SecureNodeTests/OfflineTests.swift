@@ -184,6 +184,24 @@ final class RecordingReloader: CallDirectoryReloading {
         #expect(sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank", "the previous dataset stands")
     }
 
+    @Test func theReloadThrottleSurvivesARelaunch() async throws {
+        let reloader = RecordingReloader(folder: folder)
+        do {
+            let sdk = try launch(reloader: reloader)
+            _ = await sdk.sync()
+            #expect(reloader.reloads.count == 1, "the first sync reloads")
+        }
+        // A cold launch: the same data, reloaded minutes ago by the last launch.
+        let relaunched = try launch(reloader: reloader)
+        #expect(await relaunched.reloadCallDirectoryIfNeeded() == false, "unchanged data is not reloaded again")
+        fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
+            FakeSecureNode.record("+61412345678", "Acme Bank v2"),
+        ], syncedAt: "2024-01-03T08:15:00Z")))
+        _ = await relaunched.sync()
+        #expect(reloader.reloads.count == 1, "changed data within 15 minutes of the last launch's reload waits")
+        #expect(try relaunched.reloadCallDirectoryIfNeeded(now: Date().addingTimeInterval(16 * 60)) { })
+    }
+
     @Test func theRegisteredBackgroundTaskAsksForItsNextRunBeforeEachRefreshAndReportsIt() async throws {
         /// A scheduler as BGTaskScheduler behaves: one handler per identifier, launches run it.
         final class RecordingScheduler: Sendable {

@@ -61,6 +61,8 @@ public actor OutboxDelivery {
     /// The status that paused delivery (401 or 403), nil while it runs.
     public private(set) var pausedForStatus: Int?
     private var observers: [UUID: AsyncStream<BillingNotice>.Continuation] = [:]
+    /// The last events dropped, with the server's status and error code.
+    private var recentDrops: [(eventKey: String, status: Int, reason: String)] = []
 
     /// Delivery through `send`; `now` is the clock due dates are read
     /// against (tests inject one).
@@ -238,6 +240,8 @@ public actor OutboxDelivery {
         case .drop(let status, let reason):
             try outbox.markDropped(entry)
             report.dropped += 1
+            recentDrops.append((entry.eventKey, status, reason))
+            if recentDrops.count > 256 { recentDrops.removeFirst(recentDrops.count - 256) }
             notify(.dropped(eventKey: entry.eventKey, kind: entry.kind, status: status, reason: reason))
         case .pause(let status):
             // Due again at once when delivery resumes; not an attempt that failed.
@@ -254,6 +258,12 @@ public actor OutboxDelivery {
             try outbox.reschedule(entry, at: now().addingTimeInterval(wait.totalSeconds))
             report.retried += 1
         }
+    }
+
+    /// Why the event recorded under `eventKey` was dropped (the server's
+    /// status and error code), if it was among the last 256 dropped.
+    public func dropReason(for eventKey: String) -> (status: Int, reason: String)? {
+        recentDrops.last { $0.eventKey == eventKey }.map { ($0.status, $0.reason) }
     }
 
     /// Delivers until the outbox is empty, sleeping until the next event is

@@ -51,6 +51,9 @@ package final class SecureNodeBackend: Sendable {
 
     /// Devices registered.
     package var devices: Set<String> { behaviour.devices }
+
+    /// Presence heartbeats received.
+    package var presenceCount: Int { behaviour.presenceCount }
 }
 
 extension SecureNodeBehaviour.Billed {

@@ -100,6 +100,8 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
     public var replays: Int { state.withLock { $0.replays } }
     /// Devices registered.
     public var devices: Set<String> { state.withLock { $0.devices } }
+    /// Presence heartbeats received.
+    public var presenceCount: Int { state.withLock { $0.presence } }
 
     /// Adds or changes a record now (`active: false` makes the next
     /// incremental sync tell devices to purge it).

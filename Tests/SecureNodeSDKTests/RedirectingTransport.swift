@@ -1,0 +1,29 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import OpenAPIURLSession
+import RuntimeSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real URLSession transport whose requests go to `target` instead of
+/// the configured base URL (the README's `https://edge.securenode.io`), so
+/// its samples run unchanged against a loopback server; the target can be
+/// switched to stand for the network going and coming back.
+final class RedirectingTransport: ClientTransport, Sendable {
+    let target: Locked<URL>
+    private let inner: URLSessionTransport
+
+    init(to target: URL) {
+        self.target = Locked(target)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        inner = URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+    }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        try await inner.send(request, body: body, baseURL: target.read(), operationID: operationID)
+    }
+}
