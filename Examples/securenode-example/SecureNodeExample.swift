@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SecureNode
+import SecureNodeSDK
 
 /// A command-line SecureNode client: the code an app team copies. The
 /// branding dataset, the billing outbox and the device's identity live in
@@ -14,7 +14,7 @@ import SecureNode
 struct SecureNodeExample: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "securenode-example", abstract: "Sync SecureNode branding, look numbers up, record calls and deliver billing events.",
-        subcommands: [Sync.self, Lookup.self, Call.self, Deliver.self, Refresh.self])
+        subcommands: [Sync.self, Lookup.self, Call.self, Seen.self, Deliver.self, Refresh.self])
 
     @OptionGroup var options: Options
 
@@ -26,7 +26,7 @@ struct SecureNodeExample: AsyncParsableCommand {
         @Option(help: "Folder for the dataset, the outbox and the device id (created if missing).")
         var state: String
 
-        func makeSDK() throws -> SecureNode {
+        func makeSDK() throws -> SecureNodeEngine {
             guard let url = URL(string: baseURL), url.scheme == "https" || url.host == "127.0.0.1" || url.host == "localhost" else {
                 throw SecureNodeExampleError.configuration("--base-url must be an https URL (http only to a loopback host): \(baseURL)")
             }
@@ -35,8 +35,8 @@ struct SecureNodeExample: AsyncParsableCommand {
             let device = DeviceProfile(deviceID: try Self.deviceID(in: folder), platform: .ios, osVersion: "17.4", sdkVersion: "1.0.0",
                                        capabilities: ["call_directory": true])
             // A command-line run sends its heartbeat with each sync only. The SDK's transport ends a
-            // stalled answer after 10 s without a byte; a sync has 120 s in all (SecureNode.Timeouts).
-            return try SecureNode(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, transport: SecureNode.urlSessionTransport(),
+            // stalled answer after 10 s without a byte; a sync has 120 s in all (SecureNodeEngine.Timeouts).
+            return try SecureNodeEngine(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, transport: SecureNodeEngine.urlSessionTransport(),
                                         sendsHeartbeats: false))
         }
 
@@ -136,6 +136,45 @@ struct SecureNodeExample: AsyncParsableCommand {
         }
     }
 
+    struct Seen: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The README's call event: SecureNode.configure, then SecureNodeSDK.recordCallSeen with its completion (the call id, or queued).")
+        @ParentCommand var root: SecureNodeExample
+        @Argument(help: "The caller's number in E.164 form.") var number: String
+        @Option(help: "How the call ended (ANSWERED, MISSED, REJECTED, ...).") var outcome = "ANSWERED"
+        @Option(help: "Seconds to wait for the server before the event counts as queued.") var wait = 10.0
+        @Option(help: "Seconds after which the user called back (records a return call with the call id).") var returnAfter: Int?
+
+        func run() async throws {
+            try await report {
+                let options = root.options
+                guard let url = URL(string: options.baseURL) else { throw SecureNodeExampleError.configuration("--base-url is not a URL") }
+                SecureNode.configure(.init(apiURL: url, apiKey: options.apiKey, folder: URL(fileURLWithPath: options.state, isDirectory: true)))
+                if let error = SecureNode.configurationError { throw SecureNodeExampleError.configuration("\(error)") }
+                let sdk = SecureNodeSDK(engine: SecureNode.engine, scheduler: nil, completionWait: .seconds(wait))
+                let result = await withCheckedContinuation { (done: CheckedContinuation<Result<CallEventResponse, any Error>, Never>) in
+                    sdk.recordCallSeen(phoneNumberE164: number, brandingDisplayed: true, callOutcome: CallOutcome(outcome)) { done.resume(returning: $0) }
+                }
+                switch result {
+                case .success(let response):
+                    printJSON(["event": "seen", "number": mask(number), "event_id": response.eventId ?? NSNull(), "event_key": response.eventKey,
+                               "queued": response.isQueued])
+                    if let latency = returnAfter {
+                        // With the call id when the server gave one, else with the key (sent once the seen event is delivered).
+                        if let callId = response.eventId {
+                            sdk.recordCallReturned(phoneNumberE164: number, callId: callId, returnCallLatencySeconds: latency)
+                        } else {
+                            sdk.recordCallReturned(phoneNumberE164: number, callEventKey: response.eventKey, returnCallLatencySeconds: latency)
+                        }
+                        printJSON(["event": "returned", "number": mask(number), "call_id": response.eventId ?? NSNull()])
+                    }
+                case .failure(let error):
+                    throw SecureNodeExampleError.configuration("the event was not recorded: \(error)")
+                }
+            }
+        }
+    }
+
     struct Deliver: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Deliver the billing events the outbox holds; fail if some remain.")
         @ParentCommand var root: SecureNodeExample
@@ -155,7 +194,7 @@ struct SecureNodeExample: AsyncParsableCommand {
 /// Delivers pending events for at most `timeout` seconds (delivery waits
 /// out backoff while the server is unreachable); what is left stays in the
 /// outbox for the next run.
-func deliver(_ sdk: SecureNode, timeout: Int) async throws -> BillingOutbox.Counts {
+func deliver(_ sdk: SecureNodeEngine, timeout: Int) async throws -> BillingOutbox.Counts {
     await withTaskGroup(of: Void.self) { group in
         group.addTask { await sdk.deliverPendingEvents() }
         group.addTask { try? await Task.sleep(for: .seconds(timeout)) }

@@ -59,6 +59,11 @@ extension SecureNode {
 
     /// ``sync()`` with what its delivery pass did and whether it reloaded the Call Directory.
     func syncAndDeliver() async -> (status: BrandingSyncStatus, delivery: OutboxDelivery.PassReport?, reloaded: Bool) {
+        // Off for a refusal: ask once now whether the key is accepted again, rather than report `disabled` unasked.
+        if await syncEngine.status.isDisabled, await refusalWatch.checkNow() == .accepted {
+            keys.forgetRefusal()
+            await restoreBranding()
+        }
         _ = try? await device.registerOrUpdate()
         let status = await syncEngine.sync()
         // The engine keeps a 401 to replaced credentials from disabling the

@@ -81,6 +81,15 @@ actor RefusalWatch {
         }
     }
 
+    /// One check now, outside the backoff (a sync asked for while branding
+    /// is off: the app's launch flow learns at once whether the key is
+    /// accepted again); an accepted check ends a running watch.
+    func checkNow() async -> Verdict {
+        let verdict = await checkOnce()
+        if verdict == .accepted { stop() }
+        return verdict
+    }
+
     /// Stops watching (new credentials were configured).
     func stop() {
         watching?.cancel()
