@@ -52,6 +52,9 @@ ADAPTER_MAY_IMPORT = {'Foundation', 'Dispatch'}
 # Lines of code a `#if canImport(<Apple framework>)` branch may hold outside the adapters.
 CHOICE_LINES = 4
 
+# An adapter that conforms to a protocol of its module names the file that
+# declares it (Foundation only) in a comment: `// ios-check: with ../Contacts/ManagedContact.swift`.
+seam_line = re.compile(r'^\s*//\s*ios-check:\s*with\s+(\S+)')
 import_line = re.compile(r'^\s*(?:@[\w(). ,:]+\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)')
 can_import = re.compile(r'canImport\((\w+)')
 
@@ -154,6 +157,27 @@ def check_imports(path, adapter, problems):
     return len(text.splitlines()), sorted({module for _, module in apple})
 
 
+def seams_of(path, problems):
+    """The files an adapter names with `// ios-check: with FILE`; each must
+    import Foundation at most, so the adapter still needs nothing of the SDK."""
+    seams = []
+    with open(os.path.join(root, path), encoding='utf-8') as handle:
+        for line in handle:
+            match = seam_line.match(line)
+            if not match:
+                continue
+            seam = os.path.normpath(os.path.join(root, os.path.dirname(path), match.group(1)))
+            if not os.path.isfile(seam):
+                problems.append(f'{path}: names {match.group(1)} for the type-check, which does not exist')
+                continue
+            with open(seam, encoding='utf-8') as source:
+                imported = [m.group(1) for _, line in code_lines(source.read()) for m in [import_line.match(line)] if m]
+            if any(module != 'Foundation' for module in imported):
+                problems.append(f'{path}: its seam {match.group(1)} imports {", ".join(imported)}; a seam may import Foundation only')
+            seams.append(seam)
+    return seams
+
+
 def resource_dir(cache):
     """The resource folder for swiftc on Linux, or (None, why)."""
     given = os.environ.get('IOS_RESOURCE_DIR')
@@ -211,9 +235,10 @@ def type_check(adapters, problems):
         command_base += ['-resource-dir', resources]
     checked = 0
     for path in adapters:
-        # One module per file: each adapter must stand on its own.
+        # One module per file: each adapter must stand on its own, with the seams it names.
         module = re.sub(r'\W', '_', os.path.splitext(os.path.basename(path))[0]) + 'Adapter'
-        result = subprocess.run(command_base + ['-module-name', module, os.path.join(root, path)],
+        seams = seams_of(path, problems)
+        result = subprocess.run(command_base + ['-module-name', module, os.path.join(root, path)] + seams,
                                 capture_output=True, text=True, cwd=root)
         output = (result.stdout + result.stderr).strip()
         if result.returncode != 0:
@@ -221,7 +246,8 @@ def type_check(adapters, problems):
             print(f'ios-check: FAILED {path}')
         else:
             checked += 1
-            print(f'ios-check: type-checked {path} for arm64-apple-ios16.0' + (f'\n{output}' if output else ''))
+            with_seams = f' (with {", ".join(os.path.relpath(s, root) for s in seams)})' if seams else ''
+            print(f'ios-check: type-checked {path}{with_seams} for arm64-apple-ios16.0' + (f'\n{output}' if output else ''))
     return checked
 
 

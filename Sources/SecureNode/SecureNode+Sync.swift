@@ -19,6 +19,7 @@ extension SecureNode {
         await refusalWatch.stop()
         await restoreBranding()
         await reloadCallDirectoryIfConfigured()
+        syncManagedContacts()
     }
 
     /// Branding on again after a refusal: syncs allowed, billing resumed.
@@ -95,7 +96,10 @@ extension SecureNode {
             }
         }
         let report = try? await delivery.deliverDue()
-        return (status, report, await reloadCallDirectoryIfConfigured())
+        let reloaded = await reloadCallDirectoryIfConfigured()
+        // After a sync, or when branding was turned off (a refusal: the contacts go too).
+        if status.isUpToDate || status.isDisabled { syncManagedContacts() }
+        return (status, report, reloaded)
     }
 
     /// The last sync's status.

@@ -58,6 +58,14 @@ public final class SecureNode: Sendable {
         public var heartbeatInterval: Duration
         /// Shortest time between two Call Directory reloads (15 minutes).
         public var callDirectoryReloadInterval: TimeInterval
+        /// Where SecureNode-managed contacts go (the README's optional
+        /// Managed Contacts sync: `ContactsGroupStore` on iOS); nil, the
+        /// default: off. Permission-gated: nothing happens until the user
+        /// allowed access to contacts (the app asks).
+        public var managedContacts: (any ManagedContactStore)?
+        /// The most numbers managed contacts hold in all (10,000); brands
+        /// past it are left out and counted.
+        public var managedContactsMaximumNumbers: Int
         /// The bounds of every request and of a sync (``SecureNode/Timeouts``).
         public var timeouts: Timeouts
         /// Whether the connection is dialled first, within ``Timeouts/connect``
@@ -100,8 +108,11 @@ public final class SecureNode: Sendable {
             sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
             logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: Timeouts = Timeouts(),
-            dialsBeforeSending: Bool = ConnectTimeoutMiddleware.dialsBeforeSending
+            dialsBeforeSending: Bool = ConnectTimeoutMiddleware.dialsBeforeSending, managedContacts: (any ManagedContactStore)? = nil,
+            managedContactsMaximumNumbers: Int = 10_000
         ) {
+            self.managedContacts = managedContacts
+            self.managedContactsMaximumNumbers = managedContactsMaximumNumbers
             self.timeouts = timeouts
             self.dialsBeforeSending = dialsBeforeSending
             self.logoFolder = logoFolder
@@ -150,6 +161,8 @@ public final class SecureNode: Sendable {
     let refusalWatch: RefusalWatch
     let displays = IdentityDisplays()
     let ringQuietBound: Duration
+    let managedContacts: (any ManagedContactStore)?
+    let managedContactsMaximumNumbers: Int
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     /// Throws ``SecureNodeError/noAPIKey`` when no key is given or stored,
@@ -164,6 +177,8 @@ public final class SecureNode: Sendable {
         let (apiKey, refusedWithStatus) = try keys.launchKey(given: configuration.apiKey)
         reloader = configuration.callDirectoryReloader
         ringQuietBound = configuration.ringQuietBound
+        managedContacts = configuration.managedContacts
+        managedContactsMaximumNumbers = configuration.managedContactsMaximumNumbers
         reloadStateFile = folder.appendingPathComponent("call-directory-reload")
         state = SharedState(
             apiKey: apiKey,

@@ -53,6 +53,10 @@ public enum SecureNode {
         public var folder: URL?
         /// The bounds of every request and of a sync.
         public var timeouts: SecureNodeEngine.Timeouts
+        /// Where SecureNode-managed contacts (the brands' logos as contact
+        /// photos) go: `ContactsGroupStore()` on iOS, once the app has the
+        /// user's permission; nil, the default: off.
+        public var managedContacts: (any ManagedContactStore)?
 
         /// The README's configuration.
         public init(
@@ -65,6 +69,7 @@ public enum SecureNode {
             self.callDirectoryExtensionBundleId = callDirectoryExtensionBundleId
             folder = nil
             timeouts = SecureNodeEngine.Timeouts()
+            managedContacts = nil
         }
 
         /// The README's configuration with a folder of the app's choosing.
@@ -141,7 +146,8 @@ public enum SecureNode {
                 // SecureNodeSDK starts the heartbeat timer (the README's `SecureNodeSDK`), not `configure`.
                 sendsHeartbeats: false, timeouts: configuration.timeouts,
                 // A transport of the app's own bounds its connections itself (and may not go to apiURL's host).
-                dialsBeforeSending: defaults.transport == nil && ConnectTimeoutMiddleware.dialsBeforeSending))
+                dialsBeforeSending: defaults.transport == nil && ConnectTimeoutMiddleware.dialsBeforeSending,
+                managedContacts: configuration.managedContacts))
             state.withLock { $0 = State(engine: engine, configuration: configuration, error: nil, defaults: $0.defaults) }
         } catch {
             state.withLock { $0 = State(engine: nil, configuration: configuration, error: error, defaults: $0.defaults) }

@@ -1,0 +1,58 @@
+import BrandingStore
+import Foundation
+
+/// What a managed-contacts sync did.
+public struct ManagedContactsReport: Sendable, Hashable {
+    /// Contacts added, replaced, removed and left as they were.
+    public var added = 0, updated = 0, removed = 0, unchanged = 0
+    /// Numbers left out past ``SecureNode/Configuration/managedContactsMaximumNumbers``.
+    public var numbersLeftOut = 0
+    /// Writes that failed (the next sync tries again).
+    public var failures = 0
+    /// Nothing was done: the user has not allowed access to contacts.
+    public var notAuthorized = false
+
+    /// An empty report.
+    public init() {}
+}
+
+extension SecureNode {
+    /// Brings the SDK's managed contacts in line with the dataset (the
+    /// README's optional "Managed Contacts sync"): one contact per brand
+    /// with its numbers and its cached logo as the photo, in the store's
+    /// own container or group; brands no longer branded (purged, or
+    /// branding off) lose theirs. Never reads or changes another contact.
+    /// Does nothing without ``Configuration/managedContacts`` (off by
+    /// default), without the user's permission, or during a call. Runs
+    /// after each successful sync and when branding is turned off or on.
+    @discardableResult
+    public func syncManagedContacts() -> ManagedContactsReport {
+        var report = ManagedContactsReport()
+        guard let contacts = managedContacts, !calls.isCallInProgress else { return report }
+        guard contacts.isAuthorized else {
+            report.notAuthorized = true
+            return report
+        }
+        let records = isBrandingActive ? ((try? store.allRecords()) ?? []) : []
+        let (desired, leftOut) = ManagedContactsPlan.desiredContacts(from: records, maximumNumbers: managedContactsMaximumNumbers) {
+            logos.cachedLogo(for: $0)
+        }
+        report.numbersLeftOut = leftOut
+        guard let existing = try? contacts.managedContacts() else {
+            report.failures += 1
+            return report
+        }
+        let plan = ManagedContactsPlan.plan(desired: desired, existing: existing)
+        report.unchanged = plan.unchanged
+        for identifier in plan.removals {
+            if (try? contacts.remove(identifier: identifier)) != nil { report.removed += 1 } else { report.failures += 1 }
+        }
+        for contact in plan.updates {
+            if (try? contacts.save(contact)) != nil { report.updated += 1 } else { report.failures += 1 }
+        }
+        for contact in plan.additions {
+            if (try? contacts.save(contact)) != nil { report.added += 1 } else { report.failures += 1 }
+        }
+        return report
+    }
+}
