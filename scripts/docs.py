@@ -15,7 +15,7 @@ import glob, os, shutil, subprocess, sys, tempfile
 root = os.path.abspath('.')
 # The Makefile's flags for debug builds into .build (the same for every one, so each reuses the last).
 debug_flags = os.environ.get('DEBUG_BUILD_FLAGS', '-debug-info-format none').split()
-products = [('Runtime', 'ClientRuntime'), ('Runtime', 'Resilience'), ('.', 'SecureNode'), ('.', 'Soul'),
+products = [('Runtime', 'ClientRuntime'), ('Runtime', 'Resilience'), ('.', 'SecureNode'), ('.', 'SecureNodeSDK'), ('.', 'Soul'),
             ('.', 'Safepocket'), ('.', 'MobileTracker')]
 
 

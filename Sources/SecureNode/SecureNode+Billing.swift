@@ -10,7 +10,7 @@ extension SecureNode {
     // MARK: Billing events
 
     /// The assisted incoming-call path (the README's `assistIncomingCall`):
-    /// looks the number up locally (no network, as ``lookup(e164:)``) and,
+    /// looks the number up locally (no network, as ``lookup(e164:atRingTime:)``, which opens the ring-time quiet window) and,
     /// when branding applies, records an imprint (`POST /branding/imprint`,
     /// billable, delivered in the background) and returns what to show. Nil
     /// when nothing applies (no record, branding off): nothing is billed.

@@ -215,14 +215,15 @@ import Testing
 
     @Test func anyOtherRequestEndsAtTheAttemptBound() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        route("POST /api/mobile/device/presence", .delayed(.seconds(12), .json(200, #"{"success":true}"#)))
+        route("POST /api/mobile/device/presence", .delayed(.seconds(40), .json(200, #"{"success":true}"#)))
         let sdk = try SecureNode(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { _ in Data() }, sendsHeartbeats: false, timeouts: .init(attempt: .milliseconds(500))))
         let started = ContinuousClock.now
         #expect(await !sdk.heartbeatIfDue(), "the server did not answer within the bound")
-        #expect(ContinuousClock.now - started < .seconds(6), "the attempt's bound, not the server's 12 s")
+        // Generous: under a loaded machine the transport takes seconds to give up a cancelled request.
+        #expect(ContinuousClock.now - started < .seconds(25), "the attempt's bound, not the server's 40 s")
     }
 
     // MARK: Refused credentials come back
