@@ -23,7 +23,7 @@ extension SecureNode {
     /// | a background refresh, everything in it | `performBackgroundRefresh(budget:)` (25 s) | `ranOutOfTime` |
     public struct Timeouts: Sendable, Hashable {
         /// The longest wait for a connection (Linux, where the transport
-        /// has no connect timeout: ``ConnectTimeoutMiddleware``). On Apple
+        /// has no connect timeout: `ConnectTimeoutMiddleware`). On Apple
         /// platforms URLSession's idle timeout (``stall``) bounds connecting.
         public var connect: Duration
         /// The longest wait for the next bytes of an answer: the idle
@@ -31,7 +31,7 @@ extension SecureNode {
         /// answer that stops arriving ends as a timeout after it.
         public var stall: Duration
         /// The longest one attempt of a request other than the sync may take
-        /// until its answer starts (``TimeoutMiddleware``).
+        /// until its answer starts (`TimeoutMiddleware`).
         public var attempt: Duration
         /// The longest a sync may take, request and body together; a
         /// dataset that needs longer on a slow network needs a larger bound.
@@ -58,7 +58,7 @@ extension SecureNode {
     }
 }
 
-/// ``TimeoutMiddleware`` for every operation but the `exempt` ones.
+/// `TimeoutMiddleware` for every operation but the `exempt` ones.
 struct AttemptDeadline: ClientMiddleware {
     let deadline: TimeoutMiddleware<ContinuousClock>
     let exempt: Set<String>

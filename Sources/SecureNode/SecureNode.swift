@@ -69,7 +69,7 @@ public final class SecureNode: Sendable {
         /// The bounds of every request and of a sync (``SecureNode/Timeouts``).
         public var timeouts: Timeouts
         /// Whether the connection is dialled first, within ``Timeouts/connect``
-        /// (``ConnectTimeoutMiddleware``): by default only where the transport
+        /// (`ConnectTimeoutMiddleware`): by default only where the transport
         /// has no connect timeout of its own (URLSession on Linux). Turn it off
         /// for a transport that bounds its connections itself or does not
         /// connect to `apiURL`'s host (a proxying or test transport).

@@ -22,7 +22,7 @@ import RuntimeSupport
 /// SecureNode.reloadCallDirectoryIfNeeded() // the SDK throttles
 /// ```
 ///
-/// It is a thin layer over one ``SecureNodeEngine`` (the `SecureNode`
+/// It is a thin layer over one `SecureNodeEngine` (the `SecureNode`
 /// module's class), which ``engine`` gives for everything else (ring-time
 /// lookups, the outbox, status streams). Every call is safe from any
 /// thread; nothing throws at the app: `configure` keeps what went wrong in
@@ -87,9 +87,9 @@ public enum SecureNode {
     /// before `configure` (a custom transport for certificate pinning, a
     /// folder on a desktop or in tests).
     public struct Defaults: Sendable {
-        /// The transport; nil: ``SecureNodeEngine/urlSessionTransport(timeouts:)``.
+        /// The transport; nil: `SecureNodeEngine.urlSessionTransport(timeouts:)`.
         /// A transport of the app's own bounds its own connections: the SDK
-        /// then dials nothing first (``SecureNodeEngine/Configuration/dialsBeforeSending``).
+        /// then dials nothing first (`SecureNodeEngine.Configuration.dialsBeforeSending`).
         public var transport: (any ClientTransport)?
         /// The folder where each configuration's files go (in a subfolder
         /// named by its App Group) when there is no App Group container.
