@@ -99,6 +99,24 @@ import Testing
         }
     }
 
+    @Test func aLong429KeepsItsTraceIdAndReachesTheAppAtOnce() async throws {
+        let harness = try SafepocketHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let safepocket = try await harness.signedIn()
+        harness.backend.fault.withLock {
+            $0 = { request in
+                request.path == "/accounts"
+                    ? .json(429, #"{"error":{"code":"RATE_LIMITED","message":"Slow down"},"traceId":"t-429"}"#, headers: [("Retry-After", "120")]) : nil
+            }
+        }
+        let before = harness.backend.server.requests.filter { $0.path == "/accounts" }.count
+        let started = ContinuousClock.now
+        let error = await safepocketError { try await safepocket.perform { try await $0.listAccounts() } }
+        #expect(ContinuousClock.now - started < .seconds(2), "no silent wait: the countdown is the app's to show")
+        #expect(error == .api(SafepocketFailure(status: 429, code: .rateLimited, message: "Slow down", traceID: "t-429", retryAfter: .seconds(120))))
+        #expect(harness.backend.server.requests.filter { $0.path == "/accounts" }.count - before == 1, "not retried")
+    }
+
     @Test func writesCarryOneIdempotencyKeyAcrossARefreshAndAreSentOnce() async throws {
         let harness = try SafepocketHarness(keepAlive: false)
         defer { harness.cleanUp() }

@@ -2,6 +2,7 @@ import BackendDoubles
 import Foundation
 import LoopbackHTTPServer
 import Resilience
+import RuntimeSupport
 import Soul
 import Testing
 
@@ -111,6 +112,35 @@ import FoundationNetworking
             harness.backend.fault.withLock { $0 = { request in request.path == "/api/moods" ? reply : nil } }
             #expect(await soulError { try await soul.addMood(score: 4) } == expected)
         }
+    }
+
+    @Test func a429OnAReadReachesTheAppAtOnceWithItsCountdown() async throws {
+        let harness = try SoulHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let soul = try await harness.signedIn()
+        for retryAfter in ["5", "30"] {
+            harness.backend.fault.withLock {
+                $0 = { request in request.path == "/api/moods" ? .json(429, #"{"detail":"Too many requests"}"#, headers: [("Retry-After", retryAfter)]) : nil }
+            }
+            let before = harness.backend.server.requests.filter { $0.path == "/api/moods" }.count
+            let started = ContinuousClock.now
+            #expect(await soulError { try await soul.listMoods() } == .rateLimited(retryAfter: .seconds(Int(retryAfter)!)))
+            #expect(ContinuousClock.now - started < .seconds(2), "Retry-After \(retryAfter): given to the app at once, not waited out")
+            #expect(harness.backend.server.requests.filter { $0.path == "/api/moods" }.count - before == 1)
+        }
+        // A wait within the 2 s budget is waited for: the user sees the moods.
+        let served = Locked(0)
+        harness.backend.fault.withLock {
+            $0 = { request in
+                guard request.path == "/api/moods", request.method == "GET" else { return nil }
+                return served.withLock { count in
+                    count += 1
+                    return count == 1 ? .json(429, #"{"detail":"Too many requests"}"#, headers: [("Retry-After", "1")]) : nil
+                }
+            }
+        }
+        _ = try await soul.listMoods()
+        #expect(served.read() == 2)
     }
 
     @Test func offlineIsTypedAndFast() async throws {

@@ -53,7 +53,7 @@ import Testing
         let backoff = BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .seconds(5))
         let waits = WaitLog()
         let middleware = RetryMiddleware(
-            policy: RetryPolicy(maximumAttempts: 11, backoff: backoff, maximumRetryAfter: .seconds(60)), clock: clock,
+            policy: RetryPolicy(maximumAttempts: 11, backoff: backoff, maximumRetryAfter: .seconds(60), maximumRetryWait: .seconds(3600)), clock: clock,
             onRetry: { _, retry, wait in waits.append(retry: retry, wait: wait) })
         let retryAfters = RetryAfterScript()
         for _ in 0..<1_000 {
@@ -61,8 +61,10 @@ import Testing
                 HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil, baseURL: URL(string: "https://a.example")!,
                 operationID: "x"
             ) { _, _, _ in
-                var response = HTTPResponse(status: Bool.random() ? .serviceUnavailable : .tooManyRequests)
-                if let seconds = retryAfters.next() { response.headerFields[.retryAfter] = String(seconds) }
+                // A 429 always names its wait here: one that names none goes to the app at once, unretried.
+                let seconds = retryAfters.next()
+                var response = HTTPResponse(status: seconds != nil && Bool.random() ? .tooManyRequests : .serviceUnavailable)
+                if let seconds { response.headerFields[.retryAfter] = String(seconds) }
                 return (response, nil)
             }
         }

@@ -32,7 +32,7 @@ import Testing
 
     /// Outcome name -> whether a retryable request retries on it.
     static let outcomes: [(name: String, retried: Bool)] = [
-        ("200", false), ("400", false), ("401", false), ("408", true), ("409", false), ("429", true), ("429+RA", true),
+        ("200", false), ("400", false), ("401", false), ("408", true), ("409", false), ("429", false), ("429+RA", true),
         ("500", true), ("501", false), ("502", true), ("503", true), ("504", true), ("timeout", true), ("reset", true),
     ]
 

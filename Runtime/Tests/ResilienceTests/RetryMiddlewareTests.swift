@@ -47,29 +47,43 @@ import Testing
         ]])
         defer { server.shutdown() }
         let clock = VirtualClock()
-        let retry = RetryMiddleware(policy: RetryPolicy(maximumAttempts: 5), clock: clock, random: { _ in 0 })
+        let retry = RetryMiddleware(
+            policy: RetryPolicy(maximumAttempts: 5, maximumRetryAfter: .seconds(10), maximumRetryWait: .seconds(20)), clock: clock, random: { _ in 0 })
         let result = try await TestClient(server: server, middlewares: [retry]).send(.get, "/moods", operationID: "listMoods")
         #expect(result.status == 200)
         #expect(clock.sleeps == [.seconds(7), .seconds(3)], "jitter drew 0, so the waits are exactly Retry-After")
     }
 
-    @Test func longRetryAfterOn429IsATypedRateLimitError() async throws {
-        let server = try Self.scripted(["/api/auth/otp/request": [.respond(status: 429, headers: [("Retry-After", "120")], body: "{\"detail\":\"Too many requests\"}")]])
+    @Test func a429ReachesTheAppAtOnceUnlessItsWaitFitsTheBudget() async throws {
+        let clock = VirtualClock()
+        let retry = RetryMiddleware(clock: clock, random: { _ in 0 })
+        // 30 s asked: no spinner for 30 s, the 429 itself at once, its body and Retry-After for a countdown.
+        let long = try Self.scripted(["/moods": [.respond(status: 429, headers: [("Retry-After", "30")], body: "{\"detail\":\"Too many requests\"}")]])
+        defer { long.shutdown() }
+        let answered = try await TestClient(server: long, middlewares: [retry]).send(.get, "/moods", operationID: "listMoods")
+        #expect(answered.status == 429 && answered.body.contains("Too many requests"), "the 429 itself, with its body")
+        #expect(long.requests.count == 1 && clock.sleeps.isEmpty)
+        // No wait named: at once too.
+        let unnamed = try Self.scripted(["/moods": [.respond(status: 429, body: "")]])
+        defer { unnamed.shutdown() }
+        #expect(try await TestClient(server: unnamed, middlewares: [retry]).send(.get, "/moods", operationID: "listMoods").status == 429)
+        #expect(unnamed.requests.count == 1 && clock.sleeps.isEmpty)
+        // 1 s asked on a read: within the budget, waited and retried.
+        let short = try Self.scripted(["/moods": [.respond(status: 429, headers: [("Retry-After", "1")], body: ""), .json(200, "[]")]])
+        defer { short.shutdown() }
+        #expect(try await TestClient(server: short, middlewares: [retry]).send(.get, "/moods", operationID: "listMoods").status == 200)
+        #expect(clock.sleeps == [.seconds(1)])
+    }
+
+    @Test func aCallsWaitsAddUpToTheBudgetAtMost() async throws {
+        let server = try Self.scripted(["/moods": Array(repeating: .respond(status: 503, headers: [("Retry-After", "2")], body: "busy"), count: 10)])
         defer { server.shutdown() }
         let clock = VirtualClock()
-        let policy = RetryPolicy(maximumRetryAfter: .seconds(60), nonRetryableOperations: ["requestOTP"])
-        let client = TestClient(server: server, middlewares: [RetryMiddleware(policy: policy, clock: clock)])
-        await #expect(throws: RateLimitedError.self) {
-            _ = try await client.send(.post, "/api/auth/otp/request", operationID: "requestOTP", body: "{}")
-        }
-        do {
-            _ = try await client.send(.post, "/api/auth/otp/request", operationID: "requestOTP", body: "{}")
-        } catch let error as RateLimitedError {
-            #expect(error.retryAfter == .seconds(120) && error.operationID == "requestOTP")
-            #expect(error.description.contains("wait 120 s"))
-        }
-        #expect(server.requests.count == 2, "one attempt per call: OTP requests are never retried")
-        #expect(clock.sleeps.isEmpty)
+        let retry = RetryMiddleware(policy: RetryPolicy(maximumAttempts: 10), clock: clock, random: { _ in 0 })
+        let result = try await TestClient(server: server, middlewares: [retry]).send(.get, "/moods", operationID: "listMoods")
+        #expect(result.status == 503 && result.body == "busy", "the last answer, once the budget is spent")
+        #expect(clock.sleeps == [.seconds(2), .seconds(2)], "5 s at most in all: a third 2 s wait would pass it")
+        #expect(server.requests.count == 3)
     }
 
     @Test func longRetryAfterOn503IsReturnedNotWaited() async throws {

@@ -1,9 +1,9 @@
 import HTTPTypes
 
-/// The server asked to wait longer than the retry policy's
-/// ``RetryPolicy/maximumRetryAfter`` before trying again (a 429 with a long
-/// `Retry-After`), so the request was not retried. Apps show a cooldown from
-/// ``retryAfter``.
+/// The server asked to wait before trying again (a 429 with a
+/// `Retry-After`): for middlewares and transports of the app's own that
+/// stop a rate-limited call (``RetryMiddleware`` returns the 429 itself, so
+/// the SDKs also read its body). Apps show a cooldown from ``retryAfter``.
 public struct RateLimitedError: Error, Sendable, CustomStringConvertible {
     /// The operation that was rate limited.
     public let operationID: String

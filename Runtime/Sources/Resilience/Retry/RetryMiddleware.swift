@@ -19,9 +19,13 @@ import OpenAPIRuntime
 ///   retryable statuses. Cancellation is never retried.
 /// - The wait before retry `n` is random in `[0, min(cap, base * 2^(n-1))]`,
 ///   and never shorter than the `Retry-After` of a 429 or 503.
-/// - A `Retry-After` beyond the policy's maximum is not waited for: a 429 then
-///   throws ``RateLimitedError``; other statuses are returned as they are.
-/// - While ``Connectivity`` reports offline, a retry waits for it.
+/// - No silent waits: a `Retry-After` beyond the policy's maximum (2 s), or
+///   a 429 that names none, is not waited for: the response goes to the app
+///   at once, body and headers included (the SDKs turn it into a typed
+///   rate-limit error with the wait, for a countdown); and the waits of one
+///   call add up to at most ``RetryPolicy/maximumRetryWait`` (5 s).
+/// - While ``Connectivity`` reports offline, a retry waits for it (the
+///   device is known to be offline: the app shows that, not a spinner).
 /// - Request bodies are buffered (up to ``maximumBufferedBodyBytes``) so that
 ///   every attempt sends the same bytes.
 ///
@@ -69,9 +73,10 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
         guard policy.allowsRetry(of: request, operationID: operationID), policy.maximumAttempts > 1,
             let replayable = try await ReplayableBody.prepare(body, upTo: maximumBufferedBodyBytes)
         else {
-            return try await finish(next(request, body, baseURL), operationID: operationID)
+            return try await next(request, body, baseURL)
         }
         var attempt = 1
+        var waited = Duration.zero
         while true {
             let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
             do {
@@ -83,29 +88,29 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
             switch outcome {
             case .failure(let error):
                 if isLastAttempt || Task.isCancelled || !Self.isTransportFailure(error) { throw error }
-                try await wait(retry: attempt, atLeast: .zero, operationID: operationID)
+                guard let delay = delay(retry: attempt, atLeast: .zero, waited: waited) else { throw error }
+                try await wait(delay, retry: attempt, operationID: operationID)
+                waited += delay
             case .success(let (response, responseBody)):
                 let status = response.status.code
-                guard policy.retryableStatuses.contains(status), !isLastAttempt else {
-                    return try finish((response, responseBody), operationID: operationID)
-                }
-                let requested = retryAfter(of: response) ?? .zero
-                if requested > policy.maximumRetryAfter {
-                    return try finish((response, responseBody), operationID: operationID)
-                }
-                try await wait(retry: attempt, atLeast: requested, operationID: operationID)
+                guard policy.retryableStatuses.contains(status), !isLastAttempt else { return (response, responseBody) }
+                let requested = retryAfter(of: response)
+                // A 429 is retried only when it names a wait that fits; else the app shows a countdown at once.
+                if status == 429, requested == nil { return (response, responseBody) }
+                if let requested, requested > policy.maximumRetryAfter { return (response, responseBody) }
+                guard let delay = delay(retry: attempt, atLeast: requested ?? .zero, waited: waited) else { return (response, responseBody) }
+                try await wait(delay, retry: attempt, operationID: operationID)
+                waited += delay
             }
             attempt += 1
         }
     }
 
-    /// Turns a final 429 whose `Retry-After` exceeds the maximum into ``RateLimitedError``.
-    private func finish(_ result: (HTTPResponse, HTTPBody?), operationID: String) throws -> (HTTPResponse, HTTPBody?) {
-        let response = result.0
-        if response.status.code == 429, let wait = retryAfter(of: response), wait > policy.maximumRetryAfter {
-            throw RateLimitedError(operationID: operationID, retryAfter: wait, response: response)
-        }
-        return result
+    /// The wait before retry `retry`, or nil when it would take the call's
+    /// waits past ``RetryPolicy/maximumRetryWait``.
+    private func delay(retry: Int, atLeast minimum: Duration, waited: Duration) -> Duration? {
+        let delay = max(policy.backoff.delay(forRetry: retry, random: random), minimum)
+        return waited + delay <= policy.maximumRetryWait ? delay : nil
     }
 
     private func retryAfter(of response: HTTPResponse) -> Duration? {
@@ -113,9 +118,8 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
         return RetryAfter.parse(value, now: now())
     }
 
-    private func wait(retry: Int, atLeast minimum: Duration, operationID: String) async throws {
+    private func wait(_ delay: Duration, retry: Int, operationID: String) async throws {
         if let connectivity { try await connectivity.waitUntilOnline() }
-        let delay = max(policy.backoff.delay(forRetry: retry, random: random), minimum)
         onRetry?(operationID, retry, delay)
         try await clock.sleep(for: delay)
     }
