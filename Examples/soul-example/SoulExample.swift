@@ -159,8 +159,21 @@ func report(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as SoulError {
+        // A rate limit comes at once with its wait: the countdown an app shows.
+        if case .rateLimited(let wait) = error { printLine(RateLimitedLine(retryAfterSeconds: SoulError.wholeSeconds(wait))) }
         FileHandle.standardError.write(Data("error: \(error.kind): \(error)\n".utf8))
         throw ExitCode.failure
+    }
+}
+
+/// `{"event":"rate_limited","retry_after_seconds":30}`.
+struct RateLimitedLine: Encodable {
+    var event = "rate_limited"
+    let retryAfterSeconds: Int
+
+    enum CodingKeys: String, CodingKey {
+        case event
+        case retryAfterSeconds = "retry_after_seconds"
     }
 }
 

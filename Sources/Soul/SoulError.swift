@@ -19,9 +19,19 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     case noCodeRequested
     /// A resend before the cooldown is over; nothing was sent.
     case resendTooSoon(remaining: Duration)
-    /// The server rejected the input (400: "Invalid OTP", "Invalid phone
-    /// number", ...). `detail` is the server's message, masked.
+    /// The server rejected the input (400, 422) of a call other than the
+    /// sign-in steps (a mood's score). `detail` is the server's message, masked.
     case invalidInput(detail: String)
+    /// The server does not accept the phone number (invalid, or not one it
+    /// can send codes to): a 400 to a code request, or one to a
+    /// verification that names the number. `detail` is its message, masked.
+    case phoneNumberRejected(detail: String)
+    /// The code is not the one sent (a 400 to a verification). `detail` is
+    /// the server's message, masked.
+    case invalidCode(detail: String)
+    /// The code has expired: request a new one. `detail` is the server's
+    /// message, masked.
+    case codeExpired(detail: String)
     /// Too many attempts (429): wait `retryAfter` (the server's `Retry-After`,
     /// or the configured default when it sent none).
     case rateLimited(retryAfter: Duration)
@@ -64,6 +74,9 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noCodeRequested: return "no code was requested: call requestCode(phone:) first"
         case .resendTooSoon(let remaining): return "a new code can be requested in \(Self.seconds(remaining)) s"
         case .invalidInput(let detail): return "rejected by the server: \(detail)"
+        case .phoneNumberRejected(let detail): return "the server rejected the phone number: \(detail)"
+        case .invalidCode(let detail): return "the server rejected the code: \(detail)"
+        case .codeExpired(let detail): return "the code has expired: \(detail)"
         case .rateLimited(let wait): return "too many attempts; try again in \(Self.seconds(wait)) s"
         case .sessionExpired: return "the session expired; sign in again"
         case .notSignedIn: return "not signed in"
@@ -87,6 +100,9 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noCodeRequested: return "noCodeRequested"
         case .resendTooSoon: return "resendTooSoon"
         case .invalidInput: return "invalidInput"
+        case .phoneNumberRejected: return "phoneNumberRejected"
+        case .invalidCode: return "invalidCode"
+        case .codeExpired: return "codeExpired"
         case .rateLimited: return "rateLimited"
         case .sessionExpired: return "sessionExpired"
         case .notSignedIn: return "notSignedIn"
@@ -110,6 +126,9 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noCodeRequested: return "Request a code first."
         case .resendTooSoon(let remaining): return "You can request a new code in \(Self.seconds(remaining)) seconds."
         case .invalidInput(let detail): return detail
+        case .phoneNumberRejected: return "We can't send a code to this number. Check it, with its country code (for example +1 415 555 0123)."
+        case .invalidCode: return "That code isn't right. Check the SMS and enter the 6 digits again."
+        case .codeExpired: return "That code has expired. Request a new code."
         case .rateLimited(let wait): return "Too many attempts. Please try again in \(Self.seconds(wait)) seconds."
         case .sessionExpired: return "Your session expired. Please sign in again."
         case .notSignedIn: return "Please sign in."
@@ -124,6 +143,9 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .constraintViolated: return "Please check what you entered."
         }
     }
+
+    /// Whole seconds, rounded up, so a countdown never shows 0 too early.
+    public static func wholeSeconds(_ duration: Duration) -> Int { seconds(duration) }
 
     /// Whole seconds, rounded up, so a countdown never shows 0 too early.
     static func seconds(_ duration: Duration) -> Int {

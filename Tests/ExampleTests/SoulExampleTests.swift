@@ -45,7 +45,7 @@ import Testing
 
         let wrongCode = try ExampleRun.run("soul-example", common + ["login", "+14155550123", "000000"])
         #expect(wrongCode.status == 1)
-        #expect(wrongCode.stderr == "error: invalidInput: rejected by the server: Invalid OTP\n")
+        #expect(wrongCode.stderr == "error: invalidCode: the server rejected the code: Invalid OTP\n")
         #expect(wrongCode.objects.first?["preview_code"] == nil, "no preview code outside staging")
 
         backend.server.shutdown()

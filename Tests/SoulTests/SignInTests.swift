@@ -118,8 +118,49 @@ import Testing
         _ = try await soul.signIn.requestCode(phone: "+14155550123")
         #expect(await soulError { try await soul.signIn.verify(code: "12 456") } == .invalidCodeFormat)
         let wrong = await soulError { try await soul.signIn.verify(code: "654321") }
-        #expect(wrong == .invalidInput(detail: "Invalid OTP"))
-        #expect(wrong?.userMessage == "Invalid OTP")
+        #expect(wrong == .invalidCode(detail: "Invalid OTP"))
+        #expect(wrong?.userMessage == "That code isn't right. Check the SMS and enter the 6 digits again.")
         try await soul.signIn.verify(code: "123456")
+    }
+
+    @Test(arguments: [
+        // (step, 400 body, expected kind): the operation decides first, the body refines.
+        ("request", #"{"detail":"Invalid phone number"}"#, "phoneNumberRejected"),
+        ("request", #"{"detail":"Number not supported in this region"}"#, "phoneNumberRejected"),
+        ("verify", #"{"detail":"Invalid OTP"}"#, "invalidCode"),
+        ("verify", #"{"detail":"phone and otp required"}"#, "invalidCode"),
+        ("verify", #"{"detail":"Invalid phone number"}"#, "phoneNumberRejected"),
+        ("verify", #"{"detail":"OTP expired, request a new one"}"#, "codeExpired"),
+        ("verify", #"{"detail":"Invalid OTP","code":"otp_expired"}"#, "codeExpired"),
+        ("verify", #"{"detail":"Something about the phone","code":"invalid_otp"}"#, "invalidCode"),
+        ("verify", #"{"detail":"Code expired"}"#, "codeExpired"),
+    ])
+    func aSignIn400IsTypedByStepAndBody(step: String, body: String, expected: String) async throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        let soul = try harness.makeSoul()
+        if step == "verify" { _ = try await soul.signIn.requestCode(phone: "+14155550123") }
+        let path = step == "verify" ? "/api/auth/verify-otp" : "/api/auth/otp/request"
+        harness.backend.fault.withLock { $0 = { request in request.path == path ? .json(400, body) : nil } }
+        let error = step == "verify"
+            ? await soulError { try await soul.signIn.verify(code: "123456") }
+            : await soulError { try await soul.signIn.requestCode(phone: "+14155550123") }
+        #expect(error?.kind == expected, "\(step) \(body): \(String(describing: error))")
+        #expect(error?.userMessage.isEmpty == false && error?.userMessage.contains("OTP") == false, "a message of the SDK's own, not the server's text")
+    }
+
+    @Test func theServersTextIsKeptForLogsMasked() async throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        let soul = try harness.makeSoul()
+        harness.backend.fault.withLock {
+            $0 = { request in request.path == "/api/auth/otp/request" ? .json(400, #"{"detail":"Invalid phone number +14155550123"}"#) : nil }
+        }
+        let error = await soulError { try await soul.signIn.requestCode(phone: "+14155550123") }
+        guard case .phoneNumberRejected(let detail)? = error else {
+            Issue.record("expected phoneNumberRejected: \(String(describing: error))")
+            return
+        }
+        #expect(detail.hasPrefix("Invalid phone number") && !detail.contains("4155550123"), "masked: \(detail)")
     }
 }

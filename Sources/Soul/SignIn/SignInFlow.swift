@@ -99,7 +99,8 @@ public actor SignInFlow {
         do {
             response = try await client.requestOTP(body: RequestOTPBody(phone: number.e164))
         } catch {
-            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, redactor: redactor, now: now())
+            let mapped = SignInRejection.classify(
+                SoulError(error, rateLimitFallback: rateLimitFallback, redactor: redactor, now: now()), step: .requestCode, error: error)
             if case .rateLimited(let wait) = mapped { startCooldown(for: number, lasting: wait) }
             throw mapped
         }
@@ -132,7 +133,8 @@ public actor SignInFlow {
             signedIn(response.user)
             return response.user
         } catch {
-            let mapped = SoulError(error, rateLimitFallback: rateLimitFallback, redactor: redactor, now: now())
+            let mapped = SignInRejection.classify(
+                SoulError(error, rateLimitFallback: rateLimitFallback, redactor: redactor, now: now()), step: .verify, error: error)
             if case .rateLimited(let wait) = mapped { startCooldown(for: number, lasting: wait) }
             throw mapped
         }
