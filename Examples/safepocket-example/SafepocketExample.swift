@@ -17,7 +17,7 @@ import SafepocketAPI
 struct SafepocketExample: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "safepocket-example", abstract: "Sign in to Safepocket with PKCE and read the finance API.",
-        subcommands: [AuthorizeURL.self, Exchange.self, Accounts.self, Transactions.self, Logout.self])
+        subcommands: [AuthorizeURL.self, Exchange.self, Accounts.self, Transactions.self, UpdateTransaction.self, Pending.self, Logout.self])
 
     @OptionGroup var options: Options
 
@@ -97,12 +97,72 @@ struct SafepocketExample: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List a month's transactions on one JSON line, with where they came from (the server, or the cache and its age).")
         @ParentCommand var root: SafepocketExample
-        @Option(help: "The month, YYYY-MM (the current one when left out).") var month: String?
+        @Option(help: "The month, YYYY-MM (the current one when no filter is given).") var month: String?
+        @Option(help: "The first month of a window, YYYY-MM.") var from: String?
+        @Option(help: "The last month of a window, YYYY-MM.") var to: String?
+        @Option(help: "Only this account's transactions (its id).") var account: String?
+        @Option(help: "The page, from 0.") var page: Int32?
+        @Option(help: "Transactions per page (1 to 100).") var pageSize: Int32?
 
         func run() async throws {
             try await report {
-                let transactions = try await root.options.makeSafepocket().transactions(month: month)
+                let accountID = try account.map { text -> LowercaseUUID in
+                    guard let id = LowercaseUUID(text) else { throw ValidationError("--account is not an account id (a UUID): \(text)") }
+                    return id
+                }
+                let transactions = try await root.options.makeSafepocket().transactions(
+                    month: month, from: from, to: to, accountID: accountID, page: page, pageSize: pageSize)
                 printLine(SourcedLine(key: "transactions", value: transactions.value.transactions, source: transactions.source))
+            }
+        }
+    }
+
+    struct UpdateTransaction: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update-transaction",
+            abstract: "Change a transaction's category or notes: sent now, or queued when it cannot leave the device (sent by a later run, once, with the same Idempotency-Key).")
+        @ParentCommand var root: SafepocketExample
+        @Argument(help: "The transaction's id.") var id: String
+        @Option(help: "The new category.") var category: String?
+        @Option(help: "The new notes.") var notes: String?
+
+        func run() async throws {
+            try await report {
+                guard let transactionID = LowercaseUUID(id) else { throw ValidationError("not a transaction id (a UUID): \(id)") }
+                guard category != nil || notes != nil else { throw ValidationError("give --category, --notes or both") }
+                let submission = try await root.options.makeSafepocket().updateTransaction(
+                    id: transactionID, TransactionUpdate(category: category, notes: notes.map { .value($0) }))
+                switch submission {
+                case .sent(let transaction): printLine(UpdateLine(queued: false, transaction: transaction, pendingID: nil, idempotencyKey: nil))
+                case .queued(let write):
+                    printLine(UpdateLine(queued: true, transaction: nil, pendingID: write.id, idempotencyKey: write.idempotencyKey))
+                }
+            }
+        }
+    }
+
+    struct Pending: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send the queued writes the server can take now, then list what is still waiting (one JSON line each).")
+        @ParentCommand var root: SafepocketExample
+
+        func run() async throws {
+            try await report {
+                let safepocket = try root.options.makeSafepocket()
+                let report = await safepocket.deliverPendingWrites()
+                printJSON(["event": "delivered", "count": String(report.delivered.count)])
+                for write in await safepocket.pendingWrites() {
+                    let state: String
+                    switch write.state {
+                    case .pending, .sending: state = "waiting"
+                    case .unknownOutcome: state = "outcome_unknown"
+                    case .rejected(let status): state = "rejected_\(status)"
+                    }
+                    printJSON([
+                        "id": write.id, "operation": write.operationID, "idempotency_key": write.idempotencyKey ?? "", "state": state,
+                        "attempts": String(write.attempts),
+                    ])
+                }
             }
         }
     }
@@ -165,5 +225,20 @@ struct SourcedLine<Value: Encodable>: Encodable {
         init(_ name: String) { stringValue = name }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+/// `update-transaction`'s line: sent (with the transaction) or queued (with
+/// the queued write's id and its `Idempotency-Key`).
+struct UpdateLine: Encodable {
+    let queued: Bool
+    let transaction: Transaction?
+    let pendingID: String?
+    let idempotencyKey: String?
+
+    enum CodingKeys: String, CodingKey {
+        case queued, transaction
+        case pendingID = "pending_id"
+        case idempotencyKey = "idempotency_key"
     }
 }

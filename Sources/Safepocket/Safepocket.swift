@@ -215,24 +215,35 @@ public final class Safepocket: SessionOwner {
         try await read { try await $0.listAccounts() }
     }
 
-    /// The transactions of `month` (`YYYY-MM`; the current one when nil),
-    /// from the server or the cache as ``accounts()``.
-    public func transactions(month: String? = nil, page: Int32? = nil, pageSize: Int32? = nil) async throws(SafepocketError)
-        -> CachedResponse<TransactionList>
-    {
-        try await read { try await $0.listTransactions(month: month, page: page, pageSize: pageSize) }
+    /// Transactions, with every filter the document names ("supports
+    /// pagination/query filters"): a `month` or a `from`/`to` window of
+    /// months (`YYYY-MM`, inclusive), one account, a page of `pageSize`; the server's
+    /// defaults for what is nil. From the server or the cache as ``accounts()``
+    /// (each combination of filters is cached on its own).
+    public func transactions(
+        month: String? = nil, from: String? = nil, to: String? = nil, accountID: LowercaseUUID? = nil, page: Int32? = nil,
+        pageSize: Int32? = nil
+    ) async throws(SafepocketError) -> CachedResponse<TransactionList> {
+        try await read {
+            try await $0.listTransactions(month: month, from: from, to: to, accountID: accountID, page: page, pageSize: pageSize)
+        }
     }
 
     /// The month's analytics summary (`YYYY-MM`; the current one when nil),
-    /// without the AI commentary, from the server or the cache as ``accounts()``.
-    public func summary(month: String? = nil) async throws(SafepocketError) -> CachedResponse<AnalyticsSummary> {
-        try await read { try await $0.getAnalyticsSummary(month: month, generateAI: false) }
+    /// from the server or the cache as ``accounts()``; `generateAI` asks the
+    /// server for its AI commentary too (slower; off by default).
+    public func summary(month: String? = nil, generateAI: Bool = false) async throws(SafepocketError) -> CachedResponse<AnalyticsSummary> {
+        try await read { try await $0.getAnalyticsSummary(month: month, generateAI: generateAI) }
     }
 
-    /// Changes a transaction's category or note. It carries an
-    /// `Idempotency-Key` the server honours, so it is queued when the device
-    /// is offline, when the request cannot leave it, or when its outcome is
-    /// in doubt, and sent later with the same key (kept across relaunches).
+    /// Changes a transaction's category or note. It is queued when the
+    /// device is offline or the request cannot leave it, and sent later,
+    /// once, with the same `Idempotency-Key` (kept across retries and
+    /// relaunches). The document says the key's support is "planned;
+    /// harmless today", and the spec does not mark the `PATCH` idempotent,
+    /// so an update whose outcome is in doubt (sent, no answer) is not sent
+    /// again: it throws ``SafepocketError/outcomeUnknown``, for the app to
+    /// check the transaction.
     public func updateTransaction(id: LowercaseUUID, _ update: TransactionUpdate) async throws(SafepocketError) -> Submission<Transaction> {
         let key = IdempotencyKeyMiddleware.randomUUIDv4()
         do {

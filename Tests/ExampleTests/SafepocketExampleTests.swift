@@ -54,4 +54,46 @@ import Testing
         let after = try ExampleRun.run("safepocket-example", common + ["accounts"])
         #expect(after.status == 1 && after.stderr.hasPrefix("error: notSignedIn: "), "signed out: the cache is gone too")
     }
+
+    @Test func filtersAndAnUpdateQueuedOfflineWithItsKey() throws {
+        let backend = try SafepocketBackend()
+        let state = try makeStateFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let common = ["--base-url", backend.baseURL.absoluteString, "--state", state.path]
+        let start = try ExampleRun.run("safepocket-example", common + ["authorize-url"])
+        let text = try #require(start.objects.first?["authorize_url"] as? String)
+        let url = try #require(URL(string: text))
+        let redirect = try #require(backend.authorize(url))
+        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let code = try #require(items.first { $0.name == "code" }?.value)
+        let redirectState = try #require(items.first { $0.name == "state" }?.value)
+        let exchange = try ExampleRun.run("safepocket-example", common + ["exchange", "--", code, redirectState])
+        #expect(exchange.status == 0, "\(exchange.stderr)")
+        let accounts = try ExampleRun.run("safepocket-example", common + ["accounts"])
+        let account = try #require((accounts.objects.first?["accounts"] as? [[String: Any]])?.first?["id"] as? String)
+
+        let filtered = try ExampleRun.run(
+            "safepocket-example", common + ["transactions", "--from", "2024-05", "--to", "2024-06", "--account", account, "--page", "0", "--page-size", "5"])
+        #expect(filtered.status == 0, "\(filtered.stderr)")
+        let lines = filtered.objects.first?["transactions"] as? [[String: Any]] ?? []
+        #expect(!lines.isEmpty && lines.count <= 5)
+        let query = backend.server.requests.last { $0.path == "/transactions" }?.query ?? ""
+        for item in ["from=2024-05", "to=2024-06", "accountId=\(account)", "page=0", "pageSize=5"] { #expect(query.contains(item), "\(item) in \(query)") }
+        let transaction = try #require(lines.first?["id"] as? String)
+
+        let sent = try ExampleRun.run("safepocket-example", common + ["update-transaction", transaction, "--category", "Groceries"])
+        #expect(sent.status == 0 && sent.objects.first?["queued"] as? Bool == false, "\(sent.stderr)")
+        let patch = try #require(backend.server.requests.last { $0.method == "PATCH" })
+        #expect(patch.header("Idempotency-Key") != nil)
+
+        backend.server.shutdown()
+        let queued = try ExampleRun.run("safepocket-example", common + ["update-transaction", transaction, "--notes", "weekly shop"])
+        #expect(queued.status == 0, "\(queued.stderr)")
+        #expect(queued.objects.first?["queued"] as? Bool == true)
+        let key = try #require(queued.objects.first?["idempotency_key"] as? String)
+        let pending = try ExampleRun.run("safepocket-example", common + ["pending"])
+        #expect(pending.status == 0, "\(pending.stderr)")
+        let waiting = try #require(pending.objects.first { $0["operation"] as? String == "updateTransaction" })
+        #expect(waiting["idempotency_key"] as? String == key && waiting["state"] as? String == "waiting", "one key, kept across runs")
+    }
 }

@@ -96,7 +96,9 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
     public func submit<Value: Sendable>(
         _ operation: OperationDescriptor, payload: Data, idempotencyKey: String? = nil, send: (Client) async throws -> Value
     ) async throws -> Submission<Value> {
-        let deduplicated = operation.isIdempotent || idempotencyKey != nil
+        // Only the spec makes a write safe to repeat (`x-idempotent`, or a method idempotent by
+        // definition): an `Idempotency-Key` alone is no proof the server deduplicates on it.
+        let deduplicated = operation.isIdempotent
         func enqueue() async throws -> Submission<Value> {
             .queued(
                 try await queue.enqueue(

@@ -26,8 +26,9 @@ public struct QueuedWrite: Sendable, Hashable, Codable, Identifiable {
     public let operationID: String
     /// The operation's input as the SDK encoded it (JSON).
     public let payload: Data
-    /// Whether the server applies a repeat once (`x-idempotent`, or an
-    /// `Idempotency-Key` it honours): then a send in doubt is sent again.
+    /// Whether the spec says a repeat is applied once (`x-idempotent`, or a
+    /// method idempotent by definition): then a send in doubt is sent
+    /// again. An `Idempotency-Key` alone does not make it so.
     public let isIdempotent: Bool
     /// The `Idempotency-Key` every send of this write carries, kept across
     /// relaunches.
