@@ -86,7 +86,7 @@ let testSupportTargets: [Target] = [
     // Backends that behave as their documents say (the sandbox's behaviours)
     // on the loopback server.
     .target(
-        name: "BackendDoubles", dependencies: [loopbackHTTPServer, openAPIModel, sandboxCore, contractCheck, runtimeSupport, logging],
+        name: "BackendDoubles", dependencies: [loopbackHTTPServer, openAPIModel, sandboxCore, contractCheck, runtimeSupport, logging, urlSession, openAPIRuntime, httpTypes],
         path: "Tests/Support/BackendDoubles"),
     // Every SOUL and Safepocket operation through its SDK's stack against
     // injected faults (the retry contract; tests and bench).

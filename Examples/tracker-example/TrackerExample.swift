@@ -106,7 +106,7 @@ struct TrackerExample: AsyncParsableCommand {
         func run() async throws {
             try await report {
                 let tracker = try await root.options.makeTracker()
-                await tracker.reset()
+                tracker.reset()
                 printJSON(["event": "reset", "session_id": await tracker.sessionID() ?? NSNull()])
             }
         }

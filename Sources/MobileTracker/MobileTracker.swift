@@ -5,6 +5,7 @@ import MobileTrackerAPI
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
+import RuntimeSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -66,6 +67,11 @@ public final class MobileTracker: Sendable {
         /// automatic `VIEW_PAGE` events for UIKit view controllers (default
         /// true; only where UIKit exists, elsewhere ignored).
         public var tracksScreensAutomatically: Bool
+        /// The longest ``MobileTracker/initialize(brandId:config:)`` waits
+        /// for the session (the document's 30 s), whatever the server does:
+        /// past it the call fails with `sessionCreationFailed` naming the
+        /// time it really waited.
+        public var initializationTimeout: Duration
 
         /// Creates options.
         public init(
@@ -73,8 +79,9 @@ public final class MobileTracker: Sendable {
             connectivity: Connectivity? = .systemDefault(), logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
-            tracksScreensAutomatically: Bool = true
+            tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30)
         ) {
+            self.initializationTimeout = initializationTimeout
             self.tracksScreensAutomatically = tracksScreensAutomatically
             self.deliveryBackoff = deliveryBackoff
             self.folder = folder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("MobileTracker", isDirectory: true)
@@ -110,10 +117,20 @@ public final class MobileTracker: Sendable {
         }
     }
 
-    /// The tracker apps use.
-    public static let shared = MobileTracker()
+    /// The tracker apps use, created on its first use with ``sharedOptions``.
+    public static let shared = MobileTracker(options: sharedOptionsStorage.read())
+
+    /// The options ``shared`` is created with: set them before its first use
+    /// (a transport or folder of the app's own, tests); the defaults otherwise.
+    public static var sharedOptions: Options {
+        get { sharedOptionsStorage.read() }
+        set { sharedOptionsStorage.withLock { $0 = newValue } }
+    }
+
+    private static let sharedOptionsStorage = Locked(Options())
 
     private let core: TrackerCore
+    private let resets = OrderedResets()
     private let tracksScreensAutomatically: Bool
 
     /// A tracker with its own options (tests, several brands, app extensions).
@@ -130,6 +147,7 @@ public final class MobileTracker: Sendable {
     /// Where UIKit exists it also starts automatic screen tracking (see
     /// ``Options/tracksScreensAutomatically``).
     public func initialize(brandId: String, config: TrackerConfig?) async throws(TrackerError) {
+        await resets.settled()
         _ = try TrackerCore.validate(brandID: brandId, config: config)
         #if canImport(UIKit) && !os(watchOS)
         // Before the session exists, so the first screen is not missed: its
@@ -148,6 +166,8 @@ public final class MobileTracker: Sendable {
     /// queue's journal (one `write(2)`) before it returns.
     nonisolated(nonsending)
     public func track(eventName: String, attributes: [String: Any]? = nil, metadata: [String: Any]? = nil) async {
+        // After a reset, the event waits for it (the fast path only runs with none pending).
+        if resets.isPending { await resets.settled() }
         guard let data = eventData(attributes, metadata), !core.trackNow(eventName: eventName, data: data) else { return }
         await core.track(eventName: eventName, data: data)
     }
@@ -157,6 +177,8 @@ public final class MobileTracker: Sendable {
     /// A value JSON cannot carry is logged as `serializationFailed` and
     /// nothing is queued.
     public func track(eventName: String, attributes: [String: Any]? = nil, metadata: [String: Any]? = nil) async {
+        // After a reset, the event waits for it (the fast path only runs with none pending).
+        if resets.isPending { await resets.settled() }
         guard let data = eventData(attributes, metadata), !core.trackNow(eventName: eventName, data: data) else { return }
         await core.track(eventName: eventName, data: data)
     }
@@ -177,6 +199,7 @@ public final class MobileTracker: Sendable {
     /// Associates `userId` with the session and updates the profile
     /// (`PUT /v1/customer-profiles/set`).
     public func identify(userId: String, profileData: [String: Any]? = nil) async {
+        await resets.settled()
         do {
             let profile = try JSONConversion.object(profileData ?? [:], path: "profileData")
             await core.updateProfile(profile, userID: userId)
@@ -187,6 +210,7 @@ public final class MobileTracker: Sendable {
 
     /// Updates the profile without changing the user id.
     public func set(profileData: [String: Any]) async {
+        await resets.settled()
         do {
             await core.updateProfile(try JSONConversion.object(profileData, path: "profileData"), userID: nil)
         } catch {
@@ -197,6 +221,7 @@ public final class MobileTracker: Sendable {
     /// Session metadata: sent with the profile now and merged into every
     /// later event of this session.
     public func setMetadata(_ metadata: [String: Any]) async {
+        await resets.settled()
         do {
             await core.setMetadata(try JSONConversion.object(metadata, path: "metadata"))
         } catch {
@@ -206,6 +231,7 @@ public final class MobileTracker: Sendable {
 
     /// The session's location (`PUT /v2/tracking-session/{id}/location`).
     public func updateLocation(latitude: Double, longitude: Double, accuracy: Double) async {
+        await resets.settled()
         await core.updateLocation(LocationUpdateRequest(latitude: latitude, longitude: longitude, accuracy: accuracy))
     }
 
@@ -214,6 +240,7 @@ public final class MobileTracker: Sendable {
     /// SwiftUI (`.onAppear { Task { await tracker.screen(name: "Cart") } }`)
     /// and UIKit apps.
     public func screen(name: String, properties: [String: Any]? = nil) async {
+        await resets.settled()
         guard await core.isNewScreen(name) else { return }
         await track(eventName: "VIEW_PAGE", attributes: (properties ?? [:]).merging(["screen": name]) { $1 })
     }
@@ -221,21 +248,29 @@ public final class MobileTracker: Sendable {
     /// Clears the stored session, identity and email (and the brand id when
     /// `all`) from both stores and starts a new session. Events already
     /// queued are still delivered, with the session they were tracked in.
-    public func reset(all: Bool = false) async {
-        await core.reset(all: all)
+    ///
+    /// Synchronous, as the reference declares it (`MobileTracker.shared.reset(all: false)`):
+    /// it starts the reset and returns; the tracker's later calls wait for
+    /// it, in order, so what they record belongs to the new session. A
+    /// caller that awaited it before still compiles (with a warning).
+    public func reset(all: Bool = false) {
+        let core = self.core
+        resets.start { await core.reset(all: all) }
     }
 
     /// Waits until every queued row is delivered (or `timeout` passes);
     /// true when the queue is empty.
     @discardableResult
     public func flush(timeout: Duration = .seconds(30)) async -> Bool {
-        await core.flush(timeout: timeout)
+        await resets.settled()
+        return await core.flush(timeout: timeout)
     }
 
     /// The queue's counters: pending, delivered, dropped as refused, dropped
     /// for space; whether delivery is paused, and the 404s it was answered.
     public func queueStatus() async -> QueueStatus {
-        await core.queueStatus()
+        await resets.settled()
+        return await core.queueStatus()
     }
 
     /// Replaces the `X-API-Key` (a rotated key) for every request from now
@@ -243,20 +278,28 @@ public final class MobileTracker: Sendable {
     /// meanwhile go out in order. Throws ``TrackerError/invalidConfiguration(reason:)``
     /// for an empty key, changing nothing.
     public func updateApiKey(_ key: String) async throws(TrackerError) {
+        await resets.settled()
         try await core.updateAPIKey(key)
     }
 
     /// Resumes a delivery paused by a 401 or 403 (``QueueStatus/pausedForStatus``),
     /// with the key it has: for a server that refused the key by mistake.
     public func resumeDelivery() async {
+        await resets.settled()
         await core.resumeDelivery()
     }
 
     /// The session id, once known.
-    public func sessionID() async -> String? { await core.currentSession }
+    public func sessionID() async -> String? {
+        await resets.settled()
+        return await core.currentSession
+    }
 
     /// The install's device id, once initialized.
-    public func deviceID() async -> String? { await core.currentDevice }
+    public func deviceID() async -> String? {
+        await resets.settled()
+        return await core.currentDevice
+    }
 }
 
 /// The queue's counters (kept across launches).

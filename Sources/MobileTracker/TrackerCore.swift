@@ -53,6 +53,21 @@ actor TrackerCore {
         let delivery: QueueDelivery
         let sessionID: String
         let metadata: [String: JSONValue]
+        /// The identified user (`identify`), sent as `user_id` in every event's `data` until `reset`.
+        let userID: String?
+
+        /// An event's `data`: the session's metadata, the call's values, and the user.
+        func eventData(_ data: [String: JSONValue]) -> [String: JSONValue] {
+            TrackerCore.eventData(data, metadata: metadata, userID: userID)
+        }
+    }
+
+    /// The session's metadata, `data` over it, and `user_id` when a user is
+    /// identified (the reference's payload: `"user_id": "user123"`).
+    static func eventData(_ data: [String: JSONValue], metadata: [String: JSONValue], userID: String?) -> [String: JSONValue] {
+        var merged = metadata.isEmpty ? data : metadata.merging(data) { $1 }
+        if let userID, merged["user_id"] == nil { merged["user_id"] = .string(userID) }
+        return merged
     }
 
     /// Published by the actor after every change to the session, the
@@ -104,23 +119,34 @@ actor TrackerCore {
         try await waitFor(task)
     }
 
-    /// Waits for an initialization, 30 s at most (the document's limit).
+    /// Waits for an initialization, ``MobileTracker/Options/initializationTimeout``
+    /// (the document's 30 s) at most, even while the initialization itself
+    /// waits on a server that stopped answering: the waiter is woken at the
+    /// limit, and the initialization is cancelled (its request with it).
     private func waitFor(_ task: Task<Void, any Error>) async throws(TrackerError) {
-        let outcome = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
-            group.addTask { await task.result }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(30))
-                return nil
+        let limit = options.initializationTimeout
+        let started = ContinuousClock.now
+        let outcome: Result<Void, any Error>? = await withCheckedContinuation { continuation in
+            let resumed = Locked(false)
+            let finish: @Sendable (Result<Void, any Error>?) -> Void = { value in
+                guard resumed.withLock({ done in defer { done = true }; return !done }) else { return }
+                continuation.resume(returning: value)
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            Task { finish(await task.result) }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(nil)
+            }
         }
         switch outcome {
         case .success?: return
         case .failure(let error as TrackerError)?: throw error
         case .failure(let error)?: throw .sessionCreationFailed(reason: String(describing: type(of: error)))
-        case nil: throw .sessionCreationFailed(reason: "initialization did not finish within 30 seconds")
+        case nil:
+            task.cancel()
+            let waited = (ContinuousClock.now - started).totalSeconds
+            throw .sessionCreationFailed(
+                reason: "initialization did not finish within \(limit.totalSeconds.formatted()) seconds (waited \(String(format: "%.1f", waited)) s)")
         }
     }
 
@@ -215,9 +241,12 @@ actor TrackerCore {
         } catch let error as any HTTPStatusError {
             throw .sessionCreationFailed(reason: "status \(error.status)")
         } catch {
-            throw .sessionCreationFailed(reason: NetworkFailure(error).map { "\($0)" } ?? String(describing: type(of: error)))
+            // No answer at all: the network is why.
+            if NetworkFailure(error) != nil, NetworkFailure(error) != .cancelled { throw .networkError(underlying: error) }
+            throw .sessionCreationFailed(reason: String(describing: type(of: error)))
         }
-        let id = response.data.id.uuidString.lowercased()
+        // Any non-empty id the backend gives, kept as it came.
+        let id = response.data.id
         try? ready.storage.set(id, for: .sessionID)
         await adopt(session: id)
     }
@@ -232,7 +261,9 @@ actor TrackerCore {
 
     private func publishHotPath() {
         let hot = ready.flatMap { ready in
-            sessionID.map { HotPath(queue: ready.queue, delivery: ready.delivery, sessionID: $0, metadata: sessionMetadata) }
+            sessionID.map {
+                HotPath(queue: ready.queue, delivery: ready.delivery, sessionID: $0, metadata: sessionMetadata, userID: ready.storage.value(.identifyID))
+            }
         }
         hotPath.withLock { $0 = hot }
     }
@@ -259,7 +290,7 @@ actor TrackerCore {
     nonisolated func trackNow(eventName: String, data: [String: JSONValue]) -> Bool {
         hotPath.withLock { hot in
             guard let hot else { return false }
-            let merged = hot.metadata.isEmpty ? data : hot.metadata.merging(data) { $1 }
+            let merged = hot.eventData(data)
             do {
                 try hot.queue.append(.event(name: eventName, data: merged.isEmpty ? nil : merged), sessionID: hot.sessionID)
             } catch {
@@ -272,7 +303,7 @@ actor TrackerCore {
     }
 
     func track(eventName: String, data: [String: JSONValue]) async {
-        let merged = sessionMetadata.merging(data) { $1 }
+        let merged = Self.eventData(data, metadata: sessionMetadata, userID: ready?.storage.value(.identifyID))
         await enqueue(.event(name: eventName, data: merged.isEmpty ? nil : merged))
     }
 
@@ -281,10 +312,20 @@ actor TrackerCore {
             await enqueue(.profile(Self.profileRequest(profile, userID: userID, brandID: 0, sessionID: nil)))
             return
         }
-        if let userID { try? ready.storage.set(userID, for: .identifyID) }
+        let previous = ready.storage.value(.identifyID)
+        if let userID, userID != previous {
+            // The reference: "if user_id differs from stored identify_id, calls identifyById() first".
+            // It names no endpoint; the SDK links the session to the new user with the same
+            // profile update, `user_id` and `session_id` only, before the profile data.
+            await enqueue(.profile(CustomerProfileUpdateRequest(brandID: ready.brandID, userID: .value(userID), sessionID: sessionID)))
+        }
+        if let userID {
+            try? ready.storage.set(userID, for: .identifyID)
+            publishHotPath()
+        }
         if case .string(let email)? = profile["email"] { try? ready.storage.set(email, for: .sessionEmail) }
         let stored = ready.storage.value(.identifyID)
-        await enqueue(.profile(Self.profileRequest(profile, userID: userID ?? stored, brandID: ready.brandID, sessionID: sessionID.flatMap(LowercaseUUID.init))))
+        await enqueue(.profile(Self.profileRequest(profile, userID: userID ?? stored, brandID: ready.brandID, sessionID: sessionID)))
     }
 
     func setMetadata(_ metadata: [String: JSONValue]) async {
@@ -299,7 +340,7 @@ actor TrackerCore {
         publishHotPath()
         await enqueue(.profile(CustomerProfileUpdateRequest(
             brandID: ready?.brandID ?? 0, userID: ready?.storage.value(.identifyID).map { .value($0) },
-            sessionID: sessionID.flatMap(LowercaseUUID.init), metadata: .value(metadata))))
+            sessionID: sessionID, metadata: .value(metadata))))
     }
 
     func updateLocation(_ location: LocationUpdateRequest) async {
@@ -392,7 +433,7 @@ actor TrackerCore {
     }
 
     /// The document's profile fields from `data`; the rest goes to `metadata`.
-    static func profileRequest(_ data: [String: JSONValue], userID: String?, brandID: BrandID, sessionID: LowercaseUUID?) -> CustomerProfileUpdateRequest {
+    static func profileRequest(_ data: [String: JSONValue], userID: String?, brandID: BrandID, sessionID: SessionID?) -> CustomerProfileUpdateRequest {
         var rest = data
         func take(_ keys: String...) -> Nullable<String>? {
             for key in keys {

@@ -1,7 +1,8 @@
+import Resilience
 /// The errors the tracker reports, as the MobileTracker document names them.
 /// Only ``MobileTracker/initialize(brandId:config:)`` throws; every other
 /// call logs and carries on.
-public enum TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TrackerError: Error, Sendable, CustomStringConvertible {
     /// The brand id is empty or not numeric ("925").
     case invalidBrandId
     /// The configuration is invalid; `reason` says which option and why.
@@ -12,8 +13,10 @@ public enum TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Attributes, metadata or profile data hold a value JSON cannot carry
     /// (a date, a custom object, NaN); `path` names it. Nothing was queued.
     case serializationFailed(path: String)
-    /// An HTTP request failed.
-    case networkError(reason: String)
+    /// The network is why the call failed (no connection, a timeout, a
+    /// connection lost): `underlying` is what the transport threw. The next
+    /// call tries again.
+    case networkError(underlying: any Error)
 
     /// The case's name (`invalidBrandId`), for analytics and scripts.
     public var kind: String {
@@ -33,7 +36,21 @@ public enum TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidConfiguration(let reason): return "invalid configuration: \(reason)"
         case .sessionCreationFailed(let reason): return "the tracking session could not be created: \(reason)"
         case .serializationFailed(let path): return "the value at \(path) cannot be sent as JSON (use strings, numbers, booleans, arrays, objects or null)"
-        case .networkError(let reason): return "network error: \(reason)"
+        case .networkError(let underlying): return "network error: \(NetworkFailure(underlying).map { "\($0)" } ?? String(describing: underlying))"
         }
+    }
+}
+
+extension TrackerError: Hashable {
+    /// Equal when the case and what it says are (an underlying network
+    /// error compares by its description).
+    public static func == (lhs: TrackerError, rhs: TrackerError) -> Bool {
+        lhs.kind == rhs.kind && lhs.description == rhs.description
+    }
+
+    /// Hashes the case and what it says.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(description)
     }
 }

@@ -21,13 +21,16 @@ import Testing
         await tracker.updateLocation(latitude: 37.77, longitude: -122.42, accuracy: 10)
         #expect(await tracker.flush(timeout: .seconds(10)))
         let received = harness.backend.received.dropFirst()  // the session
-        #expect(received.map(\.kind) == ["profile", "event", "profile", "profile", "location"])
+        // identify: the link of the session to the new user (identifyById), then the profile.
+        #expect(received.map(\.kind) == ["profile", "event", "profile", "profile", "profile", "location"])
         let event = try #require(received.first { $0.kind == "event" })
         #expect(event.sessionID == session && (event.json["brand_id"] as? NSNumber)?.intValue == 925)
         let data = try #require(event.json["data"] as? [String: Any])
         #expect(data["order_id"] as? String == "ORD-789" && data["flow_id"] as? String == "checkout_v2")
         #expect(data["experiment_group"] as? String == "variant_a", "session metadata goes with later events")
-        let identify = received.filter { $0.kind == "profile" }[1].json
+        let link = received.filter { $0.kind == "profile" }[1].json
+        #expect(link["user_id"] as? String == "user123" && link["session_id"] as? String == session && link["email"] == nil)
+        let identify = received.filter { $0.kind == "profile" }[2].json
         #expect(identify["user_id"] as? String == "user123" && identify["email"] as? String == "user@example.com")
         #expect(identify["name"] as? String == "John Doe" && (identify["metadata"] as? [String: Any])?["plan"] as? String == "pro")
         #expect(received.last?.sessionID == session && received.last?.json["latitude"] as? Double == 37.77)
@@ -139,7 +142,7 @@ import Testing
         let first = await tracker.sessionID()
         await tracker.track(eventName: "BEFORE_RESET")
         await connectivity.update(isOnline: true)
-        await tracker.reset()
+        tracker.reset()
         let second = await tracker.sessionID()
         #expect(second != nil && second != first)
         #expect(harness.primary.string(forKey: "__GT_925_identify_id") == nil && harness.primary.string(forKey: "__GT_925_session_email") == nil)
@@ -149,7 +152,8 @@ import Testing
         let events = harness.backend.events
         #expect(events.map(\.eventName) == ["BEFORE_RESET", "AFTER_RESET"])
         #expect(events.map(\.sessionID) == [first, second])
-        await tracker.reset(all: true)
+        tracker.reset(all: true)
+        _ = await tracker.sessionID()  // the tracker's next call waits for the reset
         #expect(harness.primary.string(forKey: "__GT_925_brand_id") == nil)
     }
 
@@ -241,7 +245,7 @@ import Testing
         defer { harness.cleanUp() }
         let tracker = try await harness.initialized()
         let before = try #require(await tracker.deviceID())
-        await tracker.reset()
+        tracker.reset()
         let after = try #require(await tracker.deviceID())
         #expect(after != before, "reset clears device_id: the next session is a new device's")
         let created = harness.backend.received.filter { $0.kind == "session" }.map { $0.json["device_id"] as? String }
@@ -264,7 +268,7 @@ import Testing
         #expect(await relaunched.flush(timeout: .seconds(10)))
         let data = try #require(harness.backend.events.last?.json["data"] as? [String: Any])
         #expect(data["plan"] as? String == "pro" && data["seats"] as? Int == 4, "metadata restored, the event's own values win")
-        await relaunched.reset()
+        relaunched.reset()
         await relaunched.track(eventName: "AFTER_RESET")
         #expect(await relaunched.flush(timeout: .seconds(10)))
         #expect(harness.backend.events.last?.json["data"] == nil, "reset forgets the metadata")

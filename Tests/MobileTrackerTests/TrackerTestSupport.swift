@@ -15,8 +15,8 @@ struct TrackerHarness {
     let primary: InMemoryKeyValueStore
     let log = LogCapture()
 
-    init(keepAlive: Bool = true) throws {
-        backend = try TrackerBackend(keepAlive: keepAlive)
+    init(keepAlive: Bool = true, sessionIDStyle: TrackerBackend.SessionIDStyle = .uuid) throws {
+        backend = try TrackerBackend(keepAlive: keepAlive, sessionIDStyle: sessionIDStyle)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-\(UUID().uuidString)")
         primary = InMemoryKeyValueStore()
     }
@@ -33,11 +33,12 @@ struct TrackerHarness {
     /// out the per-request lines a test of logging needs and a stress test
     /// does not.
     func makeTracker(
-        primary: InMemoryKeyValueStore? = nil, connectivity: Connectivity? = nil, maximumQueuedItems: Int = 10_000, logLevel: Logger.Level = .trace
+        primary: InMemoryKeyValueStore? = nil, connectivity: Connectivity? = nil, maximumQueuedItems: Int = 10_000, logLevel: Logger.Level = .trace,
+        initializationTimeout: Duration = .seconds(30)
     ) -> MobileTracker {
         MobileTracker(options: .init(
             folder: folder, primaryStore: primary ?? self.primary, connectivity: connectivity, logger: log.logger(label: "tracker", level: logLevel),
-            maximumQueuedItems: maximumQueuedItems))
+            maximumQueuedItems: maximumQueuedItems, initializationTimeout: initializationTimeout))
     }
 
     func initialized() async throws -> MobileTracker {

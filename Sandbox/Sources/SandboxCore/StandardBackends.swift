@@ -13,6 +13,8 @@ public struct StandardBackends: Sendable {
     public var safepocketTokenLifetime: Duration = .seconds(3600)
     /// The key MobileTracker requests must carry; nil accepts any.
     public var trackerAPIKey: String?
+    /// What MobileTracker's session ids look like (UUIDs by default).
+    public var trackerSessionIDStyle: TrackerBehaviour.SessionIDStyle = .uuid
     /// The backends' clock (token expiry, SecureNode's changes over time).
     public var now: @Sendable () -> Date = Date.init
 
@@ -29,7 +31,7 @@ public struct StandardBackends: Sendable {
         case "soul": SoulBehaviour(settings: soul, now: now)
         case "safepocket": SafepocketBehaviour(seed: safepocketSeed, accessTokenLifetime: safepocketTokenLifetime, now: now)
         case "securenode": SecureNodeBehaviour(settings: secureNode, now: now)
-        case "mobiletracker": TrackerBehaviour(apiKey: trackerAPIKey)
+        case "mobiletracker": TrackerBehaviour(apiKey: trackerAPIKey, sessionIDStyle: trackerSessionIDStyle)
         default: nil
         }
     }

@@ -10,8 +10,9 @@ import OpenAPIRuntime
 /// number.
 public typealias BrandID = Int64
 
-/// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
-public typealias SessionID = LowercaseUUID
+/// Backend tracking session identifier: any non-empty string the backend returns. Stored by the SDK under
+/// `__GT_{brandId}_session_id`.
+public typealias SessionID = String
 
 /// Free-form JSON object. Values may be strings, numbers, booleans, null, arrays or nested objects (keep nesting to 2-3
 /// levels; no sensitive data such as passwords or card numbers).
@@ -58,22 +59,33 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validat
 }
 
 /// A backend tracking session.
-public struct TrackingSession: Codable, Hashable, Sendable {
-    /// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
+public struct TrackingSession: Codable, Hashable, Sendable, Validatable {
+    /// Backend tracking session identifier: any non-empty string the backend returns. Stored by the SDK under
+    /// `__GT_{brandId}_session_id`.
     public let id: SessionID
 
     public init(id: SessionID) {
         self.id = id
     }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.check(id, at: "id", ValueConstraints(minLength: 1))
+    }
 }
 
 /// Response of session creation; the session is wrapped in `data`.
-public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable {
+public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable, Validatable {
     /// A backend tracking session.
     public let data: TrackingSession
 
     public init(data: TrackingSession) {
         self.data = data
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(data, at: "data")
     }
 }
 
@@ -83,7 +95,8 @@ public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
     /// Brand identifier. Configured in the SDK as a non-empty numeric string (e.g. "925") and sent to the backend as a
     /// JSON number.
     public var brandID: BrandID
-    /// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
+    /// Backend tracking session identifier: any non-empty string the backend returns. Stored by the SDK under
+    /// `__GT_{brandId}_session_id`.
     public var sessionID: SessionID
     /// Event name. Free text; UPPER_SNAKE_CASE is recommended. Examples: `BUTTON_CLICK`, `PAGE_VIEW`, `PRODUCT_VIEWED`,
     /// `PURCHASE`, `SIGNUP`, and `VIEW_PAGE` (sent by automatic screen/page tracking, with the screen name in `data`).
@@ -95,7 +108,7 @@ public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
 
     /// - Parameters:
     ///   - brandID: Brand identifier.
-    ///   - sessionID: Backend tracking session identifier.
+    ///   - sessionID: Backend tracking session identifier: any non-empty string the backend returns.
     ///   - eventName: Event name.
     ///   - data: Event properties: the `attributes` (event-specific data such as product id or price) merged with the
     ///     `metadata` (technical context such as flow id or experiment).
@@ -116,6 +129,7 @@ public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.check(brandID, at: "brand_id", ValueConstraints(minimum: 0))
+        try validator.check(sessionID, at: "session_id", ValueConstraints(minLength: 1, isSecret: true))
         try validator.check(eventName, at: "event_name", ValueConstraints(minLength: 1))
     }
 }
@@ -135,7 +149,8 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validat
     public var brandID: BrandID
     /// Your unique user identifier (from `identify()`; stored under `__GT_{brandId}_identify_id`).
     public var userID: Nullable<String>?
-    /// Backend tracking session identifier. Stored by the SDK under `__GT_{brandId}_session_id`.
+    /// Backend tracking session identifier: any non-empty string the backend returns. Stored by the SDK under
+    /// `__GT_{brandId}_session_id`.
     public var sessionID: SessionID?
     public var name: Nullable<String>?
     /// Email address (the SDK keeps it as `session_email`).
@@ -157,7 +172,7 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validat
     /// - Parameters:
     ///   - brandID: Brand identifier.
     ///   - userID: Your unique user identifier (from `identify()`; stored under `__GT_{brandId}_identify_id`).
-    ///   - sessionID: Backend tracking session identifier.
+    ///   - sessionID: Backend tracking session identifier: any non-empty string the backend returns.
     ///   - email: Email address (the SDK keeps it as `session_email`).
     ///   - gender: Gender, as free text.
     ///   - businessDomain: Business domain (`businessDomain` in the SDK's `UpdateProfileData`; sent in snake_case like
@@ -208,6 +223,7 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validat
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.check(brandID, at: "brand_id", ValueConstraints(minimum: 0))
+        try validator.check(sessionID, at: "session_id", ValueConstraints(minLength: 1, isSecret: true))
     }
 }
 

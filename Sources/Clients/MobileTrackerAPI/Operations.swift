@@ -136,6 +136,7 @@ extension Client {
         body: LocationUpdateRequest
     ) async throws -> Response<StatusResponse> {
         try core.validateRequest(Operations.updateTrackingSessionLocation) { validator in
+            try validator.check(sessionID, at: "path.sessionId", ValueConstraints(minLength: 1, isSecret: true))
             try validator.validate(body, at: "body")
         }
         var request = RequestBuilder(Operations.updateTrackingSessionLocation)

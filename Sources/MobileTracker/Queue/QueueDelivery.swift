@@ -172,14 +172,12 @@ actor QueueDelivery {
         do {
             switch entry.item {
             case .event(let name, let data):
-                guard let id = LowercaseUUID(session) else { return .rejected(status: 0) }
-                _ = try await client.sendTrackingSessionData(body: TrackEventRequest(brandID: brandID, sessionID: id, eventName: name, data: data))
+                _ = try await client.sendTrackingSessionData(body: TrackEventRequest(brandID: brandID, sessionID: session, eventName: name, data: data))
             case .profile(var body):
-                if body.sessionID == nil { body.sessionID = LowercaseUUID(session) }
+                if body.sessionID == nil { body.sessionID = session }
                 _ = try await client.setCustomerProfile(body: body)
             case .location(let body):
-                guard let id = LowercaseUUID(session) else { return .rejected(status: 0) }
-                _ = try await client.updateTrackingSessionLocation(sessionID: id, body: body)
+                _ = try await client.updateTrackingSessionLocation(sessionID: session, body: body)
             }
             return .delivered
         } catch let error as any HTTPStatusError {

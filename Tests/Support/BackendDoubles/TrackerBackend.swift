@@ -12,6 +12,8 @@ import SandboxCore
 package final class TrackerBackend: Sendable {
     /// A request the backend applied.
     package typealias Received = TrackerBehaviour.Received
+    /// What the session ids the backend creates look like.
+    package typealias SessionIDStyle = TrackerBehaviour.SessionIDStyle
 
     /// The server.
     package let server: LoopbackHTTPServer
@@ -23,8 +25,8 @@ package final class TrackerBackend: Sendable {
     private let behaviour: TrackerBehaviour
 
     /// Starts the backend on a free loopback port.
-    package init(apiKey: String = "test-key", keepAlive: Bool = true) throws {
-        let behaviour = TrackerBehaviour(apiKey: apiKey)
+    package init(apiKey: String = "test-key", keepAlive: Bool = true, sessionIDStyle: SessionIDStyle = .uuid) throws {
+        let behaviour = TrackerBehaviour(apiKey: apiKey, sessionIDStyle: sessionIDStyle)
         self.behaviour = behaviour
         let fault = self.fault
         let drop = dropAfterApplying

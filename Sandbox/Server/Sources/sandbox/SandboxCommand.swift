@@ -103,6 +103,9 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "The X-API-Key MobileTracker accepts (default: any).")
     var trackerApiKey: String?
 
+    @Option(help: "What MobileTracker's session ids look like: uuid, numeric (12345) or prefixed (sess_8f3a2c).")
+    var trackerSessionIds = "uuid"
+
     func run() async throws {
         guard (0...10_000_000).contains(securenodeNumbers) else { throw ValidationError("--securenode-numbers must be between 0 and 10000000") }
         guard tokenLifetime > 0, soulCodeRequests >= 0, securenodeChangeInterval >= 0, securenodeChanges >= 0 else {
@@ -129,6 +132,10 @@ struct SandboxCommand: AsyncParsableCommand {
         }
         if strict, securenodeDamagedRecords { throw ValidationError("--securenode-damaged-records breaks the spec on purpose: leave out --strict") }
         standard.trackerAPIKey = trackerApiKey
+        guard let sessionIDStyle = TrackerBehaviour.SessionIDStyle(rawValue: trackerSessionIds) else {
+            throw ValidationError("--tracker-session-ids takes uuid, numeric or prefixed, not '\(trackerSessionIds)'")
+        }
+        standard.trackerSessionIDStyle = sessionIDStyle
         let pairs = backends.isEmpty
             ? StandardBackends.names.map { ($0, "\(specs)/\($0).yaml") }
             : try backends.map { entry -> (String, String) in

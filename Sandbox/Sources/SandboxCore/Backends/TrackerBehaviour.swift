@@ -27,12 +27,26 @@ public final class TrackerBehaviour: SandboxBehaviour {
         var repeatedEvents = 0
     }
 
+    /// What the session ids it creates look like: the reference never says
+    /// an id is a UUID, and deployed backends also give numbers and
+    /// prefixed strings.
+    public enum SessionIDStyle: String, Sendable, CaseIterable {
+        /// `3f2b8c1e-7d4a-4b6e-9f10-2a3b4c5d6e7f`.
+        case uuid
+        /// `12345`.
+        case numeric
+        /// `sess_8f3a2c`.
+        case prefixed
+    }
+
     private let state = Locked(State())
     private let acceptedKey: Locked<String?>
+    private let sessionIDStyle: SessionIDStyle
 
-    /// A backend checking `apiKey` when given.
-    public init(apiKey: String? = nil) {
+    /// A backend checking `apiKey` when given, creating sessions with ids of `sessionIDStyle`.
+    public init(apiKey: String? = nil, sessionIDStyle: SessionIDStyle = .uuid) {
         acceptedKey = Locked(apiKey)
+        self.sessionIDStyle = sessionIDStyle
     }
 
     /// The key every request must carry in `X-API-Key`; nil accepts any.
@@ -65,10 +79,10 @@ public final class TrackerBehaviour: SandboxBehaviour {
         if let apiKey, request.header("X-API-Key") != apiKey {
             return SandboxJSON.reply(401, ["success": false, "message": "Invalid API key"])
         }
-        return state.withLock { Self.handle(request, state: &$0) }
+        return state.withLock { [sessionIDStyle] in Self.handle(request, state: &$0, sessionIDStyle: sessionIDStyle) }
     }
 
-    private static func handle(_ request: ContractRequest, state: inout State) -> SandboxReply? {
+    private static func handle(_ request: ContractRequest, state: inout State, sessionIDStyle: SessionIDStyle) -> SandboxReply? {
         let bytes = request.body ?? []
         let body = SandboxJSON.object(bytes)
         func failure(_ message: String) -> SandboxReply { SandboxJSON.reply(400, ["success": false, "message": message]) }
@@ -77,7 +91,12 @@ public final class TrackerBehaviour: SandboxBehaviour {
         switch (request.method, request.path) {
         case ("POST", "/v2/tracking-session"):
             guard body["device_id"] is String, body["brand_id"] is NSNumber else { return failure("device_id and brand_id required") }
-            let id = UUID().uuidString.lowercased()
+            let id: String
+            switch sessionIDStyle {
+            case .uuid: id = UUID().uuidString.lowercased()
+            case .numeric: id = String(12_345 + state.sessions.count)
+            case .prefixed: id = "sess_" + String(UUID().uuidString.lowercased().prefix(6))
+            }
             state.sessions.append(id)
             state.received.append(Received(kind: "session", sessionID: id, eventName: nil, bytes: bytes))
             return SandboxJSON.reply(200, ["data": ["id": id]])
