@@ -14,7 +14,7 @@ import SecureNodeSDK
 struct SecureNodeExample: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "securenode-example", abstract: "Sync SecureNode branding, look numbers up, record calls and deliver billing events.",
-        subcommands: [Sync.self, Lookup.self, Call.self, Seen.self, Deliver.self, Refresh.self])
+        subcommands: [Sync.self, Lookup.self, Call.self, Seen.self, Deliver.self, Refresh.self, Contacts.self])
 
     @OptionGroup var options: Options
 
@@ -171,6 +171,25 @@ struct SecureNodeExample: AsyncParsableCommand {
                 case .failure(let error):
                     throw SecureNodeExampleError.configuration("the event was not recorded: \(error)")
                 }
+            }
+        }
+    }
+
+    struct Contacts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The managed contacts the dataset asks for (one per brand, its numbers, its cached logo as the photo): what the optional Managed Contacts sync writes on iOS.")
+        @ParentCommand var root: SecureNodeExample
+        @Option(help: "The most numbers the contacts hold in all.") var maximumNumbers = 10_000
+
+        func run() async throws {
+            try await report {
+                let sdk = try root.options.makeSDK()
+                let records = sdk.isBrandingActive ? try sdk.store.allRecords() : []
+                let (contacts, leftOut) = ManagedContactsPlan.desiredContacts(from: records, maximumNumbers: maximumNumbers) { sdk.logos.cachedLogo(for: $0) }
+                for contact in contacts {
+                    printJSON(["brand": contact.brandKey, "name": contact.displayName, "numbers": contact.phoneNumbers.count, "photo": contact.photo != nil])
+                }
+                printJSON(["event": "contacts", "contacts": contacts.count, "numbers_left_out": leftOut, "branding_active": sdk.isBrandingActive])
             }
         }
     }
