@@ -152,14 +152,8 @@ struct SafepocketExample: AsyncParsableCommand {
                 let report = await safepocket.deliverPendingWrites()
                 printJSON(["event": "delivered", "count": String(report.delivered.count)])
                 for write in await safepocket.pendingWrites() {
-                    let state: String
-                    switch write.state {
-                    case .pending, .sending: state = "waiting"
-                    case .unknownOutcome: state = "outcome_unknown"
-                    case .rejected(let status): state = "rejected_\(status)"
-                    }
                     printJSON([
-                        "id": write.id, "operation": write.operationID, "idempotency_key": write.idempotencyKey ?? "", "state": state,
+                        "id": write.id, "operation": write.operationID, "idempotency_key": write.idempotencyKey ?? "", "state": write.state.label,
                         "attempts": String(write.attempts),
                     ])
                 }

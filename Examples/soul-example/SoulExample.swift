@@ -232,11 +232,7 @@ struct PendingLine: Encodable {
     init(_ write: QueuedWrite) {
         id = write.id
         operation = write.operationID
-        switch write.state {
-        case .pending, .sending: state = "waiting"
-        case .unknownOutcome: state = "outcome_unknown"
-        case .rejected(let status): state = "rejected_\(status)"
-        }
+        state = write.state.label
         attempts = write.attempts
         queuedAt = write.enqueuedAt
     }

@@ -29,17 +29,20 @@ extension SecureNode {
         guard isBrandingActive else { return nil }
         if let record = store.lookup(e164: e164) {
             if atRingTime { displays.record(e164) }
-            // A record whose logo is not cached: fetched once the call is over.
-            if let url = record.logoURL { logos.fetchSoon(url) }
             return record
         }
         fallback.schedule(e164: e164)
         return nil
     }
 
-    /// The cached logo for a record, from disk only.
+    /// The cached logo for a record, from disk only. A logo that is not
+    /// cached is fetched in the background (once the call is over), so the
+    /// next call from the number shows it.
     public func cachedLogo(for record: StoredBrandingRecord) -> Data? {
-        record.logoURL.flatMap(logos.cachedLogo(for:))
+        guard let url = record.logoURL else { return nil }
+        if let logo = logos.cachedLogo(for: url) { return logo }
+        logos.fetchSoon(url)
+        return nil
     }
 
     /// Removes every cached logo.

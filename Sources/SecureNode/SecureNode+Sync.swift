@@ -22,6 +22,12 @@ extension SecureNode {
         syncManagedContacts()
     }
 
+    /// The server accepts the refused key again: the stored refusal goes, branding comes back.
+    func credentialsAcceptedAgain() async {
+        keys.forgetRefusal()
+        await restoreBranding()
+    }
+
     /// Branding on again after a refusal: syncs allowed, billing resumed.
     func restoreBranding() async {
         state.withLock { $0.brandingDisabled = false }
@@ -36,8 +42,7 @@ extension SecureNode {
     func watchRefusal(immediately: Bool) async {
         await refusalWatch.start(immediately: immediately) { [weak self] in
             guard let self else { return }
-            self.keys.forgetRefusal()
-            await self.restoreBranding()
+            await self.credentialsAcceptedAgain()
             _ = await self.sync()
         }
     }
@@ -62,8 +67,7 @@ extension SecureNode {
     func syncAndDeliver() async -> (status: BrandingSyncStatus, delivery: OutboxDelivery.PassReport?, reloaded: Bool) {
         // Off for a refusal: ask once now whether the key is accepted again, rather than report `disabled` unasked.
         if await syncEngine.status.isDisabled, await refusalWatch.checkNow() == .accepted {
-            keys.forgetRefusal()
-            await restoreBranding()
+            await credentialsAcceptedAgain()
         }
         _ = try? await device.registerOrUpdate()
         let status = await syncEngine.sync()

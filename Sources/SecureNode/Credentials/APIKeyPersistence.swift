@@ -31,7 +31,7 @@ struct APIKeyPersistence: Sendable {
     /// A store that fails keeps the key for this launch only.
     func adopt(_ key: String) {
         try? keyStore.saveKey(key)
-        try? PrivateFile.remove(refusalFile)
+        forgetRefusal()
     }
 
     /// The server accepts the current key again: the refusal is forgotten.

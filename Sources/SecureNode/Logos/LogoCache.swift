@@ -200,7 +200,7 @@ public final class LogoCache: Sendable {
     }
 
     /// Fetches the logo for `url` in the background when it is neither
-    /// cached nor failing (a ring-time hit whose logo is missing); the
+    /// cached nor failing (a ring-time read that found it missing); the
     /// fetch waits for the call to end like every download.
     public func fetchSoon(_ url: String) {
         guard !isCached(url), isDue(url, at: Date()), inFlight.withLock({ $0.insert(url).inserted }) else { return }

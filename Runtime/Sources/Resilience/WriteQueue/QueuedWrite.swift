@@ -18,6 +18,16 @@ public struct QueuedWrite: Sendable, Hashable, Codable, Identifiable {
         /// The server refused it (a 4xx other than 401, 408 and 429) with
         /// this status: sending it again would be refused again.
         case rejected(status: Int)
+
+        /// A short label for logs and command-line output: `waiting`,
+        /// `outcome_unknown` or `rejected_<status>`.
+        public var label: String {
+            switch self {
+            case .pending, .sending: return "waiting"
+            case .unknownOutcome: return "outcome_unknown"
+            case .rejected(let status): return "rejected_\(status)"
+            }
+        }
     }
 
     /// A unique id (a UUID).
