@@ -163,7 +163,7 @@ public final class LogoCache: Sendable {
         let now = Date()
         for url in urls where !isCached(url) {
             guard total < maximumBytes else { break }
-            guard isDue(url, at: now), let data = try? await fetchRecordingFailure(url) else { continue }
+            guard isDue(url, at: now), let data = await fetchIfIdle(url) else { continue }
             fetched += 1
             total += data.count
         }
@@ -203,12 +203,21 @@ public final class LogoCache: Sendable {
     /// cached nor failing (a ring-time read that found it missing); the
     /// fetch waits for the call to end like every download.
     public func fetchSoon(_ url: String) {
-        guard !isCached(url), isDue(url, at: Date()), inFlight.withLock({ $0.insert(url).inserted }) else { return }
+        guard !isCached(url), isDue(url, at: Date()) else { return }
         Task { [weak self] in
-            _ = try? await self?.fetchRecordingFailure(url)
-            self?.trim(keeping: Self.fileName(for: url))
-            _ = self?.inFlight.withLock { $0.remove(url) }
+            guard let self, await self.fetchIfIdle(url) != nil else { return }
+            self.trim(keeping: Self.fileName(for: url))
         }
+    }
+
+    /// Fetches `url` (recording a failure for the backoff) unless another
+    /// fetch of it is running, whichever asked (a read at ring time, a
+    /// prefetch, the retry): one download per logo at a time. Nil when it
+    /// failed or another fetch had it.
+    private func fetchIfIdle(_ url: String) async -> Data? {
+        guard inFlight.withLock({ $0.insert(url).inserted }) else { return nil }
+        defer { _ = inFlight.withLock { $0.remove(url) } }
+        return try? await fetchRecordingFailure(url)
     }
 
     private func isDue(_ url: String, at now: Date) -> Bool {
