@@ -217,6 +217,8 @@ public final class LogoCache: Sendable {
     private func fetchIfIdle(_ url: String) async -> Data? {
         guard inFlight.withLock({ $0.insert(url).inserted }) else { return nil }
         defer { _ = inFlight.withLock { $0.remove(url) } }
+        // A fetch that finished since the caller looked has stored it.
+        if let stored = cachedLogo(for: url) { return stored }
         return try? await fetchRecordingFailure(url)
     }
 
