@@ -1,29 +1,32 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The SDK package: the generated clients of the four backends, an SDK on top
-/// of each, and their sample apps. The other audiences have packages of their
-/// own, which this one depends on by path:
+/// One package for everything an app or a team adds by this repository's
+/// URL and a version: the generated clients of the four backends and their
+/// SDKs, the runtime every generated client links, and the generator with
+/// its plugins. SwiftPM names a package by its repository's root, and
+/// refuses a package resolved from a URL that depends on a local path, so
+/// the audiences are folders of this one manifest, not packages of their own:
 ///
 /// - `Generator/`: clientgen and its plugins (what `make generate` runs),
 /// - `Runtime/`: what every generated client links (ClientRuntime, Resilience),
 /// - `Sandbox/`: the backends as their documents describe them, which the
-///   SDK tests run as backend doubles (its HTTP server is `Sandbox/Server`).
+///   SDK tests run as backend doubles,
+/// - `Sources/`, `Examples/`, `Tests/`, `Benchmarks/`: the clients, the
+///   SDKs, the sample apps, their tests and benchmarks.
 ///
-/// Sections below: dependencies, clients, SDKs, examples, test support,
-/// tests, benchmarks.
+/// An app fetches every dependency below (SwiftPM fetches a package's
+/// whole dependency list) but builds only what its products use. What must
+/// never reach an app stays out of this manifest: the sandbox's HTTP server
+/// (Hummingbird, SwiftNIO) is the package in `Sandbox/Server`, the peer
+/// generator the one in `Benchmarks/PeerComparison`; nothing resolved by
+/// URL depends on either.
+///
+/// Sections below: dependencies, generator, runtime, clients, SDKs,
+/// sandbox, examples, test support, tests, benchmarks, products.
 
 // MARK: Dependencies
 
-let clientRuntime: Target.Dependency = .product(name: "ClientRuntime", package: "Runtime")
-let resilience: Target.Dependency = .product(name: "Resilience", package: "Runtime")
-let runtimeSupport: Target.Dependency = .product(name: "RuntimeSupport", package: "Runtime")
-let clientRuntimeTesting: Target.Dependency = .product(name: "ClientRuntimeTesting", package: "Runtime")
-let loopbackHTTPServer: Target.Dependency = .product(name: "LoopbackHTTPServer", package: "Runtime")
-let openAPIModel: Target.Dependency = .product(name: "OpenAPIModel", package: "Generator")
-let processTestSupport: Target.Dependency = .product(name: "ProcessTestSupport", package: "Generator")
-let contractCheck: Target.Dependency = .product(name: "ContractCheck", package: "Sandbox")
-let sandboxCore: Target.Dependency = .product(name: "SandboxCore", package: "Sandbox")
 let openAPIRuntime: Target.Dependency = .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
 let urlSession: Target.Dependency = .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
@@ -31,6 +34,63 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+
+// MARK: Generator
+
+/// The pipeline reads top to bottom, one folder per stage under
+/// `Generator/Sources/`: CLibYAML -> YAMLReader -> OpenAPIModel -> Codegen
+/// (and SpecDiff beside it) -> clientgen.
+let generatorTargets: [Target] = [
+    // Stage 0: the system libyaml, through pkg-config.
+    .systemLibrary(
+        name: "CLibYAML", path: "Generator/Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+    // Stage 1: libyaml events -> node tree with line:column marks.
+    .target(name: "YAMLReader", dependencies: ["CLibYAML"], path: "Generator/Sources/YAMLReader"),
+    // Stage 2: node tree -> typed, $ref-resolved OpenAPI document + diagnostics.
+    .target(name: "OpenAPIModel", dependencies: ["YAMLReader"], path: "Generator/Sources/OpenAPIModel"),
+    // Stage 3: OpenAPI model -> Swift declarations -> text.
+    .target(name: "Codegen", dependencies: ["OpenAPIModel"], path: "Generator/Sources/Codegen"),
+    // Beside stage 3: breaking-change rules between two versions of a
+    // spec, with the Swift symbols each change touches.
+    .target(name: "SpecDiff", dependencies: ["OpenAPIModel", "Codegen"], path: "Generator/Sources/SpecDiff"),
+    // The command-line tool: lint, generate, diff.
+    .executableTarget(name: "clientgen", dependencies: ["OpenAPIModel", "Codegen", "SpecDiff", argumentParser], path: "Generator/Sources/clientgen"),
+    // For app packages with their own specs: the client generated on every
+    // build from the target's openapi.yaml (build-tool plugin), or written
+    // into the target's sources on demand (`swift package generate-clients`).
+    .plugin(name: "ClientgenBuildPlugin", capability: .buildTool(), dependencies: ["clientgen"], path: "Generator/Plugins/ClientgenBuildPlugin"),
+    .plugin(
+        name: "ClientgenCommandPlugin",
+        capability: .command(
+            intent: .custom(verb: "generate-clients", description: "Write the client of each target holding openapi.yaml into its sources"),
+            permissions: [.writeToPackageDirectory(reason: "writes the generated client into the target's Generated/ folder")]),
+        dependencies: ["clientgen"], path: "Generator/Plugins/ClientgenCommandPlugin"),
+]
+
+// MARK: Runtime
+
+/// What an app links with a generated client (`Runtime/Sources/`): its
+/// libraries depend on swift-openapi-runtime, swift-http-types and
+/// swift-log only.
+let runtimeTargets: [Target] = [
+    // What generated clients call: coding, parameters, errors, validation.
+    .target(name: "ClientRuntime", dependencies: [openAPIRuntime, httpTypes], path: "Runtime/Sources/ClientRuntime"),
+    // swift-openapi-runtime middlewares that make any client retry-safe:
+    // credentials, token refresh, retry, idempotency keys, redaction; and
+    // the layer the backend SDKs share (one call path, one stack builder,
+    // one failure classification).
+    .target(
+        name: "Resilience", dependencies: ["ClientRuntime", "RuntimeSupport", openAPIRuntime, httpTypes, logging], path: "Runtime/Sources/Resilience"),
+    // Small building blocks the runtime, the SDKs and the sandbox share:
+    // a value behind a lock, work that callers join, a seedable random generator.
+    .target(name: "RuntimeSupport", path: "Runtime/Sources/RuntimeSupport"),
+    // For apps' tests: an in-memory transport that records requests and
+    // answers from a script; a log capture.
+    .target(name: "ClientRuntimeTesting", dependencies: ["RuntimeSupport", openAPIRuntime, httpTypes, logging], path: "Runtime/Sources/ClientRuntimeTesting"),
+    // For tests that need real HTTP over a real socket: an in-process
+    // HTTP/1.1 server on 127.0.0.1 with scripted, fault-injecting replies.
+    .target(name: "LoopbackHTTPServer", dependencies: ["RuntimeSupport"], path: "Runtime/Sources/LoopbackHTTPServer"),
+]
 
 // MARK: Clients
 
@@ -41,7 +101,7 @@ let generatedClients = ["SecureNodeAPI", "SoulAPI", "SafepocketAPI", "MobileTrac
 
 /// A generated client target: what every generated file imports.
 func client(_ name: String, path: String) -> Target {
-    .target(name: name, dependencies: [clientRuntime, openAPIRuntime, httpTypes], path: path)
+    .target(name: name, dependencies: ["ClientRuntime", openAPIRuntime, httpTypes], path: path)
 }
 
 // MARK: SDKs
@@ -53,16 +113,33 @@ let sdkTargets: [Target] = [
     // syncs with their cursor, local lookups, the Call Directory snapshot.
     .target(name: "BrandingStore", dependencies: [grdb]),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
-    .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", resilience, clientRuntime, runtimeSupport, grdb, urlSession]),
+    .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession]),
     // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
     // `SecureNodeSDK` class with completion-based call events, over the engine above.
-    .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", resilience, runtimeSupport, openAPIRuntime]),
+    .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", "Resilience", "RuntimeSupport", openAPIRuntime]),
     // OTP sign-in with the resend cooldown, the session, moods.
-    .target(name: "Soul", dependencies: ["SoulAPI", resilience, clientRuntime, urlSession, httpTypes, logging]),
+    .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.
-    .target(name: "Safepocket", dependencies: ["SafepocketAPI", resilience, clientRuntime, urlSession, httpTypes, logging, crypto]),
+    .target(name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging, crypto]),
     // Sessions, dual storage and a durable, bounded event queue.
-    .target(name: "MobileTracker", dependencies: ["MobileTrackerAPI", resilience, clientRuntime, runtimeSupport, grdb, urlSession, logging]),
+    .target(name: "MobileTracker", dependencies: ["MobileTrackerAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging]),
+]
+
+// MARK: Sandbox
+
+/// The sandbox's core (`Sandbox/Sources/`): the four backends as their
+/// documents describe them, every request checked against its spec. The
+/// SDK tests run its behaviours as backend doubles; its HTTP server is the
+/// package in `Sandbox/Server`.
+let sandboxTargets: [Target] = [
+    // Requests (and, in strict mode, answers) checked against a spec: the
+    // operation they match, their parameters and body against its
+    // schemas, each violation with the spec's file:line:column.
+    .target(name: "ContractCheck", dependencies: ["OpenAPIModel"], path: "Sandbox/Sources/ContractCheck"),
+    // Backends under path prefixes, each request checked against its
+    // spec, answered from the backend's state as its document describes
+    // (or with the spec's example), faults injected from a seed, counted.
+    .target(name: "SandboxCore", dependencies: ["ContractCheck", "OpenAPIModel", "RuntimeSupport", crypto], path: "Sandbox/Sources/SandboxCore"),
 ]
 
 // MARK: Examples
@@ -70,9 +147,9 @@ let sdkTargets: [Target] = [
 /// The sample apps (`Examples/<name>`): the code an app team copies, on the
 /// public products only.
 let exampleTargets: [Target] = [
-    .executableTarget(name: "soul-example", dependencies: ["Soul", "SoulAPI", resilience, argumentParser, logging], path: "Examples/soul-example"),
+    .executableTarget(name: "soul-example", dependencies: ["Soul", "SoulAPI", "Resilience", argumentParser, logging], path: "Examples/soul-example"),
     .executableTarget(
-        name: "safepocket-example", dependencies: ["Safepocket", "SafepocketAPI", resilience, argumentParser, logging],
+        name: "safepocket-example", dependencies: ["Safepocket", "SafepocketAPI", "Resilience", argumentParser, logging],
         path: "Examples/safepocket-example"),
     .executableTarget(name: "tracker-example", dependencies: ["MobileTracker", argumentParser, logging], path: "Examples/tracker-example"),
     .executableTarget(
@@ -81,122 +158,173 @@ let exampleTargets: [Target] = [
 
 // MARK: Test support
 
-/// Targets the tests share (`Tests/Support/<name>`).
+/// Targets the tests share (`Tests/Support/<name>`, `Generator/Tests/Support/<name>`).
 let testSupportTargets: [Target] = [
+    // Waiting for the state an assertion reads, with a hang guard, never for a time.
+    .target(name: "Waiting", path: "Tests/Support/Waiting"),
+    // Finding, running and killing the child processes tests start.
+    .target(name: "ProcessTestSupport", path: "Generator/Tests/Support/ProcessTestSupport"),
     // Backends that behave as their documents say (the sandbox's behaviours)
     // on the loopback server.
     .target(
-        name: "BackendDoubles", dependencies: [loopbackHTTPServer, openAPIModel, sandboxCore, contractCheck, runtimeSupport, logging, urlSession, openAPIRuntime, httpTypes],
+        name: "BackendDoubles",
+        dependencies: [
+            "LoopbackHTTPServer", "OpenAPIModel", "SandboxCore", "ContractCheck", "RuntimeSupport", logging, urlSession, openAPIRuntime, httpTypes,
+        ],
         path: "Tests/Support/BackendDoubles"),
     // Every SOUL and Safepocket operation through its SDK's stack against
     // injected faults (the retry contract; tests and bench).
     .target(
         name: "RetryMatrix",
-        dependencies: ["Soul", "Safepocket", "SoulAPI", "SafepocketAPI", resilience, "BackendDoubles", loopbackHTTPServer, runtimeSupport, logging],
+        dependencies: ["Soul", "Safepocket", "SoulAPI", "SafepocketAPI", "Resilience", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", logging],
         path: "Tests/Support/RetryMatrix"),
     // A client generated from Tests/Fixtures/features.yaml (one schema or
     // operation per generator feature), regenerated by `make generate`.
     client("FeatureClient", path: "Tests/Support/FeatureClient"),
     // Processes for the kill tests to SIGKILL: one tracking and delivering,
     // one delivering the billing outbox, one running a sync.
-    .executableTarget(name: "tracker-child", dependencies: ["MobileTracker", resilience, logging], path: "Tests/Support/tracker-child"),
+    .executableTarget(name: "tracker-child", dependencies: ["MobileTracker", "Resilience", logging], path: "Tests/Support/tracker-child"),
     .executableTarget(
-        name: "outbox-delivery-child", dependencies: ["SecureNode", "SecureNodeAPI", resilience, urlSession], path: "Tests/Support/outbox-delivery-child"),
+        name: "outbox-delivery-child", dependencies: ["SecureNode", "SecureNodeAPI", "Resilience", urlSession], path: "Tests/Support/outbox-delivery-child"),
     .executableTarget(name: "branding-crash-child", dependencies: ["BrandingStore"], path: "Tests/Support/branding-crash-child"),
 ]
 
 // MARK: Tests
 
-let testTargets: [Target] = [
-    .testTarget(name: "BrandingStoreTests", dependencies: ["BrandingStore", "branding-crash-child", processTestSupport, runtimeSupport, grdb]),
+/// The generator's tests (`Generator/Tests/`).
+let generatorTestTargets: [Target] = [
+    .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"], path: "Generator/Tests/YAMLReaderTests"),
+    .testTarget(name: "OpenAPIModelTests", dependencies: ["OpenAPIModel"], path: "Generator/Tests/OpenAPIModelTests"),
+    .testTarget(
+        name: "CodegenTests", dependencies: ["Codegen"], path: "Generator/Tests/CodegenTests",
+        // Reference specs and the exact Swift they must generate (read by the tests, not compiled).
+        exclude: ["References"]),
+    .testTarget(name: "SpecDiffTests", dependencies: ["SpecDiff", "OpenAPIModel", "YAMLReader"], path: "Generator/Tests/SpecDiffTests"),
+    .testTarget(name: "ClientgenTests", dependencies: ["clientgen", "Codegen", "ProcessTestSupport"], path: "Generator/Tests/ClientgenTests"),
+]
+
+/// The runtime's and the sandbox's tests (`Runtime/Tests/`, `Sandbox/Tests/`).
+let runtimeTestTargets: [Target] = [
+    .testTarget(name: "RuntimeSupportTests", dependencies: ["RuntimeSupport", "Waiting"], path: "Runtime/Tests/RuntimeSupportTests"),
+    .testTarget(name: "ClientRuntimeTests", dependencies: ["ClientRuntime", httpTypes], path: "Runtime/Tests/ClientRuntimeTests"),
+    .testTarget(
+        name: "ResilienceTests",
+        dependencies: ["Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "Waiting", openAPIRuntime, urlSession, httpTypes, logging],
+        path: "Runtime/Tests/ResilienceTests"),
+    .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheck", "OpenAPIModel"], path: "Sandbox/Tests/ContractCheckTests"),
+    .testTarget(name: "SandboxTests", dependencies: ["SandboxCore", "ContractCheck"], path: "Sandbox/Tests/SandboxTests"),
+]
+
+/// The clients' and SDKs' tests (`Tests/`).
+let sdkTestTargets: [Target] = [
+    .testTarget(name: "BrandingStoreTests", dependencies: ["BrandingStore", "branding-crash-child", "ProcessTestSupport", "RuntimeSupport", "Waiting", grdb]),
     .testTarget(
         name: "SecureNodeTests",
         dependencies: [
-            "SecureNode", "SecureNodeAPI", "BrandingStore", resilience, clientRuntime, loopbackHTTPServer, "outbox-delivery-child",
-            processTestSupport, runtimeSupport, urlSession, httpTypes,
+            "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "LoopbackHTTPServer", "outbox-delivery-child",
+            "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes,
         ]),
     .testTarget(
         name: "SecureNodeSDKTests",
-        dependencies: ["SecureNodeSDK", "BrandingStore", "BackendDoubles", loopbackHTTPServer, runtimeSupport, urlSession, openAPIRuntime, httpTypes]),
+        dependencies: [
+            "SecureNodeSDK", "BrandingStore", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", urlSession, openAPIRuntime, httpTypes,
+        ]),
     .testTarget(
         name: "SoulTests",
-        dependencies: ["Soul", "SoulAPI", resilience, clientRuntimeTesting, "BackendDoubles", loopbackHTTPServer, runtimeSupport, logging]),
+        dependencies: ["Soul", "SoulAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", logging]),
     .testTarget(
         name: "SafepocketTests",
-        dependencies: ["Safepocket", "SafepocketAPI", resilience, clientRuntimeTesting, "BackendDoubles", loopbackHTTPServer, openAPIModel, logging]),
+        dependencies: [
+            "Safepocket", "SafepocketAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel", "Waiting", logging,
+        ]),
     .testTarget(
         name: "MobileTrackerTests",
         dependencies: [
-            "MobileTracker", "MobileTrackerAPI", resilience, clientRuntimeTesting, "BackendDoubles", loopbackHTTPServer, processTestSupport,
-            runtimeSupport, "tracker-child", logging,
+            "MobileTracker", "MobileTrackerAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
+            "RuntimeSupport", "tracker-child", "Waiting", logging,
         ]),
-    .testTarget(name: "RetryContractTests", dependencies: ["RetryMatrix", "SoulAPI", "SafepocketAPI", "SecureNodeAPI", clientRuntime]),
+    .testTarget(name: "RetryContractTests", dependencies: ["RetryMatrix", "SoulAPI", "SafepocketAPI", "SecureNodeAPI", "ClientRuntime"]),
     // Every operation of the four generated clients over real HTTP on a
     // loopback socket, answered with the specs' examples.
     .testTarget(
         name: "ClientConsumerTests",
         dependencies: generatedClients.map { .target(name: $0) } + [
-            clientRuntime, clientRuntimeTesting, loopbackHTTPServer, openAPIModel, resilience, "BackendDoubles", openAPIRuntime, urlSession, httpTypes,
+            "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "OpenAPIModel", "Resilience", "BackendDoubles", openAPIRuntime, urlSession, httpTypes,
         ]),
     // The generator's features, proved on the code it generated.
     .testTarget(
         name: "GeneratedFeatureTests",
-        dependencies: ["FeatureClient", clientRuntime, clientRuntimeTesting, loopbackHTTPServer, resilience, urlSession, httpTypes]),
+        dependencies: ["FeatureClient", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "Resilience", urlSession, httpTypes]),
     .testTarget(
         name: "ExampleTests",
         dependencies: [
-            "soul-example", "safepocket-example", "tracker-example", "securenode-example", "BackendDoubles", loopbackHTTPServer, processTestSupport,
+            "soul-example", "safepocket-example", "tracker-example", "securenode-example", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
+            "Waiting",
         ]),
 ]
 
 // MARK: Benchmarks
 
-/// `make bench` programs (`Benchmarks/<name>`), each its own process so its
-/// memory figures are its own.
+/// `make bench` programs (`Benchmarks/<name>`, `Generator/Benchmarks/<name>`),
+/// each its own process so its memory figures are its own.
 let benchmarkTargets: [Target] = [
+    // Parse timings against the raw libyaml event loop.
+    .executableTarget(name: "clientgen-bench", dependencies: ["OpenAPIModel", "YAMLReader", "CLibYAML"], path: "Generator/Benchmarks/clientgen-bench"),
     // The resilience stack's per-request overhead.
     .executableTarget(
-        name: "resilience-bench", dependencies: [resilience, loopbackHTTPServer, openAPIRuntime, urlSession, httpTypes, logging],
+        name: "resilience-bench", dependencies: ["Resilience", "LoopbackHTTPServer", openAPIRuntime, urlSession, httpTypes, logging],
         path: "Benchmarks/resilience-bench"),
     // SOUL's refresh storm and the retry matrix.
-    .executableTarget(name: "sdk-bench", dependencies: ["RetryMatrix", "Soul", resilience, runtimeSupport, "BackendDoubles", logging], path: "Benchmarks/sdk-bench"),
-    // The MobileTracker queue (track cost, drain).
     .executableTarget(
-        name: "tracker-bench", dependencies: ["MobileTracker", resilience, "BackendDoubles", logging], path: "Benchmarks/tracker-bench"),
+        name: "sdk-bench", dependencies: ["RetryMatrix", "Soul", "Resilience", "RuntimeSupport", "BackendDoubles", logging], path: "Benchmarks/sdk-bench"),
+    // The MobileTracker queue (track cost, drain).
+    .executableTarget(name: "tracker-bench", dependencies: ["MobileTracker", "Resilience", "BackendDoubles", logging], path: "Benchmarks/tracker-bench"),
     // The branding store at 1M records.
     .executableTarget(name: "branding-bench", dependencies: ["BrandingStore", grdb], path: "Benchmarks/branding-bench"),
     // A 1M-record full sync over loopback HTTP through the generated client
     // into the store, streamed and buffered.
     .executableTarget(
         name: "sync-http-bench",
-        dependencies: ["BrandingStore", "SecureNode", "SecureNodeAPI", clientRuntime, loopbackHTTPServer, openAPIRuntime, httpTypes],
+        dependencies: ["BrandingStore", "SecureNode", "SecureNodeAPI", "ClientRuntime", "LoopbackHTTPServer", openAPIRuntime, httpTypes],
         path: "Benchmarks/sync-http-bench"),
 ]
 
-let sdks = ["BrandingStore", "SecureNode", "SecureNodeSDK", "Soul", "Safepocket", "MobileTracker"]
-let examples = ["soul-example", "safepocket-example", "tracker-example", "securenode-example"]
+// MARK: Products
+
+/// The SDK products an app links, one per backend (SecureNode has three layers).
+let sdks = ["SecureNodeSDK", "SecureNode", "BrandingStore", "Soul", "Safepocket", "MobileTracker"]
+/// The runtime products a team with its own spec links.
+let runtimeLibraries = ["ClientRuntime", "Resilience", "ClientRuntimeTesting"]
+/// Libraries of this repository's own tools (the sandbox server package
+/// links them); not for apps.
+let toolLibraries = ["SandboxCore", "ContractCheck"]
 
 let package = Package(
     name: "OpenAPIMobileClients",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    // iOS is compiled for on every change (`make ios-check`), Linux built
+    // and tested; macOS runs the generator and the plugins for iOS teams.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [.library(name: "Clients", targets: generatedClients)]
         + generatedClients.map { .library(name: $0, targets: [$0]) }
         + sdks.map { .library(name: $0, targets: [$0]) }
-        + examples.map { .executable(name: $0, targets: [$0]) },
+        + runtimeLibraries.map { .library(name: $0, targets: [$0]) }
+        + [
+            .executable(name: "clientgen", targets: ["clientgen"]),
+            .plugin(name: "ClientgenBuildPlugin", targets: ["ClientgenBuildPlugin"]),
+            .plugin(name: "ClientgenCommandPlugin", targets: ["ClientgenCommandPlugin"]),
+        ]
+        + toolLibraries.map { .library(name: $0, targets: [$0]) },
     dependencies: [
-        .package(path: "Generator"),
-        .package(path: "Runtime"),
-        .package(path: "Sandbox"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 for PKCE: CryptoKit on Apple platforms, BoringSSL elsewhere.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
     ],
-    targets: generatedClients.map { client($0, path: "Sources/Clients/\($0)") }
-        + sdkTargets + exampleTargets + testSupportTargets + testTargets + benchmarkTargets,
+    targets: generatorTargets + runtimeTargets + generatedClients.map { client($0, path: "Sources/Clients/\($0)") } + sdkTargets
+        + sandboxTargets + exampleTargets + testSupportTargets + generatorTestTargets + runtimeTestTargets + sdkTestTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

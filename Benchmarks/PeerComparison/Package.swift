@@ -11,7 +11,6 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "OpenAPIMobileClients", path: "../.."),
-        .package(path: "../../Runtime"),
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -27,7 +26,7 @@ let package = Package(
             dependencies: [
                 "PeerSafepocket",
                 .product(name: "SafepocketAPI", package: "OpenAPIMobileClients"),
-                .product(name: "ClientRuntime", package: "Runtime"),
+                .product(name: "ClientRuntime", package: "OpenAPIMobileClients"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -1,14 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The sandbox over HTTP: Hummingbird 2 serving `SandboxCore` (the package
-/// one folder up). A package of its own, so that neither the SDK package,
-/// nor its tests, nor the apps that depend on it resolve Hummingbird and SwiftNIO.
+/// The sandbox over HTTP: Hummingbird 2 serving `SandboxCore` (a library of
+/// the repository's root package, two folders up). A package of its own, so
+/// that neither the root package, nor its tests, nor the apps that depend
+/// on it by URL resolve Hummingbird and SwiftNIO: nothing depends on this
+/// package; `make sandbox` builds it.
 let package = Package(
     name: "SandboxServer",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "OpenAPIMobileClients", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -19,8 +21,8 @@ let package = Package(
         .executableTarget(
             name: "sandbox",
             dependencies: [
-                .product(name: "SandboxCore", package: "Sandbox"),
-                .product(name: "ContractCheck", package: "Sandbox"),
+                .product(name: "SandboxCore", package: "OpenAPIMobileClients"),
+                .product(name: "ContractCheck", package: "OpenAPIMobileClients"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

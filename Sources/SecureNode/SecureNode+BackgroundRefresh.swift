@@ -55,8 +55,8 @@ extension SecureNode {
         }
         let finish = await withTaskGroup(of: Finish.self) { group in
             group.addTask {
-                let (status, pass, reloaded) = await self.syncAndDeliver()
-                return .done(status, delivered: pass?.delivered ?? 0, reloaded: reloaded)
+                let pass = await self.syncAndDeliver()
+                return .done(pass.status, delivered: pass.delivery?.delivered ?? 0, reloaded: pass.reloaded)
             }
             group.addTask {
                 try? await Task.sleep(for: budget)

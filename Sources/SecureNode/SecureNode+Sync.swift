@@ -14,6 +14,8 @@ extension SecureNode {
     /// again (the Call Directory snapshot restored, when a reloader is
     /// configured), and billing delivery paused by one resumes.
     public func configure(apiKey: String) async {
+        // A sync in flight was sent with the old key: one asked for from now on runs again after it.
+        syncGeneration.withLock { $0 += 1 }
         keys.adopt(apiKey)
         state.withLock { $0.apiKey = apiKey }
         await refusalWatch.stop()
@@ -43,6 +45,8 @@ extension SecureNode {
         await refusalWatch.start(immediately: immediately) { [weak self] in
             guard let self else { return }
             await self.credentialsAcceptedAgain()
+            // A sync in flight saw branding off: this one runs after it.
+            self.syncGeneration.withLock { $0 += 1 }
             _ = await self.sync()
         }
     }
@@ -54,6 +58,13 @@ extension SecureNode {
     /// heartbeat, fetch new logos and deliver pending events. Returns the
     /// sync's status; never throws.
     ///
+    /// Asked for while another sync runs (the app's launch sync, a
+    /// background refresh, the SDK's own check after a refused key is
+    /// accepted again), it joins that sync and returns its final status.
+    /// Asked for after a change the running sync cannot see (new
+    /// credentials, branding back after a refusal), it runs once more when
+    /// that one ends.
+    ///
     /// When branding is turned off (a 401/403, or the config's
     /// `branding_enabled: false`) or back on, and a
     /// ``Configuration/callDirectoryReloader`` is configured, the Call
@@ -63,8 +74,32 @@ extension SecureNode {
         await syncAndDeliver().status
     }
 
-    /// ``sync()`` with what its delivery pass did and whether it reloaded the Call Directory.
-    func syncAndDeliver() async -> (status: BrandingSyncStatus, delivery: OutboxDelivery.PassReport?, reloaded: Bool) {
+    /// What one run of the launch flow did.
+    struct SyncPass: Sendable {
+        /// The sync's final status.
+        var status: BrandingSyncStatus
+        /// What its delivery pass did, when it ran.
+        var delivery: OutboxDelivery.PassReport?
+        /// Whether it reloaded the Call Directory.
+        var reloaded: Bool
+    }
+
+    /// ``sync()`` with what its delivery pass did and whether it reloaded
+    /// the Call Directory: the pass in flight when one runs (see ``sync()``).
+    /// A caller whose task is cancelled gets the current status at once.
+    func syncAndDeliver() async -> SyncPass {
+        do {
+            return try await syncPasses.run(generation: syncGeneration.read()) { [self] in await self.runSyncPass() }
+        } catch {
+            return SyncPass(status: await syncEngine.status, delivery: nil, reloaded: false)
+        }
+    }
+
+    /// How many callers wait for the launch flow in flight and the one queued behind it.
+    var waitingSyncCallers: Int { syncPasses.waiterCount }
+
+    /// One run of the launch flow, for every caller that joined it.
+    private func runSyncPass() async -> SyncPass {
         // Off for a refusal: ask once now whether the key is accepted again, rather than report `disabled` unasked.
         if await syncEngine.status.isDisabled, await refusalWatch.checkNow() == .accepted {
             await credentialsAcceptedAgain()
@@ -103,7 +138,7 @@ extension SecureNode {
         let reloaded = await reloadCallDirectoryIfConfigured()
         // After a sync, or when branding was turned off (a refusal: the contacts go too).
         if status.isUpToDate || status.isDisabled { syncManagedContacts() }
-        return (status, report, reloaded)
+        return SyncPass(status: status, delivery: report, reloaded: reloaded)
     }
 
     /// The last sync's status.

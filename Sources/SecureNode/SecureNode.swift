@@ -155,6 +155,11 @@ public final class SecureNode: Sendable {
     let state: SharedState
     let deviceID: String
     let heartbeats = Locked<Task<Void, Never>?>(nil)
+    /// The launch flow in flight (``sync()``), which later callers join.
+    let syncPasses = SharedRun<SyncPass>()
+    /// Bumped by every change a sync in flight cannot see (new credentials,
+    /// branding back after a refusal): a sync asked for after it runs again.
+    let syncGeneration = Locked(0)
     let heartbeatInterval: Duration
     /// Where the Call Directory reload throttle is kept across launches.
     let reloadStateFile: URL

@@ -52,6 +52,10 @@ public final class LoopbackHTTPServer: Sendable {
         case respond(status: Int, headers: [(String, String)] = [], body: [UInt8] = [])
         /// Waits, then replies.
         case delayed(Duration, Reply)
+        /// Holds the request until the test opens `gate`, then replies: a
+        /// request a test knows has arrived and answers when it chooses,
+        /// with no timing guessed (``ReplyGate``).
+        case gated(ReplyGate, Reply)
         /// Closes the connection without answering.
         case dropConnection
         /// Sends a body of `length` bytes made while it is sent: `body` is
@@ -176,9 +180,16 @@ public final class LoopbackHTTPServer: Sendable {
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer, state: state) {
             var reply = state.handler(request)
-            while case .delayed(let duration, let next) = reply {
-                Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
-                reply = next
+            while true {
+                if case .delayed(let duration, let next) = reply {
+                    Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+                    reply = next
+                } else if case .gated(let gate, let next) = reply {
+                    gate.hold()
+                    reply = next
+                } else {
+                    break
+                }
             }
             switch reply {
             case .respond(let status, let headers, let body):

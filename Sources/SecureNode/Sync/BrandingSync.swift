@@ -3,6 +3,7 @@ import ClientRuntime
 import Foundation
 import OpenAPIRuntime
 import Resilience
+import RuntimeSupport
 import SecureNodeAPI
 
 #if canImport(FoundationNetworking)
@@ -33,6 +34,8 @@ public actor BrandingSync {
     private var credentialsEpoch = 0
     /// The longest a sync may take, its whole body included.
     private let deadline: Duration
+    /// The sync in flight, which callers join, and the one queued behind it.
+    private let runs = SharedRun<BrandingSyncStatus>()
 
     /// A sync engine for `store` over `client`; `deviceID` is sent as
     /// `device_id` when given. `refusedWithStatus` starts it disabled: the
@@ -79,11 +82,34 @@ public actor BrandingSync {
     }
 
     /// Runs one sync (full without a stored cursor, incremental with it)
-    /// and returns the resulting status. Returns at once when branding is
-    /// disabled, a sync is already running, or a call is in progress.
+    /// and returns the resulting status. Asked for while a sync runs, it
+    /// joins that sync and returns its final status; asked for after
+    /// ``reenable()`` while a sync that started before it runs, it runs once
+    /// more when that one ends (one follow-up for every such caller).
+    /// Returns at once when branding is disabled, or when a call is in
+    /// progress and no sync runs (`deferredForCall`). A caller whose task is
+    /// cancelled gets the current status at once; the sync is cancelled
+    /// (nothing applied) when no other caller waits for it.
     @discardableResult
     public func sync() async -> BrandingSyncStatus {
-        if status.isDisabled || status == .syncing { return status }
+        if status.isDisabled { return status }
+        if !runs.isRunning, calls.isCallInProgress {
+            publish(.deferredForCall)
+            return status
+        }
+        do {
+            return try await runs.run(generation: credentialsEpoch) { [self] in await self.performSync() }
+        } catch {
+            return status
+        }
+    }
+
+    /// How many callers wait for the sync in flight and the one queued behind it.
+    var waitingCallers: Int { runs.waiterCount }
+
+    /// One sync, run for every caller that joined it.
+    private func performSync() async -> BrandingSyncStatus {
+        if status.isDisabled { return status }
         guard !calls.isCallInProgress else {
             publish(.deferredForCall)
             return status
