@@ -23,12 +23,15 @@ export CORPUS BENCH_SPEC BENCH_CODEGEN_FLAGS SWIFT DEBUG_BUILD_FLAGS
 # `make spec-diff` compares specs/ against BASE=<commit> (default: the merge base with origin/main; scripts/spec_diff.sh).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The suites `make test-heavy` runs at full size (TEST_SCALE=full): the experiments that repeat a property.
+HEAVY_TESTS := CrashTests|OutboxTests|TrackerStressTests|TrackerKillTests
+
 # Where `make install` puts clientgen (bin/) and its completion scripts (share/).
 PREFIX ?= /usr/local
 # The build `make install` installs (release; CI checks the target with debug, which builds faster).
 INSTALL_CONFIGURATION ?= release
 
-.PHONY: help deps build install install-check generate drift spec-diff lint layout ios-check corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test check ci bench fuzz clean
+.PHONY: help deps build install install-check generate drift spec-diff lint layout ios-check corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -101,8 +104,11 @@ sandbox-e2e: deps ## The four sample apps (SDKs) end to end against the sandbox 
 references: deps ## Compile every reference test's expected output against ClientRuntime
 	python3 scripts/compile_references.py
 
-test: deps ## Run every package's test suites (Generator, Runtime, Sandbox, SDKs; the heavy process tests last)
+test: deps ## Build the tests once and run every suite (Generator, Runtime, Sandbox, SDKs), the repeated experiments as samples; prints each part's time
 	scripts/test.sh
+
+test-heavy: deps ## The repeated experiments at full size (200 kills of a 100,000-record sync, 100,000 events, 100-kill runs; CI runs it)
+	TEST_SCALE=full TEST_FILTER='$(HEAVY_TESTS)' scripts/test.sh
 
 check: lint drift spec-diff test references ## The quick pre-push set: spec lint, generated-code drift, breaking spec changes, tests, compiled references
 
@@ -116,7 +122,7 @@ install-check: deps ## make install into a scratch prefix and check the version 
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-ci: test layout ios-check lint drift spec-diff ci-corpus guide plugin-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
+ci: test test-heavy layout ios-check lint drift spec-diff ci-corpus guide plugin-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
 
 ci-corpus: # The corpus without the 3 MB GitHub spec (its build alone takes minutes; make bench generates it)
 	$(MAKE) --no-print-directory corpus CORPUS_SKIP=22-github-rest-api.yaml
@@ -129,4 +135,4 @@ fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n
 	python3 scripts/fuzz_lint.py $(or $(SEED),1)
 
 clean: ## Remove build products
-	rm -rf .build Generator/.build Runtime/.build Sandbox/.build Sandbox/Server/.build Benchmarks/PeerComparison/.build
+	rm -rf .build Sandbox/Server/.build Benchmarks/PeerComparison/.build

@@ -33,7 +33,6 @@ let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-h
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
-let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 
 // MARK: Generator
 
@@ -120,7 +119,7 @@ let sdkTargets: [Target] = [
     // OTP sign-in with the resend cooldown, the session, moods.
     .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.
-    .target(name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging, crypto]),
+    .target(name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging, "RuntimeSupport"]),
     // Sessions, dual storage and a durable, bounded event queue.
     .target(name: "MobileTracker", dependencies: ["MobileTrackerAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging]),
 ]
@@ -139,7 +138,7 @@ let sandboxTargets: [Target] = [
     // Backends under path prefixes, each request checked against its
     // spec, answered from the backend's state as its document describes
     // (or with the spec's example), faults injected from a seed, counted.
-    .target(name: "SandboxCore", dependencies: ["ContractCheck", "OpenAPIModel", "RuntimeSupport", crypto], path: "Sandbox/Sources/SandboxCore"),
+    .target(name: "SandboxCore", dependencies: ["ContractCheck", "OpenAPIModel", "RuntimeSupport"], path: "Sandbox/Sources/SandboxCore"),
 ]
 
 // MARK: Examples
@@ -163,7 +162,7 @@ let testSupportTargets: [Target] = [
     // Waiting for the state an assertion reads, with a hang guard, never for a time.
     .target(name: "Waiting", path: "Tests/Support/Waiting"),
     // Finding, running and killing the child processes tests start.
-    .target(name: "ProcessTestSupport", path: "Generator/Tests/Support/ProcessTestSupport"),
+    .target(name: "ProcessTestSupport", dependencies: ["Waiting"], path: "Generator/Tests/Support/ProcessTestSupport"),
     // Backends that behave as their documents say (the sandbox's behaviours)
     // on the loopback server.
     .target(
@@ -321,8 +320,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.7.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // SHA-256 for PKCE: CryptoKit on Apple platforms, BoringSSL elsewhere.
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
     ],
     targets: generatorTargets + runtimeTargets + generatedClients.map { client($0, path: "Sources/Clients/\($0)") } + sdkTargets
         + sandboxTargets + exampleTargets + testSupportTargets + generatorTestTargets + runtimeTestTargets + sdkTestTargets + benchmarkTargets,

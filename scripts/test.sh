@@ -1,47 +1,33 @@
 #!/usr/bin/env bash
-# `make test`: every package's suites (Generator, the SDK package, Runtime
-# and Sandbox), built into one shared .build so each module compiles once.
+# `make test`: builds the test bundle once (every test target of the one
+# package, with the executables the tests run) and runs every suite in one
+# `swift test`, in parallel, then prints how long each part of the
+# repository's suites took (scripts/test_times.py).
 #
-# Tests that run child processes or load the cores for minutes (SIGKILL
-# crash, outbox and tracker tests, 8-thread torn reads, the tracker's
-# 100,000-event stress test) run last, apart from the others, so they do not
-# stretch the timing of the quick tests.
+# The experiments that repeat a property many times (kill points, 100,000
+# events) run as samples here; `make test-heavy` (TEST_SCALE=full) runs them
+# at full size, and CI runs both. No test waits for a time it does not
+# control (CONTRIBUTING.md, "A test that waits"), so the suites run side by
+# side on a loaded machine as on an idle one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 # The Makefile's debug flags (no debug information; test failures name
 # their source lines themselves), the same for every build into .build.
 read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none}"
-HEAVY='CrashTests|TornReadTests|OutboxTests|TrackerStressTests|TrackerKillTests'
+# A filter (swift test --filter) and the file the suites' timings come from.
+FILTER=${TEST_FILTER:-}
+events=.build/test-events.jsonl
 
-# Each package's tests run right after its build, in the order in which no
-# build compiles again a module an earlier one compiled: Generator, then
-# the SDK package (which builds Runtime's and Sandbox's libraries too), then
-# Runtime and Sandbox, which only compile their tests. Measured on a fresh
-# clone: the four builds take 132 s in this order, 152 s with the SDK
-# package first (Generator's then compiled swift-argument-parser and its
-# own libraries again) and 171 s with it last (then with debug information).
-for package in Generator . Runtime Sandbox; do
-    echo "== tests of package $package"
-    "$SWIFT" build --package-path "$package" --scratch-path .build "${BUILD_FLAGS[@]}" --build-tests
-    "$SWIFT" test --package-path "$package" --scratch-path .build "${BUILD_FLAGS[@]}" --skip-build --skip "$HEAVY"
-done
-# Two lanes at once: the tracker's 100,000-event stress test (about one core
-# for a minute and a half, mostly HTTP round trips) beside the process and
-# concurrency tests, which run one at a time. Each lane is its own `swift
-# test` of the bundle built above, both with `--ignore-lock` (whichever
-# started second would otherwise wait for the other's lock: they only read
-# the build); their logs are printed whole when both are done.
-echo "== heavy tests (two lanes: TrackerStressTests | the others one at a time)"
-stress_log=$(mktemp)
-others_log=$(mktemp)
-trap 'rm -f "$stress_log" "$others_log"' EXIT
-"$SWIFT" test --scratch-path .build "${BUILD_FLAGS[@]}" --skip-build --ignore-lock --filter 'TrackerStressTests' >"$stress_log" 2>&1 &
-stress=$!
-"$SWIFT" test --scratch-path .build "${BUILD_FLAGS[@]}" --skip-build --ignore-lock --no-parallel --filter "${HEAVY/|TrackerStressTests/}" >"$others_log" 2>&1 &
-others=$!
+begin=$(date +%s%N)
+echo "== build (the test bundle and the executables the tests run)"
+"$SWIFT" build "${BUILD_FLAGS[@]}" --product OpenAPIMobileClientsPackageTests
+built=$(date +%s%N)
+echo "== tests${FILTER:+ (--filter $FILTER)}${TEST_SCALE:+ (TEST_SCALE=$TEST_SCALE)}"
+rm -f "$events"
 status=0
-wait "$stress" || status=1
-wait "$others" || status=1
-cat "$stress_log" "$others_log"
+"$SWIFT" test "${BUILD_FLAGS[@]}" --skip-build --parallel ${FILTER:+--filter "$FILTER"} \
+    --experimental-event-stream-output "$events" --experimental-event-stream-version 0 || status=$?
+ended=$(date +%s%N)
+python3 scripts/test_times.py "$events" --build-ms $(((built - begin) / 1000000)) --run-ms $(((ended - built) / 1000000))
 exit "$status"

@@ -14,9 +14,9 @@ struct ExampleRun {
     }
 
     /// Runs the built executable `name` with `arguments` and waits for it.
-    static func run(_ name: String, _ arguments: [String]) throws -> ExampleRun {
+    static func run(_ name: String, _ arguments: [String]) async throws -> ExampleRun {
         let executable = try #require(ChildProcess.executable(named: name), "\(name) is not built beside the tests")
-        let run = try ChildProcess.run(executable, arguments: arguments)
+        let run = try await ChildProcess.run(executable, arguments: arguments)
         return ExampleRun(status: run.status, stdout: run.stdout.split(separator: "\n").map(String.init), stderr: run.stderr)
     }
 }

@@ -23,21 +23,21 @@ import Testing
         return result
     }
 
-    @Test func generatesTheSameBytesTwice() throws {
+    @Test func generatesTheSameBytesTwice() async throws {
         let first = try temporaryFolder()
         let second = try temporaryFolder()
         defer {
             try? FileManager.default.removeItem(at: first)
             try? FileManager.default.removeItem(at: second)
         }
-        let one = try lint.clientgen(["generate", "specs/safepocket.yaml", "--output", first.path, "--module", "SafepocketAPI"])
-        let two = try lint.clientgen(["generate", "specs/safepocket.yaml", "--output", second.path, "--module", "SafepocketAPI"])
+        let one = try await lint.clientgen(["generate", "specs/safepocket.yaml", "--output", first.path, "--module", "SafepocketAPI"])
+        let two = try await lint.clientgen(["generate", "specs/safepocket.yaml", "--output", second.path, "--module", "SafepocketAPI"])
         #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
         let files = try contents(first)
         #expect(files.keys.sorted() == ["Client.swift", "Models.swift", "Operations.swift"])
         #expect(files == (try contents(second)))
         // The committed client is what the spec produces.
-        let committed = try lint.clientgen([
+        let committed = try await lint.clientgen([
             "generate", "specs/safepocket.yaml", "--output", "Sources/Clients/SafepocketAPI", "--module", "SafepocketAPI", "--check",
         ])
         #expect(committed.status == 0, "Sources/Clients/SafepocketAPI is stale: run make generate\n\(committed.stderr)")
@@ -47,7 +47,7 @@ import Testing
     /// regenerates it, with the spec's path from the file's folder: run
     /// there (through a shell, as a user would paste it), it reproduces the
     /// folder byte for byte, quoting and all.
-    @Test func theHeaderNamesTheCommandThatRegeneratesTheFile() throws {
+    @Test func theHeaderNamesTheCommandThatRegeneratesTheFile() async throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let specs = root.appendingPathComponent("my specs")
@@ -55,7 +55,7 @@ import Testing
         try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
         let spec = specs.appendingPathComponent("museum's.yaml")
         try FileManager.default.copyItem(at: LintCommandTests.repositoryRoot.appendingPathComponent("specs/soul.yaml"), to: spec)
-        let first = try lint.clientgen(["generate", spec.path, "--output", output.path, "--module", "MuseumAPI", "--access", "package"])
+        let first = try await lint.clientgen(["generate", spec.path, "--output", output.path, "--module", "MuseumAPI", "--access", "package"])
         #expect(first.status == 0, "\(first.stderr)")
         let client = try String(contentsOf: output.appendingPathComponent("Client.swift"), encoding: .utf8)
         let lines = client.split(separator: "\n", omittingEmptySubsequences: false).prefix(3).map(String.init)
@@ -65,20 +65,20 @@ import Testing
         let before = try contents(output)
         let executable = try #require(LintCommandTests.executable)
         let command = "'\(executable.path)'" + lines[1].dropFirst("// clientgen".count)
-        let again = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command + " --check"], in: output)
+        let again = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command + " --check"], in: output)
         #expect(again.status == 0, "\(command): \(again.stderr)")
         try FileManager.default.removeItem(at: output.appendingPathComponent("Models.swift"))
-        let rewritten = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], in: output)
+        let rewritten = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command], in: output)
         let after = try contents(output)
         #expect(rewritten.status == 0 && after == before, "\(rewritten.stderr)")
     }
 
-    @Test func checkNamesEveryDriftedFile() throws {
+    @Test func checkNamesEveryDriftedFile() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["generate", "specs/soul.yaml", "--output", folder.path, "--module", "SoulAPI"]
-        #expect(try lint.clientgen(arguments).status == 0)
-        let clean = try lint.clientgen(arguments + ["--check"])
+        #expect(try await lint.clientgen(arguments).status == 0)
+        let clean = try await lint.clientgen(arguments + ["--check"])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(clean.stderr.contains("generated code matches the specs"))
 
@@ -88,7 +88,7 @@ import Testing
         try edited.write(to: models, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Operations.swift"))
         try "// by hand\n".write(to: folder.appendingPathComponent("Extra.swift"), atomically: true, encoding: .utf8)
-        let drifted = try lint.clientgen(arguments + ["--check"])
+        let drifted = try await lint.clientgen(arguments + ["--check"])
         #expect(drifted.status == 1)
         #expect(drifted.stderr.contains("\(folder.path)/Models.swift (differs)"))
         #expect(drifted.stderr.contains("\(folder.path)/Operations.swift (missing)"))
@@ -97,7 +97,7 @@ import Testing
 
         // Generating refuses to touch a folder with a hand-written file in it,
         // and deletes nothing.
-        let refused = try lint.clientgen(arguments)
+        let refused = try await lint.clientgen(arguments)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("holds Swift files clientgen did not generate (Extra.swift)"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Extra.swift").path))
@@ -105,35 +105,35 @@ import Testing
         // Without it, generating repairs the folder and removes a stale generated file.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("Extra.swift"))
         try "// Generated by clientgen from an older spec.\n".write(to: folder.appendingPathComponent("Stale.swift"), atomically: true, encoding: .utf8)
-        #expect(try lint.clientgen(arguments).status == 0)
-        #expect(try lint.clientgen(arguments + ["--check"]).status == 0)
+        #expect(try await lint.clientgen(arguments).status == 0)
+        #expect(try await lint.clientgen(arguments + ["--check"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Stale.swift").path))
     }
 
-    @Test func theCommittedClientsMatchTheSpecs() throws {
-        let run = try lint.clientgen(["generate", "--config", "specs/clients.json", "--check"])
+    @Test func theCommittedClientsMatchTheSpecs() async throws {
+        let run = try await lint.clientgen(["generate", "--config", "specs/clients.json", "--check"])
         #expect(run.status == 0, "generated code drifted from specs/: \(run.stderr)")
     }
 
-    @Test func aSpecWithErrorsGeneratesNothing() throws {
+    @Test func aSpecWithErrorsGeneratesNothing() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let spec = folder.appendingPathComponent("broken.yaml")
         try "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n"
             .write(to: spec, atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("out")
-        let run = try lint.clientgen(["generate", spec.path, "--output", output.path])
+        let run = try await lint.clientgen(["generate", spec.path, "--output", output.path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("broken.yaml:7:"))
         #expect(run.stderr.contains("no client generated"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test func badArgumentsAreUsageErrors() throws {
-        let run = try lint.clientgen(["generate", "specs/soul.yaml"])
+    @Test func badArgumentsAreUsageErrors() async throws {
+        let run = try await lint.clientgen(["generate", "specs/soul.yaml"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--output"))
-        let missing = try lint.clientgen(["generate", "--config", "no-such.json"])
+        let missing = try await lint.clientgen(["generate", "--config", "no-such.json"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no-such.json"))
     }

@@ -15,12 +15,12 @@ import Testing
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    func clientgen(_ arguments: [String]) throws -> Run {
+    func clientgen(_ arguments: [String]) async throws -> Run {
         guard let executable = Self.executable else {
             Issue.record("clientgen must be built beside the test bundle (swift build builds it)")
             throw MissingExecutable()
         }
-        return try ChildProcess.run(executable, arguments: arguments, in: Self.repositoryRoot)
+        return try await ChildProcess.run(executable, arguments: arguments, in: Self.repositoryRoot)
     }
 
     func temporarySpec(_ text: String) throws -> String {
@@ -29,32 +29,32 @@ import Testing
         return path
     }
 
-    @Test func ourSpecsAreClean() throws {
+    @Test func ourSpecsAreClean() async throws {
         let specs = ["securenode", "soul", "safepocket", "mobiletracker"].map { "specs/\($0).yaml" }
-        let run = try clientgen(["lint", "--strict"] + specs)
+        let run = try await clientgen(["lint", "--strict"] + specs)
         #expect(run.status == 0, "\(run.stderr)")
         for spec in specs { #expect(run.stderr.contains("\(spec): 0 errors, 0 warnings")) }
     }
 
-    @Test func errorsExitOneWithPositions() throws {
+    @Test func errorsExitOneWithPositions() async throws {
         let path = try temporarySpec("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n")
-        let run = try clientgen(["lint", path])
+        let run = try await clientgen(["lint", path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("\(path):7:23: error: '#/components/responses/Nope' does not resolve"))
         #expect(run.stderr.contains("\(path): 1 error, 0 warnings"))
     }
 
-    @Test func warningsAloneExitZeroUnlessStrict() throws {
+    @Test func warningsAloneExitZeroUnlessStrict() async throws {
         let path = try temporarySpec("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents: {schemas: {N: {type: int}}}\n")
-        let lenient = try clientgen(["lint", path])
+        let lenient = try await clientgen(["lint", path])
         #expect(lenient.status == 0)
         #expect(lenient.stderr.contains("\(path):4:34: warning: unknown schema type 'int'"))
-        #expect(try clientgen(["lint", "--strict", path]).status == 1)
+        #expect(try await clientgen(["lint", "--strict", path]).status == 1)
     }
 
-    @Test func jsonFormat() throws {
+    @Test func jsonFormat() async throws {
         let path = try temporarySpec("info: {title: T}\n")
-        let run = try clientgen(["lint", "--format", "json", path])
+        let run = try await clientgen(["lint", "--format", "json", path])
         #expect(run.status == 1)
         let diagnostics = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
         #expect(diagnostics.count == 1)
@@ -66,10 +66,10 @@ import Testing
         #expect(first["hint"] is String)
     }
 
-    @Test func anyFailingFileFailsTheRun() throws {
+    @Test func anyFailingFileFailsTheRun() async throws {
         let good = try temporarySpec("openapi: 3.1.0\ninfo: {title: T, version: '1'}\n")
         let bad = try temporarySpec("openapi: 3.1.0\ninfo: {title: \"T}\n")
-        let run = try clientgen(["lint", good, bad])
+        let run = try await clientgen(["lint", good, bad])
         #expect(run.status == 1)
         #expect(run.stderr.contains("\(good): 0 errors, 0 warnings"))
         #expect(run.stderr.contains("\(bad):2:15: error: YAML syntax error: unterminated quoted string"))

@@ -8,8 +8,8 @@ import Testing
 @Suite struct VersionTests {
     let lint = LintCommandTests()
 
-    @Test func theVersionIsPrintedIsTheChangelogsLatestAndIsInEveryHeader() throws {
-        let run = try lint.clientgen(["--version"])
+    @Test func theVersionIsPrintedIsTheChangelogsLatestAndIsInEveryHeader() async throws {
+        let run = try await lint.clientgen(["--version"])
         #expect(run.status == 0 && run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == GeneratorVersion.current)
         #expect(GeneratorVersion.current.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil, "MAJOR.MINOR.PATCH")
         let changelog = try String(contentsOf: LintCommandTests.repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
@@ -22,9 +22,9 @@ import Testing
         }
     }
 
-    @Test func completionScriptsKnowTheSubcommands() throws {
+    @Test func completionScriptsKnowTheSubcommands() async throws {
         for shell in ["bash", "zsh", "fish"] {
-            let run = try lint.clientgen(["--generate-completion-script", shell])
+            let run = try await lint.clientgen(["--generate-completion-script", shell])
             #expect(run.status == 0)
             for word in ["generate", "lint", "diff"] { #expect(run.stdout.contains(word), "\(shell): \(word)") }
         }

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import RuntimeSupport
 
 /// Proof Key for Code Exchange (RFC 7636) with the S256 method: a secret
 /// verifier the app keeps, and its SHA-256 challenge that goes in the
@@ -39,7 +39,7 @@ public struct PKCE: Sendable, Hashable {
 
     /// The S256 challenge of `verifier`.
     public static func challenge(for verifier: String) -> String {
-        base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
+        base64URL(Data(SHA256.hash(Data(verifier.utf8))))
     }
 
     /// `length` characters of the unreserved set, uniformly drawn from the

@@ -1,4 +1,5 @@
 import Foundation
+import Waiting
 
 /// Test executables that `swift build` puts beside the test bundle, run as
 /// child processes a test can SIGKILL.
@@ -44,10 +45,17 @@ public struct CompletedRun: Sendable {
 }
 
 extension ChildProcess {
-    /// Runs `executable` to the end and returns its status and output.
-    /// Standard error goes to a temporary file while standard output is read,
-    /// so a chatty child cannot block on a full pipe.
-    public static func run(_ executable: URL, arguments: [String], in directory: URL? = nil) throws -> CompletedRun {
+    /// Runs `executable` to the end and returns its status and output,
+    /// waiting on a thread of its own (``onOwnThread(_:)``), not on the
+    /// test's: the suites beside it go on meanwhile.
+    public static func run(_ executable: URL, arguments: [String], in directory: URL? = nil) async throws -> CompletedRun {
+        try await onOwnThread { try runBlocking(executable, arguments: arguments, in: directory) }
+    }
+
+    /// ``run(_:arguments:in:)`` on the calling thread. Standard error goes to
+    /// a temporary file while standard output is read, so a chatty child
+    /// cannot block on a full pipe.
+    static func runBlocking(_ executable: URL, arguments: [String], in directory: URL?) throws -> CompletedRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

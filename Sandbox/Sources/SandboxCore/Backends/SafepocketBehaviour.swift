@@ -1,5 +1,4 @@
 import ContractCheck
-import Crypto
 import Foundation
 import RuntimeSupport
 
@@ -118,7 +117,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
 
     /// The S256 challenge of a verifier, computed as the server does.
     public static func challenge(for verifier: String) -> String {
-        Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+        Data(SHA256.hash(Data(verifier.utf8))).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
