@@ -23,9 +23,6 @@ export CORPUS BENCH_SPEC BENCH_CODEGEN_FLAGS SWIFT DEBUG_BUILD_FLAGS
 # `make spec-diff` compares specs/ against BASE=<commit> (default: the merge base with origin/main; scripts/spec_diff.sh).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# The suites `make test-heavy` runs at full size (TEST_SCALE=full): the experiments that repeat a property.
-HEAVY_TESTS := CrashTests|OutboxTests|TrackerStressTests|TrackerKillTests
-
 # Where `make install` puts clientgen (bin/) and its completion scripts (share/).
 PREFIX ?= /usr/local
 # The build `make install` installs (release; CI checks the target with debug, which builds faster).
@@ -107,8 +104,8 @@ references: deps ## Compile every reference test's expected output against Clien
 test: deps ## Build the tests once and run every suite (Generator, Runtime, Sandbox, SDKs), the repeated experiments as samples; prints each part's time
 	scripts/test.sh
 
-test-heavy: deps ## The repeated experiments at full size (200 kills of a 100,000-record sync, 100,000 events, 100-kill runs; CI runs it)
-	TEST_SCALE=full TEST_FILTER='$(HEAVY_TESTS)' scripts/test.sh
+test-heavy: deps ## The repeated experiments at full size (200 kills of a 100,000-record sync, 10,000 fuzzed syncs, 100,000 events, 100-kill runs; CI runs it)
+	TEST_SCALE=full TEST_PHASES=experiments scripts/test.sh
 
 check: lint drift spec-diff test references ## The quick pre-push set: spec lint, generated-code drift, breaking spec changes, tests, compiled references
 

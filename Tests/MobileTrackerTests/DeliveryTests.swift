@@ -5,6 +5,7 @@ import MobileTracker
 import Resilience
 import RuntimeSupport
 import Testing
+import Waiting
 
 @Suite struct TrackerDeliveryTests {
     @Test func payloadsFollowTheSpec() async throws {
@@ -41,18 +42,19 @@ import Testing
     @Test func callsBeforeTheSessionIsReadyAreSentInOrderOnceItIs() async throws {
         let harness = try TrackerHarness()
         defer { harness.cleanUp() }
-        let gate = Locked(true)
+        // The session request is held at the server while the app tracks.
+        let gate = ReplyGate()
         harness.backend.fault.withLock { $0 = { request in
             guard request.path == "/v2/tracking-session" else { return nil }
-            while gate.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
+            gate.hold()
             return nil
         } }
         let tracker = harness.makeTracker()
         let initialization = Task { try await tracker.initialize(brandId: "925", config: harness.config) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await gate.waitForArrivals(1)
         for index in 0..<20 { await tracker.track(eventName: "EARLY_\(index)") }
         #expect(harness.backend.events.isEmpty)
-        gate.withLock { $0 = false }
+        gate.open()
         try await initialization.value
         #expect(await tracker.flush(timeout: .seconds(10)))
         #expect(harness.backend.events.map(\.eventName) == (0..<20).map { "EARLY_\($0)" })
@@ -186,7 +188,7 @@ import Testing
         let attemptsBefore = harness.backend.server.requests.count
         harness.backend.rotateKey(to: "rotated-key")
         for index in 1...5 { await tracker.track(eventName: "E\(index)") }
-        #expect(await !tracker.flush(timeout: .seconds(10)), "nothing is delivered with the old key")
+        try await waitUntil("delivery to pause for the refused key") { await tracker.queueStatus().pausedForStatus == 401 }
         var status = await tracker.queueStatus()
         #expect(status.pausedForStatus == 401 && status.pending == 5 && status.droppedAsRejected == 0)
         // Paused: one refused attempt, then no request at all, however long.
@@ -288,8 +290,7 @@ import Testing
         unreachable.withLock { $0 = false }
         await connectivity.update(isOnline: true)
         // No call from the app: connectivity coming back is enough.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while harness.backend.events.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await waitUntil("the event tracked offline to arrive") { !harness.backend.events.isEmpty }
         #expect(harness.backend.sessions.count == 1 && harness.backend.events.map(\.eventName) == ["TRACKED_OFFLINE"])
         #expect(await tracker.sessionID() == harness.backend.sessions.first)
     }

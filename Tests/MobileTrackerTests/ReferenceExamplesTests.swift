@@ -4,6 +4,7 @@ import Logging
 import MobileTracker
 import RuntimeSupport
 import Testing
+import Waiting
 
 /// The API reference's Swift examples (`ReferenceExamples.swift`, pasted
 /// unchanged) run through `MobileTracker.shared` against the sandbox's
@@ -18,8 +19,7 @@ import Testing
             folder: folder, primaryStore: InMemoryKeyValueStore(), transport: RedirectingTransport(to: backend.baseURL), connectivity: nil)
 
         referenceInitialize()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await MobileTracker.shared.sessionID() == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil("the reference's initialize to create a session") { await MobileTracker.shared.sessionID() != nil }
         let first = try #require(await MobileTracker.shared.sessionID(), "the reference's initialize created a session")
         try await referenceConfiguration()  // the same brand, initialized: returns at once
         await referenceTrack()

@@ -99,7 +99,8 @@ import Testing
         }
     }
 
-    @Test func aLong429KeepsItsTraceIdAndReachesTheAppAtOnce() async throws {
+    /// A silent wait for the 120 s would overrun the test's one-minute limit.
+    @Test(.timeLimit(.minutes(1))) func aLong429KeepsItsTraceIdAndReachesTheAppAtOnce() async throws {
         let harness = try SafepocketHarness(keepAlive: false)
         defer { harness.cleanUp() }
         let safepocket = try await harness.signedIn()
@@ -110,9 +111,7 @@ import Testing
             }
         }
         let before = harness.backend.server.requests.filter { $0.path == "/accounts" }.count
-        let started = ContinuousClock.now
         let error = await safepocketError { try await safepocket.perform { try await $0.listAccounts() } }
-        #expect(ContinuousClock.now - started < .seconds(60), "no silent wait for the 120 s: the countdown is the app's to show")
         #expect(error == .api(SafepocketFailure(status: 429, code: .rateLimited, message: "Slow down", traceID: "t-429", retryAfter: .seconds(120))))
         #expect(harness.backend.server.requests.filter { $0.path == "/accounts" }.count - before == 1, "not retried")
     }

@@ -5,6 +5,7 @@ import LoopbackHTTPServer
 import RuntimeSupport
 import SecureNodeSDK
 import Testing
+import Waiting
 
 /// The README's API (`SecureNodeSDK`) as an app uses it: its samples run
 /// unchanged against the sandbox's SecureNode (a loopback double), through
@@ -27,14 +28,6 @@ import Testing
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Polls `condition` for up to 20 s.
-    func eventually(_ condition: () async -> Bool) async throws -> Bool {
-        for _ in 0..<400 {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return await condition()
-    }
 
     @Test func theQuickStartConfiguresTheSDKWhichSyncsAndLooksUpLocally() async throws {
         defer { cleanUp() }
@@ -80,8 +73,8 @@ import Testing
 
     @Test func offlineTheCompletionSaysQueuedAndTheEventIsBilledOnceLaterWithItsReturnCall() async throws {
         defer { cleanUp() }
-        let unreachable = try LoopbackHTTPServer { _ in .json(200, "{}") }
-        unreachable.shutdown()
+        let unreachable = try ClosedPort()
+        defer { withExtendedLifetime(unreachable) {} }
         transport.target.withLock { $0 = unreachable.baseURL }
         readmeQuickStart()
         let sdk = SecureNodeSDK(engine: SecureNode.engine, scheduler: nil, completionWait: .milliseconds(400))
@@ -103,8 +96,9 @@ import Testing
         // Delivery waits out its backoff; bounded here so a failure cannot hang the suite.
         let delivering = Task { await engine.deliverPendingEvents() }
         #expect(try await eventually { backend.billed.count == 2 })
+        // The server has counted both; the outbox marks each delivered once it has read the answer.
+        #expect(try await eventually { try engine.outbox.counts() == BillingOutbox.Counts(pending: 0, delivered: 2, dropped: 0) })
         delivering.cancel()
-        #expect(try engine.outbox.counts() == BillingOutbox.Counts(pending: 0, delivered: 2, dropped: 0))
         let returned = try #require(backend.billed.last?.json["meta"] as? [String: Any])
         #expect(returned["call_event_id"] as? String == "evt_1", "the queued event's server id, learned when it was delivered")
     }

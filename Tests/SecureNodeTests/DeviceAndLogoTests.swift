@@ -6,6 +6,7 @@ import RuntimeSupport
 import SecureNode
 import SecureNodeAPI
 import Testing
+import Waiting
 
 /// A clock tests move by hand.
 final class TestClock: @unchecked Sendable {
@@ -201,12 +202,4 @@ final class TestClock: @unchecked Sendable {
         #expect(fetches.read() == before + 1)
     }
 
-    /// Waits (up to 5 s) until `condition` holds.
-    func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<100 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
 }

@@ -5,6 +5,7 @@ import LoopbackHTTPServer
 import SecureNode
 import SecureNodeAPI
 import Testing
+import Waiting
 
 /// The `SecureNode` facade as a host app drives it, against a loopback server.
 @Suite struct FacadeTests {
@@ -26,14 +27,6 @@ import Testing
             logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false))
     }
 
-    /// Waits (up to 10 s) until `condition` holds.
-    func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<200 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
 
     @Test func launchFlowRegistersSyncsBeatsAndCachesLogos() async throws {
         guard case .upToDate(_, .full, _) = await sdk.sync() else {

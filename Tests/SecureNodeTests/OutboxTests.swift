@@ -131,8 +131,8 @@ import Waiting
         var generator = SystemRandomNumberGenerator()
     }
 
-    /// 10,000 events and 100 kills in `make test-heavy` and CI; 2,000 and 20 in `make test`.
-    static let (eventCount, launches) = ExperimentScale.pick(full: (10_000, 100), sample: (2_000, 20))
+    /// 10,000 events and 100 kills in `make test-heavy` and CI; 1,000 and 20 in `make test`.
+    static let (eventCount, launches) = ExperimentScale.pick(full: (10_000, 100), sample: (1_000, 20))
 
     @Test(.timeLimit(.minutes(10))) func eventsSurviveKillsAndDroppedResponses() async throws {
         let executable = try #require(Self.child, "outbox-delivery-child must be built beside the test bundle")
@@ -162,24 +162,28 @@ import Waiting
         }
         defer { server.shutdown() }
 
-        @Sendable func startChild() throws -> Process {
-            try ChildProcess.start(executable, arguments: [path, server.baseURL.absoluteString], readyLine: "delivering")
+        /// One launch of the delivering process; killed once it has delivered
+        /// `killAfter` more events (a point of its progress, not a time), or let finish.
+        @Sendable func launch(killAfter: Int?) throws -> (killed: Bool, status: Int32?) {
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-child-\(UUID().uuidString).out")
+            defer { try? FileManager.default.removeItem(at: log) }
+            let child = try SpawnedProcess(executable, arguments: [path, server.baseURL.absoluteString], output: log)
+            guard let killAfter else { return (false, child.wait()) }
+            let reached = ChildOutput(file: log).waitForLines { lines in
+                let counts = lines.compactMap { $0.hasPrefix("delivered ") ? Int($0.dropFirst(10)) : nil }
+                return lines.contains("empty") || (counts.last ?? 0) - (counts.first ?? 0) >= killAfter
+            }
+            let killed = reached != nil && child.kill()
+            child.wait()
+            return (killed, nil)
         }
         // The launches wait on a thread of their own, off the test pool.
-        let (kills, lastStatus) = try await onOwnThread { () throws -> (Int, Int32) in
-        var kills = 0
-        for _ in 0..<Self.launches {
-            let process = try startChild()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.01...0.08))
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                kills += 1
+        let (kills, lastStatus) = try await onOwnThread { () throws -> (Int, Int32?) in
+            var kills = 0
+            for _ in 0..<Self.launches {
+                if try launch(killAfter: Int.random(in: 1...50)).killed { kills += 1 }
             }
-            process.waitUntilExit()
-        }
-        let last = try startChild()
-        last.waitUntilExit()
-        return (kills, last.terminationStatus)
+            return (kills, try launch(killAfter: nil).status)
         }
         #expect(lastStatus == 0)
 

@@ -2,6 +2,7 @@ import BrandingStore
 import Foundation
 import RuntimeSupport
 import SecureNode
+import ProcessTestSupport
 import Testing
 
 /// Thousands of sync responses with damaged records, served over loopback
@@ -12,7 +13,8 @@ import Testing
 /// not applied makes the next sync fetch the range again, and a response
 /// that is damaged as a whole (cut short, no cursor) changes nothing.
 ///
-/// `SYNC_FUZZ_ROUNDS` sets the number of responses (default 10,000).
+/// `SYNC_FUZZ_ROUNDS` sets the number of responses (default: 10,000 in
+/// `make test-heavy` and CI, a sample of 1,000 in `make test`).
 @Suite struct SyncFuzzTests {
     /// What a damaged record does to its number.
     enum Effect: Sendable {
@@ -72,7 +74,7 @@ import Testing
     static let streams = 4
 
     @Test func damagedRecordsCostOnlyWhatCannotBeReadAndNothingElseIsLost() async throws {
-        let rounds = ProcessInfo.processInfo.environment["SYNC_FUZZ_ROUNDS"].flatMap(Int.init) ?? 10_000
+        let rounds = ProcessInfo.processInfo.environment["SYNC_FUZZ_ROUNDS"].flatMap(Int.init) ?? ExperimentScale.pick(full: 10_000, sample: 1_000)
         let counts = try await withThrowingTaskGroup(of: Counts.self) { group in
             for stream in 0..<Self.streams {
                 let share = rounds / Self.streams + (stream < rounds % Self.streams ? 1 : 0)

@@ -6,6 +6,7 @@ import OpenAPIURLSession
 import SecureNode
 import SecureNodeAPI
 import Testing
+import Waiting
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -283,36 +284,40 @@ func makeFolder(_ name: String) throws -> URL {
             return
         }
         // Nobody listening: refused, so unreachable.
-        let closed = try LoopbackHTTPServer { _ in .json(200, "{}") }
-        closed.shutdown()
+        let closed = try ClosedPort()
         let unreachable = BrandingSync(store: store, client: SecureNodeAPI.Client(serverURL: closed.baseURL, transport: FakeSecureNode.transport()))
-        guard case .offline = await unreachable.sync() else {
-            Issue.record("a refused connection is offline: \(await unreachable.status)")
+        let refused = await unreachable.sync()
+        withExtendedLifetime(closed) {}
+        guard case .offline = refused else {
+            Issue.record("a refused connection is offline: \(refused)")
             return
         }
         #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "the dataset stays readable")
     }
 
-    /// A sync answer that sends its headers and half its body, then nothing, the connection left open.
-    static func stalledAnswer(holding seconds: Double) -> LoopbackHTTPServer.Reply {
+    /// A sync answer that sends its headers and half its body, then nothing
+    /// until the test opens `gate`, the connection left open: a sync that
+    /// returns while the gate is closed was ended by the client, not the server.
+    static func stalledAnswer(until gate: ReplyGate) -> LoopbackHTTPServer.Reply {
         let body = Array(FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Changed")], syncedAt: "2024-02-01T00:00:00Z").utf8)
         return .streamed(status: 200, headers: [("Content-Type", "application/json")], length: body.count) { write in
             _ = write(Array(body.prefix(body.count / 2)))
-            Thread.sleep(forTimeInterval: seconds)
+            gate.hold()
         }
     }
 
     @Test func aStalledAnswerEndsAsATimeoutAtTheSyncsBoundWithNothingApplied() async throws {
         try await goodFullSync()
         let bounded = BrandingSync(store: store, client: fake.client(), deadline: .milliseconds(800))
-        fake.route("GET /api/mobile/branding/sync", Self.stalledAnswer(holding: 30))
-        let started = ContinuousClock.now
+        let stall = ReplyGate()
+        defer { stall.open() }
+        fake.route("GET /api/mobile/branding/sync", Self.stalledAnswer(until: stall))
+        // The server holds its answer until the end of the test: the sync ends at its own bound.
         guard case .timedOut(let lastSuccess) = await bounded.sync() else {
             Issue.record("a stalled answer is a timeout: \(await bounded.status)")
             return
         }
         #expect(lastSuccess == nil, "this engine never synced")
-        #expect(ContinuousClock.now - started < .seconds(15), "ended at the bound, not when the server gave up (30 s)")
         #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank", "nothing of the half answer applied")
         #expect(try store.cursor() == "2024-01-02T08:15:00Z")
     }
@@ -321,13 +326,14 @@ func makeFolder(_ name: String) throws -> URL {
         try await goodFullSync()
         let transport = SecureNode.urlSessionTransport(timeouts: .init(stall: .seconds(1), sync: .seconds(30)))
         let viaDefault = BrandingSync(store: store, client: SecureNodeAPI.Client(serverURL: fake.server.baseURL, transport: transport))
-        fake.route("GET /api/mobile/branding/sync", Self.stalledAnswer(holding: 30))
-        let started = ContinuousClock.now
+        let stall = ReplyGate()
+        defer { stall.open() }
+        fake.route("GET /api/mobile/branding/sync", Self.stalledAnswer(until: stall))
+        // The server never ends its answer before the sync returns: the stall bound (1 s) ends it, not the sync's 30 s.
         guard case .timedOut = await viaDefault.sync() else {
             Issue.record("a stall under the default transport is a timeout: \(await viaDefault.status)")
             return
         }
-        #expect(ContinuousClock.now - started < .seconds(15), "the idle timeout, not the server's 30 s")
         #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")
     }
 
@@ -349,10 +355,12 @@ func makeFolder(_ name: String) throws -> URL {
 
     @Test func a401ToReplacedCredentialsDoesNotDisableTheNewOnes() async throws {
         try await goodFullSync()
-        fake.route("GET /api/mobile/branding/sync", .delayed(.milliseconds(300), .json(401, #"{"error":"unauthorized"}"#)))
+        let refusal = ReplyGate()
+        fake.route("GET /api/mobile/branding/sync", .gated(refusal, .json(401, #"{"error":"unauthorized"}"#)))
         let sync = Task { await engine.sync() }
-        try await Task.sleep(for: .milliseconds(100))
+        try await refusal.waitForArrivals(1)
         await engine.reenable()  // new credentials configured while the old ones were being refused
+        refusal.open()
         #expect(await sync.value.isDisabled == false)
         fake.route("GET /api/mobile/branding/sync", .json(401, #"{"error":"unauthorized"}"#))
         #expect(await engine.sync() == .disabled(status: 401), "a 401 to the current credentials disables")
@@ -366,12 +374,14 @@ func makeFolder(_ name: String) throws -> URL {
         try await goodFullSync()
 
         // A call that starts while the response is on its way: not applied.
-        fake.route("GET /api/mobile/branding/sync", .delayed(.milliseconds(300), .json(200, FakeSecureNode.sync([
+        let answer = ReplyGate()
+        fake.route("GET /api/mobile/branding/sync", .gated(answer, .json(200, FakeSecureNode.sync([
             FakeSecureNode.record("+61412345678", "During the call"),
         ], syncedAt: "2024-03-01T00:00:00Z"))))
         let sync = Task { await engine.sync() }
-        try await Task.sleep(for: .milliseconds(100))
+        try await answer.waitForArrivals(1)
         calls.callStarted()
+        answer.open()
         #expect(await sync.value == .deferredForCall)
         calls.callEnded()
         #expect(store.lookup(e164: "+61412345678")?.brandName == "Acme Bank")

@@ -6,6 +6,7 @@ import RuntimeSupport
 import Soul
 import SoulAPI
 import Testing
+import Waiting
 
 /// SOUL offline, as the document allows it: moods read from the cache with
 /// their age, moods made offline queued and sent once, and a sign-in that
@@ -72,10 +73,9 @@ import Testing
         #expect(harness.backend.counters.moodsCreated == 0)
         #expect(await soul.pendingWrites().map(\.id) == [queued.id])
         await connectivity.update(isOnline: true)
-        for _ in 0..<200 where harness.backend.counters.moodsCreated == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("connectivity's return to send the queue") { harness.backend.counters.moodsCreated > 0 }
         #expect(harness.backend.counters.moodsCreated == 1, "connectivity's return sends the queue")
-        for _ in 0..<200 where !(await soul.pendingWrites().isEmpty) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(await soul.pendingWrites().isEmpty)
+        try await waitUntil("the queue to empty") { await soul.pendingWrites().isEmpty }
         _ = try await soul.listMoods()
         #expect(harness.backend.counters.moodsCreated == 1)
     }

@@ -114,19 +114,18 @@ import FoundationNetworking
         }
     }
 
-    @Test func a429OnAReadReachesTheAppAtOnceWithItsCountdown() async throws {
+    /// A silent wait for the hour would overrun the test's one-minute limit.
+    @Test(.timeLimit(.minutes(1))) func a429OnAReadReachesTheAppAtOnceWithItsCountdown() async throws {
         let harness = try SoulHarness(keepAlive: false)
         defer { harness.cleanUp() }
         let soul = try await harness.signedIn()
-        for retryAfter in ["5", "30"] {
+        for retryAfter in ["5", "3600"] {
             harness.backend.fault.withLock {
                 $0 = { request in request.path == "/api/moods" ? .json(429, #"{"detail":"Too many requests"}"#, headers: [("Retry-After", retryAfter)]) : nil }
             }
             let before = harness.backend.server.requests.filter { $0.path == "/api/moods" }.count
-            let started = ContinuousClock.now
             #expect(await soulError { try await soul.listMoods() } == .rateLimited(retryAfter: .seconds(Int(retryAfter)!)))
             #expect(harness.backend.server.requests.filter { $0.path == "/api/moods" }.count - before == 1, "Retry-After \(retryAfter): not retried")
-            if retryAfter == "30" { #expect(ContinuousClock.now - started < .seconds(20), "given to the app at once, not after the 30 s") }
         }
         // A wait within the 2 s budget is waited for: the user sees the moods.
         let served = Locked(0)

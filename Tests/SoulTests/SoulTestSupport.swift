@@ -75,10 +75,14 @@ extension Submission {
 
 /// A loopback URL nothing listens on: connections are refused.
 func unreachableURL() throws -> URL {
-    let server = try LoopbackHTTPServer { _ in .dropConnection }
-    server.shutdown()
-    return server.baseURL
+    let port = try ClosedPort()
+    unreachablePorts.withLock { $0.append(port) }
+    return port.baseURL
 }
+
+/// The ports ``unreachableURL()`` handed out, held for the rest of the run
+/// so that no server started by another test can take one.
+let unreachablePorts = Locked<[ClosedPort]>([])
 
 /// The error a call threw, as a ``SoulError`` (nil when it succeeded; a
 /// marker `unexpectedResponse` when something else was thrown).

@@ -77,6 +77,12 @@ public final class LoopbackHTTPServer: Sendable {
     /// The port the server listens on.
     public let port: Int
     private let listener: Int32
+    /// A second socket bound to the port that never listens, held until the
+    /// server is released: once ``shutdown()`` closes the listener, a
+    /// connection to the port is refused and no other server given a free
+    /// port takes this one (tests running beside each other would otherwise
+    /// answer for a server that was shut down to be unreachable).
+    private let portHolder: Int32
     private let state: LockedState
 
     /// Starts listening; `handler` is called on a server thread for each request.
@@ -93,6 +99,9 @@ public final class LoopbackHTTPServer: Sendable {
         guard socketFD >= 0 else { throw ServerError.socket(errno) }
         var yes: Int32 = 1
         setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        // Shared with the port holder (and a server brought back on this port); a
+        // free port is never picked from one bound this way.
+        setsockopt(socketFD, SOL_SOCKET, SO_REUSEPORT, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(requestedPort).bigEndian
@@ -110,6 +119,7 @@ public final class LoopbackHTTPServer: Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = socketFD
+        portHolder = Self.holdPort(address)
         state = LockedState(handler: handler, keepAlive: keepAlive)
         let thread = Thread { [state, listener] in Self.acceptLoop(listener: listener, state: state) }
         thread.stackSize = 1 << 20
@@ -122,7 +132,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// Every request received so far, in arrival order.
     public var requests: [Request] { state.withLock { $0.requests } }
 
-    /// Stops accepting and closes every open connection.
+    /// Stops accepting and closes every open connection. The port stays
+    /// taken while the server object lives: a connection to it is refused,
+    /// as to a server that went away.
     public func shutdown() {
         // Idempotent, and done under the lock: a descriptor closed twice, or
         // shut down after its connection thread closed it, could belong to
@@ -136,7 +148,29 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    deinit { shutdown() }
+    deinit {
+        shutdown()
+        if portHolder >= 0 { close(portHolder) }
+    }
+
+    /// A socket bound to `address` (the listener's), never listening; -1 if
+    /// the system refused it (the server then works as before, without the hold).
+    private static func holdPort(_ address: sockaddr_in) -> Int32 {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard holder >= 0 else { return -1 }
+        var yes: Int32 = 1
+        setsockopt(holder, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(holder, SOL_SOCKET, SO_REUSEPORT, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = address
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(holder)
+            return -1
+        }
+        return holder
+    }
 
     /// A socket call failed (the `errno` value).
     public enum ServerError: Error {

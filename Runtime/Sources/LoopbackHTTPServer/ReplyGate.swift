@@ -43,8 +43,11 @@ public final class ReplyGate: Sendable {
         }
     }
 
-    /// Called on the server's thread: counts the arrival and blocks until the gate is open.
-    func hold() {
+    /// Counts an arrival and blocks the calling thread until the gate is
+    /// open: what ``LoopbackHTTPServer/Reply/gated(_:_:)`` does on the
+    /// server's thread, and what a `.streamed` body calls to stall part-way
+    /// for as long as the test wants.
+    public func hold() {
         condition.lock()
         defer { condition.unlock() }
         state.withLock { $0.arrived += 1 }

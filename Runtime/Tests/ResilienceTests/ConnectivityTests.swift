@@ -6,6 +6,7 @@ import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
 import Testing
+import Waiting
 
 /// The connectivity signal the SDKs use by default where no system monitor
 /// exists: read from requests' outcomes, never trusted to refuse a call.
@@ -39,7 +40,7 @@ import Testing
         let answer = try await client.send(.get, "/notes", operationID: "listNotes")
         #expect(answer.status == 200, "the call was still made while the signal said offline")
         #expect(await connectivity.isOnline)
-        for _ in 0..<100 where reconnected.read() == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil("the reconnect actions to run") { reconnected.read() > 0 }
         #expect(reconnected.read() == 1, "the first answer runs the reconnect actions once")
         withExtendedLifetime(owner) {}
     }
@@ -51,7 +52,7 @@ import Testing
         await connectivity.whenOnline(while: owner!) { runs.withLock { $0 += 1 } }
         await connectivity.update(isOnline: false)
         await connectivity.update(isOnline: true)
-        for _ in 0..<100 where runs.read() == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the action to run") { runs.read() > 0 }
         #expect(runs.read() == 1)
         owner = nil
         await connectivity.update(isOnline: false)

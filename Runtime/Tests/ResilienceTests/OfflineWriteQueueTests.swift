@@ -2,6 +2,7 @@ import Foundation
 import Resilience
 import RuntimeSupport
 import Testing
+import Waiting
 
 /// The durable write queue: order, relaunches, and the rule that a write in
 /// doubt is never sent twice unless the server deduplicates it.
@@ -74,7 +75,7 @@ import Testing
             return await withUnsafeContinuation { _ in }
         }
         func waitForSend(_ count: Int) async throws {
-            for _ in 0..<500 where started.withLock({ $0 }) < count { try await Task.sleep(for: .milliseconds(10)) }
+            try await waitUntil("\(count) sends to start") { started.withLock({ $0 }) >= count }
         }
         Task { _ = await queue.deliver(subject: nil, send: stuck) }
         try await waitForSend(1)

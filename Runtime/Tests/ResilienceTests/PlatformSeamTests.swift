@@ -4,6 +4,7 @@ import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
 import Testing
+import Waiting
 
 /// What the Apple adapters are reached through, tested where the tests run:
 /// a signal fed by a platform callback (how `NWPathMonitor` feeds
@@ -86,13 +87,4 @@ import Testing
         #expect(stack.contains { $0 is ConnectTimeoutMiddleware } == ConnectTimeoutMiddleware.dialsBeforeSending)
     }
 
-    /// Polls `condition` for up to 5 s.
-    func eventually(_ condition: @Sendable () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return try await condition()
-    }
 }

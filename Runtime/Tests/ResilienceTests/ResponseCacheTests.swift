@@ -6,6 +6,7 @@ import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
 import Testing
+import Waiting
 
 /// The response cache over loopback: what is stored, what is served, when,
 /// and to whom.
@@ -135,12 +136,14 @@ import Testing
     }
 
     @Test func aResponseArrivingAfterSignOutIsNotKept() async throws {
-        let fixture = try Fixture { _ in .delayed(.milliseconds(300), .json(200, "[1]", headers: [("Cache-Control", "max-age=600")])) }
+        let answer = ReplyGate()
+        let fixture = try Fixture { _ in .gated(answer, .json(200, "[1]", headers: [("Cache-Control", "max-age=600")])) }
         defer { fixture.cleanUp() }
         fixture.cache.signIn(subject: "user:1")
         async let late = fixture.get("/me/notes", as: Self.privateNotes)
-        try await Task.sleep(for: .milliseconds(100))
+        try await answer.waitForArrivals(1)
         fixture.cache.signOut()
+        answer.open()
         #expect(try await late.source == .network)
         #expect(fixture.storedFiles.isEmpty, "the signed-out user's response is not written back")
     }

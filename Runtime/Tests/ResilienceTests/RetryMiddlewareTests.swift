@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LoopbackHTTPServer
 import Testing
+import Waiting
 
 @testable import ClientRuntime
 @testable import Resilience
@@ -111,7 +112,7 @@ import Testing
         let client = TestClient(server: server, middlewares: [retry])
         let call = Task { try await client.send(.get, "/x", operationID: "x") }
         // The first attempt fails; the retry must wait until the app reports online.
-        while server.requests.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("the first attempt") { server.requests.count >= 1 }
         try await Task.sleep(for: .milliseconds(100))
         #expect(server.requests.count == 1, "no retry while offline")
         await connectivity.update(isOnline: true)
@@ -120,11 +121,15 @@ import Testing
     }
 
     @Test func cancellationIsNotRetried() async throws {
-        let server = try Self.scripted(["/slow": [.delayed(.seconds(3), .respond(status: 200))]])
-        defer { server.shutdown() }
+        let held = ReplyGate()
+        let server = try Self.scripted(["/slow": [.gated(held, .respond(status: 200))]])
+        defer {
+            held.open()
+            server.shutdown()
+        }
         let client = TestClient(server: server, middlewares: [RetryMiddleware(clock: VirtualClock())])
         let call = Task { try await client.send(.get, "/slow", operationID: "slow") }
-        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try await held.waitForArrivals(1)
         call.cancel()
         _ = try? await call.value
         try await Task.sleep(for: .milliseconds(100))

@@ -3,6 +3,7 @@ import HTTPTypes
 import LoopbackHTTPServer
 import OpenAPIRuntime
 import Testing
+import Waiting
 
 @testable import Resilience
 
@@ -25,8 +26,7 @@ import Testing
 
         func refresh(using refreshToken: String) async throws -> TokenPair {
             let call = lock.withLock { count += 1; return count }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !gate(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil("the test to let the refresh answer") { gate() }
             return try result(call)
         }
     }

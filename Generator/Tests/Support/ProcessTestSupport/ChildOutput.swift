@@ -23,9 +23,16 @@ public struct ChildOutput {
     /// did within `limit` (a hang guard for a child that died or stalled,
     /// not a timing: a child that lives reaches its lines whatever the load).
     public func waitForLine(limit: Duration = .seconds(120), where matches: (Substring) -> Bool) -> Substring? {
+        waitForLines(limit: limit) { $0.contains(where: matches) }?.first(where: matches)
+    }
+
+    /// Waits until the lines written so far satisfy `done` and returns them;
+    /// nil when they did not within `limit` (a hang guard, as above).
+    public func waitForLines(limit: Duration = .seconds(120), until done: ([Substring]) -> Bool) -> [Substring]? {
         let deadline = ContinuousClock.now + limit
         while true {
-            if let line = lines().first(where: matches) { return line }
+            let written = lines()
+            if done(written) { return written }
             if ContinuousClock.now > deadline { return nil }
             usleep(300)
         }
