@@ -28,13 +28,23 @@ PREFIX ?= /usr/local
 # The build `make install` installs (release; CI checks the target with debug, which builds faster).
 INSTALL_CONFIGURATION ?= release
 
-.PHONY: help deps build install install-check generate drift spec-diff lint layout ios-check corpus references guide plugin-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench fuzz clean
+.PHONY: help deps build install install-check generate drift spec-diff lint layout ios-check corpus references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
-deps: ## Install missing system packages (libyaml-dev, libsqlite3-dev, pkg-config)
-	@missing=""; \
+deps: ## Install missing system packages (libyaml, pkg-config; on Linux libsqlite3-dev too): apt-get on Linux, Homebrew on a Mac
+	@if [ "$$(uname -s)" = Darwin ]; then \
+		missing=""; \
+		command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+		command -v pkg-config >/dev/null && pkg-config --exists yaml-0.1 || missing="$$missing libyaml"; \
+		if [ -n "$$missing" ]; then \
+			command -v brew >/dev/null || { echo "deps: install$$missing (Homebrew: https://brew.sh, then brew install$$missing)" >&2; exit 1; }; \
+			echo "installing:$$missing"; brew install $$missing; \
+		fi; \
+		exit 0; \
+	fi; \
+	missing=""; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v pkg-config >/dev/null && pkg-config --exists yaml-0.1 || missing="$$missing libyaml-dev"; \
 	command -v pkg-config >/dev/null && pkg-config --exists sqlite3 || missing="$$missing libsqlite3-dev"; \
@@ -83,8 +93,11 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 docs: deps ## DocC reference of ClientRuntime, Resilience and the SDKs in .build/docs (docc, warnings fail)
 	python3 scripts/docs.py
 
-plugin-check: deps ## An app package outside this repository generating its client with the build and command plugins
+plugin-check: deps ## An app package outside this repository, depending on it by URL, generating its client with the build and command plugins
 	python3 scripts/plugin_check.py
+
+url-check: deps ## Apps outside this repository adding its products by URL and version: resolved, built, run; prints what each fetched and built
+	python3 scripts/url_check.py
 
 guide: deps ## Follow docs/OwnSpec.md word for word in a scratch package, with GUIDE_SPEC as the team's spec
 	python3 scripts/own_spec_guide.py $(GUIDE_SPEC)
@@ -119,7 +132,7 @@ install-check: deps ## make install into a scratch prefix and check the version 
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-ci: test test-heavy layout ios-check lint drift spec-diff ci-corpus guide plugin-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
+ci: test test-heavy layout ios-check lint drift spec-diff ci-corpus guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
 
 ci-corpus: # The corpus without the 3 MB GitHub spec (its build alone takes minutes; make bench generates it)
 	$(MAKE) --no-print-directory corpus CORPUS_SKIP=22-github-rest-api.yaml

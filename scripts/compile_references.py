@@ -48,7 +48,7 @@ if not modules:
     print(f'no references in {args.references}', file=sys.stderr)
     sys.exit(1)
 write_manifest(package, root, modules, 'References')
-build = subprocess.run(['swift', 'build', '--package-path', package], capture_output=True, text=True)
+build = subprocess.run(['swift', 'build', '--package-path', package, '--product', 'References'], capture_output=True, text=True)
 if build.returncode != 0:
     errors = [l for l in build.stdout.splitlines() if ': error:' in l]
     sys.stderr.write(f'{len(errors)} compile errors, first ones:\n' + '\n'.join(errors[:20]) + '\n' + build.stderr[-2000:])

@@ -15,8 +15,8 @@ import glob, os, shutil, subprocess, sys, tempfile
 root = os.path.abspath('.')
 # The Makefile's flags for debug builds into .build (the same for every one, so each reuses the last).
 debug_flags = os.environ.get('DEBUG_BUILD_FLAGS', '-debug-info-format none').split()
-products = [('Runtime', 'ClientRuntime'), ('Runtime', 'Resilience'), ('.', 'SecureNode'), ('.', 'SecureNodeSDK'), ('.', 'Soul'),
-            ('.', 'Safepocket'), ('.', 'MobileTracker')]
+products = [('Runtime/Sources', 'ClientRuntime'), ('Runtime/Sources', 'Resilience'), ('Sources', 'SecureNode'), ('Sources', 'SecureNodeSDK'),
+            ('Sources', 'Soul'), ('Sources', 'Safepocket'), ('Sources', 'MobileTracker')]
 
 
 def fail(message):
@@ -28,36 +28,29 @@ def main():
     docc = shutil.which('docc') or os.path.join(os.path.dirname(os.path.realpath(shutil.which('swift'))), 'docc')
     if not os.path.exists(docc):
         fail('docc is not in the toolchain (it ships with Swift 5.6 and later)')
-    dumped = {}
     output_root = os.path.join(root, '.build', 'docs')
     os.makedirs(output_root, exist_ok=True)
-    for package, target in products:
-        if package not in dumped:
-            # dump-symbol-graph emits a graph for every module of the package,
-            # test modules included, so the tests are built first; in the
-            # shared .build, where `make test` has built them already.
-            scratch = ['--package-path', package, '--scratch-path', os.path.join(root, '.build')]
-            built = subprocess.run(['swift', 'build', *scratch, *debug_flags, '--build-tests'], capture_output=True, text=True)
-            if built.returncode != 0:
-                fail(f'build of {package}:\n{built.stdout[-3000:]}{built.stderr[-3000:]}')
-            result = subprocess.run(['swift', 'package', *scratch, *debug_flags, 'dump-symbol-graph', '--minimum-access-level', 'public'],
-                                    capture_output=True, text=True)
-            if result.returncode != 0:
-                fail(f'dump-symbol-graph in {package}:\n{result.stdout[-3000:]}{result.stderr[-3000:]}')
-            graphs = glob.glob(os.path.join(root, '.build', '*', 'symbolgraph'))
-            if not graphs:
-                fail(f'no symbol graphs under .build for {package}')
-            # The next package's dump writes the same folder: keep a copy.
-            kept = os.path.join(root, '.build', 'docs-graphs', package.replace('/', '_').replace('.', 'root'))
-            shutil.rmtree(kept, ignore_errors=True)
-            shutil.copytree(graphs[0], kept)
-            dumped[package] = kept
-        source = 'Runtime/Sources' if package == 'Runtime' else 'Sources'
+    # dump-symbol-graph emits a graph for every module of the package, test
+    # modules included, so the tests are built first; in the shared .build,
+    # where `make test` has built them already.
+    scratch = ['--scratch-path', os.path.join(root, '.build')]
+    built = subprocess.run(['swift', 'build', *scratch, *debug_flags, '--build-tests'], capture_output=True, text=True)
+    if built.returncode != 0:
+        fail(f'build:\n{built.stdout[-3000:]}{built.stderr[-3000:]}')
+    result = subprocess.run(['swift', 'package', *scratch, *debug_flags, 'dump-symbol-graph', '--minimum-access-level', 'public'],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f'dump-symbol-graph:\n{result.stdout[-3000:]}{result.stderr[-3000:]}')
+    graphs = glob.glob(os.path.join(root, '.build', '*', 'symbolgraph'))
+    if not graphs:
+        fail('no symbol graphs under .build')
+    dumped = graphs[0]
+    for source, target in products:
         catalog = os.path.join(root, source, target, f'{target}.docc')
         if not os.path.isdir(catalog):
             fail(f'{target} has no catalog at {catalog}')
         with tempfile.TemporaryDirectory() as graphs:
-            for path in glob.glob(os.path.join(dumped[package], f'{target}.symbols.json')) + glob.glob(os.path.join(dumped[package], f'{target}@*.symbols.json')):
+            for path in glob.glob(os.path.join(dumped, f'{target}.symbols.json')) + glob.glob(os.path.join(dumped, f'{target}@*.symbols.json')):
                 shutil.copy(path, graphs)
             if not os.listdir(graphs):
                 fail(f'no symbol graph for {target}')

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """`make plugin-check`: an app package outside this repository, as a team
-with its own spec would write it, depending on this repository by path.
+with its own spec would write it, depending on this repository by URL and
+a version rule (the working tree published as a tagged git repository,
+scripts/published_package.py).
 
-- It depends on the generator package (`Generator/`) for the plugins and on
-  the runtime package (`Runtime/`) for what the generated code calls, and
-  resolves nothing else of this repository: no GRDB, swift-crypto,
-  Hummingbird or SwiftNIO (checked from its `Package.resolved`).
+- It takes the plugins and the runtime the generated code calls
+  (`ClientRuntime`) from that one package, and never fetches Hummingbird or
+  SwiftNIO; it prints what it fetched and built (`BENCH plugin-app-*`).
 - Its `PetsAPI` target holds `openapi.yaml` (the corpus's petstore) and
   `clientgen-config.json`, and applies `ClientgenBuildPlugin`: `swift build`
   generates the client and compiles it; the app's executable calls it
@@ -21,6 +22,9 @@ with its own spec would write it, depending on this repository by path.
 Prints `BENCH plugin-first-build <s> s` and a last line `plugin: ok`; exits 1
 on any failure."""
 import http.server, json, os, re, shutil, subprocess, sys, tempfile, threading, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import published_package as published
 
 root = os.path.abspath('.')
 
@@ -55,9 +59,11 @@ class Petstore(http.server.BaseHTTPRequestHandler):
 
 
 def main():
-    identity = 'generator'
+    identity = published.IDENTITY
     scratch = tempfile.mkdtemp(prefix='plugin-check-')
     try:
+        url, version = published.publish(scratch)
+        print(f'plugin: the working tree published as {url}, tagged {version}')
         app = os.path.join(scratch, 'PetsApp')
         for folder in ['Sources/PetsAPI', 'Sources/PetsApp', 'Sources/CommittedAPI']:
             os.makedirs(os.path.join(app, folder))
@@ -79,8 +85,8 @@ def main():
             json.dump({'access': 'public'}, f)
         with open(os.path.join(app, 'Sources/CommittedAPI/clientgen-config.json'), 'w') as f:
             json.dump({'module': 'CommittedAPI', 'output': 'Generated'}, f)
-        client_dependencies = '''[
-                .product(name: "ClientRuntime", package: "Runtime"),
+        client_dependencies = f'''[
+                .product(name: "ClientRuntime", package: "{identity}"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]'''
@@ -92,8 +98,7 @@ let package = Package(
     name: "PetsApp",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: "{root}/Generator"),
-        .package(path: "{root}/Runtime"),
+        .package(url: "{url}", from: "{version}"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
@@ -131,14 +136,11 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
             fail(f'generate-clients wrote {generated}')
         swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'CommittedAPI', '--check', cwd=app)
 
-        built = swift('build', cwd=app)
+        built = swift('build', '--product', 'PetsApp', cwd=app)
         first_build = time.monotonic() - begin
-        resolved = json.load(open(os.path.join(app, 'Package.resolved')))
-        pins = sorted(pin['identity'] for pin in resolved.get('pins', []))
-        unwanted = [pin for pin in pins if pin in ('grdb.swift', 'swift-crypto', 'hummingbird', 'swift-nio')]
+        unwanted = published.report('plugin-app', app)
         if unwanted:
-            fail(f'the plugin user resolved {unwanted} (all pins: {pins})')
-        print(f'plugin: the app resolved {len(pins)} packages ({", ".join(pins)}): no GRDB, swift-crypto, Hummingbird or SwiftNIO')
+            fail(f'the plugin user fetched {unwanted}: the sandbox server\'s packages must never reach a team')
         warning = next((l for l in (built.stdout + built.stderr).splitlines() if re.search(r'openapi\.yaml:\d+:\d+: warning: .*style: matrix', l)), None)
         if not warning:
             fail(f"the spec's warning did not reach the build output:\n{(built.stdout + built.stderr)[-3000:]}")
@@ -157,7 +159,7 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
             fail('the petstore spec changed; pick another reference to break')
         with open(broken, 'w') as f:
             f.write(text.replace('$ref: "#/components/schemas/Pets"', '$ref: "#/components/schemas/Petz"', 1))
-        result = swift('build', cwd=app, expect=1)
+        result = swift('build', '--product', 'PetsApp', cwd=app, expect=1)
         output = result.stdout + result.stderr
         line = next((l for l in output.splitlines() if re.search(r'openapi\.yaml:\d+:\d+: error: ', l)), None)
         if not line:

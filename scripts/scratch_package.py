@@ -1,6 +1,8 @@
 """A scratch Swift package whose targets are generated clients, each
-depending on ClientRuntime, the package in this repository's Runtime/
-folder (used by corpus.py and
+depending on ClientRuntime from this repository's package (by path: the
+checkout as it is), with one library product naming them all, so
+`swift build --product NAME` compiles them and nothing else the
+repository's package holds (used by corpus.py, compile_references.py and
 bench_codegen.py)."""
 import os
 
@@ -8,7 +10,7 @@ import os
 def write_manifest(package, root, modules, name):
     """Writes `package`/Package.swift with one target per module in `modules`."""
     targets = ',\n'.join(
-        f'        .target(name: "{m}", dependencies: [.product(name: "ClientRuntime", package: "Runtime"), '
+        f'        .target(name: "{m}", dependencies: [.product(name: "ClientRuntime", package: "OpenAPIMobileClients"), '
         f'.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "HTTPTypes", package: "swift-http-types")])'
         for m in modules)
     manifest = f'''// swift-tools-version:6.0
@@ -18,8 +20,9 @@ import PackageDescription
 let package = Package(
     name: "{name}",
     platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [.library(name: "{name}", targets: [{', '.join(f'"{m}"' for m in modules)}])],
     dependencies: [
-        .package(path: "{os.path.join(root, 'Runtime')}"),
+        .package(name: "OpenAPIMobileClients", path: "{root}"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
     ],

@@ -68,7 +68,7 @@ enum DocumentedCatalog {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs").appendingPathComponent(document)
         let text = try String(contentsOf: url, encoding: .utf8)
-        let begin = "<!-- \(section): generated from the catalog by `UPDATE_DOCS=1 swift test --package-path Generator --filter CatalogDocumentationTests`; do not edit -->\n"
+        let begin = "<!-- \(section): generated from the catalog by `UPDATE_DOCS=1 swift test --filter CatalogDocumentationTests`; do not edit -->\n"
         let end = "<!-- end of \(section) -->\n"
         let start = try #require(text.range(of: begin), "docs/\(document) has no line \(begin)")
         let stop = try #require(text.range(of: end, range: start.upperBound..<text.endIndex), "docs/\(document) has no line \(end)")
@@ -77,6 +77,6 @@ enum DocumentedCatalog {
             try (text[..<start.upperBound] + rendered + text[stop.lowerBound...]).write(to: url, atomically: true, encoding: .utf8)
             return
         }
-        #expect(current == rendered, "docs/\(document) is out of date with the catalog: run UPDATE_DOCS=1 swift test --package-path Generator --filter CatalogDocumentationTests")
+        #expect(current == rendered, "docs/\(document) is out of date with the catalog: run UPDATE_DOCS=1 swift test --filter CatalogDocumentationTests")
     }
 }
