@@ -24,7 +24,7 @@ enum AutomaticScreenTracking {
     /// Starts automatic screen tracking for `tracker` (once per tracker);
     /// `hook` is handed the function to call with each controller that
     /// appeared.
-    static func install(for tracker: MobileTracker, hook: (@escaping @MainActor (AnyObject) -> Void) -> Void) {
+    static func install(for tracker: MobileTracker, hook: @MainActor (@escaping @MainActor (AnyObject) -> Void) -> Void) {
         let key = ObjectIdentifier(tracker)
         // A subscriber whose tracker is gone does not count: another tracker may have its address now.
         guard subscribers[key]?.tracker == nil else { return }
