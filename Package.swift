@@ -110,7 +110,10 @@ func client(_ name: String, path: String) -> Target {
 let sdkTargets: [Target] = [
     // SecureNode's offline branding dataset (SQLite through GRDB): atomic
     // syncs with their cursor, local lookups, the Call Directory snapshot.
-    .target(name: "BrandingStore", dependencies: [grdb]),
+    .target(name: "BrandingStore", dependencies: [grdb, "SecureNodeCallDirectory"]),
+    // What the Call Directory extension links, Foundation only: the shared
+    // files' formats, the load state, the whole request in one call.
+    .target(name: "SecureNodeCallDirectory"),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
     .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession]),
     // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
@@ -186,6 +189,9 @@ let testSupportTargets: [Target] = [
     .executableTarget(
         name: "outbox-delivery-child", dependencies: ["SecureNode", "SecureNodeAPI", "Resilience", urlSession], path: "Tests/Support/outbox-delivery-child"),
     .executableTarget(name: "branding-crash-child", dependencies: ["BrandingStore"], path: "Tests/Support/branding-crash-child"),
+    // iOS's side of Call Directory requests: what it holds, CallKit's rules
+    // checked on every call (a broken rule is a test failure).
+    .target(name: "CallDirectoryTesting", dependencies: ["SecureNodeCallDirectory", "RuntimeSupport"], path: "Tests/Support/CallDirectoryTesting"),
 ]
 
 // MARK: Tests
@@ -216,12 +222,17 @@ let runtimeTestTargets: [Target] = [
 
 /// The clients' and SDKs' tests (`Tests/`).
 let sdkTestTargets: [Target] = [
-    .testTarget(name: "BrandingStoreTests", dependencies: ["BrandingStore", "branding-crash-child", "ProcessTestSupport", "RuntimeSupport", "Waiting", grdb]),
+    .testTarget(
+        name: "BrandingStoreTests",
+        dependencies: [
+            "BrandingStore", "branding-crash-child", "ProcessTestSupport", "RuntimeSupport", "Waiting", grdb, "SecureNodeCallDirectory", "CallDirectoryTesting",
+        ]),
+    .testTarget(name: "SecureNodeCallDirectoryTests", dependencies: ["SecureNodeCallDirectory", "CallDirectoryTesting"]),
     .testTarget(
         name: "SecureNodeTests",
         dependencies: [
             "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "LoopbackHTTPServer", "outbox-delivery-child",
-            "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes,
+            "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes, "SecureNodeCallDirectory", "CallDirectoryTesting",
         ]),
     .testTarget(
         name: "SecureNodeSDKTests",
@@ -280,6 +291,9 @@ let benchmarkTargets: [Target] = [
     .executableTarget(name: "tracker-bench", dependencies: ["MobileTracker", "Resilience", "BackendDoubles", logging], path: "Benchmarks/tracker-bench"),
     // The branding store at 1M records.
     .executableTarget(name: "branding-bench", dependencies: ["BrandingStore", grdb], path: "Benchmarks/branding-bench"),
+    // The Call Directory extension's loads (complete, incremental) and the
+    // host's changes file at 1M entries, one mode per process.
+    .executableTarget(name: "call-directory-bench", dependencies: ["SecureNodeCallDirectory"], path: "Benchmarks/call-directory-bench"),
     // A 1M-record full sync over loopback HTTP through the generated client
     // into the store, streamed and buffered.
     .executableTarget(
@@ -291,7 +305,7 @@ let benchmarkTargets: [Target] = [
 // MARK: Products
 
 /// The SDK products an app links, one per backend (SecureNode has three layers).
-let sdks = ["SecureNodeSDK", "SecureNode", "BrandingStore", "Soul", "Safepocket", "MobileTracker"]
+let sdks = ["SecureNodeSDK", "SecureNode", "BrandingStore", "SecureNodeCallDirectory", "Soul", "Safepocket", "MobileTracker"]
 /// The runtime products a team with its own spec links.
 let runtimeLibraries = ["ClientRuntime", "Resilience", "ClientRuntimeTesting"]
 /// Libraries of this repository's own tools (the sandbox server package

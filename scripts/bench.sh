@@ -2,7 +2,8 @@
 # `make bench`: every benchmark in release, each printing `BENCH <name>
 # <value> <unit>` lines: parsing, the resilience middleware, the generated
 # call against the peer's, the branding store, the 1M-record sync, the SDKs,
-# the tracker queue, and code generation against the peer.
+# the tracker queue, the Call Directory extension's loads, and code
+# generation against the peer.
 #
 # CORPUS (default corpus) holds the specs; BENCH_SPEC (default the GitHub
 # spec) is the one parsed; BENCH_CODEGEN_FLAGS=--peer-compile also compiles
@@ -29,5 +30,19 @@ for bench in branding-bench sync-http-bench sdk-bench tracker-bench; do
     release --product "$bench"
     ".build/release/$bench"
 done
+# The Call Directory extension at 10k and 1M entries (1,000 changes): the
+# files made once, then each figure in a process of its own.
+release --product call-directory-bench
+calldir=$(mktemp -d)
+for size in 10000 1000000; do
+    .build/release/call-directory-bench prepare --folder "$calldir/$size" --entries "$size" --changes 1000
+done
+for mode in diff-export complete-load incremental-load; do
+    .build/release/call-directory-bench "$mode" --folder "$calldir/1000000"
+done
+for size in 10000 1000000; do
+    .build/release/call-directory-bench peak-rss --folder "$calldir/$size"
+done
+rm -rf "$calldir"
 release --product clientgen
 python3 scripts/bench_codegen.py .build/release/clientgen "$CORPUS" "${codegen_flags[@]}"

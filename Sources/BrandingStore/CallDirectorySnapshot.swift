@@ -1,49 +1,63 @@
 import Foundation
+import SecureNodeCallDirectory
 
-/// The file the Call Directory extension reads: every stored number with its
-/// label, strictly ascending by numeric value and without duplicates (CallKit
-/// rejects anything else), one `<digits>\t<label>\n` line each.
+/// The host's side of the files the Call Directory extension reads
+/// (`CallDirectoryFolder`): the snapshot, every stored number with its
+/// label, strictly ascending by numeric value and without duplicates
+/// (CallKit rejects anything else), one `<digits>\t<label>\n` line each
+/// (`CallDirectorySnapshotFormat`); and, when the host knows what iOS
+/// holds, the changes from it (`CallDirectoryChangesFormat`).
 ///
 /// Written with a two-phase commit in a folder shared with the extension (an
 /// App Group container on iOS): the new snapshot goes to a temporary file,
-/// is fsynced and read back to check the order, then the current snapshot
-/// becomes `previous` (for ``rollback()``) and the new one takes its name
-/// with an atomic rename. A failure at any step leaves the current snapshot
-/// as it was. The snapshot iOS last loaded is kept as `reloaded`
-/// (``didReload()``), so a reload that fails can put it back
-/// (``rollbackToLastReload()``) and the extension keeps serving what the
-/// phone shows.
+/// is fsynced and read back to check the order; when the load iOS holds is
+/// confirmed (`CallDirectoryLoadState`), a streaming merge of the
+/// snapshot iOS holds (``reloaded``) and the new one writes the changes,
+/// fsynced and read back too. Then the old changes go, the current
+/// snapshot becomes `previous` (for ``rollback()``), the new one takes its
+/// name with an atomic rename, and the new changes theirs. A failure at any
+/// step leaves the current snapshot as it was; a crash between the renames
+/// leaves no changes file, and the next incremental request loads the
+/// complete list.
 ///
-/// The extension reads the snapshot with ``forEachEntry(in:_:)``: in
-/// ascending order, a chunk at a time, never the whole file in memory (a
-/// Call Directory extension has a few megabytes).
+/// Around each reload: ``reloadTicket()`` before it, ``didReload(_:)``
+/// after a reload iOS reported successful (it confirms the extension's
+/// attempt, and keeps the snapshot as ``reloaded``), ``reloadFailed()``
+/// after a refused one (what iOS holds becomes unknown, and the snapshot
+/// iOS last loaded is put back, so the extension keeps serving what the
+/// phone shows).
+///
+/// The extension links `SecureNodeCallDirectory` only and handles each
+/// request with `CallDirectoryLoader`; ``forEachEntry(in:chunkSize:_:)``
+/// reads a snapshot the same way: in ascending order, a chunk at a time,
+/// never the whole file in memory (a Call Directory extension has a few
+/// megabytes).
 public struct CallDirectorySnapshot: Sendable {
     /// The folder holding the snapshots.
     public let folder: URL
 
+    private var files: CallDirectoryFolder { CallDirectoryFolder(folder) }
+
     /// The snapshot the extension reads.
-    public var current: URL { folder.appendingPathComponent("call-directory.snapshot") }
+    public var current: URL { files.snapshot }
     /// The snapshot before the last export.
     public var previous: URL { folder.appendingPathComponent("call-directory.previous") }
-    /// The snapshot iOS last loaded (see ``didReload()``).
+    /// The snapshot iOS last loaded (see ``didReload(_:)``).
     public var reloaded: URL { folder.appendingPathComponent("call-directory.reloaded") }
+    /// The changes from the snapshot iOS holds to the current one, when
+    /// the host knows what iOS holds.
+    public var changes: URL { files.changes }
     private var pending: URL { folder.appendingPathComponent("call-directory.pending") }
+    private var pendingChanges: URL { folder.appendingPathComponent("call-directory.changes-pending") }
 
     /// A snapshot in `folder`.
     public init(folder: URL) {
         self.folder = folder
     }
 
-    /// A snapshot that failed its check before it could replace the current one.
-    public struct InvalidSnapshot: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The 1-based line at fault.
-        public let line: Int
-        /// What is wrong.
-        public let reason: String
-
-        /// `invalid Call Directory snapshot at line 12: ...`.
-        public var description: String { "invalid Call Directory snapshot at line \(line): \(reason)" }
-    }
+    /// A snapshot that failed its check (before it could replace the
+    /// current one, or when read).
+    public typealias InvalidSnapshot = CallDirectoryFormatError
 
     /// Writes a new snapshot of `store` and makes it current; returns how
     /// many numbers it holds.
@@ -54,10 +68,7 @@ public struct CallDirectorySnapshot: Sendable {
             var buffer = Data()
             buffer.reserveCapacity(1 << 20)
             try store.forEachNumber { number, label in
-                buffer.append(contentsOf: String(number).utf8)
-                buffer.append(UInt8(ascii: "\t"))
-                buffer.append(contentsOf: Self.label(label).utf8)
-                buffer.append(UInt8(ascii: "\n"))
+                CallDirectorySnapshotFormat.appendLine(number, label: label, to: &buffer)
                 count += 1
                 if buffer.count >= 1 << 20 {
                     try handle.write(contentsOf: buffer)
@@ -78,46 +89,129 @@ public struct CallDirectorySnapshot: Sendable {
 
     /// The two-phase commit of an export: `write` fills the pending file
     /// and returns how many entries it wrote; the file is fsynced, read
-    /// back and checked, then renamed over the current snapshot.
+    /// back and checked, the changes from what iOS holds are prepared,
+    /// then both are renamed into place.
     @discardableResult
     private func commit(_ write: (FileHandle) throws -> Int) throws -> Int {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: pending.path, contents: nil)
         let handle = try FileHandle(forWritingTo: pending)
         let count: Int
+        let written: CallDirectorySnapshotFormat.Summary
         do {
             count = try write(handle)
             try handle.synchronize()
             try handle.close()
-            let checked = try Self.validate(pending)
-            guard checked == count else { throw InvalidSnapshot(line: checked, reason: "\(checked) lines written back, \(count) expected") }
+            written = try CallDirectorySnapshotFormat.validate(pending)
+            guard written.count == count else {
+                throw InvalidSnapshot(line: written.count, reason: "\(written.count) lines written back, \(count) expected")
+            }
         } catch {
             try? handle.close()
             try? FileManager.default.removeItem(at: pending)
             throw error
         }
-        // Phase two: keep the current snapshot for rollback, then switch.
+        let changesReady = prepareChanges(to: pending, fingerprint: written.fingerprint)
+        // Phase two: the old changes lead to the old snapshot, so they go
+        // first; keep the current snapshot for rollback, then switch.
+        try removeChanges()
         if FileManager.default.fileExists(atPath: current.path) {
             if FileManager.default.fileExists(atPath: previous.path) { try FileManager.default.removeItem(at: previous) }
             try FileManager.default.linkItem(at: current, to: previous)
         }
         try Self.rename(pending, to: current)
+        if changesReady { try Self.rename(pendingChanges, to: changes) }
         try Self.synchronizeFolder(folder)
         return count
+    }
+
+    /// Writes the changes from the snapshot iOS holds to `snapshot` into
+    /// the pending changes file; false (no changes: the next incremental
+    /// request loads the complete list) when what iOS holds is not known,
+    /// or the changes cannot be written.
+    private func prepareChanges(to snapshot: URL, fingerprint: CallDirectoryFingerprint) -> Bool {
+        let state = CallDirectoryLoadState.read(in: files)
+        guard let held = state.held(lastAttempt: CallDirectoryAttempt.read(in: files)), FileManager.default.fileExists(atPath: reloaded.path) else {
+            return false
+        }
+        do {
+            try CallDirectoryChangesWriter.write(from: reloaded, baseFingerprint: held, to: snapshot, targetFingerprint: fingerprint, into: pendingChanges)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Makes the previous snapshot current again.
     public func rollback() throws {
         guard FileManager.default.fileExists(atPath: previous.path) else { return }
+        try removeChanges()
         try Self.rename(previous, to: current)
         try Self.synchronizeFolder(folder)
     }
 
-    /// Records that iOS loaded the current snapshot (the extension reload
-    /// succeeded): it is kept as ``reloaded``.
-    public func didReload() throws {
-        guard FileManager.default.fileExists(atPath: current.path) else { return }
+    /// What the host reads just before it asks iOS to reload the
+    /// extension: the extension's last attempt then, so that
+    /// ``didReload(_:)`` confirms only an attempt made after it.
+    public struct ReloadTicket: Sendable, Hashable {
+        /// The id of the extension's last attempt before the reload; nil when there was none.
+        public let previousAttemptID: String?
+    }
+
+    /// The ticket of a reload about to be asked for.
+    public func reloadTicket() -> ReloadTicket {
+        ReloadTicket(previousAttemptID: CallDirectoryAttempt.read(in: files)?.id)
+    }
+
+    /// Records that iOS reported the reload successful: the current
+    /// snapshot is kept as ``reloaded``, and, given the `ticket` taken
+    /// before the reload, the extension's attempt is confirmed when it
+    /// came after the ticket, handed everything and handed the current
+    /// snapshot (`CallDirectoryLoadState.confirming(_:previousAttemptID:currentSnapshot:)`);
+    /// the next export then prepares the changes from it. Returns whether
+    /// it confirmed; when not, what iOS holds is unknown and the next
+    /// request loads the complete list.
+    @discardableResult
+    public func didReload(_ ticket: ReloadTicket? = nil) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: current.path) else { return false }
+        let attempt = CallDirectoryAttempt.read(in: files)
+        let confirmed = ticket.flatMap { ticket in
+            // A current snapshot that fails its check was never loaded whole: nothing to confirm.
+            (try? CallDirectorySnapshotFormat.validate(current)).flatMap { snapshot in
+                CallDirectoryLoadState.confirming(attempt, previousAttemptID: ticket.previousAttemptID, currentSnapshot: snapshot.fingerprint)
+            }
+        }
+        guard let confirmed else {
+            try markLoadUnknown()
+            try replaceWithLink(reloaded, to: current)
+            return false
+        }
+        // The snapshot first: a crash before the state leaves the old state,
+        // whose fingerprint no longer matches `reloaded` (no changes are made from it).
         try replaceWithLink(reloaded, to: current)
+        try confirmed.write(in: files)
+        // The changes led to what iOS now holds: none left to hand. (Should
+        // this write fail, the file left starts from another load: never used.)
+        try? CallDirectoryChangesWriter.writeNone(at: confirmed.loaded ?? CallDirectoryFingerprint(), into: changes)
+        return true
+    }
+
+    /// Records that what iOS holds is not known (a refused reload): the
+    /// next request, incremental or not, loads the complete list.
+    public func markLoadUnknown() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try CallDirectoryLoadState.unknown.write(in: files)
+    }
+
+    /// After a reload iOS refused: what iOS holds becomes unknown, then the
+    /// snapshot iOS last loaded is put back as the current one
+    /// (``rollbackToLastReload()``); returns whether there was one.
+    @discardableResult
+    public func reloadFailed() throws -> Bool {
+        let marked = Result { try markLoadUnknown() }
+        let restored = try rollbackToLastReload()
+        try marked.get()
+        return restored
     }
 
     /// Puts the snapshot iOS last loaded back as the current one, after a
@@ -126,8 +220,15 @@ public struct CallDirectorySnapshot: Sendable {
     @discardableResult
     public func rollbackToLastReload() throws -> Bool {
         guard FileManager.default.fileExists(atPath: reloaded.path) else { return false }
+        try removeChanges()
         try replaceWithLink(current, to: reloaded)
         return true
+    }
+
+    /// Removes the changes file, if any.
+    private func removeChanges() throws {
+        guard FileManager.default.fileExists(atPath: changes.path) else { return }
+        try FileManager.default.removeItem(at: changes)
     }
 
     /// Makes `target` another name of `source`'s file, atomically (a link
@@ -147,9 +248,7 @@ public struct CallDirectorySnapshot: Sendable {
     /// Reads a snapshot and checks every line; returns the number of entries.
     @discardableResult
     public static func validate(_ url: URL) throws -> Int {
-        var count = 0
-        try forEachEntry(in: url) { _, _ in count += 1 }
-        return count
+        try CallDirectorySnapshotFormat.validate(url).count
     }
 
     /// Calls `body` with each entry of the snapshot at `url` (the current
@@ -159,54 +258,12 @@ public struct CallDirectorySnapshot: Sendable {
     /// shape (the entries before it have been delivered).
     ///
     /// ```swift
-    /// // In the Call Directory extension:
     /// try CallDirectorySnapshot.forEachEntry(in: snapshot.current) { number, label in
-    ///     context.addIdentificationEntry(withNextSequentialPhoneNumber: number, label: label)
+    ///     print(number, label)
     /// }
     /// ```
     public static func forEachEntry(in url: URL, chunkSize: Int = 64 << 10, _ body: (Int64, String) throws -> Void) throws {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        var carry: [UInt8] = []
-        var last: Int64 = 0
-        var lineNumber = 0
-        func entry(_ line: ArraySlice<UInt8>) throws {
-            lineNumber += 1
-            guard let tab = line.firstIndex(of: UInt8(ascii: "\t")), let number = parseNumber(line[line.startIndex..<tab]) else {
-                throw InvalidSnapshot(line: lineNumber, reason: "expected '<digits>\\t<label>'")
-            }
-            guard number > last else {
-                throw InvalidSnapshot(line: lineNumber, reason: number == last ? "duplicate number" : "numbers must ascend")
-            }
-            last = number
-            try body(number, String(decoding: line[(tab + 1)...], as: UTF8.self))
-        }
-        while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
-            carry.append(contentsOf: chunk)
-            var start = carry.startIndex
-            while let newline = carry[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                try entry(carry[start..<newline])
-                start = newline + 1
-            }
-            carry.removeSubrange(..<start)
-        }
-        if !carry.isEmpty { throw InvalidSnapshot(line: lineNumber + 1, reason: "the last line is not terminated") }
-    }
-
-    /// A positive number of at most 15 digits (E.164 without the `+`).
-    private static func parseNumber(_ digits: ArraySlice<UInt8>) -> Int64? {
-        guard !digits.isEmpty, digits.count <= 15 else { return nil }
-        var value: Int64 = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-        }
-        return value > 0 ? value : nil
-    }
-
-    /// A label on one line: tabs and line breaks become spaces.
-    static func label(_ text: String) -> String {
-        String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+        try CallDirectorySnapshotFormat.forEachEntry(in: url, chunkSize: chunkSize, body)
     }
 
     private static func rename(_ source: URL, to target: URL) throws {

@@ -51,19 +51,24 @@ extension SecureNode {
     /// Writes the Call Directory snapshot when the dataset changed, and calls
     /// `reload` (the host's `CXCallDirectoryManager.reloadExtension`) when
     /// the snapshot changed and the last reload is old enough. Returns
-    /// whether it reloaded. When `reload` throws, the snapshot iOS last
-    /// loaded is put back (the extension keeps serving what the phone
-    /// shows) and the error is rethrown; the next call exports and tries again.
+    /// whether it reloaded. When `reload` returns, the extension's load is
+    /// confirmed (`CallDirectorySnapshot.didReload(_:)`): the next export
+    /// prepares only the changes from it. When `reload` throws, what iOS
+    /// holds becomes unknown (the next request loads the complete list),
+    /// the snapshot iOS last loaded is put back (the extension keeps
+    /// serving what the phone shows) and the error is rethrown; the next
+    /// call exports and tries again.
     @discardableResult
     public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () throws -> Void) throws -> Bool {
         guard let version = try callDirectoryVersionToReload(now: now) else { return false }
+        let ticket = callDirectory.reloadTicket()
         do {
             try reload()
         } catch {
             rollBackCallDirectory()
             throw error
         }
-        try callDirectoryDidReload(version: version, at: now)
+        try callDirectoryDidReload(version: version, ticket: ticket, at: now)
         return true
     }
 
@@ -72,13 +77,14 @@ extension SecureNode {
     @discardableResult
     public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () async throws -> Void) async throws -> Bool {
         guard let version = try callDirectoryVersionToReload(now: now) else { return false }
+        let ticket = callDirectory.reloadTicket()
         do {
             try await reload()
         } catch {
             rollBackCallDirectory()
             throw error
         }
-        try callDirectoryDidReload(version: version, at: now)
+        try callDirectoryDidReload(version: version, ticket: ticket, at: now)
         return true
     }
 
@@ -124,8 +130,10 @@ extension SecureNode {
         return (try? await reloadCallDirectoryIfNeeded(reload: { try await reloader.reloadExtension() })) ?? false
     }
 
-    func callDirectoryDidReload(version: String, at now: Date) throws {
-        try callDirectory.didReload()
+    /// A reload succeeded: the extension's attempt since `ticket` is
+    /// confirmed (under the export lock: no export moves the snapshot meanwhile).
+    func callDirectoryDidReload(version: String, ticket: CallDirectorySnapshot.ReloadTicket, at now: Date) throws {
+        try state.exportLock.withLock { _ = try callDirectory.didReload(ticket) }
         state.withLock { $0.reloadPolicy.didReload(version: version, at: now) }
         // Kept for the next launch: a cold start does not reload unchanged data.
         try? Data("\(version)\n\(now.timeIntervalSince1970)".utf8).write(to: reloadStateFile, options: .atomic)
@@ -142,11 +150,11 @@ extension SecureNode {
         await reloadCallDirectoryIfConfigured()
     }
 
-    /// A reload failed: the snapshot iOS last loaded becomes current again,
-    /// and the next reload exports anew.
+    /// A reload failed: what iOS holds becomes unknown, the snapshot iOS
+    /// last loaded becomes current again, and the next reload exports anew.
     func rollBackCallDirectory() {
         state.exportLock.withLock {
-            _ = try? callDirectory.rollbackToLastReload()
+            _ = try? callDirectory.reloadFailed()
             state.withLock { $0.exportedVersion = nil }
         }
     }
