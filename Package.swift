@@ -214,7 +214,10 @@ let runtimeTestTargets: [Target] = [
     .testTarget(name: "ClientRuntimeTests", dependencies: ["ClientRuntime", httpTypes], path: "Runtime/Tests/ClientRuntimeTests"),
     .testTarget(
         name: "ResilienceTests",
-        dependencies: ["Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "Waiting", openAPIRuntime, urlSession, httpTypes, logging],
+        dependencies: [
+            "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "ProcessTestSupport", "Waiting", openAPIRuntime, urlSession,
+            httpTypes, logging,
+        ],
         path: "Runtime/Tests/ResilienceTests"),
     .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheck", "OpenAPIModel"], path: "Sandbox/Tests/ContractCheckTests"),
     .testTarget(name: "SandboxTests", dependencies: ["SandboxCore", "ContractCheck"], path: "Sandbox/Tests/SandboxTests"),

@@ -9,6 +9,8 @@ import SafepocketAPI
 /// with Authorization Code + PKCE (the PKCE verifier and state wait in
 /// `--state` between `authorize-url` and `exchange`, as they would across an
 /// app's trip to the browser), reads accounts and transactions, signs out.
+/// `--pin sha256/...` (twice or more) pins the API host's public keys;
+/// `--development` turns pinning off, as Safepocket's guide asks.
 ///
 /// Success: one JSON object per line on stdout. Failure: one line
 /// `error: <kind>: <what happened>` on stderr (with the server's trace id
@@ -34,6 +36,14 @@ struct SafepocketExample: AsyncParsableCommand {
         var clientID: String = "safepocket-ios"
         @Option(help: "The redirect URI registered for the app.")
         var redirectURI: String = "safepocket://auth/callback"
+        @Option(
+            name: .customLong("pin"),
+            help: ArgumentHelp(
+                "A public-key pin of the base URL's host, sha256/<base64>; repeat it: at least two, the served key and a backup.",
+                discussion: "Checked in production against every certificate of the chain, after the system's own trust evaluation."))
+        var pins: [String] = []
+        @Flag(help: "Development: no pin is checked, and a self-signed certificate is accepted from the base URL's host alone.")
+        var development = false
 
         func makeSafepocket() throws -> Safepocket {
             guard let url = URL(string: baseURL), url.scheme != nil else { throw ValidationError("--base-url is not a URL: \(baseURL)") }
@@ -45,10 +55,13 @@ struct SafepocketExample: AsyncParsableCommand {
             logger.logLevel = .debug
             let folder = URL(fileURLWithPath: state, isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // The pins are for the API's host; fewer than two are refused here, before any connection.
+            let pinning = try pins.isEmpty ? CertificatePinning.none : CertificatePinning([PinnedHost(url.host ?? "", pins: pins)])
             return try Safepocket(.init(
                 baseURL: url, authorization: .init(authorizeEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI),
                 tokenStore: FileTokenStore(url: folder.appendingPathComponent("safepocket-refresh-token.json")),
-                pendingSignInFile: folder.appendingPathComponent("safepocket-pending-sign-in.json"), logger: logger, storageFolder: folder))
+                pendingSignInFile: folder.appendingPathComponent("safepocket-pending-sign-in.json"), logger: logger, storageFolder: folder,
+                pinning: pinning, isDevelopment: development ? true : nil))
         }
     }
 
@@ -175,12 +188,16 @@ struct SafepocketExample: AsyncParsableCommand {
     }
 }
 
-/// Runs `body`; a ``SafepocketError`` becomes one line on stderr and exit status 1.
+/// Runs `body`; a ``SafepocketError``, or pins refused by their
+/// configuration, becomes one line on stderr and exit status 1.
 func report(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as SafepocketError {
         FileHandle.standardError.write(Data("error: \(error.kind): \(error)\n".utf8))
+        throw ExitCode.failure
+    } catch let error as PinningConfigurationError {
+        FileHandle.standardError.write(Data("error: invalidPins: \(error)\n".utf8))
         throw ExitCode.failure
     }
 }

@@ -27,6 +27,9 @@ import FoundationNetworking
 /// protected operations; retries only for the operations the spec marks
 /// repeatable (the GETs and the RAG reads; writes stay at one attempt until
 /// the backend declares deduplication); the bearer token; redacted logs.
+/// Under the stack, the transport checks the API hosts' public-key pins in
+/// production (``Configuration/pinning``; off in development, as the guide
+/// asks) and fails closed with ``SafepocketError/connectionNotVerified(_:)``.
 public final class Safepocket: SessionOwner {
     /// What the SDK needs; every field but `authorization` has a default.
     public struct Configuration: Sendable {
@@ -43,8 +46,27 @@ public final class Safepocket: SessionOwner {
         /// Connect and request timeouts of every attempt (the URLSession
         /// transport the SDK builds uses them too).
         public var timeouts: TransportTimeouts
-        /// A transport to use instead of the URLSession one.
+        /// A transport to use instead of the URLSession one. It makes its
+        /// own connections, so it checks ``pinning`` itself: a
+        /// `CertificatePinningError` it throws reaches the app as
+        /// ``SafepocketError/connectionNotVerified(_:)``, and a pinned host
+        /// over plain http is still refused in production.
         public var transport: (any ClientTransport)?
+        /// Public-key pins of the API's hosts (`CertificatePinning`; at
+        /// least two per host, a backup for rotation), checked in production
+        /// after the system's own trust evaluation, against every
+        /// certificate of the chain. A connection that fails them is
+        /// cancelled before anything is sent and the call throws
+        /// ``SafepocketError/connectionNotVerified(_:)``. Off in development
+        /// (``isDevelopment``). Default: nothing pinned.
+        public var pinning: CertificatePinning
+        /// Development, as Safepocket's guide asks ("Disable TLS certificate
+        /// pinning during development (self-signed certificates may be in
+        /// play)"): no pin is checked, and a certificate the system refuses
+        /// (self-signed) is accepted from the host of ``baseURL`` alone,
+        /// never from another host. Default: whether ``baseURL`` is the
+        /// spec's development server (`http://localhost:8081`).
+        public var isDevelopment: Bool
         /// Attempts and backoff of retries (the spec decides what may be retried).
         public var retryPolicy: RetryPolicy
         /// Where redacted request logs go.
@@ -70,9 +92,11 @@ public final class Safepocket: SessionOwner {
             tokenStore: (any TokenStore)? = nil, pendingSignInFile: URL? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "safepocket"),
             connectivity: Connectivity? = .systemDefault(), storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
-            signInLifetime: Duration = .seconds(600)
+            signInLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, isDevelopment: Bool? = nil
         ) {
             self.baseURL = baseURL
+            self.pinning = pinning
+            self.isDevelopment = isDevelopment ?? Self.isDevelopmentServer(baseURL)
             self.authorization = authorization
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
                 service: "app.safepocket.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "safepocket-refresh-token.json")
@@ -86,6 +110,18 @@ public final class Safepocket: SessionOwner {
             self.retryPolicy = retryPolicy
             self.logger = logger
             self.connectivity = connectivity
+        }
+
+        /// Whether `url` is the spec's development server (scheme, host and port).
+        static func isDevelopmentServer(_ url: URL) -> Bool {
+            let development = SafepocketAPI.Client.Server.development.url
+            return url.scheme?.lowercased() == development.scheme && url.host?.lowercased() == development.host && url.port == development.port
+        }
+
+        /// Where pinning runs: production, or development with self-signed
+        /// certificates accepted from the base URL's host.
+        var pinningEnvironment: PinningEnvironment {
+            isDevelopment ? .development(selfSignedHost: baseURL.host) : .production
         }
     }
 
@@ -127,11 +163,11 @@ public final class Safepocket: SessionOwner {
         }
         let cache = storage.cache
         self.cache = cache
+        let trust = ServerTrustEvaluator(pinning: configuration.pinning, environment: configuration.pinningEnvironment, logger: configuration.logger)
         do {
             wired = try SessionClients(
                 baseURL: configuration.baseURL,
-                transport: configuration.transport ?? URLSessionTransport(
-                    configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration()))),
+                transport: Self.transport(configuration, trust: trust),
                 tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 stack: {
                     Self.middlewares(
@@ -154,6 +190,18 @@ public final class Safepocket: SessionOwner {
                         ?? CredentialSubject.uniqueToThisSignIn())
             })
         writes.deliverWhenOnline(while: self)
+    }
+
+    /// The transport of every request, sign-in included: the configured
+    /// one, or URLSession with the timeouts and a delegate that answers
+    /// server-trust challenges with the pins; either way behind
+    /// `CertificatePinningTransport`, so a refused connection throws its
+    /// typed error and, in production, a pinned host that cannot be checked
+    /// is never sent a byte.
+    static func transport(_ configuration: Configuration, trust: ServerTrustEvaluator) -> any ClientTransport {
+        if let injected = configuration.transport { return CertificatePinningTransport(wrapping: injected, evaluator: trust, checksConnections: true) }
+        let session = trust.urlSession(configuration: configuration.timeouts.urlSessionConfiguration())
+        return CertificatePinningTransport(wrapping: URLSessionTransport(configuration: .init(session: session)), evaluator: trust)
     }
 
     /// How each kind of queued write is sent: a transaction update, with

@@ -76,6 +76,14 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
     case offline
     /// The server did not answer in time.
     case timeout
+    /// The secure connection could not be verified: in production, the
+    /// server's certificate chain has none of the pinned public keys, the
+    /// system does not trust it, or it cannot be checked (plain http, or a
+    /// platform without a server-trust check). Nothing was sent (no request
+    /// body, no token) and it is not retried: the network works, but the
+    /// server reached is not the one pinned. The refusal names the host and
+    /// the keys presented, for the app's logs and support.
+    case connectionNotVerified(CertificatePinningError)
     /// A write may or may not have reached the server and could not be
     /// sent again safely; check before repeating it.
     case outcomeUnknown
@@ -104,6 +112,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingAuthorizationCode: return "the redirect carried no authorization code"
         case .offline: return "the server could not be reached (offline?)"
         case .timeout: return "the server did not answer in time"
+        case .connectionNotVerified(let refusal): return "the secure connection could not be verified (\(refusal.host): \(refusal.summary))"
         case .outcomeUnknown: return "the request may or may not have reached the server; it was not sent again"
         case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
         case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
@@ -125,6 +134,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingAuthorizationCode: return "missingAuthorizationCode"
         case .offline: return "offline"
         case .timeout: return "timeout"
+        case .connectionNotVerified: return "connectionNotVerified"
         case .outcomeUnknown: return "outcomeUnknown"
         case .unexpectedResponse: return "unexpectedResponse"
         case .insecureBaseURL: return "insecureBaseURL"
@@ -170,6 +180,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .storageFailed: self = .storageFailed
         case .offline: self = .offline
         case .timeout: self = .timeout
+        case .connectionNotVerified(let refusal): self = .connectionNotVerified(refusal)
         case .outcomeUnknown: self = .outcomeUnknown
         case .cancelled: self = .cancelled
         case .unknown(let typeName): self = .unexpectedResponse(status: 0, reason: typeName)

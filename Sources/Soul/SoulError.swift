@@ -180,6 +180,9 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecureBaseURL: self = .insecureBaseURL
         case .offline: self = .offline
         case .timeout: self = .timeout
+        // SOUL configures no pins; an app's own pinned transport refused the connection.
+        case .connectionNotVerified(let refusal):
+            self = .unexpectedResponse(status: 0, reason: "the secure connection could not be verified (\(refusal.host): \(refusal.summary))")
         case .cancelled: self = .cancelled
         case .storageFailed: self = .storageFailed
         case .outcomeUnknown: self = .outcomeUnknown

@@ -1,6 +1,7 @@
 import BackendDoubles
 import ClientRuntimeTesting
 import Foundation
+import OpenAPIRuntime
 import Resilience
 import Safepocket
 import Testing
@@ -23,13 +24,17 @@ struct SafepocketHarness {
     }
 
     /// A new SDK instance (a new launch) over the same backend and files.
+    /// `baseURL` and `transport` replace the backend's URL and the SDK's
+    /// URLSession (a transport that reaches the backend another way).
     func makeSafepocket(
-        timeouts: TransportTimeouts = TransportTimeouts(), connectivity: Connectivity? = nil, signInLifetime: Duration = .seconds(600)
+        timeouts: TransportTimeouts = TransportTimeouts(), connectivity: Connectivity? = nil, signInLifetime: Duration = .seconds(600),
+        baseURL: URL? = nil, transport: (any ClientTransport)? = nil, pinning: CertificatePinning = .none, isDevelopment: Bool? = nil
     ) throws -> Safepocket {
         try Safepocket(.init(
-            baseURL: backend.baseURL, authorization: Self.authorization, tokenStore: FileTokenStore(url: tokenFile),
-            pendingSignInFile: pendingFile, timeouts: timeouts, retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))),
-            logger: log.logger(label: "safepocket"), connectivity: connectivity, storageFolder: folder, signInLifetime: signInLifetime))
+            baseURL: baseURL ?? backend.baseURL, authorization: Self.authorization, tokenStore: FileTokenStore(url: tokenFile),
+            pendingSignInFile: pendingFile, timeouts: timeouts, transport: transport,
+            retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))), logger: log.logger(label: "safepocket"),
+            connectivity: connectivity, storageFolder: folder, signInLifetime: signInLifetime, pinning: pinning, isDevelopment: isDevelopment))
     }
 
     /// Signs in through the PKCE flow, the backend playing the hosted UI.

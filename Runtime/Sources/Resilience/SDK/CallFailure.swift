@@ -1,6 +1,7 @@
 import ClientRuntime
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
 /// What made a call through a generated client fail, classified once for
 /// every SDK: each SDK's error type maps these cases to its own (the words
@@ -40,6 +41,10 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
     case outcomeUnknown
     /// The server did not answer in time.
     case timeout
+    /// The connection to a pinned host could not be verified (its chain has
+    /// no pinned key, the platform refused it, or it cannot be checked), so
+    /// nothing was sent. Never retried, never "offline".
+    case connectionNotVerified(CertificatePinningError)
     /// The call was cancelled.
     case cancelled
     /// Something else; `typeName` is the error's type, never its text (which
@@ -74,6 +79,11 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
         case is DeviceOfflineError: self = .offline
         case is WriteOutcomeUnknownError: self = .outcomeUnknown
         default:
+            // Under the runtime's `ClientError` too (clients that wrap transport errors in it).
+            if let refusal = ((error as? ClientError)?.underlyingError ?? error) as? CertificatePinningError {
+                self = .connectionNotVerified(refusal)
+                return
+            }
             switch NetworkFailure(error) {
             case .timeout?: self = .timeout
             case .cancelled?: self = .cancelled

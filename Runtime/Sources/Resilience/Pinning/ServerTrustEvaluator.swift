@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+import RuntimeSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Answers the platform's server-trust challenges with a
+/// ``CertificatePinning`` decision in one ``PinningEnvironment``, logs and
+/// records every refusal, and hands each one to the
+/// ``CertificatePinningTransport`` whose request it ended.
+///
+/// ```swift
+/// let evaluator = ServerTrustEvaluator(pinning: pinning, environment: .production, logger: logger)
+/// let session = evaluator.urlSession(configuration: .default)   // its delegate answers the challenges
+/// let transport = CertificatePinningTransport(
+///     wrapping: URLSessionTransport(configuration: .init(session: session)), evaluator: evaluator)
+/// ```
+///
+/// On Apple platforms the session's delegate (an Apple adapter) evaluates
+/// the chain with `SecTrustEvaluateWithError` first and passes the verdict
+/// and the chain's DER here; a refused connection is cancelled before any
+/// request byte is sent. swift-corelibs URLSession (Linux) has no
+/// server-trust challenge (`NSURLAuthenticationMethodServerTrust` is
+/// unavailable there), so ``checksConnections`` is false and a
+/// ``CertificatePinningTransport`` refuses pinned hosts in production
+/// before sending (fail closed).
+public final class ServerTrustEvaluator: ServerTrustEvaluating {
+    /// The pins.
+    public let pinning: CertificatePinning
+    /// Production (pins checked) or development (pins off, self-signed
+    /// accepted from one host).
+    public let environment: PinningEnvironment
+    /// Where refusals are logged (at `.error`, with the host and the pins
+    /// presented and expected: public values, never a secret).
+    public let logger: Logger
+    /// The refusals not yet claimed, by host, each with its sequence number.
+    private let refusals = Locked(Refusals())
+
+    private struct Refusals {
+        var sequence: UInt64 = 0
+        var latest: [String: (sequence: UInt64, error: CertificatePinningError)] = [:]
+    }
+
+    /// An evaluator of `pinning` in `environment`.
+    public init(pinning: CertificatePinning, environment: PinningEnvironment, logger: Logger = Logger(label: "resilience.pinning")) {
+        self.pinning = pinning
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// Whether this platform's URLSession lets the app check the server's
+    /// certificates (Apple platforms: yes; swift-corelibs URLSession: no).
+    public static var checksConnections: Bool {
+        #if canImport(Security)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// A delegate for a URLSession that answers its server-trust challenges
+    /// here (the Apple adapter), or nil on a platform whose URLSession has none.
+    public var urlSessionDelegate: (any URLSessionDelegate)? {
+        #if canImport(Security)
+        return ServerTrustSessionDelegate(evaluator: self)
+        #else
+        return nil
+        #endif
+    }
+
+    /// A URLSession with `configuration` whose server-trust challenges are
+    /// answered here (on Linux, a plain session: see ``checksConnections``).
+    public func urlSession(configuration: URLSessionConfiguration) -> URLSession {
+        URLSession(configuration: configuration, delegate: urlSessionDelegate, delegateQueue: nil)
+    }
+
+    // MARK: The adapter's questions
+
+    /// Whether a connection to `host` needs a decision here.
+    public func handles(host: String) -> Bool {
+        pinning.evaluates(host: host, in: environment)
+    }
+
+    /// The decision for one connection; a refusal is logged and recorded
+    /// for the transport (``refusal(for:since:)``).
+    public func decide(_ trust: PresentedServerTrust) -> ServerTrustDecision {
+        switch pinning.evaluate(trust, in: environment) {
+        case .notPinned: return .performDefaultHandling
+        case .matched, .acceptedForDevelopment: return .useServerTrust
+        case .rejected(let error):
+            record(error)
+            return .cancel
+        }
+    }
+
+    // MARK: The transport's questions
+
+    /// Where the refusals stand now: pass it to ``refusal(for:since:)``
+    /// after the request failed.
+    public func mark() -> UInt64 {
+        refusals.withLock { $0.sequence }
+    }
+
+    /// The refusal of a connection to `host` recorded after `mark`, if any:
+    /// the reason a request to it failed.
+    public func refusal(for host: String, since mark: UInt64) -> CertificatePinningError? {
+        guard let name = PinnedHost.normalised(host) else { return nil }
+        return refusals.withLock { state in
+            guard let entry = state.latest[name], entry.sequence > mark else { return nil }
+            return entry.error
+        }
+    }
+
+    /// The refusal of a request to `url` before anything is sent, in
+    /// production, for a pinned host: over plain http (no certificate to
+    /// check), or through a transport that cannot show certificates
+    /// (`transportChecksConnections` false). Nil when it may be sent.
+    public func refusalBeforeSending(to url: URL, transportChecksConnections: Bool) -> CertificatePinningError? {
+        guard environment == .production, let host = url.host, let pinned = pinning.pinnedHost(for: host) else { return nil }
+        if url.scheme?.lowercased() != "https" { return CertificatePinningError(host: host, reason: .notEncrypted, expected: pinned.pins) }
+        if !transportChecksConnections { return CertificatePinningError(host: host, reason: .cannotCheck, expected: pinned.pins) }
+        return nil
+    }
+
+    /// Logs a refusal: the host, why, the pins presented and expected.
+    public func log(_ error: CertificatePinningError) {
+        logger.error(
+            "certificate pinning refused \(error.host): \(error.summary)",
+            metadata: [
+                "host": .string(error.host), "reason": .string(error.reason.rawValue),
+                "presented": .array(error.presented.map { .string($0.description) }),
+                "expected": .array(error.expected.map { .string($0.description) }),
+            ])
+    }
+
+    private func record(_ error: CertificatePinningError) {
+        log(error)
+        guard let name = PinnedHost.normalised(error.host) else { return }
+        refusals.withLock { state in
+            state.sequence += 1
+            state.latest[name] = (state.sequence, error)
+        }
+    }
+}
