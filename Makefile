@@ -33,7 +33,7 @@ INSTALL_CONFIGURATION ?= release
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
-deps: ## Install missing system packages (libyaml, pkg-config; on Linux libsqlite3-dev too): apt-get on Linux, Homebrew on a Mac
+deps: ## Install missing system packages (libyaml, pkg-config; on Linux libsqlite3-dev and openssl too): apt-get on Linux, Homebrew on a Mac
 	@if [ "$$(uname -s)" = Darwin ]; then \
 		missing=""; \
 		command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
@@ -48,6 +48,7 @@ deps: ## Install missing system packages (libyaml, pkg-config; on Linux libsqlit
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v pkg-config >/dev/null && pkg-config --exists yaml-0.1 || missing="$$missing libyaml-dev"; \
 	command -v pkg-config >/dev/null && pkg-config --exists sqlite3 || missing="$$missing libsqlite3-dev"; \
+	command -v openssl >/dev/null || missing="$$missing openssl"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $$missing; \

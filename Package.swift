@@ -158,6 +158,18 @@ let exampleTargets: [Target] = [
         name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", argumentParser, urlSession], path: "Examples/securenode-example"),
 ]
 
+// MARK: The iOS sample app's screens
+
+/// The logic of the iOS sample app's screens (`Examples/ios-app/SampleAppModels`),
+/// one view model per screen, plain Swift: the Linux tests run each against
+/// the sandbox's backends; the app (`Examples/ios-app`, a package of its
+/// own) draws them with SwiftUI.
+let sampleAppTargets: [Target] = [
+    .target(
+        name: "SampleAppModels", dependencies: ["Soul", "SoulAPI", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNode", "Resilience"],
+        path: "Examples/ios-app/SampleAppModels"),
+]
+
 // MARK: Test support
 
 /// Targets the tests share (`Tests/Support/<name>`, `Generator/Tests/Support/<name>`).
@@ -240,7 +252,8 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SecureNodeSDKTests",
         dependencies: [
-            "SecureNodeSDK", "BrandingStore", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", urlSession, openAPIRuntime, httpTypes,
+            "SecureNodeSDK", "SecureNode", "BrandingStore", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", "SampleAppModels", urlSession,
+            openAPIRuntime, httpTypes,
         ]),
     .testTarget(
         name: "SoulTests",
@@ -268,6 +281,13 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "GeneratedFeatureTests",
         dependencies: ["FeatureClient", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "Resilience", urlSession, httpTypes]),
+    .testTarget(
+        name: "SampleAppModelsTests",
+        dependencies: [
+            "SampleAppModels", "Soul", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNode", "Resilience", "BackendDoubles",
+            "LoopbackHTTPServer", "Waiting",
+        ],
+        path: "Examples/ios-app/Tests/SampleAppModelsTests"),
     .testTarget(
         name: "ExampleTests",
         dependencies: [
@@ -314,6 +334,8 @@ let runtimeLibraries = ["ClientRuntime", "Resilience", "ClientRuntimeTesting"]
 /// Libraries of this repository's own tools (the sandbox server package
 /// links them); not for apps.
 let toolLibraries = ["SandboxCore", "ContractCheck"]
+/// The iOS sample app's screens, for the app's own package (`Examples/ios-app`).
+let sampleLibraries = ["SampleAppModels"]
 
 let package = Package(
     name: "OpenAPIMobileClients",
@@ -329,7 +351,8 @@ let package = Package(
             .plugin(name: "ClientgenBuildPlugin", targets: ["ClientgenBuildPlugin"]),
             .plugin(name: "ClientgenCommandPlugin", targets: ["ClientgenCommandPlugin"]),
         ]
-        + toolLibraries.map { .library(name: $0, targets: [$0]) },
+        + toolLibraries.map { .library(name: $0, targets: [$0]) }
+        + sampleLibraries.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
@@ -339,6 +362,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: generatorTargets + runtimeTargets + generatedClients.map { client($0, path: "Sources/Clients/\($0)") } + sdkTargets
-        + sandboxTargets + exampleTargets + testSupportTargets + generatorTestTargets + runtimeTestTargets + sdkTestTargets + benchmarkTargets,
+        + sandboxTargets + exampleTargets + sampleAppTargets + testSupportTargets + generatorTestTargets + runtimeTestTargets + sdkTestTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,7 @@ Prints one line per check and exits 1 naming each mismatch."""
 import glob, json, os, re, subprocess, sys
 
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
-packages = ['.', 'Sandbox/Server', 'Benchmarks/PeerComparison']
+packages = ['.', 'Sandbox/Server', 'Benchmarks/PeerComparison', 'Examples/ios-app']
 default_folder = {'regular': 'Sources', 'executable': 'Sources', 'system': 'Sources', 'test': 'Tests', 'plugin': 'Plugins'}
 problems = []
 

@@ -174,11 +174,13 @@ final class TestClock: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: old.path))
 
         _ = await sdk.sync()
-        #expect(fetches.read() == 1 && sdk.logos.pendingRetries == 1, "the download failed once")
+        // The first download, after the sync, fails; its retries run on the backoff (100-200 ms),
+        // so by now they may have begun: what holds is that one sync is all it takes.
+        #expect(fetches.read() >= 1, "downloaded after the sync")
         let record = try #require(sdk.lookup(e164: "+61412345678", atRingTime: false))
         #expect(try await eventually { sdk.cachedLogo(for: record) != nil }, "tried again on the backoff, with no sync in between")
-        #expect(fetches.read() == 3 && sdk.logos.pendingRetries == 0)
-        #expect(fake.requests("/api/mobile/branding/sync").count == 1)
+        #expect(fetches.read() == 3 && sdk.logos.pendingRetries == 0, "two failures, then the download that stuck")
+        #expect(fake.requests("/api/mobile/branding/sync").count == 1, "no sync in between")
     }
 
     @Test func aRingTimeHitWithoutItsLogoFetchesItOnceTheCallEnds() async throws {

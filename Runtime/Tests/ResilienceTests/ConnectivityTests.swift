@@ -27,7 +27,7 @@ import Waiting
         let reconnected = Locked(0)
         let owner = Locked(0)
         await connectivity.whenOnline(while: owner) { reconnected.withLock { $0 += 1 } }
-        let client = TestClient(server: dead, middlewares: [ConnectivityObservingMiddleware(connectivity: connectivity)], timeout: 2)
+        let client = TestClient(server: dead, middlewares: [ConnectivityObservingMiddleware(connectivity: connectivity)], timeout: 30)
 
         await #expect(throws: (any Error).self) {
             try await client.send(.get, "/notes", operationID: "listNotes")
@@ -82,7 +82,7 @@ import Waiting
         let retry = RetryMiddleware(
             policy: RetryPolicy(maximumAttempts: 3, backoff: BackoffPolicy(baseDelay: .milliseconds(1), maximumDelay: .milliseconds(2))),
             connectivity: connectivity)
-        let client = TestClient(server: server, middlewares: [retry], timeout: 2)
+        let client = TestClient(server: server, middlewares: [retry], timeout: 30)
         let waited = Task {
             try await OperationDescriptor.$current.withValue(Self.listNotes) { try await client.send(.get, "/notes", operationID: "listNotes") }
         }

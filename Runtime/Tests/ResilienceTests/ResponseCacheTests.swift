@@ -29,7 +29,7 @@ import Waiting
             let clock = clock
             cache = ResponseCache(folder: folder, maximumBytes: maximumBytes, now: { clock.withLock { $0 } })
             server = try LoopbackHTTPServer(handler: reply)
-            client = TestClient(server: server, middlewares: [ResponseCacheMiddleware(cache: cache, connectivity: connectivity)], timeout: 2)
+            client = TestClient(server: server, middlewares: [ResponseCacheMiddleware(cache: cache, connectivity: connectivity)], timeout: 30)
         }
 
         /// Sends `GET path` as `operation`; the body and where it came from.

@@ -27,13 +27,23 @@ package enum RetryMatrix {
         case connectionReset = "reset"
         case timeout
 
-        var reply: LoopbackHTTPServer.Reply {
+        /// The reply; a timeout is an answer held at `stall` until the cell is
+        /// over, so only the SDK's read timeout can end an attempt.
+        func reply(stall: ReplyGate) -> LoopbackHTTPServer.Reply {
             switch self {
             case .unavailable: return .json(503, #"{"detail":"unavailable"}"#)
             case .rateLimited: return .json(429, #"{"detail":"Too many requests"}"#, headers: [("Retry-After", "1")])
             case .connectionReset: return .dropConnection
-            case .timeout: return .delayed(.seconds(3), .json(200, "{}"))
+            case .timeout: return .gated(stall, .json(200, "{}"))
             }
+        }
+
+        /// The SDK's timeouts in the cell: a short read timeout where the
+        /// timeout is the fault (its attempts end there, the server never
+        /// answers), generous elsewhere, where a timeout would only be the
+        /// machine's load.
+        var timeouts: TransportTimeouts {
+            self == .timeout ? TransportTimeouts(connect: .seconds(5), read: .seconds(5)) : TransportTimeouts(connect: .seconds(30), read: .seconds(30))
         }
     }
 
@@ -72,7 +82,7 @@ package enum RetryMatrix {
         let run: @Sendable (RetryMatrix.Fault) async throws -> Cell
     }
 
-    /// Runs every cell, all at once; about 10 s.
+    /// Runs every cell, all at once; about 20 s (the timeout cells wait out their 5 s read timeouts).
     package static func run() async -> [Cell] {
         let probes = soulProbes() + safepocketProbes()
         return await withTaskGroup(of: Cell?.self) { group in
@@ -115,10 +125,12 @@ package enum RetryMatrix {
         install: (@escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?) -> Void, call: () async throws -> Void
     ) async -> Cell {
         let arrivals = Locked<[ContinuousClock.Instant]>([])
+        let stall = ReplyGate()
+        defer { stall.open() }
         install { request in
             guard request.method == method, request.path == path else { return nil }
             arrivals.withLock { $0.append(.now) }
-            return fault.reply
+            return fault.reply(stall: stall)
         }
         _ = try? await call()
         let times = arrivals.withLock { $0 }
@@ -130,7 +142,6 @@ package enum RetryMatrix {
 
     /// The matrix's failures are its point: keep them out of the output.
     static let quiet = Logger(label: "retry-matrix") { _ in SwiftLogNoOpLogHandler() }
-    static let timeouts = TransportTimeouts(connect: .seconds(1), read: .seconds(1))
     static let retryPolicy = RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(200)))
 
     static func soulProbes() -> [Probe] {
@@ -142,7 +153,7 @@ package enum RetryMatrix {
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let soul = try Soul(.init(
                     environment: .init(baseURL: backend.baseURL, isStaging: true), tokenStore: FileTokenStore(url: folder.appendingPathComponent("t")),
-                    timeouts: timeouts, retryPolicy: retryPolicy, logger: quiet, storageFolder: folder))
+                    timeouts: fault.timeouts, retryPolicy: retryPolicy, logger: quiet, storageFolder: folder))
                 // Signed in, except that verifyOTP's probe stops with a code requested.
                 let request = try await soul.signIn.requestCode(phone: "+14155550123")
                 if operation != "verifyOTP" { try await soul.signIn.verify(code: request.previewCode ?? "") }
@@ -173,7 +184,7 @@ package enum RetryMatrix {
                 let safepocket = try Safepocket(.init(
                     baseURL: backend.baseURL,
                     authorization: .init(authorizeEndpoint: URL(string: "https://auth.example/oauth2/authorize")!, clientID: "matrix"),
-                    tokenStore: FileTokenStore(url: folder.appendingPathComponent("t")), timeouts: timeouts, retryPolicy: retryPolicy,
+                    tokenStore: FileTokenStore(url: folder.appendingPathComponent("t")), timeouts: fault.timeouts, retryPolicy: retryPolicy,
                     logger: quiet, storageFolder: folder))
                 if let redirect = backend.authorize(try await safepocket.startSignIn()) { try await safepocket.completeSignIn(redirect: redirect) }
                 return await measure(
