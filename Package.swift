@@ -257,7 +257,10 @@ let sdkTestTargets: [Target] = [
         ]),
     .testTarget(
         name: "SoulTests",
-        dependencies: ["Soul", "SoulAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", logging]),
+        dependencies: [
+            "Soul", "SoulAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport", "RuntimeSupport",
+            "Waiting", logging,
+        ]),
     .testTarget(
         name: "SafepocketTests",
         dependencies: [

@@ -6,7 +6,8 @@
 # 1. every suite but the experiments below;
 # 2. the experiments that repeat a property many times and keep both cores
 #    busy while they do (SIGKILL crash and kill runs, torn reads, the sync
-#    fuzz, the tracker's stress test): as samples here, at full size in
+#    fuzz, the tracker's stress test, SOUL's relaunches with dropped
+#    connections): as samples here, at full size in
 #    `make test-heavy` (TEST_SCALE=full), which CI runs too.
 #
 # Apart, because beside two saturated cores every other test would wait
@@ -22,8 +23,8 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 # The Makefile's debug flags (no debug information; test failures name
 # their source lines themselves), the same for every build into .build.
-read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none}"
-EXPERIMENTS='CrashTests|TornReadTests|OutboxTests|SyncFuzzTests|TrackerStressTests|TrackerKillTests'
+read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none --disable-index-store}"
+EXPERIMENTS='CrashTests|TornReadTests|OutboxTests|SyncFuzzTests|TrackerStressTests|TrackerKillTests|queuedMoodsArriveExactlyOnceAcrossRelaunches'
 PHASES=${TEST_PHASES:-suites experiments}
 FILTER=${TEST_FILTER:-}
 

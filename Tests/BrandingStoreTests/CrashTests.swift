@@ -17,11 +17,11 @@ import Waiting
 /// a loaded machine moves no kill to another phase of the sync: the first
 /// kills land while records are read (the old dataset must survive), the
 /// last after the commit (the new one must), and those between spread
-/// over the commit. `make test` runs a sample (40 kills of a 10,000-record
+/// over the commit. `make test` runs a sample (30 kills of a 10,000-record
 /// sync); `make test-heavy` and CI the full 200 kills of 100,000 records.
 @Suite struct CrashTests {
     static let recordCount = ExperimentScale.pick(full: 100_000, sample: 10_000)
-    static let trials = ExperimentScale.pick(full: 200, sample: 40)
+    static let trials = ExperimentScale.pick(full: 200, sample: 30)
 
     /// The child executable that `swift build` put beside the test bundle.
     static let child = ChildProcess.executable(named: "branding-crash-child")

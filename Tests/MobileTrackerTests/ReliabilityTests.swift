@@ -12,8 +12,8 @@ import Glibc
 
 /// 100,000 events from 30 tasks with the network blocked, then released.
 @Suite struct TrackerStressTests {
-    /// 100,000 events in `make test-heavy` and CI; 3,000 in `make test`.
-    static let events = ExperimentScale.pick(full: 100_000, sample: 3_000)
+    /// 100,000 events in `make test-heavy` and CI; 2,000 in `make test`.
+    static let events = ExperimentScale.pick(full: 100_000, sample: 2_000)
 
     @Test(.timeLimit(.minutes(10))) func eventsFromThirtyTasksArriveAllAndInOrder() async throws {
         let harness = try TrackerHarness()
@@ -22,7 +22,7 @@ import Glibc
         let tracker = harness.makeTracker(connectivity: connectivity, maximumQueuedItems: 200_000, logLevel: .info)
         try await tracker.initialize(brandId: "925", config: harness.config(debug: false))
         let tasks = 30
-        let perTask = Self.events / tasks + 1  // 3,334: 100,020 events (101: 3,030)
+        let perTask = Self.events / tasks + 1  // 3,334: 100,020 events (67: 2,010)
         let clock = ContinuousClock()
         let started = clock.now
         await withTaskGroup(of: Void.self) { group in
@@ -55,7 +55,7 @@ import Glibc
     }
 }
 
-/// A tracking, delivering process SIGKILLed 100 times (20 in `make test`)
+/// A tracking, delivering process SIGKILLed 100 times (12 in `make test`)
 /// while 30% of responses are lost after the server applied them.
 @Suite struct TrackerKillTests {
     static let child = ChildProcess.executable(named: "tracker-child")
@@ -81,7 +81,7 @@ import Glibc
         return (tracked, killed)
     }
 
-    static let launches = ExperimentScale.pick(full: 100, sample: 20)
+    static let launches = ExperimentScale.pick(full: 100, sample: 12)
 
     @Test(.timeLimit(.minutes(10))) func nothingAcknowledgedIsLostAcrossKills() async throws {
         let executable = try #require(Self.child, "tracker-child must be built beside the test bundle")

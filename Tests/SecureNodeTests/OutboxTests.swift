@@ -131,8 +131,8 @@ import Waiting
         var generator = SystemRandomNumberGenerator()
     }
 
-    /// 10,000 events and 100 kills in `make test-heavy` and CI; 1,000 and 20 in `make test`.
-    static let (eventCount, launches) = ExperimentScale.pick(full: (10_000, 100), sample: (1_000, 20))
+    /// 10,000 events and 100 kills in `make test-heavy` and CI; 600 and 12 in `make test`.
+    static let (eventCount, launches) = ExperimentScale.pick(full: (10_000, 100), sample: (600, 12))
 
     @Test(.timeLimit(.minutes(10))) func eventsSurviveKillsAndDroppedResponses() async throws {
         let executable = try #require(Self.child, "outbox-delivery-child must be built beside the test bundle")

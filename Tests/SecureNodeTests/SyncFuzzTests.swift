@@ -14,7 +14,7 @@ import Testing
 /// that is damaged as a whole (cut short, no cursor) changes nothing.
 ///
 /// `SYNC_FUZZ_ROUNDS` sets the number of responses (default: 10,000 in
-/// `make test-heavy` and CI, a sample of 1,000 in `make test`).
+/// `make test-heavy` and CI, a sample of 600 in `make test`).
 @Suite struct SyncFuzzTests {
     /// What a damaged record does to its number.
     enum Effect: Sendable {
@@ -74,7 +74,7 @@ import Testing
     static let streams = 4
 
     @Test func damagedRecordsCostOnlyWhatCannotBeReadAndNothingElseIsLost() async throws {
-        let rounds = ProcessInfo.processInfo.environment["SYNC_FUZZ_ROUNDS"].flatMap(Int.init) ?? ExperimentScale.pick(full: 10_000, sample: 1_000)
+        let rounds = ProcessInfo.processInfo.environment["SYNC_FUZZ_ROUNDS"].flatMap(Int.init) ?? ExperimentScale.pick(full: 10_000, sample: 600)
         let counts = try await withThrowingTaskGroup(of: Counts.self) { group in
             for stream in 0..<Self.streams {
                 let share = rounds / Self.streams + (stream < rounds % Self.streams ? 1 : 0)

@@ -5,6 +5,7 @@ import Resilience
 import RuntimeSupport
 import Soul
 import SoulAPI
+import ProcessTestSupport
 import Testing
 import Waiting
 
@@ -84,7 +85,10 @@ import Waiting
     /// busy (503), or taking a mood and losing the connection before its
     /// answer; moods are added offline along the way. Every mood reaches the
     /// server exactly once, counted by the double.
-    @Test func queuedMoodsArriveExactlyOnceAcross50RelaunchesWithTheConnectionDroppedAtRandom() async throws {
+    /// 50 launches in `make test-heavy` and CI, 20 in `make test`.
+    static let launches = ExperimentScale.pick(full: 50, sample: 20)
+
+    @Test func queuedMoodsArriveExactlyOnceAcrossRelaunchesWithTheConnectionDroppedAtRandom() async throws {
         // A connection per request, so a dropped one is seen at once.
         let harness = try SoulHarness(keepAlive: false)
         defer { harness.cleanUp() }
@@ -93,7 +97,7 @@ import Waiting
         let behaviour = harness.backend.behaviour
         var generator = SplitMix64(seed: 26)
         var notes: [String] = []
-        for launch in 0..<50 {
+        for launch in 0..<Self.launches {
             if launch % 5 == 0 {
                 let offline = Connectivity(isOnline: false)
                 let note = "mood \(launch)"
