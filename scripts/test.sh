@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 # The Makefile's debug flags (no debug information; test failures name
 # their source lines themselves), the same for every build into .build.
-read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none --disable-index-store}"
+read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none}"
 EXPERIMENTS='CrashTests|TornReadTests|OutboxTests|SyncFuzzTests|TrackerStressTests|TrackerKillTests|queuedMoodsArriveExactlyOnceAcrossRelaunches'
 PHASES=${TEST_PHASES:-suites experiments}
 FILTER=${TEST_FILTER:-}
