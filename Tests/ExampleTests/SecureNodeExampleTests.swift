@@ -63,4 +63,29 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.hasPrefix("error: disabled: the server refused the API key (401)"))
         #expect(!refused.stderr.contains("sk_wrong"))
     }
+
+    /// The SDK checks a stored refusal at launch and syncs when the key is
+    /// accepted again; the app's own `sync` at the same moment joins that
+    /// sync and reports its outcome (it used to print `notSynced ...
+    /// (syncing)` and exit 1 about every other launch).
+    @Test func aSyncRightAfterARefusalIsLiftedReportsTheSyncThatRan() async throws {
+        let backend = try SecureNodeBackend()
+        backend.setRecord("+61412345678", name: "Acme Bank")
+        let state = try makeStateFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let common = ["--base-url", backend.baseURL.absoluteString, "--api-key", backend.apiKey, "--state", state.path]
+        var outcomes: [Int32] = []
+        for launch in 0..<10 {
+            backend.fault.withLock {
+                $0 = { request in request.path.hasSuffix("/branding/sync") ? .json(401, #"{"error":"unauthorized"}"#) : nil }
+            }
+            let refused = try await ExampleRun.run("securenode-example", common + ["sync"])
+            #expect(refused.status == 1 && refused.stderr.hasPrefix("error: disabled"), "launch \(launch): \(refused.stderr)")
+            backend.fault.withLock { $0 = nil }
+            let lifted = try await ExampleRun.run("securenode-example", common + ["sync"])
+            outcomes.append(lifted.status)
+            #expect(lifted.status == 0 && lifted.objects.first?["event"] as? String == "synced", "launch \(launch): \(lifted.stderr)")
+        }
+        print("securenode-example sync right after a refusal was lifted: \(outcomes.filter { $0 == 0 }.count) of \(outcomes.count) launches exit 0")
+    }
 }
