@@ -248,7 +248,8 @@ import Waiting
         #expect(last == "Generation \(syncs)")
     }
 
-    static let syncs = 20
+    /// 20 syncs in `make test-heavy` and CI, 8 in `make test`.
+    static let syncs = ExperimentScale.pick(full: 20, sample: 8)
 
     /// 8 readers look up random batches while `syncs` syncs rewrite every record;
     /// returns what they counted and the last generation's name for the first number.

@@ -23,6 +23,11 @@ actor RefusalWatch {
     private let check: @Sendable () async -> Verdict
     private let backoff: BackoffPolicy
     private var watching: Task<Void, Never>?
+    /// Whether the watch's check is out (a request in flight).
+    private var isChecking = false
+    /// `stop()` came while the watch's check was out: the watch ends when
+    /// the check returns, without running `accepted`.
+    private var stopRequested = false
     /// Checks made since the watch started (for the app's diagnostics and tests).
     private(set) var checks = 0
 
@@ -69,7 +74,9 @@ actor RefusalWatch {
                     do { try await Task.sleep(for: delay) } catch { return }
                 }
                 guard let watch = self else { return }
-                if await watch.checkOnce() == .accepted {
+                let verdict = await watch.watchCheck()
+                if await watch.endIfStopped() { return }
+                if verdict == .accepted {
                     await watch.finished()
                     await accepted()
                     return
@@ -90,15 +97,37 @@ actor RefusalWatch {
         return verdict
     }
 
-    /// Stops watching (new credentials were configured).
+    /// Stops watching (new credentials were configured, or a check of the
+    /// app's was accepted). A watch waiting for its next check is cancelled;
+    /// one whose check is out ends when it returns: cancelling a request in
+    /// flight is what FoundationNetworking (Linux) can crash on, and the
+    /// answer changes nothing once the watch is stopped.
     func stop() {
-        watching?.cancel()
+        if isChecking {
+            stopRequested = true
+        } else {
+            watching?.cancel()
+        }
         watching = nil
     }
 
     private func checkOnce() async -> Verdict {
         checks += 1
         return await check()
+    }
+
+    /// The watch's own check, marked as out while it runs.
+    private func watchCheck() async -> Verdict {
+        isChecking = true
+        defer { isChecking = false }
+        return await checkOnce()
+    }
+
+    /// Whether `stop()` came during the check just made (and resets it).
+    private func endIfStopped() -> Bool {
+        guard stopRequested else { return false }
+        stopRequested = false
+        return true
     }
 
     private func finished() { watching = nil }
