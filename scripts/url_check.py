@@ -31,7 +31,7 @@ parser.add_argument('--keep', action='store_true', help='keep the scratch folder
 args = parser.parse_args()
 
 # Every library product an app links, and the module each one is imported as.
-SDK_PRODUCTS = ['SecureNodeSDK', 'SecureNode', 'BrandingStore', 'Soul', 'Safepocket', 'MobileTracker']
+SDK_PRODUCTS = ['SecureNodeSDK', 'SecureNode', 'BrandingStore', 'SecureNodeCallDirectory', 'Soul', 'Safepocket', 'MobileTracker']
 CLIENT_PRODUCTS = ['Clients', 'SecureNodeAPI', 'SoulAPI', 'SafepocketAPI', 'MobileTrackerAPI']
 RUNTIME_PRODUCTS = ['ClientRuntime', 'Resilience', 'ClientRuntimeTesting']
 
@@ -47,6 +47,7 @@ import Safepocket
 import SafepocketAPI
 import SecureNode
 import SecureNodeAPI
+import SecureNodeCallDirectory
 import SecureNodeSDK
 import Soul
 import SoulAPI
@@ -60,6 +61,8 @@ print("SecureNodeSDK", SecureNode.sdkVersion, SecureNodeEngine.backgroundRefresh
 // BrandingStore: an empty store, opened.
 let store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
 print("BrandingStore", store.lookup(e164: "+61412345678") == nil ? "empty" : "not empty")
+// SecureNodeCallDirectory: where the extension reads the App Group's files.
+print("SecureNodeCallDirectory", CallDirectoryFolder(appGroupContainer: folder).url.lastPathComponent)
 // Safepocket: RFC 7636's example challenge.
 print("Safepocket", PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")!.challenge)
 // Soul: the staging server.
@@ -74,7 +77,7 @@ print("Clients", SecureNodeAPI.Client.Server.production.url.host ?? "", Safepock
 print("ClientRuntime", JSONCoding.formatDateTime(Date(timeIntervalSince1970: 0)))
 '''
 
-EXPECTED_PREFIXES = ['SecureNodeSDK ', 'BrandingStore empty', 'Safepocket E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', 'Soul https://',
+EXPECTED_PREFIXES = ['SecureNodeSDK ', 'BrandingStore empty', 'SecureNodeCallDirectory ', 'Safepocket E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', 'Soul https://',
                      'MobileTracker https://tracker.example', 'SoulAPI ok', 'Clients ', 'ClientRuntime 1970-01-01T00:00:00']
 
 
