@@ -29,7 +29,7 @@ struct ConsumerCheck {
     /// A URLSession transport with short timeouts.
     static func makeTransport() -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForRequest = 30
         return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
     }
 

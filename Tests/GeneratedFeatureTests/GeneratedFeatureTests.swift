@@ -20,7 +20,7 @@ import FoundationNetworking
         init(status: Int = 200, contentType: String = "application/json", body: String = "{}") throws {
             server = try LoopbackHTTPServer { _ in .respond(status: status, headers: [("Content-Type", contentType)], body: body) }
             let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = 5
+            configuration.timeoutIntervalForRequest = 30
             client = Client(serverURL: server.baseURL, transport: URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration))))
         }
 

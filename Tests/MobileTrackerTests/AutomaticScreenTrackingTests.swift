@@ -1,6 +1,7 @@
 import BackendDoubles
 import Foundation
 import Testing
+import Waiting
 
 @testable import MobileTracker
 
@@ -37,10 +38,9 @@ final class _InternalViewController {}
         let expected = ["Checkout", "Preferences", "Checkout"]
         func views() -> [TrackerBackend.Received] { harness.backend.events.filter { $0.eventName == "VIEW_PAGE" } }
         // The hook's screens reach the tracker through a stream: flush until they arrived.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while views().count < expected.count, ContinuousClock.now < deadline {
+        try await waitUntil("the screens to arrive") {
             _ = await tracker.flush(timeout: .seconds(1))
-            try await Task.sleep(for: .milliseconds(20))
+            return views().count >= expected.count
         }
         #expect(views().compactMap { ($0.json["data"] as? [String: Any])?["screen"] as? String } == expected,
             "a type name loses its suffix, a TrackedScreen names itself or opts out, private controllers and repeats are skipped")

@@ -22,7 +22,7 @@ import FoundationNetworking
         #expect(session == harness.backend.sessions.first, "kept as the backend gave it (\(style): \(session))")
         await tracker.track(eventName: "AFTER_INIT")
         await tracker.setMetadata(["plan": "pro"])
-        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(await tracker.flush(timeout: .seconds(60)))
         #expect(harness.backend.events.map(\.sessionID) == [session])
         #expect(harness.backend.received.filter { $0.kind == "profile" }.allSatisfy { $0.json["session_id"] as? String == session })
         // A relaunch restores it as it was stored.
@@ -97,7 +97,7 @@ import FoundationNetworking
         await tracker.identify(userId: "user123")
         await tracker.set(profileData: ["plan": "enterprise", "last_login": "2025-11-27", "preferences": ["theme": "dark", "language": "en"]])
         await tracker.setMetadata(["session_type": "premium", "feature_flags": ["new_ui", "dark_mode"], "experiment_group": "variant_a"])
-        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(await tracker.flush(timeout: .seconds(60)))
         let profiles = harness.backend.received.filter { $0.kind == "profile" }.map { $0.json }
         #expect(profiles.count == 4, "identify: the link and the profile; then set; then setMetadata")
         let set = try #require(profiles.dropLast().last)

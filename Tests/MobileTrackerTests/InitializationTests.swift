@@ -103,7 +103,7 @@ import Testing
         harness.backend.fault.withLock { $0 = nil }
         try await Task.sleep(for: .seconds(5.1))  // session creation is retried at most every 5 s
         await tracker.track(eventName: "SECOND")
-        #expect(await tracker.flush(timeout: .seconds(10)))
+        #expect(await tracker.flush(timeout: .seconds(60)))
         #expect(harness.backend.sessions.count == 1)
         #expect(harness.backend.events.map(\.eventName) == ["OFFLINE_FIRST", "SECOND"])
     }

@@ -28,7 +28,7 @@ import Waiting
         await referenceIdentify()
         await MobileTracker.shared.track(eventName: "AFTER_IDENTIFY", attributes: ["step": 1])
         await referenceSet()
-        #expect(await MobileTracker.shared.flush(timeout: .seconds(10)))
+        #expect(await MobileTracker.shared.flush(timeout: .seconds(60)))
 
         let events = backend.events
         #expect(events.map(\.eventName) == ["BUTTON_CLICK", "PRODUCT_VIEWED", "PURCHASE", "VIEW_PAGE", "AFTER_IDENTIFY"])
@@ -49,7 +49,7 @@ import Waiting
         // The synchronous reset: what is tracked next belongs to the new session, without the user.
         referenceReset()
         await MobileTracker.shared.track(eventName: "AFTER_RESET", attributes: nil, metadata: nil)
-        #expect(await MobileTracker.shared.flush(timeout: .seconds(10)))
+        #expect(await MobileTracker.shared.flush(timeout: .seconds(60)))
         let afterReset = try #require(backend.events.last)
         #expect(afterReset.eventName == "AFTER_RESET" && afterReset.sessionID != first)
         #expect((afterReset.json["data"] as? [String: Any])?["user_id"] == nil, "reset forgets the user")

@@ -27,7 +27,7 @@ struct SafepocketHarness {
     /// `baseURL` and `transport` replace the backend's URL and the SDK's
     /// URLSession (a transport that reaches the backend another way).
     func makeSafepocket(
-        timeouts: TransportTimeouts = TransportTimeouts(), connectivity: Connectivity? = nil, signInLifetime: Duration = .seconds(600),
+        timeouts: TransportTimeouts = TransportTimeouts(connect: .seconds(30), read: .seconds(30)), connectivity: Connectivity? = nil, signInLifetime: Duration = .seconds(600),
         baseURL: URL? = nil, transport: (any ClientTransport)? = nil, pinning: CertificatePinning = .none, isDevelopment: Bool? = nil
     ) throws -> Safepocket {
         try Safepocket(.init(

@@ -32,7 +32,7 @@ import Waiting
 
     static func transport() -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForRequest = 30
         return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
     }
 

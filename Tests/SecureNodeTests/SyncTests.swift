@@ -51,7 +51,7 @@ final class FakeSecureNode: @unchecked Sendable {
 
     static func transport() -> URLSessionTransport {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForRequest = 30
         return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
     }
 

@@ -164,10 +164,12 @@ import FoundationNetworking
         #expect(Soul.Configuration(environment: .production).timeouts == TransportTimeouts(connect: .seconds(5), read: .seconds(10)))
         let harness = try SoulHarness(keepAlive: false)
         defer { harness.cleanUp() }
-        // Sign-in gets 3 s an attempt (room for a loaded machine); the mood's answer never comes in time.
+        // Signed in by a launch with generous timeouts (the sign-in is not under test); the next
+        // launch has 3 s an attempt, and the mood's answer comes after 8 s: only those 3 s can end it.
+        let patient = try harness.makeSoul(timeouts: TransportTimeouts(connect: .seconds(30), read: .seconds(30)))
+        let request = try await patient.signIn.requestCode(phone: "+14155550123")
+        try await patient.signIn.verify(code: request.previewCode ?? "")
         let soul = try harness.makeSoul(timeouts: TransportTimeouts(connect: .seconds(1), read: .seconds(3)))
-        let request = try await soul.signIn.requestCode(phone: "+14155550123")
-        try await soul.signIn.verify(code: request.previewCode ?? "")
         harness.backend.fault.withLock { $0 = { request in request.path == "/api/moods" ? .delayed(.seconds(8), .json(200, "{}")) : nil } }
         #expect(await soulError { try await soul.addMood(score: 6) } == .outcomeUnknown, "a mood POST that timed out may have arrived")
         #expect(harness.backend.server.requests.filter { $0.path == "/api/moods" }.count == 1, "a mood POST that timed out is not resent")

@@ -31,7 +31,7 @@ struct SoulHarness {
 
     /// A new SDK instance (a new app launch) over the same backend and token file.
     func makeSoul(
-        isStaging: Bool = true, timeouts: TransportTimeouts = TransportTimeouts(connect: .seconds(5), read: .seconds(10)),
+        isStaging: Bool = true, timeouts: TransportTimeouts = TransportTimeouts(connect: .seconds(30), read: .seconds(30)),
         connectivity: Connectivity? = nil, retryPolicy: RetryPolicy = RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))),
         baseURL: URL? = nil
     ) throws -> Soul {

@@ -22,7 +22,7 @@ package final class RedirectingTransport: ClientTransport, Sendable {
     package init(to target: URL) {
         self.target = Locked(target)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
+        configuration.timeoutIntervalForRequest = 30
         inner = URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
     }
 

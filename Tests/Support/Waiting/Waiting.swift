@@ -8,9 +8,11 @@ import Foundation
 /// hanging the suite.
 
 /// Waits until `condition` holds; throws ``WaitTimedOut`` once `limit` has
-/// passed without it.
+/// passed without it. Runs on the caller's actor, so the condition may read
+/// its state.
 public func waitUntil(
-    _ what: @autoclosure () -> String = "the condition", limit: Duration = .seconds(60), _ condition: () async throws -> Bool
+    _ what: @autoclosure () -> String = "the condition", limit: Duration = .seconds(60), isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
     while try await !condition() {
@@ -21,9 +23,11 @@ public func waitUntil(
 
 /// Whether `condition` came to hold within `limit` (polling it as
 /// ``waitUntil(_:limit:_:)`` does), for `#expect(try await eventually { ... })`.
-public func eventually(limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
+public func eventually(
+    limit: Duration = .seconds(60), isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+) async throws -> Bool {
     do {
-        try await waitUntil(limit: limit, condition)
+        try await waitUntil(limit: limit, isolation: isolation, condition)
         return true
     } catch is WaitTimedOut {
         return false
