@@ -304,6 +304,8 @@ let sdkTestTargets: [Target] = [
 /// `make bench` programs (`Benchmarks/<name>`, `Generator/Benchmarks/<name>`),
 /// each its own process so its memory figures are its own.
 let benchmarkTargets: [Target] = [
+    // What the benchmark programs share: the BENCH line, the peak memory.
+    .target(name: "BenchSupport", path: "Benchmarks/BenchSupport"),
     // Parse timings against the raw libyaml event loop.
     .executableTarget(name: "clientgen-bench", dependencies: ["OpenAPIModel", "YAMLReader", "CLibYAML"], path: "Generator/Benchmarks/clientgen-bench"),
     // The resilience stack's per-request overhead.
@@ -316,15 +318,15 @@ let benchmarkTargets: [Target] = [
     // The MobileTracker queue (track cost, drain).
     .executableTarget(name: "tracker-bench", dependencies: ["MobileTracker", "Resilience", "BackendDoubles", logging], path: "Benchmarks/tracker-bench"),
     // The branding store at 1M records.
-    .executableTarget(name: "branding-bench", dependencies: ["BrandingStore", grdb], path: "Benchmarks/branding-bench"),
+    .executableTarget(name: "branding-bench", dependencies: ["BrandingStore", "BenchSupport", grdb], path: "Benchmarks/branding-bench"),
     // The Call Directory extension's loads (complete, incremental) and the
     // host's changes file at 1M entries, one mode per process.
-    .executableTarget(name: "call-directory-bench", dependencies: ["SecureNodeCallDirectory"], path: "Benchmarks/call-directory-bench"),
+    .executableTarget(name: "call-directory-bench", dependencies: ["SecureNodeCallDirectory", "BenchSupport"], path: "Benchmarks/call-directory-bench"),
     // A 1M-record full sync over loopback HTTP through the generated client
     // into the store, streamed and buffered.
     .executableTarget(
         name: "sync-http-bench",
-        dependencies: ["BrandingStore", "SecureNode", "SecureNodeAPI", "ClientRuntime", "LoopbackHTTPServer", openAPIRuntime, httpTypes],
+        dependencies: ["BrandingStore", "SecureNode", "SecureNodeAPI", "ClientRuntime", "LoopbackHTTPServer", "BenchSupport", openAPIRuntime, httpTypes],
         path: "Benchmarks/sync-http-bench"),
 ]
 

@@ -1,3 +1,4 @@
+import BenchSupport
 import BrandingStore
 import Foundation
 import GRDB
@@ -17,15 +18,7 @@ func argument(_ name: String, default value: Int) -> Int {
     return Int(CommandLine.arguments[index + 1]) ?? value
 }
 
-func bench(_ name: String, _ value: Double, _ unit: String, decimals: Int = 3) {
-    print("BENCH \(name) \(String(format: "%.\(decimals)f", value)) \(unit)")
-}
 
-func peakRSSMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
-}
 
 let recordCount = argument("--records", default: 1_000_000)
 let lookupCount = argument("--lookups", default: 200_000)

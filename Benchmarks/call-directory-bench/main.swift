@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import SecureNodeCallDirectory
 
@@ -27,15 +28,7 @@ func argument(_ name: String, default value: Int) -> Int {
     argument(name).flatMap { Int($0) } ?? value
 }
 
-func bench(_ name: String, _ value: Double, _ unit: String, decimals: Int = 3) {
-    print("BENCH \(name) \(String(format: "%.\(decimals)f", value)) \(unit)")
-}
 
-func peakRSSMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
-}
 
 func median(_ values: [Double]) -> Double {
     values.sorted()[values.count / 2]

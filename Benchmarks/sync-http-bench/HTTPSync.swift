@@ -1,3 +1,4 @@
+import BenchSupport
 import BrandingStore
 import ClientRuntime
 import Foundation

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -18,15 +19,7 @@ func argument(_ name: String, default value: Int) -> Int {
     return Int(CommandLine.arguments[index + 1]) ?? value
 }
 
-func bench(_ name: String, _ value: Double, _ unit: String, decimals: Int = 3) {
-    print("BENCH \(name) \(String(format: "%.\(decimals)f", value)) \(unit)")
-}
 
-func peakRSSMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
-}
 
 func number(_ index: Int) -> String { "+1" + String(2_000_000_000 + index * 7) }
 

@@ -16,15 +16,7 @@ import Testing
         let host = try #require(backend.baseURL.host)
 
         // Signed in without pins, as in the sign-in test.
-        let start = try await ExampleRun.run("safepocket-example", common + ["authorize-url"])
-        let text = try #require(start.objects.first?["authorize_url"] as? String, "\(start.stderr)")
-        let url = try #require(URL(string: text))
-        let redirect = try #require(backend.authorize(url))
-        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        let code = try #require(items.first { $0.name == "code" }?.value)
-        let redirectState = try #require(items.first { $0.name == "state" }?.value)
-        let exchange = try await ExampleRun.run("safepocket-example", common + ["exchange", "--", code, redirectState])
-        #expect(exchange.status == 0, "\(exchange.stderr)")
+        try await ExampleRun.signInSafepocket(common, through: backend)
         let seen = backend.server.requests.count
 
         // Pinned in production, the host served over plain http: nothing can be verified, nothing is sent.

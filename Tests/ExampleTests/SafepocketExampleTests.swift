@@ -60,15 +60,7 @@ import Testing
         let state = try makeStateFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         let common = ["--base-url", backend.baseURL.absoluteString, "--state", state.path]
-        let start = try await ExampleRun.run("safepocket-example", common + ["authorize-url"])
-        let text = try #require(start.objects.first?["authorize_url"] as? String)
-        let url = try #require(URL(string: text))
-        let redirect = try #require(backend.authorize(url))
-        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        let code = try #require(items.first { $0.name == "code" }?.value)
-        let redirectState = try #require(items.first { $0.name == "state" }?.value)
-        let exchange = try await ExampleRun.run("safepocket-example", common + ["exchange", "--", code, redirectState])
-        #expect(exchange.status == 0, "\(exchange.stderr)")
+        try await ExampleRun.signInSafepocket(common, through: backend)
         let accounts = try await ExampleRun.run("safepocket-example", common + ["accounts"])
         let account = try #require((accounts.objects.first?["accounts"] as? [[String: Any]])?.first?["id"] as? String)
 
