@@ -134,7 +134,9 @@ install-check: deps ## make install into a scratch prefix and check the version 
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-ci: test test-heavy layout ios-check lint drift spec-diff ci-corpus guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references ## Everything CI runs, in CI's order
+CI_STEPS := test test-heavy layout ios-check lint drift spec-diff ci-corpus guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references
+ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
+	scripts/ci.sh $(CI_STEPS)
 
 ci-corpus: # The corpus without the 3 MB GitHub spec (its build alone takes minutes; make bench generates it)
 	$(MAKE) --no-print-directory corpus CORPUS_SKIP=22-github-rest-api.yaml
