@@ -95,11 +95,11 @@ actor QueueDelivery {
         kick()
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if ((try? queue.counts().pending) ?? 1) == 0 { return true }
+            if (try? queue.isEmpty()) == true { return true }
             if pausedForStatus != nil { return false }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return ((try? queue.counts().pending) ?? 1) == 0
+        return (try? queue.isEmpty()) == true
     }
 
     private func run() async {

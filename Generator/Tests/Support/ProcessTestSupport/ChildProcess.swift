@@ -14,24 +14,6 @@ public enum ChildProcess {
         }
         return nil
     }
-
-    /// Starts `executable` and returns once it has printed `ready` on its
-    /// standard output (or closed it), so a kill lands after its set-up.
-    public static func start(_ executable: URL, arguments: [String], readyLine ready: String) throws -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains(ready) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
-        return process
-    }
 }
 
 /// What a child process printed and how it ended.
@@ -52,27 +34,22 @@ extension ChildProcess {
         try await onOwnThread { try runBlocking(executable, arguments: arguments, in: directory) }
     }
 
-    /// ``run(_:arguments:in:)`` on the calling thread. Standard error goes to
-    /// a temporary file while standard output is read, so a chatty child
-    /// cannot block on a full pipe.
+    /// ``run(_:arguments:in:)`` on the calling thread: spawned with
+    /// ``SpawnedProcess`` (never Foundation's `Process`; see there why), its
+    /// standard output and error written to temporary files, so a chatty
+    /// child never blocks on a full pipe, and read once it has ended.
     static func runBlocking(_ executable: URL, arguments: [String], in directory: URL?) throws -> CompletedRun {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("child-stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let errors = try FileHandle(forWritingTo: errorFile)
-        defer { try? errors.close() }
-        process.standardOutput = out
-        process.standardError = errors
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
+        let output = files.appendingPathExtension("out")
+        let errors = files.appendingPathExtension("err")
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
+        let child = try SpawnedProcess(executable, arguments: arguments, output: output, errors: errors, directory: directory)
+        let status = child.waitForTermination() ?? -1
         return CompletedRun(
-            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-            stderr: String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self))
+            status: status, stdout: String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))
     }
 }
