@@ -28,6 +28,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PREFIX ?= /usr/local
 # The build `make install` installs (release; CI checks the target with debug, which builds faster).
 INSTALL_CONFIGURATION ?= release
+# Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
+INSTALL_BUILD_FLAGS ?=
 
 .PHONY: help deps build install install-check generate drift spec-diff lint layout ios-check corpus references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench fuzz clean
 
@@ -59,9 +61,9 @@ build: deps ## Build the generator and the libraries (debug)
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS)
 
 install: deps ## Install clientgen in PREFIX/bin (default /usr/local) with bash, zsh and fish completion in PREFIX/share
-	$(SWIFT) build -c $(INSTALL_CONFIGURATION) --product clientgen
+	$(SWIFT) build -c $(INSTALL_CONFIGURATION) $(INSTALL_BUILD_FLAGS) --product clientgen
 	install -d "$(PREFIX)/bin" "$(PREFIX)/share/bash-completion/completions" "$(PREFIX)/share/zsh/site-functions" "$(PREFIX)/share/fish/vendor_completions.d"
-	install -m 755 "$$($(SWIFT) build -c $(INSTALL_CONFIGURATION) --show-bin-path)/clientgen" "$(PREFIX)/bin/clientgen"
+	install -m 755 "$$($(SWIFT) build -c $(INSTALL_CONFIGURATION) $(INSTALL_BUILD_FLAGS) --show-bin-path)/clientgen" "$(PREFIX)/bin/clientgen"
 	"$(PREFIX)/bin/clientgen" --generate-completion-script bash > "$(PREFIX)/share/bash-completion/completions/clientgen"
 	"$(PREFIX)/bin/clientgen" --generate-completion-script zsh > "$(PREFIX)/share/zsh/site-functions/_clientgen"
 	"$(PREFIX)/bin/clientgen" --generate-completion-script fish > "$(PREFIX)/share/fish/vendor_completions.d/clientgen.fish"

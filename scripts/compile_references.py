@@ -13,7 +13,7 @@ Prints `REFERENCE <name> <files> <lines>` per reference, then
 import argparse, glob, os, re, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scratch_package import write_manifest
+from scratch_package import build_command, write_manifest
 
 parser = argparse.ArgumentParser()
 parser.add_argument('--references', default='Generator/Tests/CodegenTests/References')
@@ -48,7 +48,7 @@ if not modules:
     print(f'no references in {args.references}', file=sys.stderr)
     sys.exit(1)
 write_manifest(package, root, modules, 'References')
-build = subprocess.run(['swift', 'build', '--package-path', package, '--product', 'References'], capture_output=True, text=True)
+build = subprocess.run(build_command(package, '--product', 'References'), capture_output=True, text=True)
 if build.returncode != 0:
     errors = [l for l in build.stdout.splitlines() if ': error:' in l]
     sys.stderr.write(f'{len(errors)} compile errors, first ones:\n' + '\n'.join(errors[:20]) + '\n' + build.stderr[-2000:])

@@ -11,7 +11,7 @@ and a last line `compiled N/M`. Exits 1 unless every spec compiles."""
 import argparse, glob, os, re, shutil, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scratch_package import write_manifest
+from scratch_package import build_command, write_manifest
 
 parser = argparse.ArgumentParser()
 parser.add_argument('clientgen')
@@ -61,7 +61,7 @@ for stale in os.listdir(os.path.join(package, 'Sources')):
 
 if modules:
     # Dependencies first, so each spec's compile time is its own code only.
-    warm = subprocess.run(['swift', 'build', '--package-path', package, '--target', 'ClientRuntime'], capture_output=True, text=True)
+    warm = subprocess.run(build_command(package, '--target', 'ClientRuntime'), capture_output=True, text=True)
     if warm.returncode != 0:
         sys.stderr.write(warm.stdout[-3000:] + warm.stderr[-3000:])
         sys.exit(1)
@@ -70,7 +70,7 @@ for row in rows:
     if row[1] is not None:
         continue
     started = time.monotonic()
-    build = subprocess.run(['swift', 'build', '--package-path', package, '--target', row[5]], capture_output=True, text=True)
+    build = subprocess.run(build_command(package, '--target', row[5]), capture_output=True, text=True)
     row[4] = time.monotonic() - started
     row[1] = 'ok' if build.returncode == 0 else 'compile-failed'
     if build.returncode != 0:

@@ -3,8 +3,18 @@ depending on ClientRuntime from this repository's package (by path: the
 checkout as it is), with one library product naming them all, so
 `swift build --product NAME` compiles them and nothing else the
 repository's package holds (used by corpus.py, compile_references.py and
-bench_codegen.py)."""
+bench_codegen.py), all into one build folder."""
 import os
+
+# One build folder for every scratch package of this kind (`swift build
+# --scratch-path`): ClientRuntime and the packages it stands on are compiled
+# once, by whichever script builds first, and reused by the others.
+BUILD_FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), '.build-scratch')
+
+
+def build_command(package, *selection):
+    """`swift build` of `package` into the shared build folder, for `selection` (e.g. --product NAME)."""
+    return ['swift', 'build', '--package-path', package, '--scratch-path', BUILD_FOLDER, *selection]
 
 
 def write_manifest(package, root, modules, name):

@@ -4,10 +4,12 @@
 # `swift test` runs of that bundle:
 #
 # 1. every suite but the experiments below, side by side;
-# 2. the experiments that repeat a property many times and keep both cores
+# 2. the experiments that repeat a property many times and keep the cores
 #    busy while they do (SIGKILL crash and kill runs, torn reads, the sync
 #    fuzz, the tracker's stress test, SOUL's relaunches with dropped
-#    connections), one at a time: as samples here, at full size in
+#    connections), in two runs side by side: the crash test (two lanes of
+#    children) beside the others one at a time (the tracker's stress test
+#    keeps about one core busy): as samples here, at full size in
 #    `make test-heavy` (TEST_SCALE=full), which CI runs too.
 #
 # Apart, because beside two saturated cores every other test would wait
@@ -25,6 +27,8 @@ SWIFT=${SWIFT:-swift}
 # their source lines themselves), the same for every build into .build.
 read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none}"
 EXPERIMENTS='CrashTests|TornReadTests|OutboxTests|SyncFuzzTests|TrackerStressTests|TrackerKillTests|queuedMoodsArriveExactlyOnceAcrossRelaunches'
+# The experiments' two side-by-side runs.
+CRASH_EXPERIMENT='CrashTests/aSyncKilledAtAnyPointLeavesOldOrNew'
 PHASES=${TEST_PHASES:-suites experiments}
 FILTER=${TEST_FILTER:-}
 
@@ -36,22 +40,41 @@ built=$(now_ms)
 
 status=0
 event_files=()
-for phase in $PHASES; do
-    events=".build/test-events-$phase.jsonl"
+# Runs the bundle with the arguments after $1, its event stream into .build/test-events-$1.jsonl.
+run_tests() {
+    local name=$1
+    shift
+    local events=".build/test-events-$name.jsonl"
     rm -f "$events"
-    event_files+=("$events")
-    if [ "$phase" = suites ]; then
-        selection=(--parallel --skip "$EXPERIMENTS")
-    else
-        # One experiment at a time: each uses both cores (two lanes of children,
-        # eight reader threads, thirty tracking tasks); side by side they starve
-        # each other's children (measured: a 3 s kill run took 123 s).
-        selection=(--no-parallel --filter "$EXPERIMENTS")
-    fi
+    local selection=("$@")
     [ -n "$FILTER" ] && selection+=(--filter "$FILTER")
-    echo "== $phase${TEST_SCALE:+ (TEST_SCALE=$TEST_SCALE)}${FILTER:+ (--filter $FILTER)}"
     "$SWIFT" test "${BUILD_FLAGS[@]}" --skip-build "${selection[@]}" \
-        --experimental-event-stream-output "$events" --experimental-event-stream-version 0 || status=1
+        --experimental-event-stream-output "$events" --experimental-event-stream-version 0
+}
+
+for phase in $PHASES; do
+    echo "== $phase${TEST_SCALE:+ (TEST_SCALE=$TEST_SCALE)}${FILTER:+ (--filter $FILTER)}"
+    if [ "$phase" = suites ]; then
+        event_files+=(.build/test-events-suites.jsonl)
+        run_tests suites --parallel --skip "$EXPERIMENTS" || status=1
+    else
+        # Two runs side by side, each one test at a time: the crash test's
+        # two lanes of children, and the other experiments (eight reader
+        # threads, thirty tracking tasks, a sequential delivery loop).
+        # Every wait in them is for the child's or the server's progress
+        # (CONTRIBUTING.md, "Tests that wait"), so sharing the cores slows
+        # them without failing them. The crash test's output goes to a file
+        # and is printed after the other run's, so the two do not interleave.
+        event_files+=(.build/test-events-crash.jsonl .build/test-events-experiments.jsonl)
+        crash_log=$(mktemp)
+        run_tests crash --no-parallel --filter "$CRASH_EXPERIMENT" >"$crash_log" 2>&1 &
+        crash_pid=$!
+        run_tests experiments --no-parallel --filter "$EXPERIMENTS" --skip "$CRASH_EXPERIMENT" || status=1
+        wait "$crash_pid" || status=1
+        echo "== experiments: the crash test"
+        cat "$crash_log"
+        rm -f "$crash_log"
+    fi
 done
 ended=$(now_ms)
 python3 scripts/test_times.py "${event_files[@]}" --build-ms $((built - begin)) --run-ms $((ended - built))

@@ -4,19 +4,52 @@ import Foundation
 /// writes it there), read line by line while the child runs, so a test can
 /// act at a point of the child's progress (kill it once it reported a
 /// record count, say) rather than after a time measured on another run.
-public struct ChildOutput {
+///
+/// Each look reads only the bytes written since the last one, and the
+/// condition is evaluated only when a line was added: a wait costs next to
+/// no CPU, which the child (and, in the crash test, a second lane of
+/// trials) needs. (Re-reading the whole file every 0.3 ms took about a
+/// third of the CPU of the crash test, measured with perf.)
+public final class ChildOutput {
     /// The file the child writes.
     public let file: URL
+    private var descriptor: Int32 = -1
+    private var partial: [UInt8] = []
+    private var complete: [Substring] = []
 
-    /// Reads `file`.
+    /// Reads `file` (which the child may not have created yet).
     public init(file: URL) { self.file = file }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
 
     /// The complete lines written so far.
     public func lines() -> [Substring] {
-        let text = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
+        _ = readNewLines()
+        return complete
+    }
+
+    /// Reads what was appended since the last look; true when it completed a line.
+    private func readNewLines() -> Bool {
+        if descriptor < 0 {
+            descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            if descriptor < 0 { return false }
+        }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            partial.append(contentsOf: buffer[0..<count])
+        }
         // A line is complete once its newline is written.
-        guard let end = text.lastIndex(of: "\n") else { return [] }
-        return text[..<end].split(separator: "\n", omittingEmptySubsequences: false)
+        var added = false
+        while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+            complete.append(Substring(String(decoding: partial[..<newline], as: UTF8.self)))
+            partial.removeSubrange(...newline)
+            added = true
+        }
+        return added
     }
 
     /// Waits until a line satisfies `matches` and returns it; nil when none
@@ -27,14 +60,17 @@ public struct ChildOutput {
     }
 
     /// Waits until the lines written so far satisfy `done` and returns them;
-    /// nil when they did not within `limit` (a hang guard, as above).
+    /// nil when they did not within `limit` (a hang guard, as above). Looks
+    /// every half millisecond; `done` runs once at first and then whenever a
+    /// line was added.
     public func waitForLines(limit: Duration = .seconds(120), until done: ([Substring]) -> Bool) -> [Substring]? {
         let deadline = ContinuousClock.now + limit
+        _ = readNewLines()
+        if done(complete) { return complete }
         while true {
-            let written = lines()
-            if done(written) { return written }
+            if readNewLines(), done(complete) { return complete }
             if ContinuousClock.now > deadline { return nil }
-            usleep(300)
+            usleep(500)
         }
     }
 }
