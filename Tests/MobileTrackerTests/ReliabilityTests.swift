@@ -67,21 +67,36 @@ import Glibc
     static func run(_ executable: URL, _ arguments: [String], killAfterTracked: Int?) throws -> (tracked: [Int], killed: Bool) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-child-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: log) }
-        let child = try SpawnedProcess(executable, arguments: arguments, output: log)
+        let errors = log.appendingPathExtension("err")
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let child = try SpawnedProcess(executable, arguments: arguments, output: log, errors: errors, directory: nil)
         var killed = false
         if let killAfterTracked {
             let reached = ChildOutput(file: log).waitForLines { lines in
                 lines.filter { $0.hasPrefix("tracked ") }.count >= killAfterTracked || lines.contains("empty")
+                    || lines.contains { $0.hasPrefix("failed: ") }
             }
-            killed = reached != nil && child.kill()
+            killed = reached?.contains { $0.hasPrefix("failed: ") } == false && child.kill()
         }
         child.wait()
         let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
+        if let failure = text.split(separator: "\n").first(where: { $0.hasPrefix("failed: ") }) { throw LaunchFailed(line: String(failure)) }
+        if killAfterTracked != nil, !killed, !text.contains("empty") {
+            // Neither its kill point nor its end within the hang guard: it died or hung.
+            let problem = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
+            throw LaunchFailed(line: "no kill point and no end; printed \(text.suffix(200)); stderr \(problem.prefix(1500))")
+        }
         let tracked = text.split(separator: "\n").compactMap { line in line.hasPrefix("tracked ") ? Int(line.dropFirst(8)) : nil }
         return (tracked, killed)
     }
 
     static let launches = ExperimentScale.pick(full: 100, sample: 12)
+
+    /// A launch that said it failed (`failed: ...`), or died without a word.
+    struct LaunchFailed: Error, CustomStringConvertible {
+        let line: String
+        var description: String { "tracker-child: \(line)" }
+    }
 
     @Test(.timeLimit(.minutes(10))) func nothingAcknowledgedIsLostAcrossKills() async throws {
         let executable = try #require(Self.child, "tracker-child must be built beside the test bundle")

@@ -6,7 +6,8 @@ import Resilience
 /// A process for the tracker's kill test: it tracks events numbered
 /// START..<START+COUNT, printing `tracked N` once `track` returned for event
 /// N (the event is then the tracker's to deliver), then waits until the
-/// queue is empty and prints `empty`, unless the test kills it first.
+/// queue is empty and prints `empty`, unless the test kills it first; or
+/// prints `failed: ...` and exits 1.
 ///
 /// Usage: tracker-child FOLDER SERVER_URL API_KEY START COUNT
 let arguments = CommandLine.arguments
@@ -20,7 +21,23 @@ let tracker = MobileTracker(options: .init(
     folder: URL(fileURLWithPath: arguments[1]), logger: Logger(label: "child") { _ in SwiftLogNoOpLogHandler() }, maximumQueuedItems: 100_000,
     // Short waits: the test's server drops responses, it is not overloaded.
     deliveryBackoff: BackoffPolicy(baseDelay: .milliseconds(10), maximumDelay: .milliseconds(100))))
-try await tracker.initialize(brandId: "925", config: TrackerConfig(apiUrl: arguments[2], xApiKey: arguments[3]))
+// The test's server drops 30% of its answers, a session's too: the
+// session was created but its id never arrived, which initialize reports
+// as a network error. An app calls initialize again (at its next launch
+// or foreground); so does this process, at once, a bounded number of times.
+var attempt = 1
+while true {
+    do {
+        try await tracker.initialize(brandId: "925", config: TrackerConfig(apiUrl: arguments[2], xApiKey: arguments[3]))
+        break
+    } catch {
+        guard case .networkError = error as? TrackerError, attempt < 50 else {
+            report("failed: initialize: \(error) (attempt \(attempt))")
+            exit(1)
+        }
+        attempt += 1
+    }
+}
 for number in start..<(start + count) {
     await tracker.track(eventName: "KILL_TEST", attributes: ["n": number])
     report("tracked \(number)")
