@@ -5,14 +5,6 @@
 # Usage: scripts/ci.sh STEP...
 set -uo pipefail
 
-# The checks that build an app package depending on this repository by URL
-# (guide, plugin-check, url-check) share one published tree and one build
-# folder, as a CI cache would (scripts/published_package.py): what one
-# compiled, the next reuses.
-PACKAGE_CHECK_CACHE=$(mktemp -d)
-export PACKAGE_CHECK_CACHE
-trap 'rm -rf "$PACKAGE_CHECK_CACHE"' EXIT
-
 names=()
 seconds=()
 report() {

@@ -19,9 +19,8 @@ scripts/published_package.py).
   into `Sources/CommittedAPI/Generated`, `--check` passes on it and fails
   once a generated file is edited.
 
-Prints `BENCH plugin-first-build <s> s` (run alone: with PACKAGE_CHECK_CACHE,
-see published_package.py, the build is not a first one) and a last line
-`plugin: ok`; exits 1 on any failure."""
+Prints `BENCH plugin-first-build <s> s` and a last line `plugin: ok`; exits 1
+on any failure."""
 import http.server, json, os, re, shutil, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -68,7 +67,6 @@ def main():
         app = os.path.join(scratch, 'PetsApp')
         for folder in ['Sources/PetsAPI', 'Sources/PetsApp', 'Sources/CommittedAPI']:
             os.makedirs(os.path.join(app, folder))
-        published.share_build(app)
         spec = os.path.join(root, 'corpus', '01-oai-petstore.yaml')
         # The team's copy names a style a query parameter cannot take: a
         # warning at that line, and the build goes on.
@@ -132,7 +130,6 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
 
         # The command plugin first: the app's build compiles CommittedAPI too.
         begin = time.monotonic()
-        begin_at = time.time()
         swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'CommittedAPI', cwd=app)
         generated = sorted(os.listdir(os.path.join(app, 'Sources/CommittedAPI/Generated')))
         if not generated or not all(name.endswith('.swift') for name in generated):
@@ -141,7 +138,7 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
 
         built = swift('build', '--product', 'PetsApp', cwd=app)
         first_build = time.monotonic() - begin
-        unwanted = published.report('plugin-app', app, since=begin_at)
+        unwanted = published.report('plugin-app', app)
         if unwanted:
             fail(f'the plugin user fetched {unwanted}: the sandbox server\'s packages must never reach a team')
         warning = next((l for l in (built.stdout + built.stderr).splitlines() if re.search(r'openapi\.yaml:\d+:\d+: warning: .*style: matrix', l)), None)
@@ -182,10 +179,7 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
         print(f'plugin: a style a query cannot take warned: {warning.strip()[warning.strip().find("openapi.yaml"):][:140]}')
         print(f'plugin: a broken $ref failed the build with: {line.strip()[line.strip().find("openapi.yaml"):][:160]}')
         print(f'plugin: generate-clients wrote {", ".join(generated)}; --check passed, then caught a hand edit')
-        if published.SHARED:
-            print(f'plugin: built in {first_build:.1f} s with the build folder earlier checks of this run share')
-        else:
-            print(f'BENCH plugin-first-build {first_build:.1f} s')
+        print(f'BENCH plugin-first-build {first_build:.1f} s')
         print('plugin: ok')
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -10,15 +10,7 @@ of the working tree (to show what an older main did).
 
 `report()` says what a resolved and built scratch package fetched and
 built: the packages in its `.build/checkouts` with their sizes, and the
-modules compiled; and names any package that must never reach an app.
-
-`make ci` runs three such checks (guide, plugin-check, url-check) and sets
-PACKAGE_CHECK_CACHE to a folder they share, as a CI cache would: the tree
-is published there once, and each app's `.build` is a link to one build
-folder, so a module an earlier check compiled (GRDB, swift-collections,
-clientgen's tools, the runtime) is not compiled again. Each check then
-reports the modules its own build compiled; run alone, it starts cold and
-reports every module an app team's first build compiles."""
+modules compiled; and names any package that must never reach an app."""
 import os, re, shutil, subprocess
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
@@ -38,20 +30,8 @@ def git(*arguments, cwd=ROOT, env=None):
     return subprocess.run(['git', *arguments], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
 
 
-# The folder the checks of one `make ci` run share (see above); None when run alone.
-SHARED = os.environ.get('PACKAGE_CHECK_CACHE') or None
-
-
 def publish(scratch, revision=None):
-    """Publishes the working tree (or `revision`) under `scratch`; returns
-    (url, version). With PACKAGE_CHECK_CACHE set (and no revision), the
-    tree is published there, once for every check of the run."""
-    if SHARED and not revision:
-        scratch = os.path.join(SHARED, 'published')
-        bare = os.path.join(scratch, f'{IDENTITY}.git')
-        if os.path.isdir(bare):
-            return f'file://{bare}', version()
-        os.makedirs(scratch, exist_ok=True)
+    """Publishes the working tree (or `revision`) under `scratch`; returns (url, version)."""
     tag = version()
     if revision:
         commit = git('rev-parse', revision)
@@ -93,21 +73,10 @@ def fetched(package):
     return sorted((name.lower(), folder_size(os.path.join(checkouts, name))) for name in os.listdir(checkouts))
 
 
-def share_build(app):
-    """With PACKAGE_CHECK_CACHE set: makes `app`'s `.build` a link to the
-    run's one build folder (before the app's first `swift` command)."""
-    if not SHARED:
-        return
-    build = os.path.join(SHARED, 'build')
-    os.makedirs(build, exist_ok=True)
-    os.symlink(build, os.path.join(app, '.build'))
-
-
-def modules_built(package, since=0.0):
+def modules_built(package):
     """The modules (Swift and C targets) the scratch package's build
-    compiled: those with object files written after `since` (a time.time();
-    SwiftPM plans a folder for every target of the graph, built or not, and
-    a shared build folder holds what earlier checks compiled)."""
+    compiled: those with object files (SwiftPM plans a folder for every
+    target of the graph, built or not)."""
     built = os.path.join(package, '.build', 'debug')
     if not os.path.isdir(built):
         return []
@@ -115,8 +84,8 @@ def modules_built(package, since=0.0):
     for name in os.listdir(built):
         if not name.endswith('.build'):
             continue
-        for folder, _, files in os.walk(os.path.join(built, name)):
-            if any(file.endswith('.o') and os.path.getmtime(os.path.join(folder, file)) >= since for file in files):
+        for _, _, files in os.walk(os.path.join(built, name)):
+            if any(file.endswith('.o') for file in files):
                 modules.append(name[:-len('.build')])
                 break
     return sorted(modules)
@@ -126,9 +95,8 @@ def forbidden(packages):
     return [name for name, _ in packages if name.startswith(FORBIDDEN)]
 
 
-def report(label, package, built=True, since=0.0):
-    """Prints what `package` fetched (and, when `built`, compiled since
-    `since`) as `label`; returns the forbidden packages it fetched."""
+def report(label, package, built=True):
+    """Prints what `package` fetched (and built) as `label`; returns the forbidden packages it fetched."""
     packages = fetched(package)
     size = sum(bytes for _, bytes in packages)
     print(f'{label}: fetched {len(packages)} packages, {size / 1e6:.0f} MB: '
@@ -136,13 +104,9 @@ def report(label, package, built=True, since=0.0):
     print(f'BENCH {label}-packages-fetched {len(packages)} packages')
     print(f'BENCH {label}-fetched-size {size / 1e6:.1f} MB')
     if built:
-        modules = modules_built(package, since)
-        if SHARED:
-            # Not a first build: the figure would not be what an app team's first build compiles.
-            print(f'{label}: compiled {len(modules)} modules (with the build folder earlier checks of this run share): {", ".join(modules)}')
-        else:
-            print(f'{label}: built {len(modules)} modules: {", ".join(modules)}')
-            print(f'BENCH {label}-modules-built {len(modules)} modules')
+        modules = modules_built(package)
+        print(f'{label}: built {len(modules)} modules: {", ".join(modules)}')
+        print(f'BENCH {label}-modules-built {len(modules)} modules')
     return forbidden(packages)
 
 

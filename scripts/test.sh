@@ -65,9 +65,17 @@ for phase in $PHASES; do
         # (CONTRIBUTING.md, "Tests that wait"), so sharing the cores slows
         # them without failing them. The crash test's output goes to a file
         # and is printed after the other run's, so the two do not interleave.
+        # The crash test runs the test bundle itself: `swift test` holds
+        # .build's lock for its whole run, so a second one would wait for
+        # the first (measured: the two ran one after the other).
         event_files+=(.build/test-events-crash.jsonl .build/test-events-experiments.jsonl)
         crash_log=$(mktemp)
-        run_tests crash --no-parallel --filter "$CRASH_EXPERIMENT" >"$crash_log" 2>&1 &
+        bundle="$("$SWIFT" build "${BUILD_FLAGS[@]}" --show-bin-path)/OpenAPIMobileClientsPackageTests.xctest"
+        crash_selection=(--filter "$CRASH_EXPERIMENT")
+        [ -n "$FILTER" ] && crash_selection+=(--filter "$FILTER")
+        rm -f .build/test-events-crash.jsonl
+        "$bundle" --testing-library swift-testing "${crash_selection[@]}" \
+            --experimental-event-stream-output .build/test-events-crash.jsonl --experimental-event-stream-version 0 >"$crash_log" 2>&1 &
         crash_pid=$!
         run_tests experiments --no-parallel --filter "$EXPERIMENTS" --skip "$CRASH_EXPERIMENT" || status=1
         wait "$crash_pid" || status=1
