@@ -31,7 +31,7 @@ while true {
         try await tracker.initialize(brandId: "925", config: TrackerConfig(apiUrl: arguments[2], xApiKey: arguments[3]))
         break
     } catch {
-        guard case .networkError = error as? TrackerError, attempt < 50 else {
+        guard case .networkError = error, attempt < 50 else {
             report("failed: initialize: \(error) (attempt \(attempt))")
             exit(1)
         }
