@@ -16,6 +16,8 @@ public final class ChildOutput {
     private var descriptor: Int32 = -1
     private var partial: [UInt8] = []
     private var complete: [Substring] = []
+    /// Where each look reads to: allocated once, not at every look.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Reads `file` (which the child may not have created yet).
     public init(file: URL) { self.file = file }
@@ -36,9 +38,8 @@ public final class ChildOutput {
             descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
             if descriptor < 0 { return false }
         }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { [descriptor] in read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             partial.append(contentsOf: buffer[0..<count])
         }
