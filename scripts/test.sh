@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 # The Makefile's debug flags (no debug information; test failures name
 # their source lines themselves), the same for every build into .build.
-read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none}"
+read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none -Xswiftc -driver-batch-count -Xswiftc 1}"
 EXPERIMENTS='CrashTests|TornReadTests|OutboxTests|SyncFuzzTests|TrackerStressTests|TrackerKillTests|queuedMoodsArriveExactlyOnceAcrossRelaunches'
 # The experiments' two side-by-side runs.
 CRASH_EXPERIMENT='CrashTests/aSyncKilledAtAnyPointLeavesOldOrNew'

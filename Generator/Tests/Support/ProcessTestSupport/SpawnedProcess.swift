@@ -36,8 +36,10 @@ public struct SpawnedProcess {
             let changed = addChdir(&actions, directory.path)
             guard changed == 0 else { throw SpawnError(code: changed) }
         }
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errors?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        for (descriptor, path) in [(Int32(1), output.path), (2, errors?.path ?? "/dev/null")] {
+            let opened = posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            guard opened == 0 else { throw SpawnError(code: opened) }
+        }
         // The child gets stdin, stdout and stderr only: a test server's
         // socket or a pipe inherited by a child would outlive the test
         // that opened it.
@@ -46,7 +48,8 @@ public struct SpawnedProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         #if canImport(Glibc)
         guard let closeFrom = Self.addCloseFrom else { throw SpawnError(code: ENOSYS) }
-        closeFrom(&actions, 3)
+        let closing = closeFrom(&actions, 3)
+        guard closing == 0 else { throw SpawnError(code: closing) }
         #elseif canImport(Darwin)
         posix_spawn_file_actions_addinherit_np(&actions, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
