@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # `make test`: builds the test bundle once (every test target of the one
-# package, with the executables the tests run), then runs it three times
-# side by side:
+# package, with the executables the tests run), then runs it:
 #
 # 1. every suite but the experiments below, side by side (`swift test`);
-# 2. the experiments that repeat a property many times (SIGKILL crash and
-#    kill runs, torn reads, the sync fuzz, the tracker's stress test,
+# 2. then the experiments that repeat a property many times (SIGKILL crash
+#    and kill runs, torn reads, the sync fuzz, the tracker's stress test,
 #    SOUL's relaunches with dropped connections), one at a time in two
-#    runs of the bundle: the crash test, and the others. As samples here,
+#    lanes side by side: the crash test, and the others. As samples here,
 #    at full size in `make test-heavy` (TEST_SCALE=full), which CI runs too.
 #
 # No test waits for a time it does not control (CONTRIBUTING.md, "Tests
-# that wait"), so runs that share the cores, or a machine loaded from
-# outside, slow the run down without failing it.
+# that wait"), so a machine loaded from outside slows the run down without
+# failing it.
 # Prints at the end how long each part's suites took (scripts/test_times.py).
 #
 # TEST_FILTER=REGEX runs only the matching tests; TEST_PHASES=experiments
@@ -45,9 +44,16 @@ run_tests() {
     local events=".build/test-events-$name.jsonl"
     rm -f "$events"
     local selection=("$@")
-    [ -n "$FILTER" ] && selection+=(--filter "$FILTER")
+    # The experiments' selection already holds TEST_FILTER (matching_both).
+    [ -n "$FILTER" ] && [ "$name" = suites ] && selection+=(--filter "$FILTER")
     "$SWIFT" test "${BUILD_FLAGS[@]}" --skip-build "${selection[@]}" \
         --experimental-event-stream-output "$events" --experimental-event-stream-version 0
+}
+
+# Whether an experiment lane's exit status is a failure: 69 (EX_UNAVAILABLE)
+# is a lane no test matched, which only TEST_FILTER can cause.
+counts_as_failure() {
+    [ "$1" -ne 0 ] && ! { [ "$1" -eq 69 ] && [ -n "$FILTER" ]; }
 }
 
 # A regex matching what both regexes match (several --filter options
@@ -59,8 +65,11 @@ matching_both() {
 bundle="$("$SWIFT" build "${BUILD_FLAGS[@]}" --show-bin-path)/OpenAPIMobileClientsPackageTests.xctest"
 background_pids=()
 background_logs=()
+# An interrupted run takes its background lanes with it.
+trap 'trap - INT TERM; [ ${#background_pids[@]} -gt 0 ] && kill "${background_pids[@]}" 2>/dev/null; exit 130' INT TERM
 # Runs the test bundle itself in the background (`swift test` holds .build's
-# lock for its whole run, so a second `swift test` would wait for the first),
+# lock for its whole run, so a second `swift test` would wait for the first:
+# measured, the two ran one after the other),
 # its event stream into .build/test-events-$1.jsonl and its output into a
 # file printed at the end, so that it does not interleave with the others.
 start_bundle() {
@@ -77,31 +86,33 @@ start_bundle() {
     event_files+=("$events")
 }
 
-# The experiments run one at a time in two lanes, the crash test (two lanes
-# of children) and the others (eight reader threads, thirty tracking tasks,
-# a sequential delivery loop), and both lanes run beside the suites when
-# `make test` runs both: every wait in them is for the child's or the
-# server's progress (CONTRIBUTING.md, "Tests that wait"), so sharing the
-# cores slows them without failing them, and what one run leaves idle the
-# others use (measured: suites 54 s, then experiments 30 s, one after the
-# other).
-case " $PHASES " in *" experiments "*)
-    echo "== experiments${TEST_SCALE:+ (TEST_SCALE=$TEST_SCALE)}${FILTER:+ (--filter $FILTER)}, in the background"
-    start_bundle crash --no-parallel --filter "$(matching_both "$CRASH_EXPERIMENT" "$FILTER")"
-    start_bundle experiments --no-parallel --filter "$(matching_both "$EXPERIMENTS" "$FILTER")" --skip "$CRASH_EXPERIMENT"
-    ;;
-esac
+# The suites first, side by side; then the experiments, one at a time in
+# two lanes side by side: the crash test (two lanes of children) in the
+# background, and the others (eight reader threads, thirty tracking tasks,
+# a sequential delivery loop) in the foreground, so their progress shows.
+# Apart from the suites, because beside two saturated cores every other
+# test would wait for a core (measured: under an outside build, four
+# tests that ran beside the experiments waited out a minute's hang guard
+# in one run of five).
 case " $PHASES " in *" suites "*)
     echo "== suites${FILTER:+ (--filter $FILTER)}"
     event_files+=(.build/test-events-suites.jsonl)
     run_tests suites --parallel --skip "$EXPERIMENTS" || status=1
     ;;
 esac
+case " $PHASES " in *" experiments "*)
+    echo "== experiments${TEST_SCALE:+ (TEST_SCALE=$TEST_SCALE)}${FILTER:+ (--filter $FILTER)}: the crash test in the background, the others here"
+    start_bundle crash --no-parallel --filter "$(matching_both "$CRASH_EXPERIMENT" "$FILTER")"
+    event_files+=(.build/test-events-experiments.jsonl)
+    others_status=0
+    run_tests experiments --no-parallel --filter "$(matching_both "$EXPERIMENTS" "$FILTER")" --skip "$CRASH_EXPERIMENT" || others_status=$?
+    if counts_as_failure "$others_status"; then status=1; fi
+    ;;
+esac
 for index in "${!background_pids[@]}"; do
-    # 69 (EX_UNAVAILABLE): no test matched, which only TEST_FILTER can cause.
     lane_status=0
     wait "${background_pids[$index]}" || lane_status=$?
-    if [ "$lane_status" -ne 0 ] && ! { [ "$lane_status" -eq 69 ] && [ -n "$FILTER" ]; }; then status=1; fi
+    if counts_as_failure "$lane_status"; then status=1; fi
     entry=${background_logs[$index]}
     echo "== experiments: ${entry%%:*}"
     cat "${entry#*:}"

@@ -12,7 +12,7 @@ import Waiting
 /// background refresh, the SDK's own check after a refused key is accepted
 /// again. Each overlap is made with a ``ReplyGate``: the server holds the
 /// sync until the second caller has asked, so no timing is guessed.
-@Suite(.timeLimit(.minutes(2))) struct OverlappingSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct OverlappingSyncTests {
     let fake: FakeSecureNode
     let folder: URL
     static let syncPath = "/api/mobile/branding/sync"

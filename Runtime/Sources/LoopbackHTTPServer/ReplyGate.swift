@@ -35,7 +35,7 @@ public final class ReplyGate: Sendable {
 
     /// Waits until `count` requests have arrived; throws
     /// ``ReplyGateTimedOut`` after `limit` (a hang guard, not a timing).
-    public func waitForArrivals(_ count: Int, limit: Duration = .seconds(60)) async throws {
+    public func waitForArrivals(_ count: Int, limit: Duration = .seconds(300)) async throws {
         let deadline = ContinuousClock.now + limit
         while arrivals < count {
             guard ContinuousClock.now < deadline else { throw ReplyGateTimedOut(expected: count, arrived: arrivals) }

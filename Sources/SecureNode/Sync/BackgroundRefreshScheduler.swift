@@ -35,19 +35,20 @@ extension SecureNode {
     /// Registers the refresh task ``backgroundRefreshTaskIdentifier`` with
     /// `scheduler` (call before the app finishes launching) and asks for
     /// the first run `interval` from now; each run asks for the next one
-    /// before it starts its work, then completes with
+    /// before it starts its work (``performBackgroundRefresh(budget:)``,
+    /// within `budget`), then completes with
     /// ``SecureNode/BackgroundRefreshReport/succeeded``. False without a scheduler
     /// (not iOS) or when the system refused the identifier (it must be
     /// listed under `BGTaskSchedulerPermittedIdentifiers` in Info.plist).
     @discardableResult
     public func registerBackgroundRefresh(
-        every interval: TimeInterval = 30 * 60, scheduler: BackgroundRefreshScheduler? = .system
+        every interval: TimeInterval = 30 * 60, budget: Duration = .seconds(25), scheduler: BackgroundRefreshScheduler? = .system
     ) -> Bool {
         guard let scheduler else { return false }
         let registered = scheduler.register(Self.backgroundRefreshTaskIdentifier) { [weak self] in
             guard let self else { return false }
             self.scheduleBackgroundRefresh(after: interval, scheduler: scheduler)
-            return await self.performBackgroundRefresh().succeeded
+            return await self.performBackgroundRefresh(budget: budget).succeeded
         }
         if registered { scheduleBackgroundRefresh(after: interval, scheduler: scheduler) }
         return registered
