@@ -9,8 +9,9 @@ SWIFT ?= swift
 # busy, and one job parses and checks the module's declarations once
 # (measured: the test bundle from scratch 278 -> 255 s; docs/Decisions.md).
 # Every such build passes the same flags, so each reuses what the last one
-# built (`make test` and CI build once).
-DEBUG_BUILD_FLAGS ?= -debug-info-format none -Xswiftc -driver-batch-count -Xswiftc 1
+# built (`make test` and CI build once). The flags live in one file, which
+# the scripts read when they run outside make.
+DEBUG_BUILD_FLAGS ?= $(shell cat scripts/debug_build_flags)
 # The public specs `make corpus` checks: the ones kept in corpus/ (licences in corpus/README.md), or CORPUS=DIR.
 CORPUS ?= corpus
 # The spec `make guide` plays the team's own with: the OpenAPI Initiative's petstore.

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 # The debug build with the flags of every other debug build here: the clientgen `make test` built.
-make --no-print-directory install PREFIX="$prefix" INSTALL_CONFIGURATION="${INSTALL_CONFIGURATION:-debug}" INSTALL_BUILD_FLAGS="${DEBUG_BUILD_FLAGS--debug-info-format none -Xswiftc -driver-batch-count -Xswiftc 1}"
+make --no-print-directory install PREFIX="$prefix" INSTALL_CONFIGURATION="${INSTALL_CONFIGURATION:-debug}" INSTALL_BUILD_FLAGS="${DEBUG_BUILD_FLAGS-$(cat scripts/debug_build_flags)}"
 expected=$(sed -n 's/.*current = "\(.*\)"/\1/p' Generator/Sources/Codegen/GeneratorVersion.swift)
 installed=$("$prefix/bin/clientgen" --version)
 if [ "$installed" != "$expected" ]; then

@@ -41,7 +41,7 @@ root = os.path.abspath('.')
 package = os.path.join(root, 'Sandbox', 'Server')
 apps = ['soul-example', 'safepocket-example', 'securenode-example', 'tracker-example']
 # The Makefile's flags for debug builds into .build (the same for every one, so each reuses the last).
-debug_flags = os.environ.get('DEBUG_BUILD_FLAGS', '-debug-info-format none -Xswiftc -driver-batch-count -Xswiftc 1').split()
+debug_flags = (os.environ.get('DEBUG_BUILD_FLAGS') or open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'debug_build_flags')).read()).split()
 outputs = []
 
 

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 # The Makefile's debug flags (no debug information; test failures name
 # their source lines themselves), the same for every build into .build.
-read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS--debug-info-format none -Xswiftc -driver-batch-count -Xswiftc 1}"
+read -r -a BUILD_FLAGS <<<"${DEBUG_BUILD_FLAGS-$(cat scripts/debug_build_flags)}"
 EXPERIMENTS='CrashTests|TornReadTests|OutboxTests|SyncFuzzTests|TrackerStressTests|TrackerKillTests|queuedMoodsArriveExactlyOnceAcrossRelaunches'
 # The experiments' two side-by-side runs.
 CRASH_EXPERIMENT='CrashTests/aSyncKilledAtAnyPointLeavesOldOrNew'
@@ -37,21 +37,20 @@ built=$(now_ms)
 
 status=0
 event_files=()
-# Runs the bundle with the arguments after $1, its event stream into .build/test-events-$1.jsonl.
+# Runs `swift test` on the bundle with the arguments after $1, its event
+# stream into .build/test-events-$1.jsonl.
 run_tests() {
     local name=$1
     shift
     local events=".build/test-events-$name.jsonl"
     rm -f "$events"
-    local selection=("$@")
-    # The experiments' selection already holds TEST_FILTER (matching_both).
-    [ -n "$FILTER" ] && [ "$name" = suites ] && selection+=(--filter "$FILTER")
-    "$SWIFT" test "${BUILD_FLAGS[@]}" --skip-build "${selection[@]}" \
+    event_files+=("$events")
+    "$SWIFT" test "${BUILD_FLAGS[@]}" --skip-build "$@" \
         --experimental-event-stream-output "$events" --experimental-event-stream-version 0
 }
 
-# Whether an experiment lane's exit status is a failure: 69 (EX_UNAVAILABLE)
-# is a lane no test matched, which only TEST_FILTER can cause.
+# Whether an experiment run's exit status is a failure: 69 (EX_UNAVAILABLE)
+# is a run no test matched, which only TEST_FILTER can cause.
 counts_as_failure() {
     [ "$1" -ne 0 ] && ! { [ "$1" -eq 69 ] && [ -n "$FILTER" ]; }
 }
@@ -60,30 +59,6 @@ counts_as_failure() {
 # select what any of them matches); the first alone when the second is empty.
 matching_both() {
     if [ -n "$2" ]; then echo "^(?=.*(?:$1))(?=.*(?:$2))"; else echo "$1"; fi
-}
-
-bundle="$("$SWIFT" build "${BUILD_FLAGS[@]}" --show-bin-path)/OpenAPIMobileClientsPackageTests.xctest"
-background_pids=()
-background_logs=()
-# An interrupted run takes its background lanes with it.
-trap 'trap - INT TERM; [ ${#background_pids[@]} -gt 0 ] && kill "${background_pids[@]}" 2>/dev/null; exit 130' INT TERM
-# Runs the test bundle itself in the background (`swift test` holds .build's
-# lock for its whole run, so a second `swift test` would wait for the first:
-# measured, the two ran one after the other),
-# its event stream into .build/test-events-$1.jsonl and its output into a
-# file printed at the end, so that it does not interleave with the others.
-start_bundle() {
-    local name=$1
-    shift
-    local events=".build/test-events-$name.jsonl"
-    local log
-    log=$(mktemp)
-    rm -f "$events"
-    "$bundle" --testing-library swift-testing "$@" \
-        --experimental-event-stream-output "$events" --experimental-event-stream-version 0 >"$log" 2>&1 &
-    background_pids+=($!)
-    background_logs+=("$name:$log")
-    event_files+=("$events")
 }
 
 # The suites first, side by side; then the experiments, one at a time in
@@ -96,28 +71,40 @@ start_bundle() {
 # in one run of five).
 case " $PHASES " in *" suites "*)
     echo "== suites${FILTER:+ (--filter $FILTER)}"
-    event_files+=(.build/test-events-suites.jsonl)
-    run_tests suites --parallel --skip "$EXPERIMENTS" || status=1
+    selection=(--parallel --skip "$EXPERIMENTS")
+    [ -n "$FILTER" ] && selection+=(--filter "$FILTER")
+    run_tests suites "${selection[@]}" || status=1
     ;;
 esac
 case " $PHASES " in *" experiments "*)
     echo "== experiments${TEST_SCALE:+ (TEST_SCALE=$TEST_SCALE)}${FILTER:+ (--filter $FILTER)}: the crash test in the background, the others here"
-    start_bundle crash --no-parallel --filter "$(matching_both "$CRASH_EXPERIMENT" "$FILTER")"
-    event_files+=(.build/test-events-experiments.jsonl)
+    # The crash test runs the test bundle itself: `swift test` holds
+    # .build's lock for its whole run, so a second one would wait for the
+    # first (measured: the two ran one after the other). Its output goes to
+    # a file, printed after the others', so the two do not interleave.
+    crash_log=$(mktemp)
+    crash_events=.build/test-events-crash.jsonl
+    rm -f "$crash_events"
+    event_files+=("$crash_events")
+    "$("$SWIFT" build "${BUILD_FLAGS[@]}" --show-bin-path)/OpenAPIMobileClientsPackageTests.xctest" --testing-library swift-testing \
+        --filter "$(matching_both "$CRASH_EXPERIMENT" "$FILTER")" \
+        --experimental-event-stream-output "$crash_events" --experimental-event-stream-version 0 >"$crash_log" 2>&1 &
+    crash_pid=$!
+    # An interrupted run takes the crash test with it.
+    trap 'kill "$crash_pid" 2>/dev/null; exit 130' INT TERM
     others_status=0
     run_tests experiments --no-parallel --filter "$(matching_both "$EXPERIMENTS" "$FILTER")" --skip "$CRASH_EXPERIMENT" || others_status=$?
-    if counts_as_failure "$others_status"; then status=1; fi
+    crash_status=0
+    wait "$crash_pid" || crash_status=$?
+    trap - INT TERM
+    for lane_status in "$others_status" "$crash_status"; do
+        if counts_as_failure "$lane_status"; then status=1; fi
+    done
+    echo "== experiments: the crash test"
+    cat "$crash_log"
+    rm -f "$crash_log"
     ;;
 esac
-for index in "${!background_pids[@]}"; do
-    lane_status=0
-    wait "${background_pids[$index]}" || lane_status=$?
-    if counts_as_failure "$lane_status"; then status=1; fi
-    entry=${background_logs[$index]}
-    echo "== experiments: ${entry%%:*}"
-    cat "${entry#*:}"
-    rm -f "${entry#*:}"
-done
 ended=$(now_ms)
 python3 scripts/test_times.py "${event_files[@]}" --build-ms $((built - begin)) --run-ms $((ended - built))
 exit "$status"

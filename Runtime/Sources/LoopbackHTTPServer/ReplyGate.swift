@@ -34,7 +34,8 @@ public final class ReplyGate: Sendable {
     }
 
     /// Waits until `count` requests have arrived; throws
-    /// ``ReplyGateTimedOut`` after `limit` (a hang guard, not a timing).
+    /// ``ReplyGateTimedOut`` after `limit` (a hang guard, not a timing; the
+    /// tests' `Waiting.hangGuard`, which this runtime target cannot import).
     public func waitForArrivals(_ count: Int, limit: Duration = .seconds(300)) async throws {
         let deadline = ContinuousClock.now + limit
         while arrivals < count {

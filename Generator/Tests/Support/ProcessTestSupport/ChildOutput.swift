@@ -1,4 +1,5 @@
 import Foundation
+import Waiting
 
 /// A child's standard output as it grows in its file (``SpawnedProcess``
 /// writes it there), read line by line while the child runs, so a test can
@@ -56,7 +57,7 @@ public final class ChildOutput {
     /// Waits until a line satisfies `matches` and returns it; nil when none
     /// did within `limit` (a hang guard for a child that died or stalled,
     /// not a timing: a child that lives reaches its lines whatever the load).
-    public func waitForLine(limit: Duration = .seconds(300), where matches: (Substring) -> Bool) -> Substring? {
+    public func waitForLine(limit: Duration = hangGuard, where matches: (Substring) -> Bool) -> Substring? {
         waitForLines(limit: limit) { $0.contains(where: matches) }?.first(where: matches)
     }
 
@@ -64,7 +65,7 @@ public final class ChildOutput {
     /// nil when they did not within `limit` (a hang guard, as above). Looks
     /// every half millisecond; `done` runs once at first and then whenever a
     /// line was added.
-    public func waitForLines(limit: Duration = .seconds(300), until done: ([Substring]) -> Bool) -> [Substring]? {
+    public func waitForLines(limit: Duration = hangGuard, until done: ([Substring]) -> Bool) -> [Substring]? {
         let deadline = ContinuousClock.now + limit
         _ = readNewLines()
         if done(complete) { return complete }
