@@ -115,7 +115,7 @@ let sdkTargets: [Target] = [
     // files' formats, the load state, the whole request in one call.
     .target(name: "SecureNodeCallDirectory"),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
-    .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession]),
+    .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging]),
     // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
     // `SecureNodeSDK` class with completion-based call events, over the engine above.
     .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", "Resilience", "RuntimeSupport", openAPIRuntime]),

@@ -240,6 +240,7 @@ enum SecureNodeExampleError: Error, CustomStringConvertible {
             case .offline: return "offline"
             case .timedOut: return "timedOut"
             case .connectionLost: return "connectionLost"
+            case .connectionNotVerified: return "connectionNotVerified"
             case .serverError: return "serverError"
             case .rejected: return "rejected"
             case .disabled: return "disabled"
@@ -260,6 +261,8 @@ enum SecureNodeExampleError: Error, CustomStringConvertible {
             case .offline: return "the server could not be reached (refused, not found, or no network); the dataset and cursor are unchanged"
             case .timedOut: return "the server did not answer in time (an answer stalled, or the sync passed its bound); nothing applied, the dataset and cursor are unchanged"
             case .connectionLost: return "the connection was cut before the answer was complete; nothing applied, the dataset and cursor are unchanged"
+            case .connectionNotVerified(let refusal, _):
+                return "the secure connection could not be verified (\(refusal.host): \(refusal.summary)); nothing was sent, the dataset and cursor are unchanged"
             case .serverError(let code, _): return "the server answered \(code); the dataset and cursor are unchanged"
             case .rejected(let reason): return "the response was refused, nothing applied: \(reason)"
             case .disabled(let code):

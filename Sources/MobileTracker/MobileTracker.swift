@@ -44,8 +44,20 @@ public final class MobileTracker: Sendable {
         /// memory elsewhere unless the app supplies one).
         public var primaryStore: any TrackerKeyValueStore
         /// How requests are sent (when nil: a URLSession transport whose
-        /// session has no URL cache).
+        /// session has no URL cache, checking ``pinning``). With pins, a
+        /// transport of the app's own must enforce them (a
+        /// `PinEnforcingTransport` that says so), or `initialize` refuses
+        /// the configuration.
         public var transport: (any ClientTransport)?
+        /// Public-key pins of the backend's hosts (`CertificatePinning`: at
+        /// least two per host), checked after the system's own trust
+        /// evaluation on every connection. A connection that fails them, a
+        /// certificate the system refuses, or a redirect to another host is
+        /// ``TrackerError/networkError(underlying:)`` with a
+        /// `CertificatePinningError` underneath (``TrackerError/connectionRefusal``),
+        /// with nothing sent.
+        /// Default: nothing pinned.
+        public var pinning: CertificatePinning
         /// The device's connectivity. Default: the system's
         /// (`Connectivity.systemDefault()`); delivery waits while a reported
         /// signal says offline. Nil: no signal.
@@ -79,8 +91,9 @@ public final class MobileTracker: Sendable {
             connectivity: Connectivity? = .systemDefault(), logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
-            tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30)
+            tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none
         ) {
+            self.pinning = pinning
             self.initializationTimeout = initializationTimeout
             self.tracksScreensAutomatically = tracksScreensAutomatically
             self.deliveryBackoff = deliveryBackoff

@@ -168,7 +168,14 @@ actor TrackerCore {
         } catch {
             throw TrackerError.invalidConfiguration(reason: "the tracker's folder cannot be written: \(error)")
         }
-        let transport = options.transport ?? URLSessionTransport(configuration: .init(session: Self.uncachedSession))
+        let transport: any ClientTransport
+        do {
+            transport = try SDKTransport.make(
+                configured: options.transport, pinning: options.pinning, logger: logger, sessionConfiguration: Self.uncachedConfiguration(),
+                overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+        } catch {
+            throw TrackerError.invalidConfiguration(reason: "the pinning was refused: \(error)")
+        }
         // Queued items go out as queued, the server judging them (a refusal
         // drops the item): checked here, a value the spec forbids would hold
         // the queue's head for ever, since nothing can correct it any more.
@@ -240,6 +247,9 @@ actor TrackerCore {
             throw .sessionCreationFailed(reason: "the response has no session id (\(error.field.isEmpty ? "body" : error.field))")
         } catch let error as any HTTPStatusError {
             throw .sessionCreationFailed(reason: "status \(error.status)")
+        } catch let refusal as CertificatePinningError {
+            // Not the network: typed underneath, told apart by `connectionRefusal`.
+            throw .networkError(underlying: refusal)
         } catch {
             // No answer at all: the network is why.
             if NetworkFailure(error) != nil, NetworkFailure(error) != .cancelled { throw .networkError(underlying: error) }
@@ -463,14 +473,14 @@ actor TrackerCore {
 }
 
 extension TrackerCore {
-    /// The default transport's session, one for the process like the shared
-    /// one, without a URL cache. Every tracker request is a POST or PUT,
-    /// which no cache answers, yet a session with a cache looks each one up
-    /// (a few percent of a request's cost on Linux).
-    static let uncachedSession: URLSession = {
-        let configuration = URLSessionConfiguration.default
+    /// The default transport's session configuration: ephemeral (no shared
+    /// cookies or credentials), without a URL cache. Every tracker request
+    /// is a POST or PUT, which no cache answers, yet a session with a cache
+    /// looks each one up (a few percent of a request's cost on Linux).
+    static func uncachedConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }()
+        return configuration
+    }
 }

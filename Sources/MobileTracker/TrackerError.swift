@@ -16,6 +16,14 @@ public enum TrackerError: Error, Sendable, CustomStringConvertible {
     /// The network is why the call failed (no connection, a timeout, a
     /// connection lost): `underlying` is what the transport threw. The next
     /// call tries again.
+    ///
+    /// A connection that could not be verified (the system does not trust
+    /// the server's certificate or the TLS handshake failed, its chain has
+    /// none of the pinned keys, or the server redirected to another host)
+    /// arrives here too, with a `CertificatePinningError` underneath, so the
+    /// reference's exhaustive `switch` over these five cases still compiles;
+    /// ``connectionRefusal`` tells it apart: not a network failure but an
+    /// interception or a misconfigured server, and nothing was sent.
     case networkError(underlying: any Error)
 
     /// The case's name (`invalidBrandId`), for analytics and scripts.
@@ -29,6 +37,14 @@ public enum TrackerError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The refusal of a connection that could not be verified, when that is
+    /// why the call failed (a ``networkError(underlying:)`` that is not the
+    /// network's fault); nil otherwise.
+    public var connectionRefusal: CertificatePinningError? {
+        if case .networkError(let underlying as CertificatePinningError) = self { return underlying }
+        return nil
+    }
+
     /// What went wrong.
     public var description: String {
         switch self {
@@ -36,6 +52,8 @@ public enum TrackerError: Error, Sendable, CustomStringConvertible {
         case .invalidConfiguration(let reason): return "invalid configuration: \(reason)"
         case .sessionCreationFailed(let reason): return "the tracking session could not be created: \(reason)"
         case .serializationFailed(let path): return "the value at \(path) cannot be sent as JSON (use strings, numbers, booleans, arrays, objects or null)"
+        case .networkError(let underlying as CertificatePinningError):
+            return "the secure connection could not be verified (\(underlying.host): \(underlying.summary))"
         case .networkError(let underlying): return "network error: \(NetworkFailure(underlying).map { "\($0)" } ?? String(describing: underlying))"
         }
     }

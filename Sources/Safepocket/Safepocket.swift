@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OpenAPIURLSession
 import Resilience
+import RuntimeSupport
 import SafepocketAPI
 
 #if canImport(FoundationNetworking)
@@ -46,8 +47,10 @@ public final class Safepocket: SessionOwner {
         /// Connect and request timeouts of every attempt (the URLSession
         /// transport the SDK builds uses them too).
         public var timeouts: TransportTimeouts
-        /// A transport to use instead of the URLSession one. It makes its
-        /// own connections, so it checks ``pinning`` itself: a
+        /// A transport to use instead of the URLSession one. With pins it
+        /// must enforce them itself (a `PinEnforcingTransport` that says so),
+        /// or the SDK refuses the configuration
+        /// (``SafepocketError/invalidPinning(_:)``); a
         /// `CertificatePinningError` it throws reaches the app as
         /// ``SafepocketError/connectionNotVerified(_:)``, and a pinned host
         /// over plain http is still refused in production.
@@ -55,17 +58,21 @@ public final class Safepocket: SessionOwner {
         /// Public-key pins of the API's hosts (`CertificatePinning`; at
         /// least two per host, a backup for rotation), checked in production
         /// after the system's own trust evaluation, against every
-        /// certificate of the chain. A connection that fails them is
-        /// cancelled before anything is sent and the call throws
+        /// certificate of the chain, on every connection (sign-in and token
+        /// refresh included). A connection that fails them is cancelled
+        /// before anything is sent and the call throws
         /// ``SafepocketError/connectionNotVerified(_:)``. Off in development
-        /// (``isDevelopment``). Default: nothing pinned.
+        /// (``isDevelopment``). Default: nothing pinned, which a production
+        /// configuration logs as a warning once (the guide expects pinning
+        /// outside development).
         public var pinning: CertificatePinning
         /// Development, as Safepocket's guide asks ("Disable TLS certificate
         /// pinning during development (self-signed certificates may be in
-        /// play)"): no pin is checked, and a certificate the system refuses
-        /// (self-signed) is accepted from the host of ``baseURL`` alone,
-        /// never from another host. Default: whether ``baseURL`` is the
-        /// spec's development server (`http://localhost:8081`).
+        /// play)"): no pin is checked. A certificate the system refuses is
+        /// still refused, unless this is a `DEBUG` build and ``pinning``
+        /// names it for its host (`CertificatePinning.acceptingForDevelopment(host:pins:)`).
+        /// Default: whether ``baseURL`` is the spec's development server
+        /// (`http://localhost:8081`).
         public var isDevelopment: Bool
         /// Attempts and backoff of retries (the spec decides what may be retried).
         public var retryPolicy: RetryPolicy
@@ -118,10 +125,9 @@ public final class Safepocket: SessionOwner {
             return url.scheme?.lowercased() == development.scheme && url.host?.lowercased() == development.host && url.port == development.port
         }
 
-        /// Where pinning runs: production, or development with self-signed
-        /// certificates accepted from the base URL's host.
-        var pinningEnvironment: PinningEnvironment {
-            isDevelopment ? .development(selfSignedHost: baseURL.host) : .production
+        /// Where pinning runs: production, or development (pins off).
+        public var pinningEnvironment: PinningEnvironment {
+            isDevelopment ? .development : .production
         }
     }
 
@@ -163,11 +169,17 @@ public final class Safepocket: SessionOwner {
         }
         let cache = storage.cache
         self.cache = cache
-        let trust = ServerTrustEvaluator(pinning: configuration.pinning, environment: configuration.pinningEnvironment, logger: configuration.logger)
+        let transport: any ClientTransport
+        do {
+            transport = try Self.transport(configuration)
+        } catch {
+            throw .invalidPinning(error)
+        }
+        Self.warnIfUnpinned(configuration)
         do {
             wired = try SessionClients(
                 baseURL: configuration.baseURL,
-                transport: Self.transport(configuration, trust: trust),
+                transport: transport,
                 tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 stack: {
                     Self.middlewares(
@@ -193,15 +205,33 @@ public final class Safepocket: SessionOwner {
     }
 
     /// The transport of every request, sign-in included: the configured
-    /// one, or URLSession with the timeouts and a delegate that answers
-    /// server-trust challenges with the pins; either way behind
-    /// `CertificatePinningTransport`, so a refused connection throws its
-    /// typed error and, in production, a pinned host that cannot be checked
-    /// is never sent a byte.
-    static func transport(_ configuration: Configuration, trust: ServerTrustEvaluator) -> any ClientTransport {
-        if let injected = configuration.transport { return CertificatePinningTransport(wrapping: injected, evaluator: trust, checksConnections: true) }
-        let session = trust.urlSession(configuration: configuration.timeouts.urlSessionConfiguration())
-        return CertificatePinningTransport(wrapping: URLSessionTransport(configuration: .init(session: session)), evaluator: trust)
+    /// one (which must enforce the pins when there are any), or URLSession
+    /// with the timeouts and a delegate that answers server-trust challenges
+    /// with the pins and follows no redirect to another host; either way
+    /// behind `CertificatePinningTransport`, so a refused connection, a TLS
+    /// failure or a redirect elsewhere throws its typed error and, in
+    /// production, a pinned host that cannot be checked is never sent a byte.
+    static func transport(_ configuration: Configuration) throws(PinningConfigurationError) -> any ClientTransport {
+        try SDKTransport.make(
+            configured: configuration.transport, pinning: configuration.pinning, environment: configuration.pinningEnvironment,
+            logger: configuration.logger, sessionConfiguration: configuration.timeouts.urlSessionConfiguration(),
+            overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+    }
+
+    /// Whether the production-without-pins warning was logged in this process.
+    private static let warnedUnpinned = Locked(false)
+
+    /// Logs, once per process, that a production configuration pins
+    /// nothing: the guide asks for pinning outside development, and a
+    /// finance app without it trusts every CA the device trusts.
+    static func warnIfUnpinned(_ configuration: Configuration) {
+        guard !configuration.isDevelopment, configuration.pinning.hosts.isEmpty, let host = configuration.baseURL.host else { return }
+        guard warnedUnpinned.withLock({ warned in defer { warned = true }; return !warned }) else { return }
+        configuration.logger.warning(
+            """
+            Safepocket is configured for production without certificate pins: pin \(host)'s public keys (Configuration.pinning, \
+            two or more: the served key and a backup), as Safepocket's guide recommends outside development
+            """, metadata: ["host": .string(host)])
     }
 
     /// How each kind of queued write is sent: a transaction update, with

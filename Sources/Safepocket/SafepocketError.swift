@@ -76,14 +76,24 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
     case offline
     /// The server did not answer in time.
     case timeout
-    /// The secure connection could not be verified: in production, the
-    /// server's certificate chain has none of the pinned public keys, the
-    /// system does not trust it, or it cannot be checked (plain http, or a
-    /// platform without a server-trust check). Nothing was sent (no request
-    /// body, no token) and it is not retried: the network works, but the
-    /// server reached is not the one pinned. The refusal names the host and
-    /// the keys presented, for the app's logs and support.
+    /// The secure connection could not be verified: the system does not
+    /// trust the server's certificate (or the TLS handshake failed), in
+    /// production its chain has none of the pinned public keys or cannot be
+    /// checked (plain http, or a platform without a server-trust check), or
+    /// the server redirected to another host. Nothing was sent (no request
+    /// body, no token), nothing was served from the cache or queued, and it
+    /// is not retried: the network works, but the server reached is not the
+    /// one it should be. The refusal names the host and the keys presented,
+    /// for the app's logs and support.
     case connectionNotVerified(CertificatePinningError)
+    /// The configuration's pins were refused before any connection (fewer
+    /// than two for a host, or a transport of the app's own that does not
+    /// enforce them); the error says what to change.
+    case invalidPinning(PinningConfigurationError)
+    /// The URL given to ``Safepocket/completeSignIn(redirect:)`` is not the
+    /// configured redirect URI (scheme, host and path): it was not read, and
+    /// nothing was exchanged.
+    case redirectMismatch
     /// A write may or may not have reached the server and could not be
     /// sent again safely; check before repeating it.
     case outcomeUnknown
@@ -113,6 +123,8 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .offline: return "the server could not be reached (offline?)"
         case .timeout: return "the server did not answer in time"
         case .connectionNotVerified(let refusal): return "the secure connection could not be verified (\(refusal.host): \(refusal.summary))"
+        case .invalidPinning(let problem): return "the pinning configuration was refused: \(problem)"
+        case .redirectMismatch: return "the redirect is not the configured redirect URI; it was ignored"
         case .outcomeUnknown: return "the request may or may not have reached the server; it was not sent again"
         case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
         case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
@@ -135,6 +147,8 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .offline: return "offline"
         case .timeout: return "timeout"
         case .connectionNotVerified: return "connectionNotVerified"
+        case .invalidPinning: return "invalidPinning"
+        case .redirectMismatch: return "redirectMismatch"
         case .outcomeUnknown: return "outcomeUnknown"
         case .unexpectedResponse: return "unexpectedResponse"
         case .insecureBaseURL: return "insecureBaseURL"

@@ -1,6 +1,7 @@
 import ClientRuntime
 import Foundation
 import HTTPTypes
+import Logging
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
@@ -27,7 +28,7 @@ extension SecureNode {
         /// platforms URLSession's idle timeout (``stall``) bounds connecting.
         public var connect: Duration
         /// The longest wait for the next bytes of an answer: the idle
-        /// timeout of ``SecureNode/urlSessionTransport(timeouts:)``. An
+        /// timeout of ``SecureNode/urlSessionTransport(timeouts:pinning:logger:)``. An
         /// answer that stops arriving ends as a timeout after it.
         public var stall: Duration
         /// The longest one attempt of a request other than the sync may take
@@ -46,15 +47,28 @@ extension SecureNode {
         }
     }
 
-    /// The transport apps use: URLSession (ephemeral: no shared cookies or
-    /// cache) whose request timeout is the stall bound (an idle timeout:
-    /// connecting and each wait for bytes) and whose resource timeout is
-    /// the sync's bound.
-    public static func urlSessionTransport(timeouts: Timeouts = Timeouts()) -> URLSessionTransport {
+    /// The URLSession configuration of the SDK's own transport: ephemeral
+    /// (no shared cookies or cache), its request timeout the stall bound (an
+    /// idle timeout: connecting and each wait for bytes), its resource
+    /// timeout the sync's bound.
+    public static func urlSessionConfiguration(timeouts: Timeouts = Timeouts()) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeouts.stall.totalSeconds
         configuration.timeoutIntervalForResource = timeouts.sync.totalSeconds
-        return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+        return configuration
+    }
+
+    /// The transport the SDK builds when ``Configuration/transport`` is nil:
+    /// URLSession with ``urlSessionConfiguration(timeouts:)`` whose delegate
+    /// checks `pinning` and follows no redirect to another host, behind
+    /// `CertificatePinningTransport` (a refused connection, a TLS failure or
+    /// a redirect elsewhere is a `CertificatePinningError`, with nothing sent).
+    public static func urlSessionTransport(
+        timeouts: Timeouts = Timeouts(), pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode")
+    ) -> CertificatePinningTransport {
+        SDKTransport.overURLSession(
+            pinning: pinning, logger: logger, sessionConfiguration: urlSessionConfiguration(timeouts: timeouts),
+            overSession: { URLSessionTransport(configuration: .init(session: $0)) })
     }
 }
 

@@ -1,7 +1,9 @@
 import BrandingStore
 import ClientRuntime
 import Foundation
+import Logging
 import OpenAPIRuntime
+import OpenAPIURLSession
 import Resilience
 import RuntimeSupport
 import SecureNodeAPI
@@ -51,9 +53,25 @@ public final class SecureNode: Sendable {
         public var folder: URL
         /// This install.
         public var device: DeviceProfile
-        /// How requests are sent: in apps ``SecureNode/urlSessionTransport(timeouts:)``,
-        /// whose idle timeout ends a stalled answer (``Timeouts/stall``).
-        public var transport: any ClientTransport
+        /// How requests are sent. Nil, the default: the SDK's own
+        /// (``SecureNode/urlSessionTransport(timeouts:pinning:logger:)`` with
+        /// ``timeouts`` and ``pinning``), whose idle timeout ends a stalled
+        /// answer (``Timeouts/stall``). A transport of the app's own must
+        /// enforce ``pinning`` when anything is pinned (a
+        /// `PinEnforcingTransport` that says so), or `init` refuses it.
+        public var transport: (any ClientTransport)?
+        /// Public-key pins of the API's and the logo host's names
+        /// (`CertificatePinning`: at least two per host, the served key and a
+        /// backup), checked after the system's own trust evaluation on every
+        /// connection the SDK opens, logo downloads included. Whoever can
+        /// answer for the API can put a name on the incoming-call screen, so
+        /// a production app pins. A connection that fails them, a
+        /// certificate the system refuses, or a redirect to another host
+        /// sends nothing: a sync ends `connectionNotVerified`. Default:
+        /// nothing pinned (the system's trust evaluation alone).
+        public var pinning: CertificatePinning
+        /// Where connection refusals (pins, TLS failures, redirects) are logged.
+        public var logger: Logger
         /// Time between presence heartbeats (5 minutes).
         public var heartbeatInterval: Duration
         /// Shortest time between two Call Directory reloads (15 minutes).
@@ -74,7 +92,9 @@ public final class SecureNode: Sendable {
         /// for a transport that bounds its connections itself or does not
         /// connect to `apiURL`'s host (a proxying or test transport).
         public var dialsBeforeSending: Bool
-        /// How logos are downloaded (URLSession when nil).
+        /// How logos are downloaded. Nil, the default: the SDK's own
+        /// (`LogoCache.verifiedFetch`: ``pinning`` checked, redirects only
+        /// over https to the assets host, reading stopped at the logo limit).
         public var logoFetch: LogoCache.Fetch?
         /// Where logos are cached. Nil: the README's
         /// `Library/Caches/SecureNodeBranding/` on Apple platforms (the
@@ -102,15 +122,17 @@ public final class SecureNode: Sendable {
         /// Creates a configuration.
         public init(
             apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String?, keyStore: (any KeyStore)? = nil, folder: URL,
-            device: DeviceProfile, transport: any ClientTransport, connectivity: Connectivity? = .systemDefault(),
+            device: DeviceProfile, transport: (any ClientTransport)? = nil, connectivity: Connectivity? = .systemDefault(),
             callDirectoryReloader: (any CallDirectoryReloading)? = nil, heartbeatInterval: Duration = .seconds(300),
             callDirectoryReloadInterval: TimeInterval = 15 * 60, logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
             sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
             logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: Timeouts = Timeouts(),
             dialsBeforeSending: Bool = ConnectTimeoutMiddleware.dialsBeforeSending, managedContacts: (any ManagedContactStore)? = nil,
-            managedContactsMaximumNumbers: Int = 10_000
+            managedContactsMaximumNumbers: Int = 10_000, pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode")
         ) {
+            self.pinning = pinning
+            self.logger = logger
             self.managedContacts = managedContacts
             self.managedContactsMaximumNumbers = managedContactsMaximumNumbers
             self.timeouts = timeouts
@@ -170,9 +192,20 @@ public final class SecureNode: Sendable {
     let managedContactsMaximumNumbers: Int
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
-    /// Throws ``SecureNodeError/noAPIKey`` when no key is given or stored,
-    /// and what the file system or SQLite threw when the files cannot be opened.
+    /// Throws ``SecureNodeError/insecureAPIURL(_:)`` for an http URL to a
+    /// host that is not loopback, `PinningConfigurationError` for pins a
+    /// transport of the app's own does not enforce (both before any file is
+    /// touched), ``SecureNodeError/noAPIKey`` when no key is given or
+    /// stored, and what the file system or SQLite threw when the files
+    /// cannot be opened.
     public init(_ configuration: Configuration) throws {
+        guard (try? BaseURLPolicy.validate(configuration.apiURL)) != nil else {
+            throw SecureNodeError.insecureAPIURL(RedirectPolicy.describe(configuration.apiURL))
+        }
+        let transport = try SDKTransport.make(
+            configured: configuration.transport, pinning: configuration.pinning, logger: configuration.logger,
+            sessionConfiguration: Self.urlSessionConfiguration(timeouts: configuration.timeouts),
+            overSession: { URLSessionTransport(configuration: .init(session: $0)) })
         let folder = configuration.folder
         deviceID = configuration.device.deviceID
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -211,20 +244,24 @@ public final class SecureNode: Sendable {
         ] + (configuration.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
             // Where the transport has no connect timeout (Linux), the connection within its own bound.
             + (configuration.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: configuration.timeouts.connect)] : [])
-        let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares)
+        let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: transport, middlewares: middlewares)
         // Recorded billing events go out as recorded, the server judging
         // them: a value the spec forbids is refused by the server (400 with
         // its error body: dropped and reported) or accepted, never held back
         // here, where no one could correct it and it would wait for ever.
         let deliveryClient = SecureNodeAPI.Client(
-            serverURL: configuration.apiURL, transport: configuration.transport, middlewares: middlewares, constraintChecks: [])
+            serverURL: configuration.apiURL, transport: transport, middlewares: middlewares, constraintChecks: [])
         store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
         let logoFolder = configuration.logoFolder ?? Self.defaultLogoFolder(folder: folder)
         Self.moveLogos(from: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), to: logoFolder)
         logos = LogoCache(
             folder: logoFolder, maximumBytes: configuration.logoCacheBytes, retryBackoff: configuration.logoRetry,
-            fetch: LogoCache.waitingForCalls(calls, configuration.logoFetch))
+            fetch: LogoCache.waitingForCalls(
+                calls,
+                configuration.logoFetch ?? LogoCache.verifiedFetch(
+                    allowedHost: "assets.securenode.io", maximumBytes: LogoCache.defaultMaximumLogoBytes, pinning: configuration.pinning,
+                    logger: configuration.logger)))
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(
             store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus,

@@ -57,6 +57,12 @@ public enum SecureNode {
         /// photos) go: `ContactsGroupStore()` on iOS, once the app has the
         /// user's permission; nil, the default: off.
         public var managedContacts: (any ManagedContactStore)?
+        /// Public-key pins of the API's and the logo host's names
+        /// (`CertificatePinning`, at least two per host), checked on every
+        /// connection the SDK opens, logo downloads included; default:
+        /// nothing pinned (the system's trust evaluation alone). Branding
+        /// puts names on the call screen: a production app pins.
+        public var pinning: CertificatePinning
 
         /// The README's configuration.
         public init(
@@ -70,6 +76,7 @@ public enum SecureNode {
             folder = nil
             timeouts = SecureNodeEngine.Timeouts()
             managedContacts = nil
+            pinning = .none
         }
 
         /// The README's configuration with a folder of the app's choosing.
@@ -84,12 +91,15 @@ public enum SecureNode {
     }
 
     /// What `configure` uses where its ``Configuration`` says nothing: set
-    /// before `configure` (a custom transport for certificate pinning, a
-    /// folder on a desktop or in tests).
+    /// before `configure` (a custom transport, a folder on a desktop or in
+    /// tests).
     public struct Defaults: Sendable {
-        /// The transport; nil: `SecureNodeEngine.urlSessionTransport(timeouts:)`.
+        /// The transport; nil: the SDK's own, checking the configuration's
+        /// pins (`SecureNodeEngine.urlSessionTransport(timeouts:pinning:logger:)`).
         /// A transport of the app's own bounds its own connections: the SDK
-        /// then dials nothing first (`SecureNodeEngine.Configuration.dialsBeforeSending`).
+        /// then dials nothing first (`SecureNodeEngine.Configuration.dialsBeforeSending`);
+        /// with pins it must enforce them (`PinEnforcingTransport`), or
+        /// `configure` leaves the SDK off with the reason in ``configurationError``.
         public var transport: (any ClientTransport)?
         /// The folder where each configuration's files go (in a subfolder
         /// named by its App Group) when there is no App Group container.
@@ -141,13 +151,13 @@ public enum SecureNode {
                 sdkVersion: sdkVersion, capabilities: ["call_directory": configuration.callDirectoryExtensionBundleId != nil])
             let engine = try SecureNodeEngine(.init(
                 apiURL: configuration.apiURL, apiKey: configuration.apiKey, folder: folder, device: device,
-                transport: defaults.transport ?? SecureNodeEngine.urlSessionTransport(timeouts: configuration.timeouts),
+                transport: defaults.transport,
                 callDirectoryReloader: configuration.callDirectoryExtensionBundleId.map { CallKitDirectoryReloader(extensionIdentifier: $0) },
                 // SecureNodeSDK starts the heartbeat timer (the README's `SecureNodeSDK`), not `configure`.
                 sendsHeartbeats: false, timeouts: configuration.timeouts,
                 // A transport of the app's own bounds its connections itself (and may not go to apiURL's host).
                 dialsBeforeSending: defaults.transport == nil && ConnectTimeoutMiddleware.dialsBeforeSending,
-                managedContacts: configuration.managedContacts))
+                managedContacts: configuration.managedContacts, pinning: configuration.pinning))
             state.withLock { $0 = State(engine: engine, configuration: configuration, error: nil, defaults: $0.defaults) }
         } catch {
             state.withLock { $0 = State(engine: nil, configuration: configuration, error: error, defaults: $0.defaults) }

@@ -63,8 +63,19 @@ public final class Soul: SessionOwner {
         /// and the whole attempt within `read` (10 s; else ``SoulError/timeout``).
         /// The URLSession transport the SDK builds uses them too.
         public var timeouts: TransportTimeouts
-        /// A transport to use instead of the URLSession one.
+        /// A transport to use instead of the URLSession one. With pins it
+        /// must enforce them itself (a `PinEnforcingTransport` that says
+        /// so), or the SDK refuses the configuration
+        /// (``SoulError/invalidPinning(_:)``).
         public var transport: (any ClientTransport)?
+        /// Public-key pins of the API's hosts (`CertificatePinning`: at least
+        /// two per host, the served key and a backup), checked after the
+        /// system's own trust evaluation on every connection, sign-in
+        /// included; a connection that fails them, a certificate the system
+        /// refuses, or a redirect to another host is
+        /// ``SoulError/connectionNotVerified(_:)``, with nothing sent.
+        /// Default: nothing pinned (the system's trust evaluation alone).
+        public var pinning: CertificatePinning
         /// Which operations are retried and how (the spec decides which
         /// may be; this sets attempts and backoff).
         public var retryPolicy: RetryPolicy
@@ -100,9 +111,10 @@ public final class Soul: SessionOwner {
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), resendCooldown: Duration = .seconds(30),
             rateLimitFallback: Duration = .seconds(60), logger: Logger = Logger(label: "soul"), connectivity: Connectivity? = .systemDefault(),
             now: @escaping @Sendable () -> Date = { Date() }, storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
-            codeLifetime: Duration = .seconds(600)
+            codeLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none
         ) {
             self.environment = environment
+            self.pinning = pinning
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
                 service: "app.soulapp.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "soul-refresh-token.json")
             self.timeouts = timeouts
@@ -152,11 +164,19 @@ public final class Soul: SessionOwner {
         }
         let cache = storage.cache
         self.cache = cache
+        let transport: any ClientTransport
+        do {
+            transport = try SDKTransport.make(
+                configured: configuration.transport, pinning: configuration.pinning, logger: configuration.logger,
+                sessionConfiguration: configuration.timeouts.urlSessionConfiguration(),
+                overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+        } catch {
+            throw .invalidPinning(error)
+        }
         do {
             wired = try SessionClients(
                 baseURL: configuration.environment.baseURL,
-                transport: configuration.transport ?? URLSessionTransport(
-                    configuration: .init(session: URLSession(configuration: configuration.timeouts.urlSessionConfiguration()))),
+                transport: transport,
                 tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 stack: {
                     Self.middlewares(

@@ -59,6 +59,16 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     case unexpectedResponse(status: Int, reason: String)
     /// The base URL is not https (http is allowed to loopback hosts only).
     case insecureBaseURL
+    /// The secure connection could not be verified: the system does not
+    /// trust the server's certificate (or the TLS handshake failed), its
+    /// chain has none of the pinned keys, or the server redirected to
+    /// another host. Nothing was sent, nothing served from the cache or
+    /// queued, and it is not retried: the network works, but the server
+    /// reached is not the one it should be.
+    case connectionNotVerified(CertificatePinningError)
+    /// The configuration's pins were refused before any connection; the
+    /// error says what to change.
+    case invalidPinning(PinningConfigurationError)
     /// The call was cancelled.
     case cancelled
     /// A value breaks the spec's constraints (a pattern, a length, a bound):
@@ -87,6 +97,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .server(let status, let detail): return "server error \(status)" + (detail.map { ": \($0)" } ?? "")
         case .unexpectedResponse(let status, let reason): return "unexpected response \(status): \(reason)"
         case .insecureBaseURL: return "the base URL must use https (http only to a loopback host)"
+        case .connectionNotVerified(let refusal): return "the secure connection could not be verified (\(refusal.host): \(refusal.summary))"
+        case .invalidPinning(let problem): return "the pinning configuration was refused: \(problem)"
         case .cancelled: return "cancelled"
         case .constraintViolated(let violation): return "not sent: \(violation)"
         }
@@ -113,6 +125,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .server: return "server"
         case .unexpectedResponse: return "unexpectedResponse"
         case .insecureBaseURL: return "insecureBaseURL"
+        case .connectionNotVerified: return "connectionNotVerified"
+        case .invalidPinning: return "invalidPinning"
         case .cancelled: return "cancelled"
         case .constraintViolated: return "constraintViolated"
         }
@@ -138,7 +152,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .storageFailed: return "Your device's storage could not be used. Free some space and try again."
         case .server: return "Something went wrong on our side. Please try again later."
         case .unexpectedResponse: return "Something went wrong. Please try again later."
-        case .insecureBaseURL: return "The app is misconfigured."
+        case .insecureBaseURL, .invalidPinning: return "The app is misconfigured."
+        case .connectionNotVerified: return "A secure connection to the server could not be established. Check your network and try again."
         case .cancelled: return ""
         case .constraintViolated: return "Please check what you entered."
         }
@@ -180,9 +195,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecureBaseURL: self = .insecureBaseURL
         case .offline: self = .offline
         case .timeout: self = .timeout
-        // SOUL configures no pins; an app's own pinned transport refused the connection.
-        case .connectionNotVerified(let refusal):
-            self = .unexpectedResponse(status: 0, reason: "the secure connection could not be verified (\(refusal.host): \(refusal.summary))")
+        case .connectionNotVerified(let refusal): self = .connectionNotVerified(refusal)
         case .cancelled: self = .cancelled
         case .storageFailed: self = .storageFailed
         case .outcomeUnknown: self = .outcomeUnknown

@@ -15,7 +15,7 @@ import Testing
 /// refused by its pins does, before any byte is sent. Counts what it was
 /// asked to send, by path. (The host and port are the backend's so that
 /// the connect-timeout dial on Linux reaches a listener.)
-final class PinnedEdge: ClientTransport, Sendable {
+final class PinnedEdge: PinEnforcingTransport, Sendable {
     static let host = "localhost"
     let url: URL
     let inner: RedirectingTransport
@@ -34,6 +34,9 @@ final class PinnedEdge: ClientTransport, Sendable {
             host: host, reason: .noPinnedKey, presented: [try PublicKeyPin(SafepocketPinningTests.presentedPin)],
             expected: try SafepocketPinningTests.pins.map { try PublicKeyPin($0) })
     }
+
+    /// The edge plays a connection that checks the pins (refusing when told to).
+    func enforces(_ pinning: CertificatePinning) -> Bool { true }
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         asked.withLock { $0.append(String((request.path ?? "").split(separator: "?").first ?? "")) }
@@ -81,7 +84,7 @@ final class PinnedEdge: ClientTransport, Sendable {
         #expect(update?.kind == "connectionNotVerified")
         #expect(await safepocket.pendingWrites().isEmpty)
 
-        let lines = harness.log.all.filter { $0.contains("certificate pinning refused localhost") }
+        let lines = harness.log.all.filter { $0.contains("secure connection refused localhost") }
         #expect(lines.count == 2, "one line per refused request: \(harness.log.all)")
         #expect(lines.allSatisfy { $0.contains(Self.presentedPin) && $0.contains(Self.pins[0]) && $0.contains(Self.pins[1]) })
     }
@@ -107,7 +110,7 @@ final class PinnedEdge: ClientTransport, Sendable {
         #expect(harness.backend.server.requests.count > seen)
     }
 
-    @Test func theDevelopmentServerTurnsPinningOffAndTrustsSelfSignedFromItsHostAlone() throws {
+    @Test func theDevelopmentServerTurnsPinningOffAndTrustsOnlyANamedCertificateFromItsHost() throws {
         let authorization = SafepocketHarness.authorization
         let development = Safepocket.Configuration(baseURL: SafepocketAPI.Client.Server.development.url, authorization: authorization)
         #expect(development.isDevelopment && development.pinning.hosts.isEmpty, "a development configuration needs no pins")
@@ -116,9 +119,9 @@ final class PinnedEdge: ClientTransport, Sendable {
         let local = Safepocket.Configuration(baseURL: URL(string: "https://ledger.local:8443")!, authorization: authorization, isDevelopment: true)
         #expect(local.isDevelopment)
 
-        // What the development configuration decides for a self-signed certificate: its own host only.
-        let evaluator = ServerTrustEvaluator(pinning: .none, environment: .development(selfSignedHost: local.baseURL.host))
-        #expect(evaluator.decide(PresentedServerTrust(host: "ledger.local", certificates: [], platformTrusted: false)) == .useServerTrust)
-        #expect(evaluator.decide(PresentedServerTrust(host: "api.safepocket.app", certificates: [], platformTrusted: false)) == .performDefaultHandling)
+        // Development alone trusts nothing the system refuses: a certificate the system refuses is left to it.
+        let evaluator = ServerTrustEvaluator(pinning: local.pinning, environment: local.pinningEnvironment)
+        #expect(!evaluator.handles(host: "ledger.local"))
+        #expect(evaluator.decide(PresentedServerTrust(host: "ledger.local", certificates: [], platformTrusted: false)) == .performDefaultHandling)
     }
 }

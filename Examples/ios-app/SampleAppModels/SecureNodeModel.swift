@@ -95,6 +95,7 @@ public final class SecureNodeModel: ScreenModel {
         switch status {
         case .disabled: return "Caller branding is off: the app's key was refused."
         case .offline: return "Offline: calls are branded from the last update."
+        case .connectionNotVerified: return "The update server could not be verified (the network may be intercepted); nothing was sent."
         case .timedOut, .connectionLost, .serverError: return "The last update did not complete; it will be tried again."
         default: return nil
         }

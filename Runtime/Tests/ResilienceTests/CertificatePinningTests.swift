@@ -1,3 +1,4 @@
+import ClientRuntimeTesting
 import Foundation
 import Resilience
 import Testing
@@ -85,9 +86,14 @@ import Testing
         }
         #expect(refusal.reason == .untrustedChain && refusal.presented.first == served)
         #expect(refusal.summary == "the system does not trust its certificate chain")
-        // In development the same chain is accepted from the development host only.
-        #expect(try servedAndBackup().evaluate(presented, in: .development(selfSignedHost: PinningFixtures.host)) == .acceptedForDevelopment)
-        #expect(try servedAndBackup().evaluate(presented, in: .development(selfSignedHost: "localhost")) == .notPinned)
+        // In development the pins are off, but the system's refusal stands: the platform decides.
+        #expect(try servedAndBackup().evaluate(presented, in: .development) == .notPinned)
+        // A development build accepts it only when the app named its key for this host.
+        let named = try servedAndBackup().acceptingForDevelopment(host: PinningFixtures.host, pins: [served.description])
+        #expect(named.evaluate(presented, in: .development) == .acceptedForDevelopment(served))
+        #expect(named.evaluate(presented, in: .production) == .acceptedForDevelopment(served))
+        let elsewhere = try servedAndBackup().acceptingForDevelopment(host: "localhost", pins: [served.description])
+        #expect(elsewhere.evaluate(presented, in: .development) == .notPinned, "named for another host")
     }
 
     @Test func fewerThanTwoPinsAreRefusedWhenConfiguredSayingWhatToAdd() throws {
@@ -143,7 +149,7 @@ import Testing
         #expect(pinning.pinnedHost(for: "evilsafepocket.test") == nil)
         #expect(pinning.pinnedHost(for: "exact.test") != nil && pinning.pinnedHost(for: "www.exact.test") == nil)
         #expect(pinning.evaluates(host: "exact.test", in: .production) && !pinning.evaluates(host: "other.test", in: .production))
-        #expect(!pinning.evaluates(host: "exact.test", in: .development(selfSignedHost: nil)), "development checks no pins")
+        #expect(!pinning.evaluates(host: "exact.test", in: .development), "development checks no pins")
     }
 
     @Test func aDevelopmentConfigurationNeedsNoPins() async throws {
@@ -152,14 +158,47 @@ import Testing
             host: "localhost", certificates: [try PinningFixtures.der("leaf-self-signed")],
             platformTrusted: try await PinningFixtures.platformTrusts("leaf-self-signed"))
         #expect(!selfSigned.platformTrusted)
-        #expect(pinning.evaluate(selfSigned, in: .development(selfSignedHost: "localhost")) == .acceptedForDevelopment)
-        let evaluator = ServerTrustEvaluator(pinning: pinning, environment: .development(selfSignedHost: "localhost"))
-        #expect(evaluator.handles(host: "LOCALHOST") && evaluator.decide(selfSigned) == .useServerTrust)
-        // Another host in development: the system decides, as without pinning.
-        let elsewhere = PresentedServerTrust(host: "staging.safepocket.test", certificates: selfSigned.certificates, platformTrusted: false)
-        #expect(!evaluator.handles(host: elsewhere.host) && evaluator.decide(elsewhere) == .performDefaultHandling)
+        // Nothing named: the system's refusal stands, in development too.
+        #expect(pinning.evaluate(selfSigned, in: .development) == .notPinned)
+        #expect(!ServerTrustEvaluator(pinning: pinning, environment: .development).handles(host: "localhost"))
         // Production without pins leaves every host to the system too.
-        #expect(CertificatePinning.none.evaluate(elsewhere, in: .production) == .notPinned)
+        #expect(CertificatePinning.none.evaluate(selfSigned, in: .production) == .notPinned)
+    }
+
+    /// What a development build accepts: a certificate the system refuses,
+    /// only when the app named its key, only from the host named, each
+    /// acceptance logged; a release build has no way to name one.
+    @Test func aDevelopmentBuildAcceptsOnlyTheCertificateItNamesFromItsHost() async throws {
+        let selfSignedDER = try PinningFixtures.der("leaf-self-signed")
+        let platformTrusted = try await PinningFixtures.platformTrusts("leaf-self-signed")
+        #expect(!platformTrusted)
+        let served = try PinningFixtures.pin("served")
+        let log = LogCapture()
+        let named = try CertificatePinning.none.acceptingForDevelopment(host: "LocalHost.", pins: [served])
+        #expect(named.developmentCertificates.map(\.host) == ["localhost"])
+        #expect(named.developmentCertificates.first?.pins == [try PublicKeyPin(served)])
+        let evaluator = ServerTrustEvaluator(pinning: named, environment: .development, logger: log.logger(label: "pinning"))
+        let local = PresentedServerTrust(host: "localhost", certificates: [selfSignedDER], platformTrusted: platformTrusted)
+        #expect(evaluator.handles(host: "LOCALHOST") && evaluator.decide(local) == .useServerTrust)
+        let warnings = log.all.filter { $0.contains("accepted a certificate the system refuses from localhost") }
+        #expect(warnings.count == 1, "\(log.all)")
+        #expect(warnings.first?.contains(served) == true && warnings.first?.contains("DEBUG build only") == true)
+
+        // Another host presenting the same certificate: left to the system, which refuses it.
+        let elsewhere = PresentedServerTrust(host: "staging.safepocket.test", certificates: [selfSignedDER], platformTrusted: false)
+        #expect(!evaluator.handles(host: elsewhere.host) && evaluator.decide(elsewhere) == .performDefaultHandling)
+        // The named host presenting a key it was not named for: refused by the system, not accepted here.
+        let other = PresentedServerTrust(host: "localhost", certificates: [try PinningFixtures.der("leaf-other")], platformTrusted: false)
+        #expect(evaluator.decide(other) == .performDefaultHandling)
+        // A certificate the system trusts needs no exception: the usual rules.
+        let trusted = PresentedServerTrust(host: "localhost", certificates: try PinningFixtures.chain("leaf"), platformTrusted: true)
+        #expect(named.evaluate(trusted, in: .development) == .notPinned)
+
+        // Naming one needs a key and a bare host.
+        #expect(throws: PinningConfigurationError.tooFewPins(host: "localhost", count: 0)) { try CertificatePinning.none.acceptingForDevelopment(host: "localhost", pins: []) }
+        #expect(throws: PinningConfigurationError.invalidHost("https://localhost")) {
+            try CertificatePinning.none.acceptingForDevelopment(host: "https://localhost", pins: [served])
+        }
     }
 
     @Test func bytesThatAreNotACertificateSayWhereTheyBreak() throws {

@@ -191,6 +191,10 @@ actor QueueDelivery {
         } catch let error as ResponseDecodingError where (200..<300).contains(error.status) {
             // Accepted; the body is not what the spec says, which the tracker does not need.
             return .delivered
+        } catch let refusal as CertificatePinningError {
+            // Nothing was sent; the rows stay queued, tried again on the backoff.
+            logger.error("tracker: delivery stopped: \(refusal.description)")
+            return .retry(after: nil)
         } catch {
             logger.debug("tracker: delivery failed: \(String(describing: type(of: error)))")
             return .retry(after: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Resilience
 import RuntimeSupport
 
@@ -36,7 +37,8 @@ public final class LogoCache: Sendable {
         case notAnAssetURL(String)
         /// The server answered with a status other than 200.
         case status(Int)
-        /// The logo is larger than ``LogoCache/maximumLogoBytes``.
+        /// The logo is larger than ``LogoCache/maximumLogoBytes`` (`bytes`
+        /// is how many were read before reading stopped, or the size stated).
         case tooLarge(bytes: Int, limit: Int)
 
         /// What went wrong.
@@ -44,11 +46,13 @@ public final class LogoCache: Sendable {
             switch self {
             case .notAnAssetURL(let url): return "not fetched: \(url) is not an https URL on the logo assets host"
             case .status(let status): return "logo fetch failed with status \(status)"
-            case .tooLarge(let bytes, let limit): return "logo not cached: \(bytes) bytes is more than the \(limit) a logo may have"
+            case .tooLarge(let bytes, let limit): return "logo not cached: \(bytes) bytes or more, past the \(limit) a logo may have"
             }
         }
     }
 
+    /// The most bytes a logo may have unless the cache says otherwise (1 MiB).
+    public static let defaultMaximumLogoBytes = 1 << 20
     /// The folder the logos live in.
     public let folder: URL
     /// The most bytes all cached logos may take together (default 20 MiB).
@@ -71,36 +75,58 @@ public final class LogoCache: Sendable {
     }
 
     /// A cache in `folder` for logos on `allowedHost`, fetched with `fetch`
-    /// (URLSession by default), holding at most `maximumBytes` in all and
+    /// (by default ``verifiedFetch(allowedHost:maximumBytes:pinning:logger:)``
+    /// with `pinning`), holding at most `maximumBytes` in all and
     /// `maximumLogoBytes` per logo.
     public init(
-        folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = 1 << 20,
-        retryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), fetch: Fetch? = nil
+        folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = defaultMaximumLogoBytes,
+        retryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), fetch: Fetch? = nil,
+        pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode.logos")
     ) {
         self.folder = folder
         self.retryBackoff = retryBackoff
         self.allowedHost = allowedHost
         self.maximumBytes = maximumBytes
         self.maximumLogoBytes = min(maximumLogoBytes, maximumBytes)
-        self.fetch = fetch ?? Self.urlSessionFetch
+        self.fetch = fetch ?? Self.verifiedFetch(allowedHost: allowedHost, maximumBytes: self.maximumLogoBytes, pinning: pinning, logger: logger)
     }
 
-    /// `fetch` (URLSession when nil) held back while `calls` has a call in
-    /// progress: logo downloads are network requests too.
-    static func waitingForCalls(_ calls: CallActivity, _ fetch: Fetch?) -> Fetch {
-        let fetch = fetch ?? urlSessionFetch
-        return { url in
+    /// `fetch` held back while `calls` has a call in progress: logo
+    /// downloads are network requests too.
+    static func waitingForCalls(_ calls: CallActivity, _ fetch: @escaping Fetch) -> Fetch {
+        { url in
             await calls.waitUntilNoCall()
             try Task.checkCancellation()
             return try await fetch(url)
         }
     }
 
-    private static let urlSessionFetch: Fetch = { url in
-        let (data, response) = try await URLSession.shared.data(from: url)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else { throw Failure.status(status) }
-        return data
+    /// The SDK's logo downloads: a URLSession of their own whose
+    /// connections are verified as the API's are (`pinning`, the system's
+    /// trust evaluation; a TLS failure is a `CertificatePinningError`),
+    /// whose redirects are followed only over https to `allowedHost` (checked
+    /// at every hop), and whose reading stops at `maximumBytes`
+    /// (``Failure/tooLarge(bytes:limit:)``, before the body when the
+    /// `Content-Length` says so). Only a 200 answer is a logo.
+    public static func verifiedFetch(allowedHost: String, maximumBytes: Int, pinning: CertificatePinning, logger: Logger) -> Fetch {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForResource = 120
+        let evaluator = ServerTrustEvaluator(pinning: pinning, environment: .production, redirects: .httpsHosts([allowedHost]), logger: logger)
+        let downloader = BoundedDownloader(evaluator: evaluator, maximumBytes: maximumBytes, configuration: configuration)
+        return { url in
+            if let refusal = evaluator.refusalBeforeSending(to: url, transportChecksConnections: ServerTrustEvaluator.checksConnections) {
+                evaluator.log(refusal)
+                throw refusal
+            }
+            do {
+                return try await downloader.data(from: url)
+            } catch BoundedDownloadError.tooLarge(let limit) {
+                throw Failure.tooLarge(bytes: limit + 1, limit: limit)
+            } catch BoundedDownloadError.status(let status) {
+                throw Failure.status(status)
+            }
+        }
     }
 
     /// The cache file name for a logo URL.

@@ -287,11 +287,13 @@ public actor BrandingSync {
     /// A network failure, named for what happened: no answer in time (a
     /// stalled answer, the transport's idle or total timeout, the attempt's
     /// deadline) is `timedOut`; a connection cut after it was made (a reset)
-    /// is `connectionLost`; anything that kept the request from reaching the
-    /// server (refused, not found, no route, no network, a connect timeout)
-    /// is `offline`.
+    /// is `connectionLost`; a connection that could not be verified is
+    /// `connectionNotVerified`; anything else that kept the request from
+    /// reaching the server (refused, not found, no route, no network, a
+    /// connect timeout) is `offline`.
     static func networkStatus(for error: any Error, lastSuccess: Date?) -> BrandingSyncStatus {
         let cause = (error as? ClientError)?.underlyingError ?? error
+        if let refusal = cause as? CertificatePinningError { return .connectionNotVerified(refusal, lastSuccess: lastSuccess) }
         if cause is SyncDeadlineExceeded || cause is RequestTimeoutError { return .timedOut(lastSuccess: lastSuccess) }
         if let failure = cause as? ResponseReadFailure { return networkStatus(for: failure.underlying, lastSuccess: lastSuccess) }
         guard let urlError = cause as? URLError else { return .offline(lastSuccess: lastSuccess) }

@@ -1,5 +1,6 @@
 import BrandingStore
 import Foundation
+import Resilience
 
 /// What the last sync attempt came to. Failures are reported here, never
 /// thrown at the app: the local dataset stays readable whatever happens.
@@ -22,6 +23,13 @@ public enum BrandingSyncStatus: Sendable, Hashable {
     /// The connection was cut after it was made (a reset, an answer cut
     /// short by the network); nothing was applied, and the next sync tries again.
     case connectionLost(lastSuccess: Date?)
+    /// The connection could not be verified: the system does not trust the
+    /// server's certificate (or the TLS handshake failed), its chain has
+    /// none of the pinned keys, or the server redirected to another host.
+    /// Nothing was sent (not the API key) and nothing applied: not a dead
+    /// network but an interception or a misconfigured server. The next sync
+    /// tries again.
+    case connectionNotVerified(CertificatePinningError, lastSuccess: Date?)
     /// The server answered with a status that may pass (429, 5xx, 400);
     /// the next sync tries again.
     case serverError(status: Int, lastSuccess: Date?)

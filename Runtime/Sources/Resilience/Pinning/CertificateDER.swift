@@ -87,10 +87,20 @@ struct DERReader {
             length = Int(first)
         } else {
             let count = Int(first & 0x7F)
-            // 0x80 is BER's indefinite length, which DER forbids; four length bytes are 4 GiB.
-            guard count >= 1, count <= 4 else { throw CertificateDecodingError(reason: "\(name) has an invalid length", offset: index - 1) }
+            // 0x80 is BER's indefinite length, which DER forbids. Three length
+            // bytes (16 MiB) are far more than any certificate needs, and fit
+            // an `Int` of 32 bits: nothing here can overflow.
+            guard count >= 1, count <= 3 else { throw CertificateDecodingError(reason: "\(name) has an invalid length", offset: index - 1) }
             guard bytes.endIndex - index >= count else { throw CertificateDecodingError(reason: "\(name)'s length is cut off", offset: index) }
-            for byte in bytes[index..<(index + count)] { length = length << 8 | Int(byte) }
+            var value: UInt32 = 0
+            for byte in bytes[index..<(index + count)] { value = value << 8 | UInt32(byte) }
+            // DER (X.690 10.1): the long form only for lengths of 128 and more,
+            // in the fewest bytes (no leading zero byte). BER's other spellings
+            // are refused: one certificate must have one encoding.
+            guard value >= 0x80, bytes[index] != 0 else {
+                throw CertificateDecodingError(reason: "\(name)'s length is not in DER's minimal form", offset: index - 1)
+            }
+            length = Int(value)
             index += count
         }
         guard bytes.endIndex - index >= length else {

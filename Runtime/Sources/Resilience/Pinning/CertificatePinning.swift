@@ -14,14 +14,21 @@ import Foundation
 ///
 /// Rules, in order:
 ///
-/// 1. Development: no pin is checked. The host named for self-signed
-///    certificates is accepted whatever the platform said; every other
-///    host is left to the platform.
-/// 2. Production, a host without pins: left to the platform.
-/// 3. Production, a pinned host: the platform's evaluation must have passed
+/// 1. A chain the platform refused is refused (by the platform's own
+///    handling, or here for a pinned host), whatever the environment.
+///    The one exception exists in `DEBUG` builds only: a certificate the app
+///    named for development (``acceptingForDevelopment(host:pins:)``), from
+///    its host alone, accepted and logged.
+/// 2. Development: no pin is checked; the platform decides.
+/// 3. Production, a host without pins: left to the platform.
+/// 4. Production, a pinned host: the platform's evaluation must have passed
 ///    (pins never replace it: a chain that is expired, self-signed or for
 ///    another host is refused even when a pin matches), and then one
 ///    certificate of the chain, whichever, must have a pinned key.
+///
+/// Every SDK's configuration takes one value of this type and applies it to
+/// every connection the SDK opens (its API, its sign-in, SecureNode's logo
+/// downloads).
 ///
 /// Apps rarely call ``evaluate(_:in:)`` themselves: a ``ServerTrustEvaluator``
 /// answers the platform's challenges with it and records each refusal for
@@ -35,15 +42,24 @@ public struct CertificatePinning: Sendable, Hashable {
         /// The platform trusted the chain and the certificate at
         /// `certificateIndex` (0 is the leaf) has the pinned key `pin`.
         case matched(PublicKeyPin, certificateIndex: Int)
-        /// Development, the host configured for self-signed certificates:
-        /// accepted without the platform's approval.
-        case acceptedForDevelopment
+        /// A `DEBUG` build, a certificate the platform refused from the host
+        /// it was named for (``CertificatePinning/developmentCertificates``),
+        /// whose chain has the named key `pin`: accepted without the
+        /// platform's approval.
+        case acceptedForDevelopment(PublicKeyPin)
         /// Refused: nothing may be sent on this connection.
         case rejected(CertificatePinningError)
     }
 
     /// The pinned hosts.
     public let hosts: [PinnedHost]
+    /// Certificates the system refuses that a `DEBUG` build accepts, each
+    /// from its own host (empty in every release build's configuration:
+    /// only ``acceptingForDevelopment(host:pins:)`` adds them).
+    public private(set) var developmentCertificates: [DevelopmentCertificate] = []
+
+    /// Whether nothing is pinned and nothing accepted for development.
+    public var isEmpty: Bool { hosts.isEmpty && developmentCertificates.isEmpty }
 
     /// Pins for `hosts`. Throws ``PinningConfigurationError/duplicateHost(_:)``
     /// when a host appears twice. Each ``PinnedHost`` already refused fewer
@@ -62,7 +78,7 @@ public struct CertificatePinning: Sendable, Hashable {
         try self.init(hosts)
     }
 
-    /// Nothing pinned.
+    /// Nothing pinned, nothing accepted for development.
     public static let none = CertificatePinning(unchecked: [])
 
     private init(unchecked hosts: [PinnedHost]) { self.hosts = hosts }
@@ -75,20 +91,62 @@ public struct CertificatePinning: Sendable, Hashable {
         return hosts.filter { $0.applies(to: name) }.max { $0.host.count < $1.host.count }
     }
 
+    #if DEBUG
+    /// This pinning, also accepting from `host` a certificate the system
+    /// refuses when a certificate of its chain has one of `pins` (the
+    /// `sha256/` of the development server's key, or of the development
+    /// CA's): a local server with a self-signed certificate. Exists in
+    /// `DEBUG` builds only, so a release build cannot be configured to trust
+    /// a certificate the system refuses; each acceptance is logged as a
+    /// warning. Throws ``PinningConfigurationError/invalidHost(_:)``,
+    /// ``PinningConfigurationError/invalidPin(_:reason:)``, or
+    /// ``PinningConfigurationError/tooFewPins(host:count:)`` for no pin.
+    public func acceptingForDevelopment(host: String, pins: [String]) throws(PinningConfigurationError) -> CertificatePinning {
+        guard let name = PinnedHost.normalised(host) else { throw .invalidHost(host) }
+        var keys: [PublicKeyPin] = []
+        for text in pins {
+            let key = try PublicKeyPin(text)
+            if !keys.contains(key) { keys.append(key) }
+        }
+        guard !keys.isEmpty else { throw .tooFewPins(host: name, count: 0) }
+        var copy = self
+        copy.developmentCertificates.removeAll { $0.host == name }
+        copy.developmentCertificates.append(DevelopmentCertificate(host: name, pins: keys))
+        return copy
+    }
+    #endif
+
     /// Whether a connection to `host` needs a decision in `environment`
-    /// (a pinned host in production, the self-signed host in development).
+    /// (a pinned host in production; in a `DEBUG` build, a host with a
+    /// development certificate).
     public func evaluates(host: String, in environment: PinningEnvironment) -> Bool {
+        if developmentCertificate(for: host) != nil { return true }
         switch environment {
         case .production: return pinnedHost(for: host) != nil
-        case .development(let selfSigned): return selfSigned.map { Self.sameHost(host, $0) } ?? false
+        case .development: return false
         }
+    }
+
+    /// The development certificate named for `host`, in a `DEBUG` build;
+    /// always nil in a release build.
+    func developmentCertificate(for host: String) -> DevelopmentCertificate? {
+        #if DEBUG
+        guard let name = PinnedHost.normalised(host) else { return nil }
+        return developmentCertificates.first { $0.host == name }
+        #else
+        return nil
+        #endif
     }
 
     /// The decision for a connection that presented `trust` (the rules above).
     public func evaluate(_ trust: PresentedServerTrust, in environment: PinningEnvironment) -> Verdict {
+        if !trust.platformTrusted, let development = developmentCertificate(for: trust.host) {
+            for certificate in trust.certificates {
+                if let key = try? PublicKeyPin(certificate: certificate), development.pins.contains(key) { return .acceptedForDevelopment(key) }
+            }
+        }
         switch environment {
-        case .development(let selfSigned):
-            if let selfSigned, Self.sameHost(trust.host, selfSigned) { return .acceptedForDevelopment }
+        case .development:
             return .notPinned
         case .production:
             guard let pinned = pinnedHost(for: trust.host) else { return .notPinned }
@@ -103,11 +161,5 @@ public struct CertificatePinning: Sendable, Hashable {
             }
             return .rejected(CertificatePinningError(host: trust.host, reason: .noPinnedKey, presented: presented, expected: pinned.pins))
         }
-    }
-
-    /// Whether two host names are the same (without case or a trailing dot).
-    static func sameHost(_ one: String, _ other: String) -> Bool {
-        guard let one = PinnedHost.normalised(one), let other = PinnedHost.normalised(other) else { return false }
-        return one == other
     }
 }

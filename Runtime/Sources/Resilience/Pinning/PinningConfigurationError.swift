@@ -10,6 +10,10 @@ public enum PinningConfigurationError: Error, Sendable, Hashable, CustomStringCo
     case invalidHost(String)
     /// The same host given twice.
     case duplicateHost(String)
+    /// Pins were configured with a transport of the app's own that does not
+    /// declare it enforces them (``PinEnforcingTransport``): the pins would
+    /// be checked by nobody.
+    case transportDoesNotEnforcePins(transport: String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -23,6 +27,9 @@ public enum PinningConfigurationError: Error, Sendable, Hashable, CustomStringCo
             return "\"\(host)\" is not a host name: give the host alone (api.example.com), without scheme, port or path"
         case .duplicateHost(let host):
             return "\(host) is pinned twice: give all its pins in one PinnedHost"
+        case .transportDoesNotEnforcePins(let transport):
+            return "pins are configured but the transport \(transport) does not enforce them: leave the transport unset (the SDK's own "
+                + "checks the pins), or make it a PinEnforcingTransport that checks them on every connection"
         }
     }
 }

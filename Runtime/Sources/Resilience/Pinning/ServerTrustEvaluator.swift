@@ -6,34 +6,37 @@ import RuntimeSupport
 import FoundationNetworking
 #endif
 
-/// Answers the platform's server-trust challenges with a
-/// ``CertificatePinning`` decision in one ``PinningEnvironment``, logs and
-/// records every refusal, and hands each one to the
+/// Answers the platform's questions about one SDK's connections: each
+/// server-trust challenge with a ``CertificatePinning`` decision in one
+/// ``PinningEnvironment``, and each redirect with its ``RedirectPolicy``.
+/// It logs and records every refusal, and hands each one to the
 /// ``CertificatePinningTransport`` whose request it ended.
 ///
 /// ```swift
 /// let evaluator = ServerTrustEvaluator(pinning: pinning, environment: .production, logger: logger)
-/// let session = evaluator.urlSession(configuration: .default)   // its delegate answers the challenges
+/// let session = evaluator.urlSession(configuration: .ephemeral)   // its delegate answers the challenges and redirects
 /// let transport = CertificatePinningTransport(
 ///     wrapping: URLSessionTransport(configuration: .init(session: session)), evaluator: evaluator)
 /// ```
 ///
-/// On Apple platforms the session's delegate (an Apple adapter) evaluates
-/// the chain with `SecTrustEvaluateWithError` first and passes the verdict
-/// and the chain's DER here; a refused connection is cancelled before any
-/// request byte is sent. swift-corelibs URLSession (Linux) has no
-/// server-trust challenge (`NSURLAuthenticationMethodServerTrust` is
+/// On Apple platforms the session's delegate evaluates the chain with
+/// `SecTrustEvaluateWithError` first (an Apple adapter) and passes the
+/// verdict and the chain's DER here; a refused connection is cancelled
+/// before any request byte is sent. swift-corelibs URLSession (Linux) has
+/// no server-trust challenge (`NSURLAuthenticationMethodServerTrust` is
 /// unavailable there), so ``checksConnections`` is false and a
 /// ``CertificatePinningTransport`` refuses pinned hosts in production
-/// before sending (fail closed).
+/// before sending (fail closed). Redirects are asked about on both.
 public final class ServerTrustEvaluator: ServerTrustEvaluating {
     /// The pins.
     public let pinning: CertificatePinning
-    /// Production (pins checked) or development (pins off, self-signed
-    /// accepted from one host).
+    /// Production (pins checked) or development (pins off).
     public let environment: PinningEnvironment
+    /// Which redirects are followed.
+    public let redirects: RedirectPolicy
     /// Where refusals are logged (at `.error`, with the host and the pins
-    /// presented and expected: public values, never a secret).
+    /// presented and expected: public values, never a secret), and each
+    /// development acceptance (at `.warning`).
     public let logger: Logger
     /// The refusals not yet claimed, by host, each with its sequence number.
     private let refusals = Locked(Refusals())
@@ -43,10 +46,14 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
         var latest: [String: (sequence: UInt64, error: CertificatePinningError)] = [:]
     }
 
-    /// An evaluator of `pinning` in `environment`.
-    public init(pinning: CertificatePinning, environment: PinningEnvironment, logger: Logger = Logger(label: "resilience.pinning")) {
+    /// An evaluator of `pinning` in `environment`, following redirects by `redirects`.
+    public init(
+        pinning: CertificatePinning, environment: PinningEnvironment, redirects: RedirectPolicy = .sameOrigin,
+        logger: Logger = Logger(label: "resilience.pinning")
+    ) {
         self.pinning = pinning
         self.environment = environment
+        self.redirects = redirects
         self.logger = logger
     }
 
@@ -61,17 +68,14 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
     }
 
     /// A delegate for a URLSession that answers its server-trust challenges
-    /// here (the Apple adapter), or nil on a platform whose URLSession has none.
-    public var urlSessionDelegate: (any URLSessionDelegate)? {
-        #if canImport(Security)
-        return ServerTrustSessionDelegate(evaluator: self)
-        #else
-        return nil
-        #endif
+    /// (on Apple platforms) and its redirects here.
+    public var urlSessionDelegate: any URLSessionDelegate {
+        VerifyingSessionDelegate(evaluator: self)
     }
 
-    /// A URLSession with `configuration` whose server-trust challenges are
-    /// answered here (on Linux, a plain session: see ``checksConnections``).
+    /// A URLSession with `configuration` whose server-trust challenges (on
+    /// Apple platforms; see ``checksConnections``) and redirects are
+    /// answered here.
     public func urlSession(configuration: URLSessionConfiguration) -> URLSession {
         URLSession(configuration: configuration, delegate: urlSessionDelegate, delegateQueue: nil)
     }
@@ -84,15 +88,40 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
     }
 
     /// The decision for one connection; a refusal is logged and recorded
-    /// for the transport (``refusal(for:since:)``).
+    /// for the transport (``refusal(for:since:)``), a development
+    /// acceptance logged.
     public func decide(_ trust: PresentedServerTrust) -> ServerTrustDecision {
         switch pinning.evaluate(trust, in: environment) {
         case .notPinned: return .performDefaultHandling
-        case .matched, .acceptedForDevelopment: return .useServerTrust
+        case .matched: return .useServerTrust
+        case .acceptedForDevelopment(let pin):
+            logger.warning(
+                "accepted a certificate the system refuses from \(trust.host): it has the development key \(pin) (DEBUG build only)",
+                metadata: ["host": .string(trust.host), "pin": .string(pin.description)])
+            return .useServerTrust
         case .rejected(let error):
             record(error)
             return .cancel
         }
+    }
+
+    /// Whether a request to `from` may follow the server's redirect to `to`:
+    /// the ``redirects`` policy, then the new URL's pins as before any
+    /// request (``refusalBeforeSending(to:transportChecksConnections:)``).
+    /// A refusal is logged and recorded for the transport, which then
+    /// throws it instead of handing the redirect's answer to the app.
+    public func allowsRedirect(from: URL, to: URL) -> Bool {
+        let host = from.host ?? ""
+        guard redirects.allows(from: from, to: to) else {
+            record(CertificatePinningError(
+                host: host, reason: .redirectRefused, expected: pinning.pinnedHost(for: host)?.pins ?? [], redirectTarget: RedirectPolicy.describe(to)))
+            return false
+        }
+        if let refusal = refusalBeforeSending(to: to, transportChecksConnections: Self.checksConnections) {
+            record(refusal)
+            return false
+        }
+        return true
     }
 
     // MARK: The transport's questions
@@ -124,15 +153,22 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
         return nil
     }
 
-    /// Logs a refusal: the host, why, the pins presented and expected.
+    /// The refusal for a TLS failure a request to `host` met (``TLSFailure``):
+    /// the system refused the certificate, or the handshake failed.
+    public func tlsRefusal(host: String) -> CertificatePinningError {
+        CertificatePinningError(host: host, reason: .systemRefused, expected: pinning.pinnedHost(for: host)?.pins ?? [])
+    }
+
+    /// Logs a refusal: the host, why, the pins presented and expected, the
+    /// redirect's target.
     public func log(_ error: CertificatePinningError) {
-        logger.error(
-            "certificate pinning refused \(error.host): \(error.summary)",
-            metadata: [
-                "host": .string(error.host), "reason": .string(error.reason.rawValue),
-                "presented": .array(error.presented.map { .string($0.description) }),
-                "expected": .array(error.expected.map { .string($0.description) }),
-            ])
+        var metadata: Logger.Metadata = [
+            "host": .string(error.host), "reason": .string(error.reason.rawValue),
+            "presented": .array(error.presented.map { .string($0.description) }),
+            "expected": .array(error.expected.map { .string($0.description) }),
+        ]
+        if let target = error.redirectTarget { metadata["redirect"] = .string(target) }
+        logger.error("secure connection refused \(error.host): \(error.summary)", metadata: metadata)
     }
 
     private func record(_ error: CertificatePinningError) {

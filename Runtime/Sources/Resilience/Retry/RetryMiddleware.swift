@@ -127,7 +127,8 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
     /// Whether an error is a failure of the exchange that another attempt
     /// may not meet: not cancellation, and not one of this module's own
     /// verdicts (rate limit, ended session, insecure URL, a connection that
-    /// failed its certificate pins). The runtime wraps
+    /// could not be verified), and not a TLS failure (another attempt meets
+    /// the same certificate). The runtime wraps
     /// errors in `ClientError`; its underlying error decides.
     static func isTransportFailure(_ error: any Error) -> Bool {
         let cause = (error as? ClientError)?.underlyingError ?? error
@@ -135,7 +136,7 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
         case is CancellationError, is RateLimitedError, is TokenRefreshError, is InsecureBaseURLError, is CertificatePinningError:
             return false
         case let urlError as URLError:
-            return urlError.code != .cancelled
+            return urlError.code != .cancelled && !TLSFailure.matches(urlError)
         default:
             return true
         }

@@ -41,9 +41,10 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
     case outcomeUnknown
     /// The server did not answer in time.
     case timeout
-    /// The connection to a pinned host could not be verified (its chain has
-    /// no pinned key, the platform refused it, or it cannot be checked), so
-    /// nothing was sent. Never retried, never "offline".
+    /// The connection could not be verified (a pinned host whose chain has
+    /// no pinned key or cannot be checked, a certificate the system refused
+    /// on any host, a redirect to another host), so nothing was sent. Never
+    /// retried, never "offline", never answered from a cache.
     case connectionNotVerified(CertificatePinningError)
     /// The call was cancelled.
     case cancelled
@@ -80,8 +81,15 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
         case is WriteOutcomeUnknownError: self = .outcomeUnknown
         default:
             // Under the runtime's `ClientError` too (clients that wrap transport errors in it).
-            if let refusal = ((error as? ClientError)?.underlyingError ?? error) as? CertificatePinningError {
+            let cause = (error as? ClientError)?.underlyingError ?? error
+            if let refusal = cause as? CertificatePinningError {
                 self = .connectionNotVerified(refusal)
+                return
+            }
+            // A TLS failure from a transport that did not name it (an app's own).
+            if TLSFailure.matches(cause) {
+                let host = (cause as? URLError)?.failingURL?.host ?? "the server"
+                self = .connectionNotVerified(CertificatePinningError(host: host, reason: .systemRefused, expected: []))
                 return
             }
             switch NetworkFailure(error) {

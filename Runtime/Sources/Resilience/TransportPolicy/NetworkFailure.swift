@@ -19,10 +19,11 @@ public enum NetworkFailure: Sendable, Hashable {
     case cancelled
 
     /// The kind of `error`, or nil when it is not a network failure (an
-    /// HTTP status, a decoding error, ...). `ClientError` wrappers are looked
-    /// through.
+    /// HTTP status, a decoding error, a TLS failure, which is a security
+    /// failure: ``TLSFailure``). `ClientError` wrappers are looked through.
     public init?(_ error: any Error) {
         let cause = (error as? ClientError)?.underlyingError ?? error
+        if TLSFailure.matches(cause) { return nil }
         if cause is CancellationError {
             self = .cancelled
             return
@@ -36,23 +37,24 @@ public enum NetworkFailure: Sendable, Hashable {
         case .timedOut: self = .timeout
         case .cancelled: self = .cancelled
         // Everything else URLSession reports (no connectivity, host not
-        // found or refusing, connection lost, TLS failure) is a failure to
-        // reach the server.
+        // found or refusing, connection lost) is a failure to reach the
+        // server; a TLS failure was counted out above.
         default: self = .offline
         }
     }
 
+    /// The URLSession failures that happen before a byte of the request is
+    /// sent (a TLS failure too, but it is a security failure, not this).
+    private static let beforeSending: Set<URLError.Code> = [
+        .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed,
+        .callIsActive, .appTransportSecurityRequiresSecureConnection,
+    ]
+
     /// Whether `error` shows the request never left the device: no
     /// connectivity, the host not found, the connection refused, or the
     /// device known to be offline. A timeout or a connection lost after
-    /// connecting is not: the server may have received the request.
-    /// The URLSession failures that happen before a byte of the request is sent.
-    private static let beforeSending: Set<URLError.Code> = [
-        .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed,
-        .callIsActive, .appTransportSecurityRequiresSecureConnection, .secureConnectionFailed, .serverCertificateUntrusted,
-        .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-    ]
-
+    /// connecting is not: the server may have received the request. A TLS
+    /// failure is not either: it is never a reason to queue a write.
     public static func requestNeverLeft(_ error: any Error) -> Bool {
         let cause = (error as? ClientError)?.underlyingError ?? error
         if cause is DeviceOfflineError { return true }

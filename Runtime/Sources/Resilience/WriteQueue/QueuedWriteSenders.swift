@@ -37,8 +37,9 @@ public struct QueuedWriteSenders<Client: Sendable>: Sendable {
     /// What a failed send means for the write:
     ///
     /// - never left the device (``NetworkFailure/requestNeverLeft(_:)``, or a
-    ///   connection refused by certificate pinning), or no session to send
-    ///   it with: ``WriteDeliveryOutcome/notSent``;
+    ///   connection that could not be verified: a refused certificate, a TLS
+    ///   failure, a refused redirect), or no session to send it with:
+    ///   ``WriteDeliveryOutcome/notSent`` (it stays queued);
     /// - 408, 429, 503 (the server did not take it): ``WriteDeliveryOutcome/deferred``;
     /// - another 4xx: ``WriteDeliveryOutcome/rejected(status:)``; a value the
     ///   spec forbids (caught before sending): rejected with status 0;
@@ -46,7 +47,9 @@ public struct QueuedWriteSenders<Client: Sendable>: Sendable {
     ///   ``WriteDeliveryOutcome/inDoubt``.
     public static func classify(_ error: any Error) -> WriteDeliveryOutcome {
         let cause = (error as? ClientError)?.underlyingError ?? error
-        if NetworkFailure.requestNeverLeft(cause) || cause is TokenRefreshError || cause is CertificatePinningError { return .notSent }
+        if NetworkFailure.requestNeverLeft(cause) || cause is TokenRefreshError || cause is CertificatePinningError || TLSFailure.matches(cause) {
+            return .notSent
+        }
         if cause is ConstraintViolation { return .rejected(status: 0) }
         if let status = (cause as? any HTTPStatusError)?.status {
             switch status {

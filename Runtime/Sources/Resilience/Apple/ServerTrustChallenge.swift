@@ -5,26 +5,20 @@ import Security
 // ios-check: with ../Pinning/ServerTrustEvaluating.swift
 // ios-check: with ../Pinning/PresentedServerTrust.swift
 
-/// A URLSession delegate that answers server-trust challenges with a
-/// pinning decision (`ServerTrustEvaluator.urlSessionDelegate`): the
-/// platform's own evaluation first (`SecTrustEvaluateWithError`), then the
-/// chain's certificates as DER with that verdict to the plain-Swift
-/// decision, whose answer it carries out. A refused connection is cancelled,
-/// so no request body or token is sent on it.
+/// Answers a URLSession server-trust challenge with a pinning decision
+/// (for `VerifyingSessionDelegate`): the platform's own evaluation first
+/// (`SecTrustEvaluateWithError`), then the chain's certificates as DER with
+/// that verdict to the plain-Swift decision, whose answer it carries out. A
+/// refused connection is cancelled, so no request body or token is sent on it.
 ///
 /// An Apple adapter: this file imports only Foundation and Security, so
 /// `make ios-check` type-checks it for iOS on its own (with the two seams
 /// named above).
-final class ServerTrustSessionDelegate: NSObject, URLSessionDelegate, Sendable {
-    /// The decision (a `ServerTrustEvaluator`).
-    let evaluator: any ServerTrustEvaluating
-
-    init(evaluator: any ServerTrustEvaluating) {
-        self.evaluator = evaluator
-    }
-
-    func urlSession(
-        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+enum ServerTrustChallenge {
+    /// The disposition for `challenge`: the platform's default for anything
+    /// but a server-trust challenge of a host `evaluator` handles.
+    static func answer(
+        _ challenge: URLAuthenticationChallenge, evaluator: any ServerTrustEvaluating,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let space = challenge.protectionSpace
@@ -34,7 +28,7 @@ final class ServerTrustSessionDelegate: NSObject, URLSessionDelegate, Sendable {
             completionHandler(.performDefaultHandling, nil)
             return
         }
-        switch evaluator.decide(Self.presented(trust, host: space.host)) {
+        switch evaluator.decide(presented(trust, host: space.host)) {
         case .performDefaultHandling: completionHandler(.performDefaultHandling, nil)
         case .useServerTrust: completionHandler(.useCredential, URLCredential(trust: trust))
         case .cancel: completionHandler(.cancelAuthenticationChallenge, nil)

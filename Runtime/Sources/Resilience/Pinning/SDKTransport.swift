@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import OpenAPIRuntime
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one way the SDKs make the transport every request of theirs goes
+/// through (sign-in and token refresh included), so each SDK's connections
+/// are verified the same way: a ``CertificatePinningTransport`` over either
+/// the app's own transport or a URLSession whose delegate answers the
+/// server-trust challenges with the configuration's ``CertificatePinning``
+/// and follows redirects only within the origin.
+///
+/// ```swift
+/// let transport = try SDKTransport.make(
+///     configured: configuration.transport, pinning: configuration.pinning, logger: logger,
+///     sessionConfiguration: configuration.timeouts.urlSessionConfiguration(),
+///     overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+/// ```
+public enum SDKTransport {
+    /// The SDK's transport. `configured` (the app's own, nil for the SDK's
+    /// URLSession) must enforce `pinning` when anything is pinned: a
+    /// ``PinEnforcingTransport`` that says so; otherwise the configuration
+    /// is refused with ``PinningConfigurationError/transportDoesNotEnforcePins(transport:)``,
+    /// so pins never go silently unchecked. `sessionConfiguration` is the
+    /// URLSession's (timeouts; ephemeral: no shared cookies or cache), and
+    /// `overSession` makes the transport that sends through it
+    /// (swift-openapi-urlsession's, which this module does not link).
+    public static func make(
+        configured: (any ClientTransport)?, pinning: CertificatePinning, environment: PinningEnvironment = .production, logger: Logger,
+        sessionConfiguration: @autoclosure () -> URLSessionConfiguration, overSession: (URLSession) -> any ClientTransport
+    ) throws(PinningConfigurationError) -> CertificatePinningTransport {
+        if let configured {
+            // Already the SDKs' own (SecureNode's `urlSessionTransport`, say): not wrapped twice.
+            if let verified = configured as? CertificatePinningTransport, verified.enforces(pinning), verified.evaluator.environment == environment {
+                return verified
+            }
+            let evaluator = ServerTrustEvaluator(pinning: pinning, environment: environment, logger: logger)
+            if let enforcing = configured as? any PinEnforcingTransport, enforcing.enforces(pinning) {
+                return CertificatePinningTransport(wrapping: configured, evaluator: evaluator, checksConnections: true)
+            }
+            guard environment == .development || pinning.hosts.isEmpty else {
+                throw .transportDoesNotEnforcePins(transport: String(describing: type(of: configured)))
+            }
+            return CertificatePinningTransport(wrapping: configured, evaluator: evaluator, checksConnections: true)
+        }
+        return overURLSession(
+            pinning: pinning, environment: environment, logger: logger, sessionConfiguration: sessionConfiguration(), overSession: overSession)
+    }
+
+    /// The SDK's own transport: a URLSession with `sessionConfiguration`
+    /// whose delegate answers its server-trust challenges with `pinning` and
+    /// its redirects with ``RedirectPolicy/sameOrigin``, sent through by the
+    /// transport `overSession` makes, behind ``CertificatePinningTransport``.
+    public static func overURLSession(
+        pinning: CertificatePinning, environment: PinningEnvironment = .production, logger: Logger,
+        sessionConfiguration: URLSessionConfiguration, overSession: (URLSession) -> any ClientTransport
+    ) -> CertificatePinningTransport {
+        let evaluator = ServerTrustEvaluator(pinning: pinning, environment: environment, logger: logger)
+        return CertificatePinningTransport(wrapping: overSession(evaluator.urlSession(configuration: sessionConfiguration)), evaluator: evaluator)
+    }
+}
