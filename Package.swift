@@ -120,7 +120,7 @@ let sdkTargets: [Target] = [
     // `SecureNodeSDK` class with completion-based call events, over the engine above.
     .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", "Resilience", "RuntimeSupport", openAPIRuntime]),
     // OTP sign-in with the resend cooldown, the session, moods.
-    .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging]),
+    .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "ClientRuntime", "RuntimeSupport", urlSession, httpTypes, logging]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.
     .target(name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging, "RuntimeSupport"]),
     // Sessions, dual storage and a durable, bounded event queue.

@@ -42,7 +42,8 @@ public final class Safepocket: SessionOwner {
         /// platforms, a 0600 file in the app's support folder elsewhere).
         public var tokenStore: any TokenStore
         /// Where a started sign-in's verifier and state wait for the redirect,
-        /// as a 0600 file (nil: in memory only).
+        /// as a 0600 file with `complete` protection, left out of backups
+        /// (nil: in memory only).
         public var pendingSignInFile: URL?
         /// Connect and request timeouts of every attempt (the URLSession
         /// transport the SDK builds uses them too).
@@ -83,8 +84,9 @@ public final class Safepocket: SessionOwner {
         /// comes back. Nil: no signal.
         public var connectivity: Connectivity?
         /// The folder of the SDK's files: the response cache, the queue of
-        /// writes made offline, the pending sign-in. Default: `safepocket` in
-        /// the app's Application Support folder.
+        /// writes made offline, the pending sign-in, all unreadable while
+        /// the device is locked (`complete` protection) and left out of
+        /// backups. Default: `safepocket` in the app's Application Support folder.
         public var storageFolder: URL
         /// The most bytes the response cache keeps. Default 10 MiB.
         public var cacheMaximumBytes: Int
@@ -92,6 +94,13 @@ public final class Safepocket: SessionOwner {
         /// relaunch. Default 10 minutes (the document states none; hosted
         /// sign-in pages and authorization codes commonly expire within it).
         public var signInLifetime: Duration
+        /// Whether the transaction edits a user queued offline survive their
+        /// sign-out (and an expired session), kept for that same user's next
+        /// sign-in. Default false: sign-out deletes them, with everything
+        /// else of the user. Either way they are listed only to the user who
+        /// made them, sent only with that user's token, and deleted when
+        /// another user signs in.
+        public var keepsQueuedWritesAfterSignOut: Bool
 
         /// Creates a configuration.
         public init(
@@ -99,8 +108,10 @@ public final class Safepocket: SessionOwner {
             tokenStore: (any TokenStore)? = nil, pendingSignInFile: URL? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "safepocket"),
             connectivity: Connectivity? = .systemDefault(), storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
-            signInLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, isDevelopment: Bool? = nil
+            signInLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, isDevelopment: Bool? = nil,
+            keepsQueuedWritesAfterSignOut: Bool = false
         ) {
+            self.keepsQueuedWritesAfterSignOut = keepsQueuedWritesAfterSignOut
             self.baseURL = baseURL
             self.pinning = pinning
             self.isDevelopment = isDevelopment ?? Self.isDevelopmentServer(baseURL)
@@ -161,14 +172,25 @@ public final class Safepocket: SessionOwner {
         self.configuration = configuration
         // Checked before any file is touched.
         guard (try? BaseURLPolicy.validate(configuration.baseURL)) != nil else { throw .insecureBaseURL }
+        // Nothing here is needed by background work: unreadable while the device is locked, never backed up.
         let storage: OfflineStorage
+        let tokenStore: any TokenStore
         do {
-            storage = try OfflineStorage(folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes)
+            try PrivateFile.makeFolder(configuration.storageFolder, protection: .foregroundOnly)
+            // The first launch after an install deletes what an earlier install left in the Keychain.
+            tokenStore = FreshInstallTokenStore.wrapping(
+                configuration.tokenStore, marker: InstallationMarker(folder: configuration.storageFolder),
+                earlierFiles: [configuration.storageFolder.appendingPathComponent("cache")])
+            storage = try OfflineStorage(
+                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, dataAtRest: .foregroundOnly)
         } catch {
             throw .storageFailed
         }
         let cache = storage.cache
         self.cache = cache
+        let pendingSignIn = PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime)
+        // The sign-in, once made below: the session's end forgets the one it had pending.
+        let signInFlow = Locked<PKCESignIn?>(nil)
         let transport: any ClientTransport
         do {
             transport = try Self.transport(configuration)
@@ -180,7 +202,10 @@ public final class Safepocket: SessionOwner {
             wired = try SessionClients(
                 baseURL: configuration.baseURL,
                 transport: transport,
-                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
+                tokenStore: tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
+                onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
+                    if let flow = signInFlow.read() { await flow.forgetPending(startedBefore: endedAt) } else { try? pendingSignIn.clear() }
+                },
                 stack: {
                     Self.middlewares(
                         session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
@@ -191,16 +216,17 @@ public final class Safepocket: SessionOwner {
             throw .insecureBaseURL
         }
         writes = OfflineWrites(
-            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
+            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity,
+            session: wired.session, subject: { cache.subject })
         signIn = PKCESignIn(
-            configuration: configuration.authorization,
-            store: PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime),
-            client: wired.authClient, session: wired.session, redactor: wired.redactor,
-            signedIn: { tokens in
-                cache.signIn(
+            configuration: configuration.authorization, store: pendingSignIn, client: wired.authClient, session: wired.session, redactor: wired.redactor,
+            // Before the tokens are stored: the cache and the queue change user first.
+            willSignIn: { tokens in
+                await storage.beginSession(
                     subject: tokens.idToken.flatMap(CredentialSubject.jwtSubject) ?? CredentialSubject.jwtSubject(tokens.accessToken)
                         ?? CredentialSubject.uniqueToThisSignIn())
             })
+        signInFlow.withLock { $0 = signIn }
         writes.deliverWhenOnline(while: self)
     }
 
@@ -277,12 +303,13 @@ public final class Safepocket: SessionOwner {
         try await signIn.complete(code: code, state: state)
     }
 
-    /// Signs out: both tokens are forgotten (Safepocket has no revocation
-    /// endpoint) and the user's cached responses deleted. Writes the user
-    /// queued stay queued, sent only after the same user signs in again.
+    /// Signs out, leaving nothing of the user behind: both tokens are
+    /// forgotten (Safepocket has no revocation endpoint), the pending
+    /// sign-in, every cached response, and the writes the user queued
+    /// (unless ``Configuration/keepsQueuedWritesAfterSignOut``). An expired
+    /// session does the same.
     public func signOut() async {
         try? await session.signOut()
-        cache.signOut()
     }
 
     // MARK: Calls
@@ -334,9 +361,10 @@ public final class Safepocket: SessionOwner {
         }
     }
 
-    /// The writes stored offline and not yet confirmed, oldest first.
+    /// The signed-in user's writes stored offline and not yet confirmed,
+    /// oldest first (never another user's).
     public func pendingWrites() async -> [QueuedWrite] {
-        await writes.queue.writes
+        await writes.writesOfSignedInUser()
     }
 
     /// Sends the signed-in user's queued writes now (also done before each
@@ -346,11 +374,12 @@ public final class Safepocket: SessionOwner {
         await writes.deliverPending()
     }
 
-    /// Removes a queued write whatever its state (one the server refused,
-    /// once the app has shown it).
+    /// Removes one of the signed-in user's queued writes whatever its state
+    /// (one the server refused, once the app has shown it); another user's
+    /// is left alone.
     public func discardPendingWrite(id: String) async throws(SafepocketError) {
         do {
-            try await writes.queue.discard(id: id)
+            try await writes.queue.discard(id: id, of: cache.subject)
         } catch {
             throw .storageFailed
         }

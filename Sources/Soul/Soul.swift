@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OpenAPIURLSession
 import Resilience
+import RuntimeSupport
 import SoulAPI
 
 #if canImport(FoundationNetworking)
@@ -95,8 +96,9 @@ public final class Soul: SessionOwner {
         /// The wall clock (cooldowns, `Retry-After` dates); for tests.
         public var now: @Sendable () -> Date
         /// The folder of the SDK's files: the response cache, the queue of
-        /// moods made offline, the OTP flow's state. Default: `soul` in the
-        /// app's Application Support folder.
+        /// moods made offline, the OTP flow's state, all unreadable while the
+        /// device is locked (`complete` protection) and left out of backups.
+        /// Default: `soul` in the app's Application Support folder.
         public var storageFolder: URL
         /// The most bytes the response cache keeps. Default 5 MiB.
         public var cacheMaximumBytes: Int
@@ -104,6 +106,13 @@ public final class Soul: SessionOwner {
         /// relaunch. Default 10 minutes (the document states no lifetime;
         /// SMS codes commonly last 5 to 10).
         public var codeLifetime: Duration
+        /// Whether the moods a user queued offline survive their sign-out
+        /// (and an expired session), kept for that same user's next sign-in.
+        /// Default false: sign-out deletes them, with everything else of the
+        /// user. Either way they are listed only to the user who made them,
+        /// sent only with that user's token, and deleted when another user
+        /// signs in.
+        public var keepsQueuedWritesAfterSignOut: Bool
 
         /// Creates a configuration.
         public init(
@@ -111,8 +120,9 @@ public final class Soul: SessionOwner {
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), resendCooldown: Duration = .seconds(30),
             rateLimitFallback: Duration = .seconds(60), logger: Logger = Logger(label: "soul"), connectivity: Connectivity? = .systemDefault(),
             now: @escaping @Sendable () -> Date = { Date() }, storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
-            codeLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none
+            codeLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, keepsQueuedWritesAfterSignOut: Bool = false
         ) {
+            self.keepsQueuedWritesAfterSignOut = keepsQueuedWritesAfterSignOut
             self.environment = environment
             self.pinning = pinning
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
@@ -155,15 +165,26 @@ public final class Soul: SessionOwner {
         self.configuration = configuration
         // Checked before any file is touched.
         guard (try? BaseURLPolicy.validate(configuration.environment.baseURL)) != nil else { throw .insecureBaseURL }
+        // Nothing here is needed by background work: unreadable while the device is locked, never backed up.
         let storage: OfflineStorage
+        let tokenStore: any TokenStore
         do {
+            try PrivateFile.makeFolder(configuration.storageFolder, protection: .foregroundOnly)
+            // The first launch after an install deletes what an earlier install left in the Keychain.
+            tokenStore = FreshInstallTokenStore.wrapping(
+                configuration.tokenStore, marker: InstallationMarker(folder: configuration.storageFolder),
+                earlierFiles: [configuration.storageFolder.appendingPathComponent("cache")])
             storage = try OfflineStorage(
-                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, now: configuration.now)
+                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, now: configuration.now,
+                dataAtRest: .foregroundOnly)
         } catch {
             throw .storageFailed
         }
         let cache = storage.cache
         self.cache = cache
+        // The sign-in, once made below: the session's end forgets the number it had pending.
+        let signInFlow = Locked<SignInFlow?>(nil)
+        let stateFile = SignInStateFile(url: configuration.storageFolder.appendingPathComponent("sign-in.json"))
         let transport: any ClientTransport
         do {
             transport = try SDKTransport.make(
@@ -177,7 +198,10 @@ public final class Soul: SessionOwner {
             wired = try SessionClients(
                 baseURL: configuration.environment.baseURL,
                 transport: transport,
-                tokenStore: configuration.tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
+                tokenStore: tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
+                onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
+                    if let flow = signInFlow.read() { await flow.forgetPending(requestedBefore: endedAt) } else { try? stateFile.save(SignInState()) }
+                },
                 stack: {
                     Self.middlewares(
                         session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
@@ -188,12 +212,15 @@ public final class Soul: SessionOwner {
             throw .insecureBaseURL
         }
         writes = OfflineWrites(
-            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity, subject: { cache.subject })
+            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity,
+            session: wired.session, subject: { cache.subject })
         signIn = SignInFlow(
             client: wired.client, session: wired.session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
-            rateLimitFallback: configuration.rateLimitFallback, codeLifetime: configuration.codeLifetime,
-            stateFile: SignInStateFile(url: configuration.storageFolder.appendingPathComponent("sign-in.json")), redactor: wired.redactor, now: configuration.now,
-            signedIn: { cache.signIn(subject: "user:\($0.id)") })
+            rateLimitFallback: configuration.rateLimitFallback, codeLifetime: configuration.codeLifetime, stateFile: stateFile,
+            redactor: wired.redactor, now: configuration.now,
+            // Before the tokens are stored: the cache and the queue change user first.
+            willSignIn: { await storage.beginSession(subject: "user:\($0.id)") })
+        signInFlow.withLock { $0 = signIn }
         writes.deliverWhenOnline(while: self)
     }
 
@@ -245,10 +272,11 @@ public final class Soul: SessionOwner {
         }
     }
 
-    /// The moods stored offline and not yet delivered, oldest first: those
-    /// waiting, those whose outcome is unknown, those the server refused.
+    /// The signed-in user's moods stored offline and not yet delivered,
+    /// oldest first: those waiting, those whose outcome is unknown, those
+    /// the server refused (never another user's).
     public func pendingWrites() async -> [QueuedWrite] {
-        await writes.queue.writes
+        await writes.writesOfSignedInUser()
     }
 
     /// Sends the signed-in user's queued moods now (also done before each
@@ -258,11 +286,12 @@ public final class Soul: SessionOwner {
         await writes.deliverPending()
     }
 
-    /// Removes a queued mood whatever its state (one whose outcome is
-    /// unknown, once the app has checked; one the server refused).
+    /// Removes one of the signed-in user's queued moods whatever its state
+    /// (one whose outcome is unknown, once the app has checked; one the
+    /// server refused); another user's is left alone.
     public func discardPendingWrite(id: String) async throws(SoulError) {
         do {
-            try await writes.queue.discard(id: id)
+            try await writes.queue.discard(id: id, of: cache.subject)
         } catch {
             throw .storageFailed
         }
@@ -285,16 +314,16 @@ public final class Soul: SessionOwner {
         return try await wired.caller.perform(offline: .offline, failure: mapFailure, call)
     }
 
-    /// Signs out: asks the server to revoke the refresh token (best effort:
-    /// once, no retry, no refresh, failures ignored), clears both tokens
-    /// whatever the answer, and deletes the user's cached responses. Moods
-    /// the user queued stay queued, sent only after the same user signs in
-    /// again.
+    /// Signs out, leaving nothing of the user behind: asks the server to
+    /// revoke the refresh token (best effort: once, no retry, no refresh,
+    /// failures ignored), clears both tokens whatever the answer, and
+    /// deletes the pending sign-in, every cached response, and the moods
+    /// the user queued (unless ``Configuration/keepsQueuedWritesAfterSignOut``).
+    /// An expired session does the same.
     public func signOut() async {
         if let refreshToken = try? await configuration.tokenStore.loadRefreshToken() {
             _ = try? await client.logout(body: LogoutBody(refreshToken: refreshToken))
         }
         try? await session.signOut()
-        cache.signOut()
     }
 }

@@ -57,11 +57,14 @@ import Waiting
         #expect(await soulError { try await bob.listMoods() } == .offline, "Alice's cached moods are not Bob's")
         await connectivity.update(isOnline: true)
         #expect(try await bob.listMoods().value.isEmpty)
-        // Bob signs out: his cache is deleted; Alice's partition is untouched.
+        #expect(try await bob.listMoods().source == .network)
+        // Bob signs out: his cache is deleted; Alice's went at Bob's sign-in, so nothing of either is left.
         await bob.signOut()
         let aliceAgain = try await harness.signedIn(phone: "+14155550123", connectivity: connectivity)
         await connectivity.update(isOnline: false)
-        #expect(try await aliceAgain.listMoods().value.map(\.note) == ["alice's"])
+        #expect(await soulError { try await aliceAgain.listMoods() } == .offline, "nothing of an earlier sign-in is kept on the device")
+        await connectivity.update(isOnline: true)
+        #expect(try await aliceAgain.listMoods().value.map(\.note) == ["alice's"], "the server still has them")
     }
 
     @Test func aMoodMadeOfflineIsQueuedAndSentOnceWhenTheServerCanBeReached() async throws {

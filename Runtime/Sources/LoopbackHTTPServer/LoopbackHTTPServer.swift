@@ -62,6 +62,11 @@ public final class LoopbackHTTPServer: Sendable {
         /// called with a writer (false once the client has gone) and must
         /// write exactly `length` bytes. For bodies too large to hold.
         case streamed(status: Int, headers: [(String, String)] = [], length: Int, body: @Sendable (_ write: ([UInt8]) -> Bool) -> Void)
+        /// Sends a body of unannounced length (`Transfer-Encoding: chunked`,
+        /// each write one chunk) made while it is sent: `body` writes until
+        /// it chooses to stop or the writer returns false (the client has
+        /// gone). For a body whose size the client learns only by reading.
+        case chunked(status: Int, headers: [(String, String)] = [], body: @Sendable (_ write: ([UInt8]) -> Bool) -> Void)
 
         /// A response with a UTF-8 text body.
         public static func respond(status: Int, headers: [(String, String)] = [], body: String) -> Reply {
@@ -236,6 +241,17 @@ public final class LoopbackHTTPServer: Sendable {
                     return open
                 }
                 guard open else { return }
+            case .chunked(let status, let headers, let body):
+                guard writeAll(connection, head(status, headers + [("Transfer-Encoding", "chunked")], length: nil, keepAlive: state.keepAlive)) else {
+                    return
+                }
+                var open = true
+                body { bytes in
+                    guard !bytes.isEmpty else { return open }
+                    open = open && writeAll(connection, Array((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes + [13, 10])
+                    return open
+                }
+                guard open, writeAll(connection, Array("0\r\n\r\n".utf8)) else { return }
             default:
                 return
             }
@@ -243,8 +259,8 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    private static func head(_ status: Int, _ headers: [(String, String)], length: Int, keepAlive: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(reason(status))\r\nContent-Length: \(length)\r\n"
+    private static func head(_ status: Int, _ headers: [(String, String)], length: Int?, keepAlive: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(reason(status))\r\n" + (length.map { "Content-Length: \($0)\r\n" } ?? "")
         if !keepAlive { head += "Connection: close\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         return Array((head + "\r\n").utf8)

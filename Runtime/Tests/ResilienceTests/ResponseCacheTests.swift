@@ -184,19 +184,25 @@ import Waiting
         #expect(fixture.storedFiles.isEmpty, "a protected response with nobody signed in is not kept")
         fixture.cache.signIn(subject: "alice")
         _ = try await get(as: "alice")
+        #expect(fixture.storedFiles.count == 1)
         fixture.cache.signIn(subject: "bob")
+        #expect(fixture.storedFiles.isEmpty, "bob's sign-in deletes alice's entries: nothing of one user is left to the next")
         await fixture.connectivity.update(isOnline: false)
         await #expect(throws: DeviceOfflineError.self, "bob offline gets nothing of alice's") { try await get(as: "bob") }
         await fixture.connectivity.update(isOnline: true)
         #expect(try await get(as: "bob").body == #"["of bob"]"#)
+        // Signing in again as the same user keeps that user's entries.
+        fixture.cache.signIn(subject: "bob")
+        #expect(fixture.storedFiles.count == 1)
         fixture.cache.signIn(subject: "alice")
         #expect(try await get(as: "alice").body == #"["of alice"]"#)
-        // A relaunch keeps the signed-in subject; signing out deletes its entries only.
+        #expect(fixture.storedFiles.count == 1, "bob's entry went with alice's sign-in")
+        // A relaunch keeps the signed-in subject; signing out deletes every user's entries.
         let relaunched = ResponseCache(folder: fixture.folder)
         #expect(relaunched.subject == "alice")
         relaunched.signOut()
         #expect(relaunched.subject == nil)
-        #expect(fixture.storedFiles.count == 1, "bob's entry stays, alice's is gone")
+        #expect(fixture.storedFiles.isEmpty)
     }
 
     @Test func theCacheIsBoundedAndEvictsTheOldestFirst() async throws {

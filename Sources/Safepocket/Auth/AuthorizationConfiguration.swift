@@ -25,6 +25,18 @@ public struct AuthorizationConfiguration: Sendable, Hashable {
         self.scopes = scopes
     }
 
+    /// Whether `url` is a redirect to ``redirectURI``: the same scheme and
+    /// host (without case) and the same path. Anything else (another app's
+    /// scheme, another path) is not read.
+    public func isRedirect(_ url: URL) -> Bool {
+        guard let expected = URLComponents(string: redirectURI), let actual = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return false
+        }
+        func path(_ components: URLComponents) -> String { components.path.isEmpty ? "/" : components.path }
+        return expected.scheme?.lowercased() == actual.scheme?.lowercased() && expected.host?.lowercased() == actual.host?.lowercased()
+            && expected.port == actual.port && path(expected) == path(actual)
+    }
+
     /// The URL to open in the browser for one sign-in: `response_type=code`,
     /// the client, the redirect URI, the scopes, `state` and the S256 challenge.
     public func authorizationURL(state: String, pkce: PKCE) -> URL {

@@ -10,15 +10,17 @@ actor PKCESignIn {
     private let client: SafepocketAPI.Client
     private let session: TokenSession
     private let redactor: Redactor
-    private let signedIn: @Sendable (TokenResponse) -> Void
+    private let willSignIn: @Sendable (TokenResponse) async -> Void
     private var pending: PendingAuthorization?
     private var loaded = false
 
+    /// `willSignIn` runs after the exchange and before the tokens are
+    /// stored (the SDK's user data changes user there).
     init(
         configuration: AuthorizationConfiguration, store: PendingAuthorizationStore, client: SafepocketAPI.Client, session: TokenSession,
-        redactor: Redactor, signedIn: @escaping @Sendable (TokenResponse) -> Void
+        redactor: Redactor, willSignIn: @escaping @Sendable (TokenResponse) async -> Void
     ) {
-        self.signedIn = signedIn
+        self.willSignIn = willSignIn
         self.redactor = redactor
         self.configuration = configuration
         self.store = store
@@ -41,8 +43,11 @@ actor PKCESignIn {
         return configuration.authorizationURL(state: state, pkce: pkce)
     }
 
-    /// Finishes the sign-in from the redirect URL (`...?code=...&state=...`).
+    /// Finishes the sign-in from the redirect URL (`...?code=...&state=...`),
+    /// which must be the configured redirect URI (scheme, host and path)
+    /// before anything in it is read.
     func complete(redirect: URL) async throws(SafepocketError) {
+        guard configuration.isRedirect(redirect) else { throw .redirectMismatch }
         let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         if let error = value("error") {
@@ -68,8 +73,8 @@ actor PKCESignIn {
             let grant = AuthorizationCodeGrant(
                 code: code, redirectURI: current.redirectURI, codeVerifier: current.verifier)
             let tokens = try await client.exchangeToken(body: .authorizationCodeGrant(grant))
+            await willSignIn(tokens)
             try await session.signIn(TokenPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
-            signedIn(tokens)
         } catch {
             throw SafepocketError(error, redactor: redactor)
         }
@@ -83,6 +88,17 @@ actor PKCESignIn {
         }
         if let startedAt = pending?.startedAt, Date().timeIntervalSince(startedAt) >= store.lifetime.totalSeconds { clearPending() }
         return pending
+    }
+
+    /// Forgets a pending sign-in started before `date` (the session that
+    /// ended then was its user's); one started after is kept.
+    func forgetPending(startedBefore date: Date) {
+        guard let current = try? currentPending() else {
+            clearPending()
+            return
+        }
+        if let startedAt = current.startedAt, startedAt >= date { return }
+        clearPending()
     }
 
     private func clearPending() {

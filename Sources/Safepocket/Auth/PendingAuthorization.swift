@@ -33,9 +33,11 @@ struct PendingAuthorizationStore: Sendable {
         return pending
     }
 
+    /// Writes it with `complete` protection, out of backups: the verifier
+    /// is a secret no background work needs.
     func save(_ pending: PendingAuthorization) throws {
         guard let file else { return }
-        try PrivateFile.write(JSONEncoder().encode(pending), to: file)
+        try PrivateFile.write(JSONEncoder().encode(pending), to: file, protection: .foregroundOnly)
     }
 
     func clear() throws {

@@ -47,13 +47,15 @@ public actor SignInFlow {
     private let redactor: Redactor
     private let codeLifetime: Duration
     private let stateFile: SignInStateFile
-    private let signedIn: @Sendable (User) -> Void
+    private let willSignIn: @Sendable (User) async -> Void
     private var state: SignInState
 
+    /// `willSignIn` runs after the code is verified and before the tokens
+    /// are stored (the SDK's user data changes user there).
     init(
         client: SoulAPI.Client, session: TokenSession, isStaging: Bool, resendCooldown: Duration, rateLimitFallback: Duration,
         codeLifetime: Duration, stateFile: SignInStateFile, redactor: Redactor, now: @escaping @Sendable () -> Date,
-        signedIn: @escaping @Sendable (User) -> Void
+        willSignIn: @escaping @Sendable (User) async -> Void
     ) {
         self.redactor = redactor
         self.client = client
@@ -64,7 +66,7 @@ public actor SignInFlow {
         self.codeLifetime = codeLifetime
         self.stateFile = stateFile
         self.now = now
-        self.signedIn = signedIn
+        self.willSignIn = willSignIn
         state = stateFile.load()
     }
 
@@ -125,12 +127,11 @@ public actor SignInFlow {
         }
         do {
             let response = try await client.verifyOTP(body: VerifyOTPBody(phone: number.e164, otp: code))
+            await willSignIn(response.user)
             try await session.signIn(TokenPair(accessToken: response.accessToken, refreshToken: response.refreshToken))
-            state.pendingPhone = nil
-            state.codeRequestedAt = nil
-            state.cooldowns[number.e164] = nil
+            // The number is no longer needed: nothing of the sign-in stays.
+            state = SignInState()
             try? stateFile.save(state)
-            signedIn(response.user)
             return response.user
         } catch {
             let mapped = SignInRejection.classify(
@@ -138,6 +139,15 @@ public actor SignInFlow {
             if case .rateLimited(let wait) = mapped { startCooldown(for: number, lasting: wait) }
             throw mapped
         }
+    }
+
+    /// Forgets the sign-in the ended session's user left: a pending number
+    /// whose code was requested before `date` (one requested after is the
+    /// next user's, kept), and the cooldowns, which name phone numbers.
+    func forgetPending(requestedBefore date: Date) {
+        if let requestedAt = state.codeRequestedAt, requestedAt >= date { return }
+        state = SignInState()
+        try? stateFile.save(state)
     }
 
     private func remaining(for number: E164PhoneNumber) -> Duration? {

@@ -27,8 +27,10 @@ struct SignInStateFile: Sendable {
         return state
     }
 
+    /// Writes it with `complete` protection, out of backups: phone numbers
+    /// no background work needs.
     func save(_ state: SignInState) throws {
         guard let url else { return }
-        try PrivateFile.write(JSONEncoder().encode(state), to: url)
+        try PrivateFile.write(JSONEncoder().encode(state), to: url, protection: .foregroundOnly)
     }
 }

@@ -19,10 +19,12 @@ import Darwin
 ///   (and is deleted). Entries are not fsynced: a cache may lose its newest
 ///   entries in a power cut, never its consistency.
 /// - ``signIn(subject:)`` selects the partition (and persists the choice
-///   for the next launch); ``signOut()`` deletes the subject's entries.
-/// - On Apple platforms the folder gets the data-protection class
-///   `completeUntilFirstUserAuthentication` (readable by background tasks
-///   after the first unlock).
+///   for the next launch); ``signOut()`` returns to the anonymous one.
+/// - The folder gets a ``DataAtRest`` policy (by default
+///   ``DataAtRest/foregroundOnly``: unreadable while the device is locked,
+///   left out of backups), which its files inherit.
+/// - Only the signed-in subject's partition is kept: ``signIn(subject:)``
+///   deletes every other user's entries, ``signOut()`` every user's.
 ///
 /// Used through ``ResponseCacheMiddleware``.
 public final class ResponseCache: Sendable {
@@ -42,17 +44,17 @@ public final class ResponseCache: Sendable {
         var totalBytes = 0
     }
 
-    /// A cache in `folder` (created, with the parents, if missing). Reads
-    /// the subject a previous launch signed in.
+    /// A cache in `folder` (created, with the parents, if missing, with the
+    /// `dataAtRest` policy). Reads the subject a previous launch signed in.
     public init(
-        folder: URL, maximumBytes: Int = 20 * 1024 * 1024, maximumEntryBytes: Int = 2 * 1024 * 1024, now: @escaping @Sendable () -> Date = { Date() }
+        folder: URL, maximumBytes: Int = 20 * 1024 * 1024, maximumEntryBytes: Int = 2 * 1024 * 1024, now: @escaping @Sendable () -> Date = { Date() },
+        dataAtRest: DataAtRest = .foregroundOnly
     ) {
         self.folder = folder
         self.maximumBytes = maximumBytes
         self.maximumEntryBytes = min(maximumEntryBytes, maximumBytes)
         self.now = now
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        CacheFileProtection.apply(to: folder)
+        try? PrivateFile.makeFolder(folder, protection: dataAtRest)
         let subject = (try? Data(contentsOf: folder.appendingPathComponent(Self.subjectFileName))).map { String(decoding: $0, as: UTF8.self) }
         state = Locked(State(subject: subject?.isEmpty == false ? subject : nil))
     }
@@ -75,22 +77,22 @@ public final class ResponseCache: Sendable {
     /// The bytes the entries take.
     public var totalBytes: Int { state.withLock { state in Self.loadIndex(&state, folder: folder); return state.totalBytes } }
 
-    /// Uses `subject`'s partition from now on, and in later launches.
+    /// Uses `subject`'s partition from now on, and in later launches, and
+    /// deletes every other user's entries (a user signing in never finds
+    /// another's, and nothing of an earlier user stays on the device).
     public func signIn(subject: String) {
         state.withLock { $0.subject = subject }
-        try? Data(subject.utf8).write(to: folder.appendingPathComponent(Self.subjectFileName), options: .atomic)
+        try? PrivateFile.write(Data(subject.utf8), to: folder.appendingPathComponent(Self.subjectFileName), synchronize: false)
+        removeEntries(ofPartitions: { $0 != Self.partitionName(subject) && $0 != Self.partitionName(nil) })
     }
 
-    /// Deletes the signed-in subject's entries and returns to the anonymous
-    /// partition (logout).
+    /// Returns to the anonymous partition and deletes every user's entries
+    /// (sign-out, an expired session). Anonymous entries (answers to
+    /// requests without credentials) stay.
     public func signOut() {
-        let subject = state.withLock { state -> String? in
-            let subject = state.subject
-            state.subject = nil
-            return subject
-        }
+        state.withLock { $0.subject = nil }
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(Self.subjectFileName))
-        if let subject { removeEntries(ofPartition: Self.partitionName(subject)) }
+        removeEntries(ofPartitions: { $0 != Self.partitionName(nil) })
     }
 
     /// Deletes every entry of every subject.
@@ -196,9 +198,13 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    private func removeEntries(ofPartition partition: String) {
+    /// Deletes the entries whose partition `matches`.
+    private func removeEntries(ofPartitions matches: (String) -> Bool) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix(partition + "-") && name.hasSuffix(Self.entrySuffix) { remove(name) }
+        for name in names where name.hasSuffix(Self.entrySuffix) {
+            guard let dash = name.firstIndex(of: "-"), matches(String(name[..<dash])) else { continue }
+            remove(name)
+        }
     }
 
     private static func loadIndex(_ state: inout State, folder: URL) {

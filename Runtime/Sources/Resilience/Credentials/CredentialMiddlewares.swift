@@ -77,7 +77,9 @@ public struct APIKeyMiddleware: ClientMiddleware {
 
 /// Adds `Authorization: Bearer <access token>` to the selected operations,
 /// with the session's current token on every attempt (so a retry after a
-/// refresh carries the new token).
+/// refresh carries the new token), but never another sign-in's: a request
+/// bound to a sign-in that has ended (``TokenSession/boundSignIn``) fails
+/// with ``TokenRefreshError/signInChanged`` instead of leaving.
 public struct BearerTokenMiddleware: ClientMiddleware {
     /// The session whose access token is sent.
     public let session: TokenSession
@@ -96,8 +98,10 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        if operations.contains(operationID), let token = session.accessToken {
-            request.headerFields[.authorization] = "Bearer \(token)"
+        if operations.contains(operationID) {
+            let (token, signIn) = session.credentials
+            if let bound = TokenSession.boundSignIn, bound != signIn { throw TokenRefreshError.signInChanged }
+            if let token { request.headerFields[.authorization] = "Bearer \(token)" }
         }
         return try await next(request, body, baseURL)
     }

@@ -40,6 +40,11 @@ public final class BoundedDownloader: Sendable {
         session.finishTasksAndInvalidate()
     }
 
+    /// The most body bytes any download of this downloader has held at once
+    /// (never more than ``maximumBytes`` plus the last chunk that arrived):
+    /// what a hostile server could make the app keep.
+    public var largestBodyHeld: Int { delegate.largestHeld.read() }
+
     /// The body of `url`, or the error that ended it (the limit, a status
     /// other than 200, a connection that could not be verified, a network failure).
     public func data(from url: URL) async throws -> Data {
@@ -89,6 +94,8 @@ public enum BoundedDownloadError: Error, Sendable, Hashable, CustomStringConvert
 final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let evaluator: ServerTrustEvaluator
     let maximumBytes: Int
+    /// The most body bytes one download held at once.
+    let largestHeld = Locked(0)
     private let downloads = Locked<[Int: Download]>([:])
 
     private struct Download {
@@ -146,11 +153,14 @@ final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let limit = maximumBytes
-        let over = downloads.withLock { downloads -> Bool in
-            guard downloads[dataTask.taskIdentifier] != nil else { return false }
+        let held = downloads.withLock { downloads -> Int? in
+            guard downloads[dataTask.taskIdentifier] != nil else { return nil }
             downloads[dataTask.taskIdentifier]?.data.append(data)
-            return (downloads[dataTask.taskIdentifier]?.data.count ?? 0) > limit
+            return downloads[dataTask.taskIdentifier]?.data.count
         }
+        guard let held else { return }
+        largestHeld.withLock { $0 = max($0, held) }
+        let over = held > limit
         if over {
             finish(dataTask.taskIdentifier, .failure(BoundedDownloadError.tooLarge(limit: maximumBytes)))
             dataTask.cancel()

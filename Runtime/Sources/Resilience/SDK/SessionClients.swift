@@ -28,17 +28,20 @@ public struct SessionClients<Client: Sendable>: Sendable {
     /// ``SessionMiddlewareStack``); `makeClient` is the generated client's
     /// initializer; `makeRefresher` builds the backend's refresh call on the
     /// unauthenticated client; `servesFromCache` says the stack has a
-    /// ``ResponseCacheMiddleware``. Throws ``InsecureBaseURLError`` for an http
-    /// URL to a host that is not loopback.
+    /// ``ResponseCacheMiddleware``; `onSessionEnd` is what the session's end
+    /// deletes (``OfflineStorage/sessionEndHandler(keepingWrites:also:)``).
+    /// Throws ``InsecureBaseURLError`` for an http URL to a host that is not
+    /// loopback.
     public init(
         baseURL: URL, transport makeTransport: @autoclosure () -> any ClientTransport, tokenStore: any TokenStore, logger: Logger,
-        connectivity: Connectivity?, servesFromCache: Bool = false, stack: (TokenSession) -> [any ClientMiddleware],
-        makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client, makeRefresher: (Client) -> any TokenRefresher
+        connectivity: Connectivity?, servesFromCache: Bool = false, onSessionEnd: SessionEndHandler? = nil,
+        stack: (TokenSession) -> [any ClientMiddleware], makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client,
+        makeRefresher: (Client) -> any TokenRefresher
     ) throws(InsecureBaseURLError) {
         try BaseURLPolicy.validate(baseURL)
         let transport = makeTransport()
         authClient = makeClient(baseURL, transport, [SecureTransportMiddleware(), RedactingLogMiddleware(logger: logger)])
-        let session = TokenSession(store: tokenStore, refresher: makeRefresher(authClient))
+        let session = TokenSession(store: tokenStore, refresher: makeRefresher(authClient), onEnd: onSessionEnd)
         self.session = session
         redactor = Redactor(knownSecrets: { session.recentTokens })
         client = makeClient(baseURL, transport, stack(session))

@@ -14,8 +14,10 @@ import Darwin
 public enum PrivateFile {
     /// Writes `data` to `url` atomically with mode 0600, flushed to disk
     /// before the rename unless `synchronize` is false (a cache, which may
-    /// lose its newest entries in a power cut).
-    public static func write(_ data: Data, to url: URL, synchronize: Bool = true) throws {
+    /// lose its newest entries in a power cut). With `protection`, the file
+    /// gets that ``DataAtRest`` policy (a file in a folder that has one
+    /// inherits the folder's on iOS and needs none).
+    public static func write(_ data: Data, to url: URL, synchronize: Bool = true, protection: DataAtRest? = nil) throws {
         #if canImport(Glibc)
         let systemWrite = Glibc.write
         #else
@@ -32,6 +34,15 @@ public enum PrivateFile {
             unlink(temporary.path)
             throw TokenStoreError.cannotWrite(path: url.path, errno: code)
         }
+        protection?.apply(to: url)
+    }
+
+    /// Creates `folder` (with its parents) if missing and gives it `policy`:
+    /// files created in it inherit the protection class on iOS, and a folder
+    /// left out of backups leaves its files out.
+    public static func makeFolder(_ folder: URL, protection policy: DataAtRest) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        policy.apply(to: folder)
     }
 
     /// The file's bytes, or nil when there is no file.

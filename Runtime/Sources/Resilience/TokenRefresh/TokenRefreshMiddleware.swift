@@ -27,6 +27,12 @@ import OpenAPIRuntime
 ///    (``SecondUnauthorized/endSession``): tokens cleared, one
 ///    ``SessionEvent/sessionExpired``, and ``TokenRefreshError/sessionExpired``
 ///    thrown. No request triggers two refreshes.
+/// 6. The request is bound to the sign-in it started under
+///    (``TokenSession/boundSignIn``, or the session's current
+///    ``TokenSession/signInEpoch``): when that sign-in has ended by the time
+///    a refresh returns, the request is not sent again with the new
+///    sign-in's token (``TokenRefreshError/signInChanged``), and
+///    ``BearerTokenMiddleware`` checks the same on every attempt.
 public struct TokenRefreshMiddleware: ClientMiddleware {
     /// What a 401 to the request sent after a refresh means.
     public enum SecondUnauthorized: Sendable {
@@ -64,8 +70,20 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard isProtected(operationID) else { return try await next(request, body, baseURL) }
+        let signIn = TokenSession.boundSignIn ?? session.signInEpoch
+        return try await TokenSession.$boundSignIn.withValue(signIn) {
+            try await send(request, body: body, baseURL: baseURL, signIn: signIn, next: next)
+        }
+    }
+
+    /// Rules 2 to 6 for a request bound to `signIn`.
+    private func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, signIn: Int,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         if session.accessToken == nil {
             try await session.refresh(after: session.generation)
+            if session.hasEnded(signIn: signIn) { throw TokenRefreshError.signInChanged }
         }
         guard let replayable = try await ReplayableBody.prepare(body, upTo: maximumBufferedBodyBytes) else {
             // Too large to keep for a second attempt: sent once, a 401 returned as it is.
@@ -75,6 +93,8 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         let first = try await next(request, replayable.copy(), baseURL)
         guard first.0.status == .unauthorized else { return first }
         try await session.refresh(after: generation)
+        // Another sign-in (or none) since the request left: its tokens are not this request's.
+        if session.hasEnded(signIn: signIn) { throw TokenRefreshError.signInChanged }
         let retriedWith = session.generation
         let second = try await next(request, replayable.copy(), baseURL)
         guard second.0.status == .unauthorized, secondUnauthorized == .endSession else { return second }

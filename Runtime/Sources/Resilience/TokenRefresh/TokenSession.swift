@@ -36,6 +36,10 @@ public enum TokenRefreshError: Error, Sendable, Equatable, CustomStringConvertib
     /// More refreshes than `limit` within `window`: the server keeps refusing
     /// fresh tokens, so refreshing stopped instead of looping.
     case refreshLimitExceeded(limit: Int, window: Duration)
+    /// The request belongs to a sign-in that has ended (signed out, expired,
+    /// or another sign-in since): it is not sent with the tokens of the
+    /// sign-in that replaced it.
+    case signInChanged
 
     /// A readable summary.
     public var description: String {
@@ -44,6 +48,7 @@ public enum TokenRefreshError: Error, Sendable, Equatable, CustomStringConvertib
         case .sessionExpired: return "the session expired; sign in again"
         case .notSignedIn: return "not signed in"
         case .refreshLimitExceeded(let limit, let window): return "more than \(limit) token refreshes within \(window); stopped to avoid a loop"
+        case .signInChanged: return "the sign-in this request belonged to has ended; it was not sent with another's tokens"
         }
     }
 }
@@ -60,6 +65,34 @@ public enum SessionEvent: Sendable, Equatable {
     case signedOut
 }
 
+/// How a session ended, for the SDK to delete what the user left
+/// (``SessionEndHandler``).
+public enum SessionEnd: Sendable, Hashable {
+    /// The app signed out.
+    case signedOut
+    /// The server refused the refresh token (or a new access token): the
+    /// session expired.
+    case expired
+}
+
+/// What an SDK does when its session ends, so nothing of the user is left
+/// for whoever uses the app next: called by ``TokenSession`` in two steps.
+public struct SessionEndHandler: Sendable {
+    /// Runs on the session's actor the moment the session ends, before any
+    /// request can see it ended: quick synchronous work only (the response
+    /// cache leaves the user's partition, so nothing of theirs is served).
+    public var immediately: @Sendable (SessionEnd) -> Void
+    /// Runs next, awaited before the call that ended the session returns:
+    /// the rest (queued writes, the pending sign-in).
+    public var afterwards: @Sendable (SessionEnd) async -> Void
+
+    /// Creates a handler.
+    public init(immediately: @escaping @Sendable (SessionEnd) -> Void, afterwards: @escaping @Sendable (SessionEnd) async -> Void) {
+        self.immediately = immediately
+        self.afterwards = afterwards
+    }
+}
+
 /// The token lifecycle of one signed-in user: the current access token (in
 /// memory only), the refresh token (in a ``TokenStore``), and refreshes that
 /// happen once however many requests need them.
@@ -74,6 +107,13 @@ public enum SessionEvent: Sendable, Equatable {
 ///    fails with ``TokenRefreshError/sessionExpired``.
 /// 4. At most ``refreshLimit`` refreshes per ``refreshWindow`` (default 5 per
 ///    30 s), so a server that refuses every token cannot cause a refresh loop.
+/// 5. A request belongs to the sign-in it started under (``signInEpoch``,
+///    bound by ``TokenRefreshMiddleware``, or by the SDK for a queued write
+///    through ``boundSignIn``): after a sign-out, an expiry or another
+///    sign-in it is never sent, retried or refreshed with the new sign-in's
+///    tokens (``TokenRefreshError/signInChanged``).
+/// 6. When the session ends (sign-out, expiry) the ``SessionEndHandler``
+///    runs: first at once, then awaited before the ending call returns.
 public actor TokenSession {
     /// The most refreshes within ``refreshWindow``.
     public let refreshLimit: Int
@@ -84,16 +124,15 @@ public actor TokenSession {
 
     private let store: any TokenStore
     private let refresher: any TokenRefresher
+    private let endHandler: SessionEndHandler?
     private let eventSink: AsyncStream<SessionEvent>.Continuation
     /// The access token and generation, readable without a hop onto the
     /// actor (every request reads them; only the actor writes them).
     private nonisolated let snapshot: TokenSnapshot
-    private var currentAccessToken: String? {
-        didSet { snapshot.set(accessToken: currentAccessToken, generation: currentGeneration) }
-    }
-    private var currentGeneration = 0 {
-        didSet { snapshot.set(accessToken: currentAccessToken, generation: currentGeneration) }
-    }
+    // The three below are published to `snapshot` together (`publish()`),
+    // so a reader never pairs one sign-in's token with another's epoch.
+    private var currentAccessToken: String?
+    private var currentGeneration = 0
     private var inFlight: Task<Void, Never>?
     /// Requests waiting for the refresh in flight; each ends with its result,
     /// or with `CancellationError` when its own task is cancelled.
@@ -108,14 +147,22 @@ public actor TokenSession {
     /// was running across one of them neither revives nor wipes the session.
     private var epoch = 0
 
+    /// The sign-in a request is bound to (a ``signInEpoch`` value), set for
+    /// the request's task by ``TokenRefreshMiddleware`` (or by an SDK around
+    /// a queued write): the bearer token is not sent, and no refresh is
+    /// awaited, for a request whose sign-in has ended.
+    @TaskLocal public static var boundSignIn: Int?
+
     /// Creates a session. `accessToken` may be nil after an app launch: the
-    /// first protected request then gets a 401 and refreshes.
+    /// first protected request then gets a 401 and refreshes. `onEnd` runs
+    /// when the session ends (guarantee 6).
     public init(
         store: any TokenStore, refresher: any TokenRefresher, accessToken: String? = nil, refreshLimit: Int = 5,
-        refreshWindow: Duration = .seconds(30)
+        refreshWindow: Duration = .seconds(30), onEnd: SessionEndHandler? = nil
     ) {
         self.store = store
         self.refresher = refresher
+        self.endHandler = onEnd
         self.snapshot = TokenSnapshot(accessToken: accessToken)
         self.currentAccessToken = accessToken
         self.refreshLimit = refreshLimit
@@ -127,9 +174,23 @@ public actor TokenSession {
     /// The access token to send, if any.
     public nonisolated var accessToken: String? { snapshot.read().accessToken }
 
+    /// The access token and the sign-in it belongs to, read together.
+    public nonisolated var credentials: (accessToken: String?, signInEpoch: Int) {
+        let current = snapshot.read()
+        return (current.accessToken, current.epoch)
+    }
+
     /// Increases with every new access token; requests remember the value
     /// they were sent with (guarantee 2).
     public nonisolated var generation: Int { snapshot.read().generation }
+
+    /// Changes with every sign-in, sign-out and expiry (not with a
+    /// refresh): which sign-in a request belongs to (guarantee 5).
+    public nonisolated var signInEpoch: Int { snapshot.read().epoch }
+
+    /// Whether `bound` (a ``signInEpoch`` a request started under) is no
+    /// longer the current sign-in.
+    public nonisolated func hasEnded(signIn bound: Int) -> Bool { bound != signInEpoch }
 
     /// The tokens this session has held lately (access and refresh, the
     /// current ones and a few before them), for a ``Redactor`` to mask
@@ -151,19 +212,28 @@ public actor TokenSession {
         isActive = true
         signedOut = false
         epoch += 1
+        publish()
         eventSink.yield(.signedIn)
     }
 
-    /// Forgets both tokens.
+    /// Forgets both tokens, then runs the end handler (guarantee 6).
     public func signOut() async throws {
         currentAccessToken = nil
         currentGeneration += 1
         isActive = false
         signedOut = true
         epoch += 1
+        publish()
         inFlight?.cancel()
-        try await store.clear()
-        eventSink.yield(.signedOut)
+        endHandler?.immediately(.signedOut)
+        defer { eventSink.yield(.signedOut) }
+        do {
+            try await store.clear()
+        } catch {
+            await endHandler?.afterwards(.signedOut)
+            throw error
+        }
+        await endHandler?.afterwards(.signedOut)
     }
 
     /// Makes sure the access token is newer than the one of `generation`:
@@ -228,7 +298,10 @@ public actor TokenSession {
         guard let refreshToken = try await store.loadRefreshToken() else {
             // A session that had an access token and lost its refresh token
             // ends; one that never had either was never signed in.
-            if !superseded(), currentAccessToken != nil { expire() }
+            if !superseded(), currentAccessToken != nil {
+                expire()
+                await endHandler?.afterwards(.expired)
+            }
             throw TokenRefreshError.notSignedIn
         }
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
@@ -239,6 +312,7 @@ public actor TokenSession {
             guard !superseded() else { throw TokenRefreshError.sessionExpired }
             expire()
             try? await store.clear()
+            await endHandler?.afterwards(.expired)
             throw TokenRefreshError.sessionExpired
         }
         snapshot.remember([refreshToken, tokens.accessToken, tokens.refreshToken].compactMap { $0 })
@@ -247,6 +321,7 @@ public actor TokenSession {
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
+        publish()
         eventSink.yield(.refreshed)
     }
 
@@ -261,7 +336,14 @@ public actor TokenSession {
         expire()
         inFlight?.cancel()
         try? await store.clear()
+        await endHandler?.afterwards(.expired)
         return true
+    }
+
+    /// Makes the token, its generation and the sign-in epoch visible to
+    /// requests, together.
+    private func publish() {
+        snapshot.set(accessToken: currentAccessToken, generation: currentGeneration, epoch: epoch)
     }
 
     /// Ends ``events`` (no more events are sent after this).
@@ -273,12 +355,16 @@ public actor TokenSession {
         currentAccessToken = nil
         currentGeneration += 1
         epoch += 1
-        if isActive { eventSink.yield(.sessionExpired) }
+        publish()
+        if isActive {
+            endHandler?.immediately(.expired)
+            eventSink.yield(.sessionExpired)
+        }
         isActive = false
     }
 }
 
-/// The session's access token and generation behind a lock.
+/// The session's access token, generation and sign-in epoch behind a lock.
 ///
 /// `@unchecked Sendable` is safe: every field is read and written only while
 /// `lock` is held, and only ``TokenSession`` (on its actor) writes them.
@@ -286,6 +372,7 @@ private final class TokenSnapshot: @unchecked Sendable {
     private let lock = NSLock()
     private var accessToken: String?
     private var generation = 0
+    private var signInEpoch = 0
     private var recent: [String] = []
 
     init(accessToken: String?) {
@@ -309,16 +396,17 @@ private final class TokenSnapshot: @unchecked Sendable {
         return recent
     }
 
-    func set(accessToken: String?, generation: Int) {
+    func set(accessToken: String?, generation: Int, epoch: Int) {
         lock.lock()
         defer { lock.unlock() }
         self.accessToken = accessToken
         self.generation = generation
+        signInEpoch = epoch
     }
 
-    func read() -> (accessToken: String?, generation: Int) {
+    func read() -> (accessToken: String?, generation: Int, epoch: Int) {
         lock.lock()
         defer { lock.unlock() }
-        return (accessToken, generation)
+        return (accessToken, generation, signInEpoch)
     }
 }

@@ -14,7 +14,13 @@ import Foundation
 ///   not idempotent becomes ``QueuedWrite/State/unknownOutcome`` and is
 ///   never sent again automatically; an idempotent one (whose
 ///   `Idempotency-Key` was stored with it) is sent again with the same key.
-/// - A write is sent only while the subject that queued it is signed in.
+/// - A write belongs to the subject (the user) that queued it: it is listed
+///   only to that subject (``writes(of:)``), sent only while that subject is
+///   signed in (and, through ``OfflineWrites``, only with that sign-in's
+///   token), and deleted when another subject signs in
+///   (``discardAll(except:)``).
+/// - The folder and its files get a ``DataAtRest`` policy (by default
+///   ``DataAtRest/foregroundOnly``).
 /// - One delivery pass runs at a time; a caller arriving during a pass waits
 ///   for it.
 ///
@@ -25,12 +31,13 @@ public actor OfflineWriteQueue {
     private var items: [QueuedWrite]
     private var pass: Task<WriteDeliveryReport, Never>?
 
-    /// Opens the queue in `folder` (created if missing). Writes a previous
-    /// launch left ``QueuedWrite/State/sending`` are in doubt: pending again
-    /// when idempotent, ``QueuedWrite/State/unknownOutcome`` otherwise.
-    public init(folder: URL) throws {
+    /// Opens the queue in `folder` (created if missing, with the
+    /// `dataAtRest` policy). Writes a previous launch left
+    /// ``QueuedWrite/State/sending`` are in doubt: pending again when
+    /// idempotent, ``QueuedWrite/State/unknownOutcome`` otherwise.
+    public init(folder: URL, dataAtRest: DataAtRest = .foregroundOnly) throws {
         self.folder = folder
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try PrivateFile.makeFolder(folder, protection: dataAtRest)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".write") }.sorted()
         var items: [QueuedWrite] = []
         for name in names {
@@ -46,8 +53,14 @@ public actor OfflineWriteQueue {
         self.items = items
     }
 
-    /// Every stored write, oldest first: pending, in doubt and refused.
+    /// Every stored write of every subject, oldest first: pending, in doubt
+    /// and refused. An SDK lists ``writes(of:)`` to its user, never this.
     public var writes: [QueuedWrite] { items }
+
+    /// `subject`'s stored writes, oldest first: pending, in doubt and refused.
+    public func writes(of subject: String?) -> [QueuedWrite] {
+        items.filter { $0.subject == subject }
+    }
 
     /// Whether a write of `subject` waits to be sent.
     public func hasPending(subject: String?) -> Bool {
@@ -79,10 +92,25 @@ public actor OfflineWriteQueue {
         items.remove(at: index)
     }
 
+    /// Removes `subject`'s write `id` whatever its state; another subject's
+    /// write of that id is left alone (false).
+    @discardableResult
+    public func discard(id: String, of subject: String?) throws -> Bool {
+        guard items.contains(where: { $0.id == id && $0.subject == subject }) else { return false }
+        try discard(id: id)
+        return true
+    }
+
     /// Removes every write of `subject` (a sign-out that drops what the
     /// user left unsent).
     public func discardAll(subject: String?) throws {
         for item in items where item.subject == subject { try discard(id: item.id) }
+    }
+
+    /// Removes every write that is not `subject`'s: another user signs in,
+    /// and nothing the earlier one left is kept, listed or sent.
+    public func discardAll(except subject: String?) throws {
+        for item in items where item.subject != subject { try discard(id: item.id) }
     }
 
     /// Sends `subject`'s pending writes in order with `send`, applying the
@@ -138,6 +166,7 @@ public actor OfflineWriteQueue {
     }
 
     private func save(_ item: QueuedWrite) throws {
+        // The folder's policy covers the file (inherited on iOS).
         try PrivateFile.write(JSONEncoder().encode(item), to: url(of: item))
     }
 

@@ -44,18 +44,29 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
     let client: Client
     let connectivity: Connectivity?
     let subject: @Sendable () -> String?
+    let session: TokenSession?
 
     /// Wires the queue to the SDK's authenticated client. `subject` is who is
-    /// signed in now (writes are sent only under the subject that queued them).
+    /// signed in now (writes are sent only under the subject that queued
+    /// them); `session`, when there is one, binds each queued write's send
+    /// to the sign-in it was checked under, so it never leaves with the
+    /// token of a sign-in that replaced it (``TokenSession/boundSignIn``).
     public init(
-        queue: OfflineWriteQueue, senders: QueuedWriteSenders<Client>, client: Client, connectivity: Connectivity?,
+        queue: OfflineWriteQueue, senders: QueuedWriteSenders<Client>, client: Client, connectivity: Connectivity?, session: TokenSession? = nil,
         subject: @escaping @Sendable () -> String?
     ) {
         self.queue = queue
         self.senders = senders
         self.client = client
         self.connectivity = connectivity
+        self.session = session
         self.subject = subject
+    }
+
+    /// The signed-in subject's queued writes, oldest first (pending, in
+    /// doubt, refused): never another user's.
+    public func writesOfSignedInUser() async -> [QueuedWrite] {
+        await queue.writes(of: subject())
     }
 
     /// Sends the queue each time the connectivity given at creation comes
@@ -77,11 +88,18 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
         return await deliverPending()
     }
 
-    /// Sends the signed-in subject's queued writes, oldest first.
+    /// Sends the signed-in subject's queued writes, oldest first. Each send
+    /// is bound to the sign-in of the subject that queued the write: the
+    /// sign-in is read first, the subject checked after it (a new user's
+    /// sign-in changes the subject before its tokens exist), so a write
+    /// that passes the check carries its own user's token or none.
     public func deliverPending() async -> WriteDeliveryReport {
-        let client = client
-        let senders = senders
-        return await queue.deliver(subject: subject()) { await senders.send($0, with: client) }
+        let (client, senders, session, subject) = (client, senders, session, subject)
+        return await queue.deliver(subject: subject()) { write in
+            let signIn = session?.signInEpoch
+            guard subject() == write.subject else { return .notSent }
+            return await TokenSession.$boundSignIn.withValue(signIn) { await senders.send(write, with: client) }
+        }
     }
 
     /// Sends the write, or queues it by the rule of the type's

@@ -1,0 +1,27 @@
+#if canImport(Darwin)
+import Foundation
+
+/// Sets a file's data-protection class and its backup flag, as a
+/// `DataAtRest` policy says (`FileManager`'s `protectionKey`,
+/// `URLResourceValues.isExcludedFromBackup`).
+///
+/// An Apple adapter: this file imports only Foundation, and is gated by
+/// Darwin (Foundation's Apple-only API), so `make ios-check` type-checks it
+/// for iOS on its own.
+enum FileAttributes {
+    /// Gives `url` the class `complete` (else
+    /// `completeUntilFirstUserAuthentication`) and the backup flag; best
+    /// effort (a file system without data protection, such as macOS's,
+    /// keeps the file as it is).
+    static func apply(complete: Bool, excludedFromBackup: Bool, to url: URL) {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        let protection: FileProtectionType = complete ? .complete : .completeUntilFirstUserAuthentication
+        try? FileManager.default.setAttributes([.protectionKey: protection], ofItemAtPath: url.path)
+        #endif
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = excludedFromBackup
+        var target = url
+        try? target.setResourceValues(values)
+    }
+}
+#endif

@@ -1,0 +1,74 @@
+import Foundation
+import RuntimeSupport
+
+/// How a file an SDK keeps is protected on the device: its data-protection
+/// class (when iOS lets it be read) and whether it goes into backups. The
+/// SDKs choose per file (docs/Decisions.md has the table):
+///
+/// - ``foregroundOnly``: `complete`, no backup. Readable only while the
+///   device is unlocked; what no background work needs (Safepocket's and
+///   SOUL's cache and queue, a pending PKCE verifier and state, SOUL's
+///   pending sign-in).
+/// - ``background``: `completeUntilFirstUserAuthentication`, no backup.
+///   Readable after the first unlock since boot; what background refresh,
+///   ring-time recording or the Call Directory extension read (SecureNode's
+///   dataset, outbox and snapshot, MobileTracker's queue).
+///
+/// Nothing an SDK keeps is backed up: caches and queues are rebuilt or
+/// belong to this device (a restored queue would send a write twice from
+/// two devices), and a backup is a copy of a user's data off the device.
+///
+/// Applied by ``apply(to:)``: on Apple platforms through the file's
+/// attributes (an Apple adapter); on Linux, which has neither, recorded in
+/// ``applied(to:)`` so tests can check every file's policy.
+public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
+    /// The data-protection class.
+    public enum Protection: String, Sendable, Hashable {
+        /// `FileProtectionType.complete`: unreadable while the device is locked.
+        case complete
+        /// `FileProtectionType.completeUntilFirstUserAuthentication`:
+        /// readable once the device was unlocked after boot.
+        case completeUntilFirstUserAuthentication
+    }
+
+    /// The file's protection class.
+    public var protection: Protection
+    /// Whether the file is left out of iCloud and computer backups.
+    public var excludedFromBackup: Bool
+
+    /// A policy.
+    public init(protection: Protection, excludedFromBackup: Bool) {
+        self.protection = protection
+        self.excludedFromBackup = excludedFromBackup
+    }
+
+    /// `complete`, no backup: files no background work reads.
+    public static let foregroundOnly = DataAtRest(protection: .complete, excludedFromBackup: true)
+    /// `completeUntilFirstUserAuthentication`, no backup: files background
+    /// work or an app extension reads.
+    public static let background = DataAtRest(protection: .completeUntilFirstUserAuthentication, excludedFromBackup: true)
+
+    /// `complete, no backup`.
+    public var description: String { protection.rawValue + (excludedFromBackup ? ", no backup" : ", backed up") }
+
+    /// Gives `url` (a file or a folder: files created in a folder inherit
+    /// its class) this policy. Best effort: a file system that cannot take
+    /// an attribute keeps the file as it is.
+    public func apply(to url: URL) {
+        #if canImport(Darwin)
+        FileAttributes.apply(complete: protection == .complete, excludedFromBackup: excludedFromBackup, to: url)
+        #else
+        Self.ledger.withLock { $0[url.standardizedFileURL.path] = self }
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    /// What ``apply(to:)`` recorded for `url` (Linux, where files have no
+    /// protection class or backup flag): nil when nothing was applied.
+    public static func applied(to url: URL) -> DataAtRest? {
+        ledger.withLock { $0[url.standardizedFileURL.path] }
+    }
+
+    private static let ledger = Locked<[String: DataAtRest]>([:])
+    #endif
+}
