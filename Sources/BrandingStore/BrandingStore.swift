@@ -31,8 +31,12 @@ public final class BrandingStore: Sendable {
         // WAL with synchronous=NORMAL: a sync is still all-or-nothing after a
         // crash (the WAL replays whole transactions only); a power loss may
         // lose the last sync, which the next one repeats from the kept cursor.
+        // secure_delete FAST: deleted records are zeroed where that costs no
+        // extra I/O. The dataset holds businesses' published numbers, not the
+        // user's; ON would rewrite every freed page of the old dataset at
+        // each full sync (docs/Decisions.md, "Data at rest").
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = FAST")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)

@@ -208,10 +208,17 @@ public final class SecureNode: Sendable {
             overSession: { URLSessionTransport(configuration: .init(session: $0)) })
         let folder = configuration.folder
         deviceID = configuration.device.deviceID
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        keys = APIKeyPersistence(
-            keyStore: configuration.keyStore ?? SecureKeyStorage.platformDefault(service: "com.securenode.sdk", folder: folder, fileName: "api-key"),
-            refusalFile: folder.appendingPathComponent("credentials-refused"))
+        // Background refresh, ring-time recording and the Call Directory
+        // extension read these files while the device may be locked (after
+        // its first unlock); none goes into a backup.
+        try PrivateFile.makeFolder(folder, protection: .background)
+        let keyStore = configuration.keyStore ?? SecureKeyStorage.platformDefault(service: "com.securenode.sdk", folder: folder, fileName: "api-key")
+        // The first launch after an install deletes the key an earlier install left in the Keychain.
+        let marker = InstallationMarker(folder: folder)
+        if marker.secretsNeedDeleting(earlierFiles: [folder.appendingPathComponent("branding.sqlite")]), (try? keyStore.deleteKey()) != nil {
+            marker.secretsDeleted()
+        }
+        keys = APIKeyPersistence(keyStore: keyStore, refusalFile: folder.appendingPathComponent("credentials-refused"))
         let (apiKey, refusedWithStatus) = try keys.launchKey(given: configuration.apiKey)
         reloader = configuration.callDirectoryReloader
         ringQuietBound = configuration.ringQuietBound
@@ -255,6 +262,7 @@ public final class SecureNode: Sendable {
         outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
         let logoFolder = configuration.logoFolder ?? Self.defaultLogoFolder(folder: folder)
         Self.moveLogos(from: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), to: logoFolder)
+        try? PrivateFile.makeFolder(logoFolder, protection: .background)
         logos = LogoCache(
             folder: logoFolder, maximumBytes: configuration.logoCacheBytes, retryBackoff: configuration.logoRetry,
             fetch: LogoCache.waitingForCalls(

@@ -150,6 +150,28 @@ import Testing
         }
     }
 
+    /// Large elements are decoded as soon as a batch reaches its byte
+    /// budget: a hostile server's 256 elements of the limit each are never
+    /// held at once (memory stays at the budget plus one element).
+    @Test func theBytesHeldBeforeDecodingStayWithinTheBatchBudget() async throws {
+        let name = String(repeating: "x", count: 300_000)
+        let records = (0..<40).map { #"{"id":\#($0),"name":"\#(name)"}"# }.joined(separator: ",")
+        let text = #"{"records":[\#(records)],"cursor":"c"}"#
+        let streamed = StreamedJSONArray<Record, Page>(
+            operationID: "listRecords", response: HTTPResponse(status: .ok), body: body(text, chunk: 64 << 10), member: "records",
+            limit: 1 << 20, batchSize: 256, batchBytes: 1 << 20)
+        var iterator = streamed.makeAsyncIterator()
+        var count = 0
+        while let element = try await iterator.next() {
+            #expect(try element.result.get().name.count == 300_000)
+            count += 1
+        }
+        #expect(count == 40 && streamed.envelope?.cursor == "c")
+        #expect(text.utf8.count > 12_000_000)
+        #expect(iterator.largestPendingBytes <= (1 << 20) + (1 << 20) + (64 << 10), "held \(iterator.largestPendingBytes) bytes at once of 12 MB")
+        #expect(iterator.largestPendingBytes >= 1 << 20, "a batch fills to its budget before it is decoded")
+    }
+
     /// A body handed over in one piece (a buffering transport) still comes
     /// out in batches: the first element arrives before the last is decoded.
     @Test func aBodyInOnePieceIsDecodedInBatches() async throws {

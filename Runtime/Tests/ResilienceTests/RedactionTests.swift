@@ -125,3 +125,28 @@ import Testing
         #expect(body == #"{"phone":"*******4567","token":"***"}"#)
     }
 }
+
+/// What a spec marks secret (`x-secret`, `format: password`) reaches the
+/// redactor through the generated client's operation descriptors.
+@Suite struct SpecMarkedSecretTests {
+    @Test func aSecretPathParameterIsMaskedInThePathWhateverItsMount() {
+        let redactor = Redactor()
+        let template = "/v2/tracking-session/{sessionId}/location"
+        #expect(redactor.path("/v2/tracking-session/sess_8f3a2c/location", template: template, secretParameters: ["sessionId"])
+            == "/v2/tracking-session/***/location")
+        // A mount the path gained in front (`/api`) does not shift the template.
+        #expect(redactor.path("/api/v2/tracking-session/sess_8f3a2c/location", template: template, secretParameters: ["sessionId"])
+            == "/api/v2/tracking-session/***/location")
+        #expect(redactor.path("/v2/tracking-session/sess_8f3a2c/location", template: template, secretParameters: []) == "/v2/tracking-session/sess_8f3a2c/location")
+        #expect(redactor.path("/short", template: template, secretParameters: ["sessionId"]) == "/short", "a path the template does not fit is kept")
+    }
+
+    @Test func fieldsTheSpecMarksAreMaskedBesidesTheKnownNames() {
+        let operation = OperationDescriptor(
+            id: "createPlaidLinkToken", method: .post, pathTemplate: "/plaid/link-token", security: [], secretFields: ["linkToken", "session_id"])
+        let body = Array(#"{"linkToken":"link-sandbox-af1a0311","session_id":"sess_8f3a2c","requestId":"XQVgFigpGHXkb0b"}"#.utf8)
+        #expect(Redactor().body(body, contentType: "application/json").contains("link-sandbox"), "no default list knows linkToken")
+        let masked = Redactor().masking(credentialsOf: operation).body(body, contentType: "application/json")
+        #expect(masked == #"{"linkToken":"***","requestId":"XQVgFigpGHXkb0b","session_id":"***"}"#)
+    }
+}

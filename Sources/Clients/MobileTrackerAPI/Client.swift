@@ -121,28 +121,32 @@ extension Client {
             id: "createTrackingSession",
             method: .post,
             pathTemplate: "/v2/tracking-session",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            secretFields: ["id"]
         )
         /// `POST /v2/tracking-session-data`
         public static let sendTrackingSessionData = OperationDescriptor(
             id: "sendTrackingSessionData",
             method: .post,
             pathTemplate: "/v2/tracking-session-data",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            secretFields: ["session_id"]
         )
         /// `PUT /v1/customer-profiles/set`
         public static let setCustomerProfile = OperationDescriptor(
             id: "setCustomerProfile",
             method: .put,
             pathTemplate: "/v1/customer-profiles/set",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            secretFields: ["session_id"]
         )
         /// `PUT /v2/tracking-session/{sessionId}/location`
         public static let updateTrackingSessionLocation = OperationDescriptor(
             id: "updateTrackingSessionLocation",
             method: .put,
             pathTemplate: "/v2/tracking-session/{sessionId}/location",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            secretPathParameters: ["sessionId"]
         )
 
         /// Every operation, by `operationId`.

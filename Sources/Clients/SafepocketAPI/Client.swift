@@ -177,7 +177,8 @@ extension Client {
             id: "exchangeToken",
             method: .post,
             pathTemplate: "/auth/token",
-            security: []
+            security: [],
+            secretFields: ["accessToken", "code", "codeVerifier", "idToken", "refreshToken"]
         )
         /// `GET /accounts`
         public static let listAccounts = OperationDescriptor(
@@ -241,14 +242,16 @@ extension Client {
             id: "createPlaidLinkToken",
             method: .post,
             pathTemplate: "/plaid/link-token",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            secretFields: ["linkToken"]
         )
         /// `POST /plaid/exchange`
         public static let exchangePlaidPublicToken = OperationDescriptor(
             id: "exchangePlaidPublicToken",
             method: .post,
             pathTemplate: "/plaid/exchange",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            secretFields: ["publicToken"]
         )
         /// `POST /rag/search`
         public static let searchRAG = OperationDescriptor(

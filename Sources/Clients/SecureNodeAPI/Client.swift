@@ -133,14 +133,16 @@ extension Client {
             id: "syncBranding",
             method: .get,
             pathTemplate: "/api/mobile/branding/sync",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            secretFields: ["phone_number_e164"]
         )
         /// `GET /api/mobile/branding/lookup`
         public static let lookupBranding = OperationDescriptor(
             id: "lookupBranding",
             method: .get,
             pathTemplate: "/api/mobile/branding/lookup",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            secretFields: ["e164"]
         )
         /// `POST /api/mobile/branding/imprint`
         public static let recordImprint = OperationDescriptor(
@@ -148,7 +150,8 @@ extension Client {
             method: .post,
             pathTemplate: "/api/mobile/branding/imprint",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            isIdempotent: true
+            isIdempotent: true,
+            secretFields: ["caller_number_e164", "destination_number_e164", "phone_number_e164"]
         )
         /// `POST /api/mobile/branding/event`
         public static let recordBrandingEvent = OperationDescriptor(
@@ -156,7 +159,8 @@ extension Client {
             method: .post,
             pathTemplate: "/api/mobile/branding/event",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            isIdempotent: true
+            isIdempotent: true,
+            secretFields: ["caller_number_e164", "destination_number_e164", "phone_number_e164"]
         )
         /// `POST /api/mobile/device/register`
         public static let registerDevice = OperationDescriptor(

@@ -136,28 +136,32 @@ extension Client {
             id: "requestOTP",
             method: .post,
             pathTemplate: "/api/auth/otp/request",
-            security: []
+            security: [],
+            secretFields: ["phone", "preview_code"]
         )
         /// `POST /api/auth/verify-otp`
         public static let verifyOTP = OperationDescriptor(
             id: "verifyOTP",
             method: .post,
             pathTemplate: "/api/auth/verify-otp",
-            security: []
+            security: [],
+            secretFields: ["access_token", "otp", "phone", "refresh_token"]
         )
         /// `POST /api/auth/refresh`
         public static let refreshToken = OperationDescriptor(
             id: "refreshToken",
             method: .post,
             pathTemplate: "/api/auth/refresh",
-            security: []
+            security: [],
+            secretFields: ["access_token", "old_refresh_token", "refresh_token"]
         )
         /// `POST /api/auth/logout`
         public static let logout = OperationDescriptor(
             id: "logout",
             method: .post,
             pathTemplate: "/api/auth/logout",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []],
+            secretFields: ["refresh_token"]
         )
         /// `GET /api/moods`
         public static let listMoods = OperationDescriptor(

@@ -97,7 +97,9 @@ final class EventQueue: Sendable {
         // the lock for a moment: wait for it rather than fail the open or a write.
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            // secure_delete: an event may hold what identifies the user (an
+            // id, an email); once delivered and deleted, its bytes are zeroed.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()

@@ -39,7 +39,8 @@ final class TrackerStorage: Sendable {
         self.folder = folder
         self.lifetime = lifetime
         self.now = now
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Tracking may run in the background after the first unlock; nothing goes into a backup.
+        try PrivateFile.makeFolder(folder, protection: .background)
     }
 
     func value(_ key: Key) -> String? {

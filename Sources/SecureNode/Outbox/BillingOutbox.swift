@@ -67,7 +67,10 @@ public final class BillingOutbox: Sendable {
         configuration.prepareDatabase { db in
             // WAL + NORMAL: a committed event survives the app being killed;
             // only a power loss right after recording can lose it.
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            // secure_delete: an event holds the caller's and the called
+            // number; once delivered and deleted, its bytes are overwritten
+            // with zeros instead of lingering in free pages of the file.
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()

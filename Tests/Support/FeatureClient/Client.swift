@@ -248,7 +248,8 @@ extension Client {
             id: "placeOrder",
             method: .put,
             pathTemplate: "/orders/{orderId}",
-            security: []
+            security: [],
+            secretFields: ["secret"]
         )
         /// `POST /links`
         public static let linkItems = OperationDescriptor(

@@ -92,9 +92,10 @@ struct ClientRenderer {
         middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
         """
 
-    /// The descriptor's `cache:` and `isOfflineQueueable:` arguments, written
-    /// only when the spec's `x-cache` or `x-offline-queue` departs from the
-    /// default (so specs without them generate what they always did).
+    /// The descriptor's `cache:`, `isOfflineQueueable:`, `secretFields:`
+    /// and `secretPathParameters:` arguments, written only when the spec's
+    /// `x-cache`, `x-offline-queue` or secret marks depart from the default
+    /// (so specs without them generate what they always did).
     private static func offlineArguments(_ operation: OperationDeclaration) -> String {
         var arguments = ""
         switch operation.cache {
@@ -103,6 +104,12 @@ struct ClientRenderer {
         case .maxAge(let seconds): arguments += ", cache: .maxAge(seconds: \(seconds))"
         }
         if operation.isOfflineQueueable { arguments += ", isOfflineQueueable: true" }
+        if !operation.secretFields.isEmpty {
+            arguments += ", secretFields: [" + operation.secretFields.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        }
+        if !operation.secretPathParameters.isEmpty {
+            arguments += ", secretPathParameters: [" + operation.secretPathParameters.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        }
         return arguments
     }
 

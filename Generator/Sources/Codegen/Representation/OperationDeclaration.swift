@@ -46,6 +46,11 @@ public struct OperationDeclaration: Sendable, Hashable {
     public var cache: CacheExtension = .byHeaders
     /// Whether the app may queue the write while offline (`x-offline-queue`).
     public var isOfflineQueueable: Bool = false
+    /// The wire names of the parameters and body properties the spec marks
+    /// secret (`x-secret: true`, `format: password`), sorted.
+    public var secretFields: [String] = []
+    /// The path parameters the spec marks secret, sorted.
+    public var secretPathParameters: [String] = []
 
     /// One argument of the generated method.
     public enum Argument: Sendable, Hashable {

@@ -74,13 +74,17 @@ struct OperationTranslator {
 
         let (responses, success, failure) = responseCases(operation, typePrefix: typePrefix)
         let accept = Self.acceptHeader(operation, document: document)
-        return OperationDeclaration(
+        let secrets = SecretAnalysis(document: document).secrets(of: operation, parameters: parameters)
+        var declaration = OperationDeclaration(
             id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path,
             documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
             parameters: declaredParameters, body: body, success: success, failure: failure, responses: responses,
             security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method),
             streaming: streaming(operation, success: success), cache: CacheExtension.read(operation, method: method),
             isOfflineQueueable: OfflineQueueExtension.read(operation, method: method))
+        declaration.secretFields = secrets.fields
+        declaration.secretPathParameters = secrets.pathParameters
+        return declaration
     }
 
     /// The streamed variant `x-stream-array` asks for, when it can be made:

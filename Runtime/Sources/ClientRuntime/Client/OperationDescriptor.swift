@@ -41,6 +41,13 @@ public struct OperationDescriptor: Sendable, Hashable {
     /// Whether the spec marks the write `x-offline-queue: true`: the app may
     /// store it while offline and send it once connectivity returns.
     public let isOfflineQueueable: Bool
+    /// The wire names of the operation's parameters and body properties the
+    /// spec marks secret (`x-secret: true`, `format: password`): a log
+    /// redactor masks them besides the names it knows.
+    public let secretFields: Set<String>
+    /// The path parameters the spec marks secret: a log redactor masks
+    /// their segments of the path.
+    public let secretPathParameters: Set<String>
 
     /// How a response cache treats the operation's responses.
     public enum Caching: Sendable, Hashable {
@@ -56,8 +63,11 @@ public struct OperationDescriptor: Sendable, Hashable {
     /// Creates a descriptor; `isIdempotent` defaults to the method's semantics.
     public init(
         id: String, method: HTTPRequest.Method, pathTemplate: String, security: [[SecuritySchemeDescriptor]], isIdempotent: Bool? = nil,
-        isDeprecated: Bool = false, cache: Caching = .byHeaders, isOfflineQueueable: Bool = false
+        isDeprecated: Bool = false, cache: Caching = .byHeaders, isOfflineQueueable: Bool = false, secretFields: Set<String> = [],
+        secretPathParameters: Set<String> = []
     ) {
+        self.secretFields = secretFields
+        self.secretPathParameters = secretPathParameters
         self.id = id
         self.method = method
         self.pathTemplate = pathTemplate

@@ -59,19 +59,27 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
     private let member: String?
     private let limit: Int
     private let batchSize: Int
+    private let batchBytes: Int
     private let decoded: EnvelopeSlot<Envelope>
 
     /// A stream over `body`; `member` names the array in the body's object
     /// (nil: the body is the array). An element or the envelope larger than
     /// `limit` bytes fails the stream; elements are decoded `batchSize` at a
-    /// time (one by one again for a batch holding an undecodable element).
-    public init(operationID: String, response: HTTPResponse, body: HTTPBody?, member: String?, limit: Int, batchSize: Int = 256) {
+    /// time (one by one again for a batch holding an undecodable element),
+    /// and a batch is decoded as soon as its elements reach `batchBytes`, so
+    /// the bytes held before decoding stay under `batchBytes` plus one
+    /// element, whatever the elements' size (256 elements of the `limit`
+    /// each would otherwise be held at once).
+    public init(
+        operationID: String, response: HTTPResponse, body: HTTPBody?, member: String?, limit: Int, batchSize: Int = 256, batchBytes: Int = 4 << 20
+    ) {
         self.operationID = operationID
         self.response = response
         self.body = body
         self.member = member
         self.limit = limit
         self.batchSize = Swift.max(1, batchSize)
+        self.batchBytes = Swift.max(1, batchBytes)
         decoded = EnvelopeSlot()
     }
 
@@ -112,6 +120,8 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
 
         /// Elements decoded and not yet returned (what memory holds decoded).
         var decodedAhead: Int { ready.count - readyIndex }
+        /// The most element bytes held at once before decoding.
+        private(set) var largestPendingBytes = 0
 
         /// The next element, or nil once the body has ended and the
         /// envelope is decoded.
@@ -126,9 +136,11 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
             return ready[readyIndex]
         }
 
-        /// Reads chunks until a batch is decoded or the body has ended.
+        /// Reads chunks until a batch (``batchSize`` elements, or
+        /// ``batchBytes`` of them) is decoded or the body has ended.
         private mutating func fill() async throws {
-            while pendingEnds.count < owner.batchSize {
+            defer { largestPendingBytes = Swift.max(largestPendingBytes, pendingBytes.count) }
+            while pendingEnds.count < owner.batchSize && pendingBytes.count < owner.batchBytes {
                 guard let chunk = try await nextChunk() else {
                     try finish()
                     return
@@ -144,6 +156,7 @@ public struct StreamedJSONArray<Item: Decodable & Sendable, Envelope: Decodable 
                 let shift = pendingBytes.count
                 pendingBytes.append(contentsOf: bytes)
                 pendingEnds.append(contentsOf: ends.lazy.map { $0 + shift })
+                largestPendingBytes = Swift.max(largestPendingBytes, pendingBytes.count)
             }
             decodePending()
         }

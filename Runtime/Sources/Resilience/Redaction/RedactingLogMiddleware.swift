@@ -7,9 +7,10 @@ import OpenAPIRuntime
 /// Logs each request and response through swift-log with secrets masked by
 /// a ``Redactor``: credentials in headers, tokens and OTP codes in query
 /// strings and bodies, phone numbers everywhere but their last 4 digits.
-/// For a generated client's operation, the header and query names its
-/// spec's API-key schemes use are masked too
-/// (``Redactor/masking(credentialsOf:)``).
+/// For a generated client's operation, what its spec says is secret is
+/// masked too (``Redactor/masking(credentialsOf:)``): the header and query
+/// names its API-key schemes use, the fields it marks `x-secret`, and the
+/// path segments of the path parameters it marks (``Redactor/path(_:template:secretParameters:)``).
 ///
 /// Requests and responses are logged at `.debug` (method, URL, status,
 /// duration, headers); bodies at `.trace`, when their length is known and at
@@ -35,11 +36,13 @@ public struct RedactingLogMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let redactor = redactor.masking(credentialsOf: OperationDescriptor.current)
+        let operation = OperationDescriptor.current.flatMap { $0.id == operationID ? $0 : nil }
+        let redactor = redactor.masking(credentialsOf: operation)
         // Formatted only when a line is written (log messages are autoclosures).
         let target = { [redactor] () -> String in
             let (path, rawQuery) = Self.split(request.path ?? "")
-            return baseURL.absoluteString + path + (rawQuery.map { "?" + redactor.query($0) } ?? "")
+            let loggedPath = operation.map { redactor.path(path, template: $0.pathTemplate, secretParameters: $0.secretPathParameters) } ?? path
+            return baseURL.absoluteString + loggedPath + (rawQuery.map { "?" + redactor.query($0) } ?? "")
         }
         var metadata: Logger.Metadata = ["operation": .string(operationID)]
         logger.debug("\(request.method.rawValue) \(target()) \(Self.headers(request.headerFields, redactor))", metadata: metadata)

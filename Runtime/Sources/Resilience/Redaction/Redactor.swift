@@ -39,14 +39,17 @@ public struct Redactor: Sendable {
         self.phoneFields = Set(phoneFields.map(Self.normalise))
     }
 
-    /// This redactor, also masking where `operation`'s security schemes put
-    /// their credentials: the header of an API key sent in a header (a
-    /// spec's own `X-Items-Key`, which no default list can know) and the
-    /// query parameter of one sent in the query. Cookies are masked whole
+    /// This redactor, also masking what `operation`'s spec says is secret:
+    /// where its security schemes put their credentials (the header of an
+    /// API key sent in a header, a spec's own `X-Items-Key` which no default
+    /// list can know, and the query parameter of one sent in the query), and
+    /// the parameters and body fields the spec marks secret
+    /// (``OperationDescriptor/secretFields``). Cookies are masked whole
     /// already, and `Authorization` always.
     public func masking(credentialsOf operation: OperationDescriptor?) -> Redactor {
-        guard let operation, !operation.security.isEmpty else { return self }
+        guard let operation, !operation.security.isEmpty || !operation.secretFields.isEmpty else { return self }
         var copy = self
+        for field in operation.secretFields { copy.secretFields.insert(Self.normalise(field)) }
         for scheme in operation.security.joined() {
             switch scheme.kind {
             case .apiKeyHeader(let name): copy.secretHeaders.insert(name.lowercased())
@@ -72,6 +75,24 @@ public struct Redactor: Sendable {
             return value[..<space] + " " + Self.mask
         }
         return Self.mask
+    }
+
+    /// A request path fit for a log: the segments that `template`'s
+    /// `secretParameters` fill (`/sessions/{session_id}/location` with
+    /// `session_id` secret) are masked. The template is matched from the
+    /// end, so a prefix the path gained (a mount such as `/api`) does not
+    /// shift it; a path that does not fit the template is kept as it is,
+    /// through ``text(_:)``.
+    public func path(_ path: String, template: String, secretParameters: Set<String>) -> String {
+        guard !secretParameters.isEmpty else { return text(path) }
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let pattern = template.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard pattern.count <= segments.count else { return text(path) }
+        let offset = segments.count - pattern.count
+        for (index, part) in pattern.enumerated() where part.hasPrefix("{") && part.hasSuffix("}") {
+            if secretParameters.contains(String(part.dropFirst().dropLast())) { segments[offset + index] = Self.mask }
+        }
+        return text(segments.joined(separator: "/"))
     }
 
     /// A query string (or form body) fit for a log.

@@ -1,0 +1,34 @@
+import ClientRuntime
+import ClientRuntimeTesting
+import Foundation
+import LoopbackHTTPServer
+import Logging
+import MobileTrackerAPI
+import OpenAPIURLSession
+import Resilience
+import Testing
+
+/// The tracking session id is a secret the spec marks (`x-secret` on
+/// `SessionId`): it reaches no log line, in a body or in a URL path.
+@Suite struct SecretLoggingTests {
+    @Test func aGeneratedClientsTraceLogsMaskWhatItsSpecMarks() async throws {
+        let server = try LoopbackHTTPServer { request in
+            request.path.hasSuffix("/location") ? .json(200, #"{"status":"ok"}"#) : .json(201, #"{"data":{"id":"sess_8f3a2c-secret"}}"#)
+        }
+        defer { server.shutdown() }
+        let log = LogCapture()
+        var logger = log.logger(label: "tracker")
+        logger.logLevel = .trace
+        let client = MobileTrackerAPI.Client(
+            serverURL: server.baseURL, transport: URLSessionTransport(),
+            middlewares: [APIKeyMiddleware { "api-key-value" }, RedactingLogMiddleware(logger: logger)])
+        let created = try await client.createTrackingSession(
+            body: CreateTrackingSessionRequest(deviceID: LowercaseUUID(), osName: "iOS", deviceType: "Mobile", brandID: 925))
+        #expect(created.data.id == "sess_8f3a2c-secret")
+        _ = try await client.updateTrackingSessionLocation(sessionID: created.data.id, body: LocationUpdateRequest(latitude: 52.5, longitude: 13.4, accuracy: 10))
+        #expect(server.requests.last?.path == "/v2/tracking-session/sess_8f3a2c-secret/location", "the real path went out")
+        #expect(log.all.contains { $0.contains("/v2/tracking-session/***/location") }, "\(log.all)")
+        #expect(!log.all.contains { $0.contains("sess_8f3a2c-secret") }, "the session id is in no log line: \(log.all)")
+        #expect(!log.all.contains { $0.contains("api-key-value") })
+    }
+}
