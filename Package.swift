@@ -264,7 +264,8 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SafepocketTests",
         dependencies: [
-            "Safepocket", "SafepocketAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel", "Waiting", logging,
+            "Safepocket", "SafepocketAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel", "ProcessTestSupport",
+            "RuntimeSupport", "Waiting", logging,
         ]),
     .testTarget(
         name: "MobileTrackerTests",

@@ -251,13 +251,20 @@ public final class Safepocket: SessionOwner {
     /// nothing: the guide asks for pinning outside development, and a
     /// finance app without it trusts every CA the device trusts.
     static func warnIfUnpinned(_ configuration: Configuration) {
-        guard !configuration.isDevelopment, configuration.pinning.hosts.isEmpty, let host = configuration.baseURL.host else { return }
+        guard warnsUnpinned(configuration), let host = configuration.baseURL.host else { return }
         guard warnedUnpinned.withLock({ warned in defer { warned = true }; return !warned }) else { return }
-        configuration.logger.warning(
-            """
-            Safepocket is configured for production without certificate pins: pin \(host)'s public keys (Configuration.pinning, \
-            two or more: the served key and a backup), as Safepocket's guide recommends outside development
-            """, metadata: ["host": .string(host)])
+        configuration.logger.warning("\(unpinnedWarningText(host: host))", metadata: ["host": .string(host)])
+    }
+
+    /// Whether `configuration` is production without any pin.
+    static func warnsUnpinned(_ configuration: Configuration) -> Bool {
+        !configuration.isDevelopment && configuration.pinning.hosts.isEmpty
+    }
+
+    /// The warning for a production configuration without pins for `host`.
+    static func unpinnedWarningText(host: String) -> String {
+        "Safepocket is configured for production without certificate pins: pin \(host)'s public keys (Configuration.pinning, two or more: "
+            + "the served key and a backup), as Safepocket's guide recommends outside development"
     }
 
     /// How each kind of queued write is sent: a transaction update, with

@@ -2,6 +2,7 @@ import BackendDoubles
 import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
+import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
 import Soul
@@ -33,20 +34,25 @@ struct SoulHarness {
     func makeSoul(
         isStaging: Bool = true, timeouts: TransportTimeouts = TransportTimeouts(connect: .seconds(30), read: .seconds(30)),
         connectivity: Connectivity? = nil, retryPolicy: RetryPolicy = RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))),
-        baseURL: URL? = nil
+        baseURL: URL? = nil, transport: (any ClientTransport)? = nil, keepsQueuedWritesAfterSignOut: Bool = false
     ) throws -> Soul {
         let clock = self.clock
         return try Soul(.init(
             environment: .init(baseURL: baseURL ?? backend.baseURL, isStaging: isStaging), tokenStore: FileTokenStore(url: tokenFile),
-            timeouts: timeouts, retryPolicy: retryPolicy, logger: log.logger(label: "soul"), connectivity: connectivity,
-            now: { clock.now }, storageFolder: folder))
+            timeouts: timeouts, transport: transport, retryPolicy: retryPolicy, logger: log.logger(label: "soul"), connectivity: connectivity,
+            now: { clock.now }, storageFolder: folder, keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut))
+    }
+
+    /// Signs `soul` in with the staging preview code for `phone`.
+    func signIn(_ soul: Soul, phone: String = "+14155550123") async throws {
+        let request = try await soul.signIn.requestCode(phone: phone)
+        try await soul.signIn.verify(code: request.previewCode ?? "")
     }
 
     /// Signs in with the staging preview code.
     func signedIn(phone: String = "+14155550123", connectivity: Connectivity? = nil) async throws -> Soul {
         let soul = try makeSoul(connectivity: connectivity)
-        let request = try await soul.signIn.requestCode(phone: phone)
-        try await soul.signIn.verify(code: request.previewCode ?? "")
+        try await signIn(soul, phone: phone)
         return soul
     }
 

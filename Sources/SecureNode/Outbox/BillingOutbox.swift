@@ -182,8 +182,10 @@ public final class BillingOutbox: Sendable {
     }
 
     /// Removes a delivered event, keeping the server's `event_id` for
-    /// follow-ups that refer to it.
+    /// follow-ups that refer to it. The last one out erases what the
+    /// deleted events left (``eraseDeletedIfEmpty()``).
     public func markDelivered(_ entry: Entry, eventID: String? = nil) throws {
+        defer { eraseDeletedIfEmpty() }
         try queue.write { db in
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
             guard db.changesCount > 0 else { return }
@@ -198,10 +200,21 @@ public final class BillingOutbox: Sendable {
 
     /// Removes an event the server refused for good, counting it.
     public func markDropped(_ entry: Entry) throws {
+        defer { eraseDeletedIfEmpty() }
         try queue.write { db in
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
             if db.changesCount > 0 { try db.execute(sql: "UPDATE outbox_counts SET dropped = dropped + 1") }
         }
+    }
+
+    /// Once no event waits, erases the deleted events' numbers from the
+    /// write-ahead log too: `secure_delete` zeroes them in the database
+    /// file, but the log keeps the pages they were written in until it is
+    /// checkpointed and truncated. Best effort: a reader holding the log
+    /// open defers it to the next time the outbox empties.
+    func eraseDeletedIfEmpty() {
+        guard (try? queue.read({ try Bool.fetchOne($0, sql: "SELECT NOT EXISTS (SELECT 1 FROM outbox)") })) == true else { return }
+        _ = try? queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }
 
     /// Keeps an event for another attempt at `date`; `countingAttempt`

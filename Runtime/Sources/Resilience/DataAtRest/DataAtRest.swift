@@ -69,6 +69,33 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
         ledger.withLock { $0[url.standardizedFileURL.path] }
     }
 
+    /// The policy `url` has as iOS would apply it: its own, or else the
+    /// nearest folder's between it and `folder` (files inherit their
+    /// folder's class); nil when none was applied (Linux).
+    public static func effective(for url: URL, within folder: URL) -> DataAtRest? {
+        let root = folder.standardizedFileURL.path
+        var current = url.standardizedFileURL
+        while true {
+            if let policy = applied(to: current) { return policy }
+            guard current.path != root, current.path.hasPrefix(root), current.pathComponents.count > 1 else { return nil }
+            current = current.deletingLastPathComponent().standardizedFileURL
+        }
+    }
+
+    /// Every file under `folder` (temporary files of a write in progress
+    /// aside) whose effective policy is not `expected`, with what it has:
+    /// what an audit of an SDK's folder reports (Linux).
+    public static func files(in folder: URL, notProtectedAs expected: DataAtRest) -> [String] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var wrong: [String] = []
+        for case let file as URL in walker where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            guard !file.lastPathComponent.hasSuffix(".tmp") else { continue }
+            let policy = effective(for: file, within: folder)
+            if policy != expected { wrong.append("\(file.path): \(policy.map(\.description) ?? "no policy")") }
+        }
+        return wrong
+    }
+
     private static let ledger = Locked<[String: DataAtRest]>([:])
     #endif
 }
