@@ -155,7 +155,7 @@ let exampleTargets: [Target] = [
         path: "Examples/safepocket-example"),
     .executableTarget(name: "tracker-example", dependencies: ["MobileTracker", argumentParser, logging], path: "Examples/tracker-example"),
     .executableTarget(
-        name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", argumentParser, urlSession], path: "Examples/securenode-example"),
+        name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", argumentParser, urlSession, logging], path: "Examples/securenode-example"),
 ]
 
 // MARK: The iOS sample app's screens

@@ -10,7 +10,9 @@ import SafepocketAPI
 /// `--state` between `authorize-url` and `exchange`, as they would across an
 /// app's trip to the browser), reads accounts and transactions, signs out.
 /// `--pin sha256/...` (twice or more) pins the API host's public keys;
-/// `--development` turns pinning off, as Safepocket's guide asks.
+/// `--development` turns pinning off, as Safepocket's guide asks; in a debug
+/// build, `--development-key sha256/...` accepts a local server's
+/// certificate the system refuses, from the base URL's host alone.
 ///
 /// Success: one JSON object per line on stdout. Failure: one line
 /// `error: <kind>: <what happened>` on stderr (with the server's trace id
@@ -42,8 +44,16 @@ struct SafepocketExample: AsyncParsableCommand {
                 "A public-key pin of the base URL's host, sha256/<base64>; repeat it: at least two, the served key and a backup.",
                 discussion: "Checked in production against every certificate of the chain, after the system's own trust evaluation."))
         var pins: [String] = []
-        @Flag(help: "Development: no pin is checked, and a self-signed certificate is accepted from the base URL's host alone.")
+        @Flag(help: "Development: no pin is checked (the system's own trust evaluation still is).")
         var development = false
+        #if DEBUG
+        @Option(
+            name: .customLong("development-key"),
+            help: ArgumentHelp(
+                "Debug builds only: the sha256/ pin of the development server's (or its CA's) key, whose certificate the system refuses.",
+                discussion: "Accepted from the base URL's host alone, and logged each time; a release build has no such option."))
+        var developmentKeys: [String] = []
+        #endif
 
         func makeSafepocket() throws -> Safepocket {
             guard let url = URL(string: baseURL), url.scheme != nil else { throw ValidationError("--base-url is not a URL: \(baseURL)") }
@@ -56,7 +66,10 @@ struct SafepocketExample: AsyncParsableCommand {
             let folder = URL(fileURLWithPath: state, isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             // The pins are for the API's host; fewer than two are refused here, before any connection.
-            let pinning = try pins.isEmpty ? CertificatePinning.none : CertificatePinning([PinnedHost(url.host ?? "", pins: pins)])
+            var pinning = try pins.isEmpty ? CertificatePinning.none : CertificatePinning([PinnedHost(url.host ?? "", pins: pins)])
+            #if DEBUG
+            if !developmentKeys.isEmpty { pinning = try pinning.acceptingForDevelopment(host: url.host ?? "", pins: developmentKeys) }
+            #endif
             return try Safepocket(.init(
                 baseURL: url, authorization: .init(authorizeEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI),
                 tokenStore: FileTokenStore(url: folder.appendingPathComponent("safepocket-refresh-token.json")),
@@ -175,7 +188,7 @@ struct SafepocketExample: AsyncParsableCommand {
     }
 
     struct Logout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget both tokens.")
+        static let configuration = CommandConfiguration(abstract: "Sign out: forget both tokens, the pending sign-in, the cached answers and the queued edits.")
         @ParentCommand var root: SafepocketExample
 
         func run() async throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SecureNodeSDK
 
 /// A command-line SecureNode client: the code an app team copies. The
@@ -25,6 +26,8 @@ struct SecureNodeExample: AsyncParsableCommand {
         var apiKey: String
         @Option(help: "Folder for the dataset, the outbox and the device id (created if missing).")
         var state: String
+        @Flag(help: "Log refused connections (pins, TLS failures, redirects) to stderr.")
+        var verbose = false
 
         func makeSDK() throws -> SecureNodeEngine {
             guard let url = URL(string: baseURL), url.scheme == "https" || url.host == "127.0.0.1" || url.host == "localhost" else {
@@ -34,10 +37,12 @@ struct SecureNodeExample: AsyncParsableCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let device = DeviceProfile(deviceID: try Self.deviceID(in: folder), platform: .ios, osVersion: "17.4", sdkVersion: "1.0.0",
                                        capabilities: ["call_directory": true])
-            // A command-line run sends its heartbeat with each sync only. The SDK's transport ends a
-            // stalled answer after 10 s without a byte; a sync has 120 s in all (SecureNodeEngine.Timeouts).
-            return try SecureNodeEngine(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, transport: SecureNodeEngine.urlSessionTransport(),
-                                        sendsHeartbeats: false))
+            // Quiet unless asked: stderr carries the one error line.
+            let logger = Logger(label: "securenode") { label -> any LogHandler in verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler() }
+            // A command-line run sends its heartbeat with each sync only. The SDK's own transport (none
+            // given) verifies every connection, ends a stalled answer after 10 s without a byte, and gives
+            // a sync 120 s in all (SecureNodeEngine.Timeouts).
+            return try SecureNodeEngine(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, sendsHeartbeats: false, logger: logger))
         }
 
         /// This install's id: made once, kept in the state folder.

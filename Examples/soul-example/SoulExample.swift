@@ -141,7 +141,8 @@ struct SoulExample: AsyncParsableCommand {
     }
 
     struct Logout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke the refresh token (best effort) and forget both tokens.")
+        static let configuration = CommandConfiguration(
+            abstract: "Sign out: revoke the refresh token (best effort), forget both tokens, the pending sign-in, the cached moods and the queued ones.")
         @ParentCommand var root: SoulExample
 
         func run() async throws {

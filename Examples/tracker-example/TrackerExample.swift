@@ -140,7 +140,9 @@ func report(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as TrackerError {
-        FileHandle.standardError.write(Data("error: \(error.kind): \(error)\n".utf8))
+        // A connection that could not be verified is not the network's fault: say so.
+        let kind = error.connectionRefusal == nil ? error.kind : "connectionNotVerified"
+        FileHandle.standardError.write(Data("error: \(kind): \(error)\n".utf8))
         throw ExitCode.failure
     } catch let error as TrackerExampleError {
         FileHandle.standardError.write(Data("error: notDelivered: \(error)\n".utf8))
