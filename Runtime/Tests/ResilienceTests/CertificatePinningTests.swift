@@ -209,6 +209,12 @@ import Testing
             (leaf.prefix(200), "Certificate claims"),
             (leaf + Data([0x00]), "bytes after the Certificate SEQUENCE"),
             (Data([0x30, 0x80, 0x00, 0x00]), "Certificate has an invalid length at byte 1"),
+            // DER's one encoding: a long form for a length under 128, or with a leading zero byte, is refused.
+            (Data([0x30, 0x81, 0x05]) + Data(count: 5), "Certificate's length is not in DER's minimal form at byte 1"),
+            (Data([0x30, 0x82, 0x00, 0x90]) + Data(count: 0x90), "Certificate's length is not in DER's minimal form at byte 1"),
+            // Four length bytes (gigabytes, past a 32-bit Int) are refused before any arithmetic.
+            (Data([0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF]), "Certificate has an invalid length at byte 1"),
+            (Data([0x30, 0x84, 0xFF, 0xFF, 0xFF, 0xF0]), "Certificate has an invalid length at byte 1"),
         ]
         for (bytes, expected) in cases {
             do {
