@@ -183,7 +183,7 @@ public final class BillingOutbox: Sendable {
 
     /// Removes a delivered event, keeping the server's `event_id` for
     /// follow-ups that refer to it. The last one out erases what the
-    /// deleted events left (``eraseDeletedIfEmpty()``).
+    /// deleted events left (see `eraseDeletedIfEmpty`).
     public func markDelivered(_ entry: Entry, eventID: String? = nil) throws {
         defer { eraseDeletedIfEmpty() }
         try queue.write { db in

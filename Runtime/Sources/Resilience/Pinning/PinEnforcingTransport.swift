@@ -5,7 +5,7 @@ import OpenAPIRuntime
 /// the platform's trust evaluation, and no redirect to another host.
 ///
 /// An SDK configured with pins and a transport of the app's own refuses the
-/// configuration (``PinningConfigurationError/transportDoesNotEnforcePins``)
+/// configuration (``PinningConfigurationError/transportDoesNotEnforcePins(transport:)``)
 /// unless the transport conforms and says it enforces those pins: a pinned
 /// configuration whose transport silently checks nothing would look safe
 /// and be open. ``CertificatePinningTransport`` conforms.

@@ -44,7 +44,7 @@ public struct Redactor: Sendable {
     /// API key sent in a header, a spec's own `X-Items-Key` which no default
     /// list can know, and the query parameter of one sent in the query), and
     /// the parameters and body fields the spec marks secret
-    /// (``OperationDescriptor/secretFields``). Cookies are masked whole
+    /// (`OperationDescriptor.secretFields`). Cookies are masked whole
     /// already, and `Authorization` always.
     public func masking(credentialsOf operation: OperationDescriptor?) -> Redactor {
         guard let operation, !operation.security.isEmpty || !operation.secretFields.isEmpty else { return self }

@@ -10,7 +10,7 @@ import RuntimeSupport
 ///   cache and the queue change user first (every other user's cached
 ///   answers and queued writes deleted), so no request of an earlier user
 ///   can leave with the new user's token and no answer of theirs is read.
-/// - ``endSession(keepingWrites:)``, at sign-out and when the session
+/// - ``endSession(of:keepingWrites:)``, at sign-out and when the session
 ///   expires: every user's cached answers deleted, and the user's queued
 ///   writes too unless the app asked to keep them for the same user's next
 ///   sign-in.
