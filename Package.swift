@@ -204,6 +204,9 @@ let testSupportTargets: [Target] = [
     // iOS's side of Call Directory requests: what it holds, CallKit's rules
     // checked on every call (a broken rule is a test failure).
     .target(name: "CallDirectoryTesting", dependencies: ["SecureNodeCallDirectory", "RuntimeSupport"], path: "Tests/Support/CallDirectoryTesting"),
+    // iOS's rules for the frameworks the SDKs drive, kept by doubles on
+    // Linux (BGTaskScheduler, ...): a rule iOS traps on is a test failure.
+    .target(name: "PlatformRules", dependencies: ["SecureNode", "RuntimeSupport", "Waiting"], path: "Tests/Support/PlatformRules"),
 ]
 
 // MARK: Tests
@@ -247,12 +250,13 @@ let sdkTestTargets: [Target] = [
         name: "SecureNodeTests",
         dependencies: [
             "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "LoopbackHTTPServer", "outbox-delivery-child",
-            "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes, "SecureNodeCallDirectory", "CallDirectoryTesting",
+            "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes, "SecureNodeCallDirectory", "CallDirectoryTesting", "PlatformRules",
         ]),
     .testTarget(
         name: "SecureNodeSDKTests",
         dependencies: [
             "SecureNodeSDK", "SecureNode", "BrandingStore", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", "SampleAppModels", urlSession,
+            "PlatformRules", "MobileTracker",
             openAPIRuntime, httpTypes,
         ]),
     .testTarget(
@@ -289,7 +293,7 @@ let sdkTestTargets: [Target] = [
         name: "SampleAppModelsTests",
         dependencies: [
             "SampleAppModels", "Soul", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNode", "Resilience", "BackendDoubles",
-            "LoopbackHTTPServer", "Waiting",
+            "LoopbackHTTPServer", "Waiting", "PlatformRules",
         ],
         path: "Examples/ios-app/Tests/SampleAppModelsTests"),
     .testTarget(

@@ -27,6 +27,11 @@ Two parts:
      `Dispatch.apinotes` and `os.apinotes` (stdlib/public/Platform/).
    Without them the type-check is skipped, and the output says why.
 
+   Also always: the iOS sample app's Info.plist and entitlements against
+   what its code uses (`scripts/check_app_plist.py`: background task
+   identifiers and modes, the App Group in both targets, the Call Directory
+   extension's bundle id, usage strings, the sign-in redirect's scheme).
+
 3. With an iPhoneOS 18.x SDK (its standard library is Swift 6.1, which
    whole packages need): every target of every library product an app
    links, and the iOS sample app with its Call Directory extension
@@ -425,6 +430,11 @@ def main():
     print(f'ios-check: {len(files)} Swift files ({lines_scanned} lines) scanned for Apple-only imports; '
           f'{len(adapters)} adapters, {sum(1 for p in adapters for _ in open(os.path.join(root, p)))} lines; '
           f'{len(apple_only)} files of the iOS sample app, Apple-only as a whole, compiled below')
+    # The sample app's Info.plist and entitlements against what its code uses (scripts/check_app_plist.py).
+    plist = subprocess.run([sys.executable, os.path.join(root, 'scripts/check_app_plist.py')], capture_output=True, text=True)
+    print(plist.stdout, end='')
+    if plist.returncode != 0:
+        problems.extend(line[len('error: '):] for line in plist.stderr.splitlines() if line.startswith('error: '))
     checked = type_check(adapters, problems)
     compiled = compile_packages(problems)
     for problem in problems:

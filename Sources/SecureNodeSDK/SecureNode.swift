@@ -164,6 +164,40 @@ public enum SecureNode {
         }
     }
 
+    /// Registers the background refresh task (`BGAppRefreshTask`
+    /// `com.securenode.branding.sync`) with `scheduler`: the call an app
+    /// makes once, synchronously, in
+    /// `application(_:didFinishLaunchingWithOptions:)` (iOS ends an app
+    /// that registers a launch handler after launch). Each launch syncs the
+    /// SDK ``configure(_:)`` started last (nothing, completed as failed,
+    /// before one did), delivers billing events, reloads the Call Directory
+    /// when it changed, and asks for the next run `interval` later. Safe to
+    /// call again: the system is asked once per process, and later calls
+    /// return its first answer. False off iOS, or when the identifier is not
+    /// listed under `BGTaskSchedulerPermittedIdentifiers` in Info.plist.
+    ///
+    /// ```swift
+    /// func application(_ application: UIApplication, didFinishLaunchingWithOptions ...) -> Bool {
+    ///     SecureNode.registerBackgroundRefresh()
+    ///     SecureNode.configure(.init(apiURL: ..., apiKey: ..., appGroupId: ..., callDirectoryExtensionBundleId: ...))
+    ///     return true
+    /// }
+    /// ```
+    @discardableResult
+    public static func registerBackgroundRefresh(
+        every interval: TimeInterval = 30 * 60, budget: Duration = .seconds(25), scheduler: BackgroundRefreshScheduler? = .system
+    ) -> Bool {
+        guard let scheduler else { return false }
+        let identifier = SecureNodeEngine.backgroundRefreshTaskIdentifier
+        let registered = scheduler.register(identifier) {
+            guard let engine = Self.engine else { return false }
+            engine.scheduleBackgroundRefresh(after: interval, scheduler: scheduler)
+            return await engine.performBackgroundRefresh(budget: budget).succeeded
+        }
+        if registered { _ = try? scheduler.submit(identifier, Date(timeIntervalSinceNow: interval)) }
+        return registered
+    }
+
     /// The running SDK's engine; nil before a successful ``configure(_:)``.
     public static var engine: SecureNodeEngine? { state.withLock { $0.engine } }
 

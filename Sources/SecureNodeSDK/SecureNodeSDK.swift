@@ -5,9 +5,14 @@ import RuntimeSupport
 /// the call event. Create it at launch (in
 /// `application(_:didFinishLaunchingWithOptions:)`), after or instead of
 /// `SecureNode.configure(_:)`: its `init` starts the presence heartbeat
-/// timer (every 5 minutes, and after each successful sync) and registers
-/// the `BGAppRefreshTask` ``backgroundRefreshTaskIdentifier`` (iOS), so a
-/// background wake finds the SDK ready to sync.
+/// timer (every 5 minutes, and after each successful sync).
+///
+/// The `BGAppRefreshTask` ``backgroundRefreshTaskIdentifier`` is registered
+/// by one call the app makes there, synchronously, before launch ends:
+/// `SecureNode.registerBackgroundRefresh()`. iOS ends an app that registers
+/// a launch handler after launch, or twice, and an app may create this
+/// object later or more than once (a settings switch that reconfigures),
+/// so `init` never registers.
 ///
 /// ```swift
 /// sdk.recordCallSeen(
@@ -33,13 +38,19 @@ public final class SecureNodeSDK: Sendable {
     /// How long a call-event completion waits for the server before it
     /// reports the event queued (10 s).
     public let completionWait: Duration
-    /// Whether `init` registered the background refresh task (false off iOS,
-    /// or when the identifier is missing from Info.plist).
-    public let registeredBackgroundRefresh: Bool
+    /// The scheduler whose registration ``registeredBackgroundRefresh`` reports.
+    private let scheduler: BackgroundRefreshScheduler?
     private let engineAtStart: SecureNodeEngine?
 
+    /// Whether the background refresh task is registered
+    /// (`SecureNode.registerBackgroundRefresh()`, at launch); false off iOS,
+    /// or when the identifier is missing from Info.plist.
+    public var registeredBackgroundRefresh: Bool {
+        scheduler?.isRegistered(Self.backgroundRefreshTaskIdentifier) ?? false
+    }
+
     /// The SDK over the one `SecureNode.configure(_:)` started: starts
-    /// heartbeats and registers the background refresh task.
+    /// heartbeats.
     public convenience init() {
         self.init(engine: SecureNode.engine)
     }
@@ -50,15 +61,16 @@ public final class SecureNodeSDK: Sendable {
         self.init()
     }
 
-    /// The SDK over `engine`, with a background scheduler of the host's
-    /// (nil: `BGTaskScheduler` where it exists) and the completion wait.
+    /// The SDK over `engine`, with the background scheduler its
+    /// registration is read from (`BGTaskScheduler` where it exists) and the
+    /// completion wait.
     public init(
         engine: SecureNodeEngine?, scheduler: BackgroundRefreshScheduler? = .system, completionWait: Duration = .seconds(10)
     ) {
         engineAtStart = engine
+        self.scheduler = scheduler
         self.completionWait = completionWait
         engine?.startHeartbeats()
-        registeredBackgroundRefresh = engine?.registerBackgroundRefresh(scheduler: scheduler) ?? false
     }
 
     /// The engine this SDK records through: the one it started with.

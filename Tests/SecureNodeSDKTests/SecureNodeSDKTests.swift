@@ -2,6 +2,7 @@ import BackendDoubles
 import BrandingStore
 import Foundation
 import LoopbackHTTPServer
+import PlatformRules
 import RuntimeSupport
 import SecureNodeSDK
 import Testing
@@ -130,19 +131,21 @@ import Waiting
         if case .failure(let error)? = none.read() { #expect(error as? SecureNodeSDKError == .notConfigured) }
     }
 
-    @Test func theSDKStartsHeartbeatsAndRegistersItsBackgroundTaskInInit() async throws {
+    @Test func theSDKStartsHeartbeatsAndTheAppRegistersTheBackgroundTaskAtLaunch() async throws {
         defer { cleanUp() }
+        let system = SimulatedBackgroundTasks(permitted: [SecureNodeSDK.backgroundRefreshTaskIdentifier])
+        // didFinishLaunching: the registration first, synchronously, then the README's configure and SDK.
+        #expect(SecureNode.registerBackgroundRefresh(scheduler: system.scheduler))
         readmeQuickStart()
-        let registered = Locked<[String]>([])
-        let scheduler = BackgroundRefreshScheduler(
-            register: { identifier, _ in
-                registered.withLock { $0.append(identifier) }
-                return true
-            },
-            submit: { _, _ in })
-        let sdk = SecureNodeSDK(engine: SecureNode.engine, scheduler: scheduler)
-        #expect(sdk.registeredBackgroundRefresh && registered.read() == [SecureNodeSDK.backgroundRefreshTaskIdentifier])
+        let sdk = SecureNodeSDK(engine: SecureNode.engine, scheduler: system.scheduler)
+        system.finishLaunching()
+        #expect(sdk.registeredBackgroundRefresh && system.registered == [SecureNodeSDK.backgroundRefreshTaskIdentifier])
+        // A second SDK object later (a settings switch): nothing is registered again.
+        let again = SecureNodeSDK(engine: SecureNode.engine, scheduler: system.scheduler)
+        #expect(again.registeredBackgroundRefresh && SecureNode.registerBackgroundRefresh(scheduler: system.scheduler))
         #expect(SecureNodeSDK.backgroundRefreshTaskIdentifier == "com.securenode.branding.sync")
         #expect(try await eventually { backend.presenceCount > 0 }, "a heartbeat from the timer the SDK started")
+        #expect(await system.launch(SecureNodeSDK.backgroundRefreshTaskIdentifier) != nil, "a wake runs the configured SDK's refresh")
+        #expect(system.violations.isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import BrandingStore
 import Foundation
 import LoopbackHTTPServer
+import PlatformRules
 import Resilience
 import RuntimeSupport
 import SecureNode
@@ -200,43 +201,79 @@ final class RecordingReloader: CallDirectoryReloading {
     }
 
     @Test func theRegisteredBackgroundTaskAsksForItsNextRunBeforeEachRefreshAndReportsIt() async throws {
-        /// A scheduler as BGTaskScheduler behaves: one handler per identifier, launches run it.
-        final class RecordingScheduler: Sendable {
-            let handlers = Locked<[String: @Sendable () async -> Bool]>([:])
-            let submitted = Locked<[(String, Date)]>([])
-            var scheduler: BackgroundRefreshScheduler {
-                BackgroundRefreshScheduler(
-                    register: { identifier, run in
-                        self.handlers.withLock { handlers in
-                            guard handlers[identifier] == nil else { return false }
-                            handlers[identifier] = run
-                            return true
-                        }
-                    },
-                    submit: { identifier, earliest in self.submitted.withLock { $0.append((identifier, earliest)) } })
-            }
-            func launch(_ identifier: String) async -> Bool? {
-                guard let run = handlers.read()[identifier] else { return nil }
-                return await run()
-            }
-        }
-        let system = RecordingScheduler()
+        let system = SimulatedBackgroundTasks(permitted: [SecureNode.backgroundRefreshTaskIdentifier])
         let sdk = try launch()
         #expect(!sdk.registerBackgroundRefresh(scheduler: nil), "no scheduler (not iOS): nothing registered")
         let before = Date()
         #expect(sdk.registerBackgroundRefresh(every: 1_800, budget: Self.unhurried, scheduler: system.scheduler))
-        #expect(!sdk.registerBackgroundRefresh(every: 1_800, scheduler: system.scheduler), "the system refuses a second registration")
-        let first = try #require(system.submitted.read().first)
-        #expect(first.0 == SecureNode.backgroundRefreshTaskIdentifier)
-        #expect(first.1.timeIntervalSince(before) >= 1_799, "the first run no sooner than the interval")
+        system.finishLaunching()
+        let first = try #require(system.requests.first)
+        #expect(first.identifier == SecureNode.backgroundRefreshTaskIdentifier)
+        #expect(first.earliest.timeIntervalSince(before) >= 1_799, "the first run no sooner than the interval")
 
         #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == true, "a launch syncs and completes with success")
-        #expect(system.submitted.read().count == 2, "each launch asks for the next one")
+        #expect(system.requests.count == 2, "each launch asks for the next one")
         #expect(sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank")
 
         fake.route("GET /api/mobile/branding/sync", .json(500, #"{"error":"down"}"#))
         #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == false, "a failed sync completes the task with failure")
-        #expect(system.submitted.read().count == 3, "and the next run is asked for all the same")
+        #expect(system.requests.count == 3, "and the next run is asked for all the same")
+        #expect(system.violations.isEmpty)
+    }
+
+    @Test func registeringAgainNeverAsksTheSystemTwiceAndTheNewestEngineRuns() async throws {
+        let system = SimulatedBackgroundTasks(permitted: [SecureNode.backgroundRefreshTaskIdentifier])
+        let first = try launch()
+        #expect(first.registerBackgroundRefresh(budget: Self.unhurried, scheduler: system.scheduler))
+        system.finishLaunching()
+        // A second engine after launch (a reconfiguration): iOS would end the app on a second registration.
+        let second = try launch()
+        #expect(second.registerBackgroundRefresh(budget: Self.unhurried, scheduler: system.scheduler), "the first answer, the system not asked again")
+        #expect(system.violations.isEmpty)
+        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == true)
+        #expect(second.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank", "the newest engine ran")
+    }
+
+    @Test func aLaunchTheSystemExpiresIsCancelledAndCompletedOnce() async throws {
+        let system = SimulatedBackgroundTasks(permitted: [SecureNode.backgroundRefreshTaskIdentifier])
+        let gate = ReplyGate()
+        fake.route("GET /api/mobile/branding/sync", .gated(gate, .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-02T00:00:00Z"))))
+        let sdk = try launch()
+        #expect(sdk.registerBackgroundRefresh(budget: .seconds(3600), scheduler: system.scheduler))
+        system.finishLaunching()
+        // The sync waits on the server; the system ends the launch first.
+        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier, expiring: true) == false, "cancelled, completed as failed, once")
+        gate.open()
+        #expect(system.violations.isEmpty)
+    }
+
+    @Test func theDoubleFailsWhatIOSWouldEndTheAppFor() async throws {
+        let identifier = SecureNode.backgroundRefreshTaskIdentifier
+        // Registered after launch: iOS raises NSInternalInconsistencyException.
+        let late = SimulatedBackgroundTasks(permitted: [identifier])
+        late.finishLaunching()
+        withKnownIssue("registration after launch") {
+            _ = late.scheduler.register(identifier) { true }
+        }
+        #expect(late.violations.count == 1 && late.violations[0].contains("before application finishes launching"))
+        // Registered twice through two schedulers' worth of calls: the system's second registration.
+        let twice = SimulatedBackgroundTasks(permitted: [identifier])
+        withKnownIssue("a second registration") {
+            _ = twice.scheduler.register(identifier, { _ in })
+            _ = twice.scheduler.register(identifier, { _ in })
+        }
+        #expect(twice.violations.last?.contains("has already been registered") == true)
+        // A request for an identifier without a handler.
+        let unregistered = SimulatedBackgroundTasks(permitted: [identifier])
+        withKnownIssue("a request without a handler") {
+            try? unregistered.scheduler.submit(identifier, Date())
+        }
+        #expect(unregistered.violations.last?.contains("No launch handler registered") == true)
+        // Not in BGTaskSchedulerPermittedIdentifiers: refused, no launch ever; the SDK schedules nothing.
+        let unlisted = SimulatedBackgroundTasks(permitted: [])
+        let sdk = try launch()
+        #expect(!sdk.registerBackgroundRefresh(scheduler: unlisted.scheduler))
+        #expect(unlisted.requests.isEmpty && unlisted.violations.isEmpty)
     }
 
     @Test func theCallKitReloaderSaysWhereCallKitIsMissing() async throws {

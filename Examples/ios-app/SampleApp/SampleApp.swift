@@ -18,18 +18,17 @@ struct SampleApp: App {
 }
 
 /// What must happen before the app finishes launching: SecureNode's
-/// configure and SDK (which registers the background refresh task: iOS
-/// requires that before launch ends), and MobileTracker's `initialize`.
+/// background refresh registered, synchronously (iOS ends an app that
+/// registers it later); then, in the background, MobileTracker's
+/// `initialize` and SecureNode's configure, SDK and first sync
+/// (`AppLaunch`, tested on Linux against iOS's rules).
 @MainActor
 final class SampleAppDelegate: NSObject, UIApplicationDelegate {
     let services = AppServices()
 
     func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil) -> Bool {
-        let services = self.services
-        Task {
-            await services.tracker.launch()
-            await services.secureNode?.launch(managedContacts: UserDefaults.standard.bool(forKey: "managedContacts"))
-        }
+        AppLaunch.didFinishLaunching(
+            tracker: services.tracker, secureNode: services.secureNode, managedContacts: UserDefaults.standard.bool(forKey: "managedContacts"))
         return true
     }
 }

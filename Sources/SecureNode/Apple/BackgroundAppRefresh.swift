@@ -2,23 +2,23 @@
 import BackgroundTasks
 import Foundation
 
+// ios-check: with ../Sync/BackgroundTaskLaunch.swift
+
 /// `BGTaskScheduler` app-refresh tasks, for
-/// `BackgroundRefreshScheduler.system`.
+/// `BackgroundRefreshScheduler.system`: the system's calls only; what a
+/// launch does (completed once, cancelled on expiration) is the plain-Swift
+/// `BackgroundTaskRunner`'s, tested on Linux against a double that keeps
+/// BGTaskScheduler's rules.
 ///
 /// An Apple adapter: this file imports only Foundation and BackgroundTasks,
 /// so `make ios-check` type-checks it for iOS on its own.
 enum BackgroundAppRefresh {
-    /// Registers `run` as the launch handler of the task `identifier` (call
-    /// before the app finishes launching). Each launch runs `run` in a task
-    /// of its own, cancels that task when the system expires the launch,
-    /// and completes the launch with what `run` returned. False when the
-    /// system refused (the identifier is not listed under
-    /// `BGTaskSchedulerPermittedIdentifiers`, or is registered already).
-    static func register(identifier: String, run: @escaping @Sendable () async -> Bool) -> Bool {
+    /// Registers `launchHandler` for the task `identifier`: call before the
+    /// app finishes launching, once (iOS ends the app otherwise). False when
+    /// the identifier is not listed under `BGTaskSchedulerPermittedIdentifiers`.
+    static func register(identifier: String, launchHandler: @escaping @Sendable (any BackgroundTaskLaunch) -> Void) -> Bool {
         BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
-            let completion = BackgroundTaskCompletion(task)
-            let work = Task { completion.finish(success: await run()) }
-            task.expirationHandler = { work.cancel() }
+            launchHandler(SystemTaskLaunch(task))
         }
     }
 
@@ -31,14 +31,16 @@ enum BackgroundAppRefresh {
     }
 }
 
-/// Completes a background task from the task that did its work.
+/// A `BGTask` as a `BackgroundTaskLaunch`.
 ///
-/// `@unchecked Sendable`: `BGTask` is not marked `Sendable`, but
-/// `setTaskCompleted(success:)` may be called from any thread (the
-/// framework's documented use), and this type offers nothing else.
-private final class BackgroundTaskCompletion: @unchecked Sendable {
+/// `@unchecked Sendable`: `BGTask` is not marked `Sendable`, but its
+/// `expirationHandler` may be set and `setTaskCompleted(success:)` called
+/// from any thread (the framework's documented use), and this type offers
+/// nothing else.
+private final class SystemTaskLaunch: BackgroundTaskLaunch, @unchecked Sendable {
     private let task: BGTask
     init(_ task: BGTask) { self.task = task }
-    func finish(success: Bool) { task.setTaskCompleted(success: success) }
+    func setExpirationHandler(_ handler: @escaping @Sendable () -> Void) { task.expirationHandler = handler }
+    func setTaskCompleted(success: Bool) { task.setTaskCompleted(success: success) }
 }
 #endif
