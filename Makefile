@@ -36,7 +36,7 @@ INSTALL_CONFIGURATION ?= release
 # Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
 INSTALL_BUILD_FLAGS ?=
 
-.PHONY: help deps build install install-check generate drift spec-diff lint layout ios-check corpus references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench fuzz clean
+.PHONY: help deps build install install-check generate drift spec-diff lint layout privacy ios-check corpus references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -134,6 +134,10 @@ check: lint drift spec-diff test references ## The quick pre-push set: spec lint
 layout: ## Fail when a target's folder is not named as the target, or a document links a file that does not exist
 	python3 scripts/check_layout.py
 
+privacy: ## Each target's App Store privacy manifest against its code (required-reason APIs declared, Apple's keys and values)
+	python3 scripts/check_privacy.py
+	python3 scripts/check_privacy.py --self-test
+
 ios-check: ## Type-check every Apple adapter for iOS (IOS_SDK=<iPhoneOS SDK>; Linux: IOS_APINOTES or IOS_RESOURCE_DIR); no Apple-only import elsewhere
 	python3 scripts/ios_check.py
 
@@ -141,7 +145,7 @@ install-check: deps ## make install into a scratch prefix and check the version 
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-CI_STEPS := test test-heavy layout ios-check lint drift spec-diff ci-corpus guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references
+CI_STEPS := test test-heavy layout privacy ios-check lint drift spec-diff ci-corpus guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references
 ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 	scripts/ci.sh $(CI_STEPS)
 

@@ -27,6 +27,10 @@ import PackageDescription
 
 // MARK: Dependencies
 
+/// The App Store privacy manifest of a target that calls a required-reason
+/// API or collects data (`make privacy` checks each against its sources;
+/// docs/Privacy.md has the table an app's privacy answers need).
+let privacyManifest: Resource = .copy("PrivacyInfo.xcprivacy")
 let openAPIRuntime: Target.Dependency = .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
 let urlSession: Target.Dependency = .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
@@ -79,7 +83,8 @@ let runtimeTargets: [Target] = [
     // the layer the backend SDKs share (one call path, one stack builder,
     // one failure classification).
     .target(
-        name: "Resilience", dependencies: ["ClientRuntime", "RuntimeSupport", openAPIRuntime, httpTypes, logging], path: "Runtime/Sources/Resilience"),
+        name: "Resilience", dependencies: ["ClientRuntime", "RuntimeSupport", openAPIRuntime, httpTypes, logging], path: "Runtime/Sources/Resilience",
+        resources: [privacyManifest]),
     // Small building blocks the runtime, the SDKs and the sandbox share:
     // a value behind a lock, work that callers join, a seedable random generator.
     .target(name: "RuntimeSupport", path: "Runtime/Sources/RuntimeSupport"),
@@ -110,21 +115,27 @@ func client(_ name: String, path: String) -> Target {
 let sdkTargets: [Target] = [
     // SecureNode's offline branding dataset (SQLite through GRDB): atomic
     // syncs with their cursor, local lookups, the Call Directory snapshot.
-    .target(name: "BrandingStore", dependencies: [grdb, "SecureNodeCallDirectory"]),
+    .target(name: "BrandingStore", dependencies: [grdb, "SecureNodeCallDirectory"], resources: [privacyManifest]),
     // What the Call Directory extension links, Foundation only: the shared
     // files' formats, the load state, the whole request in one call.
     .target(name: "SecureNodeCallDirectory"),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
-    .target(name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging]),
+    .target(
+        name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
+        resources: [privacyManifest]),
     // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
     // `SecureNodeSDK` class with completion-based call events, over the engine above.
     .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", "Resilience", "RuntimeSupport", openAPIRuntime]),
     // OTP sign-in with the resend cooldown, the session, moods.
-    .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "ClientRuntime", "RuntimeSupport", urlSession, httpTypes, logging]),
+    .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "ClientRuntime", "RuntimeSupport", urlSession, httpTypes, logging], resources: [privacyManifest]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.
-    .target(name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging, "RuntimeSupport"]),
+    .target(
+        name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging, "RuntimeSupport"],
+        resources: [privacyManifest]),
     // Sessions, dual storage and a durable, bounded event queue.
-    .target(name: "MobileTracker", dependencies: ["MobileTrackerAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging]),
+    .target(
+        name: "MobileTracker", dependencies: ["MobileTrackerAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
+        resources: [privacyManifest]),
 ]
 
 // MARK: Sandbox

@@ -55,7 +55,7 @@ interfaces (about 40 s, 900 MB, kept in .build/ios-check/); later runs
 take about a second a file. The whole-package compile takes about 5
 minutes from an empty `.build-ios/` on two cores, and under a minute when
 only the project's sources changed."""
-import json, os, platform, re, shutil, subprocess, sys, tempfile, time
+import glob, json, os, platform, re, shutil, subprocess, sys, tempfile, time
 
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 
@@ -410,6 +410,17 @@ def compile_packages(problems):
             print(f'ios-check:   ok {target} ({seconds:.0f} s)')
     total = time.monotonic() - began
     print(f'ios-check: {compiled} of {len(targets)} targets compiled for iOS in {total:.0f} s')
+    # Each privacy manifest went into its target's resource bundle, as an app's build copies it.
+    products = os.path.join(scratch, 'arm64-apple-ios', 'debug')
+    manifests = [os.path.relpath(os.path.join(d, 'PrivacyInfo.xcprivacy'), root)
+                 for base in ('Sources', 'Runtime/Sources') for d in sorted(glob.glob(os.path.join(root, base, '*')))
+                 if os.path.exists(os.path.join(d, 'PrivacyInfo.xcprivacy'))]
+    for manifest in manifests:
+        target = os.path.basename(os.path.dirname(manifest))
+        bundle = os.path.join(products, f'OpenAPIMobileClients_{target}.bundle', 'PrivacyInfo.xcprivacy')
+        if compiled == len(targets) and not os.path.exists(bundle):
+            problems.append(f'{manifest}: not in the iOS build\'s resource bundle of {target} ({os.path.relpath(bundle, root)})')
+    print(f'ios-check: {len(manifests)} privacy manifests in their targets\' resource bundles')
     print(f'BENCH ios-check-whole-compile {total:.1f} s')
     return compiled
 

@@ -29,7 +29,9 @@ let package = Package(
                 .product(name: "Safepocket", package: "OpenAPIMobileClients"),
                 .product(name: "MobileTracker", package: "OpenAPIMobileClients"),
             ],
-            path: "SampleApp"
+            path: "SampleApp",
+            // The app's own required-reason API use (UserDefaults); the SDKs bring theirs.
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The Call Directory extension: SecureNode's ready-made provider, nothing else.
         .target(

@@ -189,7 +189,7 @@ public enum SecureNode {
     ) -> Bool {
         guard let scheduler else { return false }
         let identifier = SecureNodeEngine.backgroundRefreshTaskIdentifier
-        let registered = scheduler.register(identifier) {
+        let registered = scheduler.registerOnce(identifier) {
             guard let engine = Self.engine else { return false }
             engine.scheduleBackgroundRefresh(after: interval, scheduler: scheduler)
             return await engine.performBackgroundRefresh(budget: budget).succeeded

@@ -253,7 +253,7 @@ final class RecordingReloader: CallDirectoryReloading {
         let late = SimulatedBackgroundTasks(permitted: [identifier])
         late.finishLaunching()
         withKnownIssue("registration after launch") {
-            _ = late.scheduler.register(identifier) { true }
+            _ = late.scheduler.registerOnce(identifier) { true }
         }
         #expect(late.violations.count == 1 && late.violations[0].contains("before application finishes launching"))
         // Registered twice through two schedulers' worth of calls: the system's second registration.

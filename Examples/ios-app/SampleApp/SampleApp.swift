@@ -1,4 +1,5 @@
 import MobileTracker
+import SampleAppModels
 import SecureNodeSDK
 import SwiftUI
 

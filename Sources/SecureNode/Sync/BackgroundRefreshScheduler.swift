@@ -5,7 +5,7 @@ import RuntimeSupport
 /// on iOS (``system``, through the adapter `BackgroundAppRefresh`). Tests
 /// and other hosts give their own.
 ///
-/// Registrations go through ``register(_:target:)``, which asks the system
+/// Registrations go through ``registerOnce(_:target:)``, which asks the system
 /// once per identifier for the life of the scheduler (for ``system``, of
 /// the process): iOS ends the app when a launch handler is registered twice
 /// or after the app finished launching, so a second call (a second SDK
@@ -49,7 +49,7 @@ public struct BackgroundRefreshScheduler: Sendable {
     /// asking the system again. Each launch runs the current target under
     /// ``BackgroundTaskRunner`` (completed once, cancelled on expiration).
     @discardableResult
-    public func register(_ identifier: String, target: @escaping @Sendable () async -> Bool) -> Bool {
+    public func registerOnce(_ identifier: String, target: @escaping @Sendable () async -> Bool) -> Bool {
         let (answer, isFirst) = registrations.claim(identifier, target: target)
         guard isFirst else { return answer ?? false }
         let registrations = self.registrations
@@ -142,7 +142,7 @@ extension SecureNode {
         every interval: TimeInterval = 30 * 60, budget: Duration = .seconds(25), scheduler: BackgroundRefreshScheduler? = .system
     ) -> Bool {
         guard let scheduler else { return false }
-        let registered = scheduler.register(Self.backgroundRefreshTaskIdentifier) { [weak self] in
+        let registered = scheduler.registerOnce(Self.backgroundRefreshTaskIdentifier) { [weak self] in
             guard let self else { return false }
             self.scheduleBackgroundRefresh(after: interval, scheduler: scheduler)
             return await self.performBackgroundRefresh(budget: budget).succeeded
