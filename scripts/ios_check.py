@@ -394,6 +394,13 @@ def compile_packages(problems):
     print(f'ios-check: compiling {len(targets)} targets for arm64-apple-ios16.0 (Swift 6) against {os.path.basename(sdk)}, '
           f'with their dependencies: the library products\' targets (not {", ".join(sorted(TOOL_PRODUCTS))}: tools that need '
           f'the system libyaml) and {APP_PACKAGE}\'s')
+    # SwiftPM reuses its cached build plan when the manifests did not change,
+    # and then misses a file added to a target of this package (a path
+    # dependency of the app's package): a new file read as "cannot find type".
+    # The plan is cheap to make again.
+    for cached in ('arm64-apple-ios/debug/description.json', 'debug.yaml'):
+        if os.path.exists(os.path.join(scratch, cached)):
+            os.remove(os.path.join(scratch, cached))
     compiled = 0
     for target in targets:
         started = time.monotonic()

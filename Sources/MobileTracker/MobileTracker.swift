@@ -35,7 +35,7 @@ import FoundationNetworking
 /// - Delivery keeps the order calls were made in, retries 5xx, 408, 429
 ///   (after `Retry-After`) and network failures with backoff, pauses while
 ///   the app reports offline, and resumes on connectivity or at launch.
-public final class MobileTracker: Sendable {
+public final class MobileTracker: ScreenViewReporting, Sendable {
     /// Where and how the tracker keeps its state; the defaults suit an app.
     public struct Options: Sendable {
         /// The folder for the queue and the backup files (Application Support).
@@ -76,9 +76,18 @@ public final class MobileTracker: Sendable {
         /// (default: full jitter from 0.5 s, doubling, at most 5 minutes).
         public var deliveryBackoff: BackoffPolicy
         /// Whether ``MobileTracker/initialize(brandId:config:)`` starts
-        /// automatic `VIEW_PAGE` events for UIKit view controllers (default
-        /// true; only where UIKit exists, elsewhere ignored).
+        /// automatic `VIEW_PAGE` events for UIKit view controllers and
+        /// SwiftUI screens, and tracks the screen already showing as the
+        /// initial page view (default true; only where UIKit exists,
+        /// elsewhere ignored).
         public var tracksScreensAutomatically: Bool
+        /// Whether a SwiftUI screen whose root view is type-erased (a tab, a
+        /// navigation destination) is named by its navigation title
+        /// (`.navigationTitle`). Default true. A title that shows the user's
+        /// data (a merchant, a contact) would become a screen name: give such
+        /// screens a fixed title, or turn this off and name them with
+        /// `.trackedScreen(_:in:)`.
+        public var namesScreensByNavigationTitle: Bool
         /// The longest ``MobileTracker/initialize(brandId:config:)`` waits
         /// for the session (the document's 30 s), whatever the server does:
         /// past it the call fails with `sessionCreationFailed` naming the
@@ -91,8 +100,10 @@ public final class MobileTracker: Sendable {
             connectivity: Connectivity? = .systemDefault(), logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
-            tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none
+            tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none,
+            namesScreensByNavigationTitle: Bool = true
         ) {
+            self.namesScreensByNavigationTitle = namesScreensByNavigationTitle
             self.pinning = pinning
             self.initializationTimeout = initializationTimeout
             self.tracksScreensAutomatically = tracksScreensAutomatically
@@ -145,11 +156,13 @@ public final class MobileTracker: Sendable {
     private let core: TrackerCore
     private let resets = OrderedResets()
     private let tracksScreensAutomatically: Bool
+    private let namesScreensByNavigationTitle: Bool
 
     /// A tracker with its own options (tests, several brands, app extensions).
     public init(options: Options = Options()) {
         core = TrackerCore(options: options)
         tracksScreensAutomatically = options.tracksScreensAutomatically
+        namesScreensByNavigationTitle = options.namesScreensByNavigationTitle
     }
 
     /// Validates `brandId` (non-empty, numeric) and `config` (https
@@ -165,7 +178,10 @@ public final class MobileTracker: Sendable {
         #if canImport(UIKit) && !os(watchOS)
         // Before the session exists, so the first screen is not missed: its
         // event waits in the queue with the other early calls.
-        if tracksScreensAutomatically { await AutomaticScreenTracking.install(for: self, hook: ViewAppearanceHook.install) }
+        if tracksScreensAutomatically {
+            await AutomaticScreenTracking.shared.install(
+                for: self, usesTitles: namesScreensByNavigationTitle, hook: ViewAppearanceHook.install, visible: ViewAppearanceHook.visibleScreen)
+        }
         #endif
         try await core.initialize(brandID: brandId, config: config)
     }
@@ -246,6 +262,12 @@ public final class MobileTracker: Sendable {
     public func updateLocation(latitude: Double, longitude: Double, accuracy: Double) async {
         await resets.settled()
         await core.updateLocation(LocationUpdateRequest(latitude: latitude, longitude: longitude, accuracy: accuracy))
+    }
+
+    /// Reports a screen view from a SwiftUI view's appearance
+    /// (`.trackedScreen(_:in:)`): ``screen(name:properties:)`` in the background.
+    public func reportScreenView(_ name: String) {
+        Task { await self.screen(name: name) }
     }
 
     /// A screen view: a `VIEW_PAGE` event with `screen: name` and

@@ -21,6 +21,17 @@ import Testing
     }
 
     @Test(arguments: [
+        ("SwiftUI.UIHostingController<MyApp.CartView>", nil, "Cart"),
+        ("SwiftUI.UIHostingController<SwiftUI.ModifiedContent<MyApp.CheckoutScreen, SwiftUI._EnvironmentKeyWritingModifier<Swift.Optional<MyApp.Store>>>>", "Pay", "Checkout"),
+        ("SwiftUI.UIHostingController<SwiftUI.ModifiedContent<SwiftUI.AnyView, SwiftUI.RootModifier>>", "Tracking", "Tracking"),
+        ("SwiftUI.NavigationStackHostingController<SwiftUI.AnyView>", " SOUL ", "SOUL"),
+        ("MyApp.RootHostingController", "Settings", "Settings"),
+    ] as [(String, String?, String)])
+    func swiftUIHostingControllersAreNamedByTheirRootViewThenTheirTitle(typeName: String, title: String?, expected: String) {
+        #expect(ScreenNaming.automaticName(typeName: typeName, title: title) == expected)
+    }
+
+    @Test(arguments: [
         "UINavigationController", "UIKit.UIAlertController", "__C.UIActivityViewController", "UIInputWindowController", "_UIRemoteInputViewController",
         "SwiftUI.UIHostingController<SwiftUI.AnyView>", "MyApp.RootHostingController", "MyApp._InternalViewController",
     ])

@@ -10,7 +10,7 @@ struct CallerIDTab: View {
         NavigationStack {
             if let secureNode = services.secureNode {
                 CallerIDScreen(screen: ObservedScreen(secureNode))
-                    .navigationTitle("Caller ID")
+                    .navigationTitle(SampleScreens.callerID)
             } else {
                 SetupProblem(text: services.problems.first { $0.hasPrefix("SecureNode") } ?? "SecureNode did not start")
             }

@@ -13,7 +13,7 @@ struct SafepocketTab: View {
                 SafepocketFlow(
                     signIn: ObservedScreen(SafepocketSignInModel(safepocket: safepocket, redirectURI: services.safepocketRedirectURI)),
                     finance: ObservedScreen(FinanceModel(safepocket: safepocket)), tracker: services.tracker)
-                    .navigationTitle("Safepocket")
+                    .navigationTitle(SampleScreens.safepocket)
             } else {
                 SetupProblem(text: services.problems.first { $0.hasPrefix("Safepocket") } ?? "Safepocket did not start")
             }
@@ -100,8 +100,11 @@ struct FinanceScreen: View {
         .task { await screen.model.load(month: Self.month) }
         .sheet(item: $editing) { transaction in
             NavigationStack {
-                Form { TextField("Category", text: $category) }
-                    .navigationTitle(transaction.merchantName)
+                Form {
+                    Section(transaction.merchantName) { TextField("Category", text: $category) }
+                }
+                    // A fixed title: screen tracking reads it, and the merchant is the user's data.
+                    .navigationTitle(SampleScreens.transaction)
                     .toolbar {
                         Button("Save") {
                             let chosen = category

@@ -10,7 +10,7 @@ struct SoulTab: View {
         NavigationStack {
             if let soul = services.soul {
                 SoulFlow(signIn: ObservedScreen(SoulSignInModel(soul: soul)), moods: ObservedScreen(MoodsModel(soul: soul)), tracker: services.tracker)
-                    .navigationTitle("SOUL")
+                    .navigationTitle(SampleScreens.soul)
             } else {
                 SetupProblem(text: services.problems.first { $0.hasPrefix("SOUL") } ?? "SOUL did not start")
             }

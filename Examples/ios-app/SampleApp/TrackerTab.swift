@@ -2,7 +2,8 @@ import SampleAppModels
 import SwiftUI
 
 /// MobileTracker: the session, and an event from a button. Screen views
-/// are tracked automatically (each tab's appearance is one).
+/// are tracked automatically: each tab's appearance is one, named by its
+/// navigation title (`SampleScreens`), with no call of the app's.
 struct TrackerTab: View {
     @StateObject var screen: ObservedScreen<TrackerModel>
 
@@ -18,7 +19,7 @@ struct TrackerTab: View {
                 if let message = screen.model.message { Text(message).font(.footnote).foregroundStyle(.red) }
                 Button("Track a button click") { Task { await screen.model.buttonTapped("sample") } }
             }
-            .navigationTitle("Tracking")
+            .navigationTitle(SampleScreens.tracking)
         }
     }
 }

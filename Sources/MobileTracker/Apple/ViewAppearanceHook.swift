@@ -14,11 +14,12 @@ import UIKit
 @MainActor
 enum ViewAppearanceHook {
     private static var exchanged = false
-    private static var observer: (@MainActor (AnyObject) -> Void)?
+    private static var observer: (@MainActor (AnyObject, String?) -> Void)?
 
-    /// Makes `observer` the one that receives every appearing controller
-    /// from now on, exchanging the method on the first call.
-    static func install(_ observer: @escaping @MainActor (AnyObject) -> Void) {
+    /// Makes `observer` the one that receives every appearing controller,
+    /// with its navigation title (for SwiftUI, `.navigationTitle`), from
+    /// now on, exchanging the method on the first call.
+    static func install(_ observer: @escaping @MainActor (AnyObject, String?) -> Void) {
         self.observer = observer
         guard !exchanged,
             let original = class_getInstanceMethod(UIViewController.self, #selector(UIViewController.viewDidAppear(_:))),
@@ -30,13 +31,37 @@ enum ViewAppearanceHook {
 
     /// Called after every view controller's `viewDidAppear(_:)`.
     fileprivate static func didAppear(_ controller: UIViewController) {
-        guard let observer else { return }
-        if controller is UINavigationController || controller is UITabBarController || controller is UISplitViewController
-            || controller is UIPageViewController
-        {
-            return
+        guard let observer, !isContainer(controller) else { return }
+        observer(controller, title(of: controller))
+    }
+
+    /// The screen showing now in the key window (the top of what is
+    /// presented, the selected tab, the visible one of a navigation stack),
+    /// with its navigation title: the initial page view.
+    static func visibleScreen() -> (controller: AnyObject, title: String?)? {
+        let windows = UIApplication.shared.connectedScenes.compactMap { ($0 as? UIWindowScene)?.keyWindow }
+        guard var controller = windows.first?.rootViewController else { return nil }
+        while true {
+            if let presented = controller.presentedViewController {
+                controller = presented
+            } else if let navigation = controller as? UINavigationController, let visible = navigation.visibleViewController {
+                controller = visible
+            } else if let tabs = controller as? UITabBarController, let selected = tabs.selectedViewController {
+                controller = selected
+            } else {
+                break
+            }
         }
-        observer(controller)
+        return isContainer(controller) ? nil : (controller, title(of: controller))
+    }
+
+    private static func isContainer(_ controller: UIViewController) -> Bool {
+        controller is UINavigationController || controller is UITabBarController || controller is UISplitViewController
+            || controller is UIPageViewController
+    }
+
+    private static func title(of controller: UIViewController) -> String? {
+        controller.navigationItem.title ?? controller.title
     }
 }
 

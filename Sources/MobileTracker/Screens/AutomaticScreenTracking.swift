@@ -7,29 +7,43 @@ public protocol TrackedScreen {
 
 /// Automatic `VIEW_PAGE` events, as the document describes: a platform
 /// hook (on UIKit `ViewAppearanceHook`, which skips container
-/// controllers) reports each view controller that appeared; its name comes
-/// from ``TrackedScreen`` or else ``ScreenNaming``, and goes to every
-/// tracker that asked for automatic tracking. Each tracker takes its
-/// screens from one stream, in the order they appeared, and
-/// ``MobileTracker/screen(name:properties:)`` drops a repeat of the last one.
+/// controllers) reports each view controller that appeared, with its
+/// navigation title; its name comes from ``TrackedScreen`` or else
+/// ``ScreenNaming`` (SwiftUI's hosting controllers by their root view or
+/// their navigation title), and goes to every tracker that asked for
+/// automatic tracking. The screen already showing when a tracker
+/// installs is its initial page view ("Initial page view tracked on
+/// initialization"). Each tracker takes its screens from one stream, in the
+/// order they appeared, and ``MobileTracker/screen(name:properties:)``
+/// drops a repeat of the last one. The UIKit hook feeds ``shared``; tests
+/// make hubs of their own, so their screens reach their trackers alone.
 @MainActor
-enum AutomaticScreenTracking {
+final class AutomaticScreenTracking {
+    /// The process's hub, which the UIKit hook feeds.
+    static let shared = AutomaticScreenTracking()
+
     /// A tracker that asked for automatic tracking, and where its screens go.
     private struct Subscriber {
         weak var tracker: MobileTracker?
         let screens: AsyncStream<String>.Continuation
+        /// Whether a navigation title may name a screen (``MobileTracker/Options/namesScreensByNavigationTitle``).
+        let usesTitles: Bool
     }
-    private static var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    private var subscribers: [ObjectIdentifier: Subscriber] = [:]
 
     /// Starts automatic screen tracking for `tracker` (once per tracker);
     /// `hook` is handed the function to call with each controller that
-    /// appeared.
-    static func install(for tracker: MobileTracker, hook: @MainActor (@escaping @MainActor (AnyObject) -> Void) -> Void) {
+    /// appeared and its navigation title; `visible` says which screen shows
+    /// now, tracked at once as the initial page view.
+    func install(
+        for tracker: MobileTracker, usesTitles: Bool = true, hook: @MainActor (@escaping @MainActor (AnyObject, String?) -> Void) -> Void,
+        visible: @MainActor () -> (controller: AnyObject, title: String?)? = { nil }
+    ) {
         let key = ObjectIdentifier(tracker)
         // A subscriber whose tracker is gone does not count: another tracker may have its address now.
         guard subscribers[key]?.tracker == nil else { return }
         let (names, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        subscribers[key] = Subscriber(tracker: tracker, screens: continuation)
+        subscribers[key] = Subscriber(tracker: tracker, screens: continuation, usesTitles: usesTitles)
         Task.detached { [weak tracker] in
             for await name in names {
                 guard let tracker else { return }
@@ -37,18 +51,21 @@ enum AutomaticScreenTracking {
             }
         }
         hook(didAppear)
+        // The initial page view: what already shows, for this tracker alone.
+        if let shown = visible(), let name = Self.screenName(of: shown.controller, title: usesTitles ? shown.title : nil) { continuation.yield(name) }
     }
 
-    /// The screen name of `controller`, nil when it is not tracked.
-    static func screenName(of controller: AnyObject) -> String? {
+    /// The screen name of `controller` (with its navigation title), nil when it is not tracked.
+    static func screenName(of controller: AnyObject, title: String? = nil) -> String? {
         if let named = controller as? any TrackedScreen { return named.trackedScreenName }
-        return ScreenNaming.automaticName(typeName: String(reflecting: type(of: controller)))
+        return ScreenNaming.automaticName(typeName: String(reflecting: type(of: controller)), title: title)
     }
 
-    /// Reports an appearing controller to every installed tracker.
-    static func didAppear(_ controller: AnyObject) {
+    /// Reports an appearing controller, with its navigation title, to every installed tracker.
+    func didAppear(_ controller: AnyObject, title: String?) {
         subscribers = subscribers.filter { $0.value.tracker != nil }
-        guard !subscribers.isEmpty, let name = screenName(of: controller) else { return }
-        for subscriber in subscribers.values { subscriber.screens.yield(name) }
+        for subscriber in subscribers.values {
+            if let name = Self.screenName(of: controller, title: subscriber.usesTitles ? title : nil) { subscriber.screens.yield(name) }
+        }
     }
 }
