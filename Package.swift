@@ -217,7 +217,8 @@ let testSupportTargets: [Target] = [
     .target(name: "CallDirectoryTesting", dependencies: ["SecureNodeCallDirectory", "RuntimeSupport"], path: "Tests/Support/CallDirectoryTesting"),
     // iOS's rules for the frameworks the SDKs drive, kept by doubles on
     // Linux (BGTaskScheduler, ...): a rule iOS traps on is a test failure.
-    .target(name: "PlatformRules", dependencies: ["SecureNode", "RuntimeSupport", "Waiting"], path: "Tests/Support/PlatformRules"),
+    .target(
+        name: "PlatformRules", dependencies: ["SecureNode", "SampleAppModels", "Resilience", "RuntimeSupport", "Waiting"], path: "Tests/Support/PlatformRules"),
 ]
 
 // MARK: Tests
@@ -241,7 +242,7 @@ let runtimeTestTargets: [Target] = [
     .testTarget(
         name: "ResilienceTests",
         dependencies: [
-            "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "ProcessTestSupport", "Waiting", openAPIRuntime, urlSession,
+            "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "ProcessTestSupport", "Waiting", "PlatformRules", openAPIRuntime, urlSession,
             httpTypes, logging,
         ],
         path: "Runtime/Tests/ResilienceTests"),

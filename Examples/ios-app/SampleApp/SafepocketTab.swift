@@ -53,14 +53,8 @@ struct SafepocketFlow: View {
     }
 
     private func signInWithBrowser() async {
-        await signIn.model.begin()
-        guard case .browsing(let url) = signIn.model.step else { return }
-        if let redirect = await browser.start(url, callbackScheme: signIn.model.callbackScheme) {
-            await signIn.model.complete(redirect: redirect)
-            if signIn.model.step == .signedIn { await tracker.signedIn(userID: "safepocket-user") }
-        } else {
-            signIn.model.cancelled()
-        }
+        await signIn.model.signIn(using: browser)
+        if signIn.model.step == .signedIn { await tracker.signedIn(userID: "safepocket-user") }
     }
 }
 

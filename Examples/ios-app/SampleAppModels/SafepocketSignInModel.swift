@@ -64,9 +64,26 @@ public final class SafepocketSignInModel: ScreenModel {
         }
     }
 
-    /// The user closed the browser without signing in.
+    /// The user closed the browser without signing in: not an error (no
+    /// message); the started sign-in stays pending until it expires, so a
+    /// redirect that still arrives completes it.
     public func cancelled() {
         step = .signedOut
+    }
+
+    /// The whole hosted sign-in through `browser`: the authorization URL
+    /// opened in one browser session, then the redirect exchanged, or the
+    /// cancellation taken as the user's choice. A second call while a
+    /// session is open does nothing: one browser session at a time.
+    public func signIn(using browser: some WebAuthenticating) async {
+        if case .browsing = step { return }
+        await begin()
+        guard case .browsing(let url) = step else { return }
+        if let redirect = await browser.authenticate(url, callbackScheme: callbackScheme) {
+            await complete(redirect: redirect)
+        } else {
+            cancelled()
+        }
     }
 
     /// Signs out.

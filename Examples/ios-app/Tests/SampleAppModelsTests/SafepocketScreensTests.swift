@@ -1,5 +1,6 @@
 import BackendDoubles
 import Foundation
+import PlatformRules
 import Resilience
 import Safepocket
 import SafepocketAPI
@@ -57,6 +58,29 @@ import Testing
         let forged = SafepocketSignInModel(safepocket: try makeSafepocket(), redirectURI: Self.redirectURI)
         await forged.complete(redirect: URL(string: "\(Self.redirectURI)?code=stolen&state=forged")!)
         #expect(forged.step == .signedOut && forged.message == "Sign-in did not complete. Please try again.")
+    }
+
+    @Test func theBrowserSessionIsOneAtATimeAndClosingItIsNotAnError() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let screen = SafepocketSignInModel(safepocket: try makeSafepocket(), redirectURI: Self.redirectURI)
+        let browser = SimulatedWebAuthenticationSession()
+        // The user taps "Sign in" twice: one browser session, the second tap ignored.
+        async let first: Void = screen.signIn(using: browser)
+        await browser.waitForPresentation()
+        await screen.signIn(using: browser)
+        #expect(browser.opened.count == 1 && browser.violations.isEmpty)
+        // They close it: signed out, no error shown.
+        browser.cancel()
+        await first
+        #expect(screen.step == .signedOut && screen.message == nil)
+        // They try again and sign in: the hosted page redirects to the app's scheme.
+        async let second: Void = screen.signIn(using: browser)
+        await browser.waitForPresentation()
+        let url = try #require(browser.opened.last)
+        browser.complete(with: try #require(backend.authorize(url)))
+        await second
+        #expect(screen.step == .signedIn && screen.message == nil, "\(screen.message ?? "")")
+        #expect(browser.violations.isEmpty)
     }
 
     @Test func financesAreCachedWithTheirAgeAndAnEditIsQueuedOffline() async throws {

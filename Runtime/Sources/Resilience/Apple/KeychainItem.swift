@@ -2,63 +2,59 @@
 import Foundation
 import Security
 
-/// One generic-password Keychain item, readable after the first unlock
-/// and never leaving this device: what the Keychain token and key stores
-/// keep their secret in (`KeychainTokenStore`, `KeychainKeyStore`).
+// ios-check: with ../Credentials/KeychainSecretItem.swift
+// ios-check: with ../Credentials/SecretItem.swift
+
+/// Security's `SecItem` calls for a generic-password item: what
+/// `KeychainItem` (the Keychain token and key stores' item) runs on. The
+/// rules of reading and writing are `KeychainSecretItem`'s, in plain Swift,
+/// tested on Linux against a double that keeps the Keychain's.
 ///
 /// An Apple adapter: this file imports only Foundation and Security, so
-/// `make ios-check` type-checks it for iOS on its own.
-public struct KeychainItem: Sendable, Hashable {
-    /// The item's service name.
-    public let service: String
-    /// The item's account name.
-    public let account: String
+/// `make ios-check` type-checks it for iOS on its own (with its seam).
+public struct SystemKeychain: KeychainBackend {
+    /// The one system Keychain.
+    public static let shared = SystemKeychain()
 
-    /// The item `service`/`account`.
-    public init(service: String, account: String) {
-        self.service = service
-        self.account = account
-    }
-
-    /// A Keychain call failed with `status`.
-    public struct Failure: Error, Sendable {
-        /// The `OSStatus`.
-        public let status: OSStatus
-    }
-
-    private var query: [String: Any] {
+    private func query(service: String, account: String) -> [String: Any] {
         [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account]
     }
 
-    /// The item's data, nil when there is no item.
-    public func read() throws -> Data? {
-        var query = self.query
+    public func copy(service: String, account: String) -> (status: Int32, data: Data?) {
+        var query = query(service: service, account: account)
         query[kSecReturnData as String] = true
         var result: AnyObject?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        guard status == errSecSuccess, let data = result as? Data else { throw Failure(status: status) }
-        return data
+        return (status, result as? Data)
     }
 
-    /// Adds or updates the item (the update is atomic in the Keychain).
-    public func write(_ data: Data) throws {
-        let status = SecItemUpdate(query as CFDictionary, [kSecValueData as String: data] as CFDictionary)
-        if status == errSecItemNotFound {
-            var item = query
-            item[kSecValueData as String] = data
-            item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-            let added = SecItemAdd(item as CFDictionary, nil)
-            guard added == errSecSuccess else { throw Failure(status: added) }
-        } else if status != errSecSuccess {
-            throw Failure(status: status)
+    public func add(service: String, account: String, data: Data, accessibility: KeychainAccessibility) -> Int32 {
+        var item = query(service: service, account: account)
+        item[kSecValueData as String] = data
+        item[kSecAttrAccessible as String] = Self.attribute(accessibility)
+        return SecItemAdd(item as CFDictionary, nil)
+    }
+
+    public func update(service: String, account: String, data: Data) -> Int32 {
+        SecItemUpdate(query(service: service, account: account) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+    }
+
+    public func delete(service: String, account: String) -> Int32 {
+        SecItemDelete(query(service: service, account: account) as CFDictionary)
+    }
+
+    private static func attribute(_ accessibility: KeychainAccessibility) -> CFString {
+        switch accessibility {
+        case .afterFirstUnlockThisDeviceOnly: return kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        case .whenUnlockedThisDeviceOnly: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        case .afterFirstUnlock: return kSecAttrAccessibleAfterFirstUnlock
+        case .whenUnlocked: return kSecAttrAccessibleWhenUnlocked
         }
     }
-
-    /// Deletes the item.
-    public func delete() throws {
-        let status = SecItemDelete(query as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else { throw Failure(status: status) }
-    }
 }
+
+/// One generic-password Keychain item, readable after the first unlock and
+/// never leaving this device: what the Keychain token and key stores keep
+/// their secret in (`KeychainTokenStore`, `KeychainKeyStore`).
+public typealias KeychainItem = KeychainSecretItem<SystemKeychain>
 #endif

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One secret the platform keeps for the app, named by a service and an
-/// account: on Apple platforms a Keychain item (`KeychainItem`, which
-/// conforms where the `Security` framework exists). ``SecretItemTokenStore``
+/// account: on Apple platforms a Keychain item (`KeychainItem`, a
+/// `KeychainSecretItem` over the system Keychain). ``SecretItemTokenStore``
 /// and ``SecretItemKeyStore`` keep a refresh token or an API key in one.
 ///
 /// Rules for implementers: `write` replaces the secret atomically (a reader
@@ -23,6 +23,3 @@ public protocol SecretItem: Sendable {
     func delete() throws
 }
 
-#if canImport(Security)
-extension KeychainItem: SecretItem {}
-#endif
