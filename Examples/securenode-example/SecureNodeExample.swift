@@ -164,14 +164,11 @@ struct SecureNodeExample: AsyncParsableCommand {
                 case .success(let response):
                     printJSON(["event": "seen", "number": mask(number), "event_id": response.eventId ?? NSNull(), "event_key": response.eventKey,
                                "queued": response.isQueued])
-                    if let latency = returnAfter {
-                        // With the call id when the server gave one, else with the key (sent once the seen event is delivered).
-                        if let callId = response.eventId {
-                            sdk.recordCallReturned(phoneNumberE164: number, callId: callId, returnCallLatencySeconds: latency)
-                        } else {
-                            sdk.recordCallReturned(phoneNumberE164: number, callEventKey: response.eventKey, returnCallLatencySeconds: latency)
-                        }
-                        printJSON(["event": "returned", "number": mask(number), "call_id": response.eventId ?? NSNull()])
+                    // As the README does: the call id is the server's, or a local one while the
+                    // seen event is queued (the return then waits for its delivery, across runs).
+                    if let latency = returnAfter, let callId = response.eventId {
+                        sdk.recordCallReturned(phoneNumberE164: number, callId: callId, returnCallLatencySeconds: latency)
+                        printJSON(["event": "returned", "number": mask(number), "call_id": callId])
                     }
                 case .failure(let error):
                     throw SecureNodeExampleError.configuration("the event was not recorded: \(error)")

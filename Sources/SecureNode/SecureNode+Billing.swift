@@ -89,11 +89,17 @@ extension SecureNode {
             refersTo: callEventKey)
     }
 
-    /// Records a return call when the app holds the earlier event's server
-    /// id (`event_id`, the README's `callId`): sent with it as
-    /// `meta.call_event_id` at once, with no wait for another event.
+    /// Records a return call when the app holds the earlier event's call id
+    /// (the README's `callId`): the server's `event_id`, sent as
+    /// `meta.call_event_id` at once, with no wait for another event; or a
+    /// ``LocalCallID`` (the earlier event was queued), and then the return
+    /// waits in the outbox, across relaunches, for that event's delivery and
+    /// goes out once with its server id.
     @discardableResult
     public func recordCallReturned(phoneNumberE164: String, callID: String, returnCallLatencySeconds: Int? = nil) -> String? {
+        if let key = LocalCallID.eventKey(of: callID) {
+            return recordCallReturned(phoneNumberE164: phoneNumberE164, callEventKey: key, returnCallLatencySeconds: returnCallLatencySeconds)
+        }
         let now = Date()
         return recordEvent(
             phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "display", displayedAt: now,

@@ -11,13 +11,16 @@ import Foundation
 ///   ``SecureNodeSDK/completionWait`` (10 s); ``eventId`` is its `event_id`
 ///   (the README's call id, for `recordCallReturned(phoneNumberE164:callId:returnCallLatencySeconds:)`);
 /// - queued: offline, slow, or held back by a call in progress;
-///   ``eventId`` is nil and ``isQueued`` true. The event stays in the
-///   outbox and goes out later (this launch or the next), once. A return
-///   call is still attributed: pass ``eventKey`` to
-///   `recordCallReturned(phoneNumberE164:callEventKey:returnCallLatencySeconds:)`,
-///   which waits for the server's id and sends it.
+///   ``isQueued`` is true and ``eventId`` a local call id (`local:` and the
+///   event key, `LocalCallID`). The event stays in the outbox and goes out
+///   later (this launch or the next), once. The README's code attributes
+///   the return call unchanged: `recordCallReturned(phoneNumberE164:callId:returnCallLatencySeconds:)`
+///   with the local id waits, durably, for the event's delivery and sends
+///   the server's id; the app may keep the id across relaunches.
 public struct CallEventResponse: Sendable, Hashable {
-    /// The server's `event_id` (the call id); nil while the event is queued.
+    /// The call id: the server's `event_id`, or while the event is queued
+    /// its local id (`local:<event key>`), which `recordCallReturned(...callId:...)`
+    /// resolves; nil only when the server took the event without an id.
     public var eventId: String?
     /// The event's key (`event_key`), the same on every attempt.
     public var eventKey: String

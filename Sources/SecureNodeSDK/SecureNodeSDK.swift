@@ -108,8 +108,11 @@ public final class SecureNodeSDK: Sendable {
     }
 
     /// The README's follow-up attribution: the user returned the call
-    /// whose server id (`event_id`) is `callId`; sent at once with it as
-    /// `meta.call_event_id`.
+    /// whose id is `callId` (a completion's ``CallEventResponse/eventId``):
+    /// the server's `event_id`, sent at once as `meta.call_event_id`; or,
+    /// for an event that was queued, its local id, and the return waits in
+    /// the outbox (across relaunches) for that event's delivery, then goes
+    /// out once with the server's id.
     public func recordCallReturned(
         phoneNumberE164: String, callId: String, returnCallLatencySeconds: Int? = nil,
         completion: (@Sendable (Result<CallEventResponse, any Error>) -> Void)? = nil
@@ -181,7 +184,8 @@ public final class SecureNodeSDK: Sendable {
             case .delivered(let eventID):
                 result = .success(CallEventResponse(eventId: eventID, eventKey: key, isQueued: false))
             case .pending:
-                result = .success(CallEventResponse(eventId: nil, eventKey: key, isQueued: true))
+                // Not known to the server yet: a local call id, which recordCallReturned resolves once it is.
+                result = .success(CallEventResponse(eventId: LocalCallID.make(eventKey: key), eventKey: key, isQueued: true))
             case .unknown:
                 // Gone from the outbox without a server id: refused, or delivered without one.
                 if let drop = await engine.billingDrop(for: key) {

@@ -88,7 +88,7 @@ import Waiting
             Issue.record("queued is not a failure: \(String(describing: answer.read()))")
             return
         }
-        #expect(response.isQueued && response.eventId == nil, "no call id yet: the event waits in the outbox")
+        #expect(response.isQueued && response.eventId == LocalCallID.make(eventKey: response.eventKey), "a local call id: the event waits in the outbox")
         sdk.recordCallReturned(phoneNumberE164: "+61412345678", callEventKey: response.eventKey, returnCallLatencySeconds: 60)
 
         // The network comes back.
@@ -102,6 +102,43 @@ import Waiting
         delivering.cancel()
         let returned = try #require(backend.billed.last?.json["meta"] as? [String: Any])
         #expect(returned["call_event_id"] as? String == "evt_1", "the queued event's server id, learned when it was delivered")
+    }
+
+    /// The README's call-event sample, pasted unchanged (`readmeCallEventSample`),
+    /// with the server away: the seen event is queued, its completion's call
+    /// id is a local one, and the sample's own `recordCallReturned(callId:)`
+    /// is recorded against it. The app is relaunched before the server comes
+    /// back: the return call goes out once, with the seen event's server id.
+    @Test func theREADMECallEventSampleAttributesTheReturnCallOfflineAndAcrossARelaunch() async throws {
+        defer { cleanUp() }
+        let unreachable = try ClosedPort()
+        defer { withExtendedLifetime(unreachable) {} }
+        transport.target.withLock { $0 = unreachable.baseURL }
+        readmeQuickStart()
+        let first = try #require(SecureNode.engine)
+        do {
+            let sdk = SecureNodeSDK(engine: first, scheduler: nil, completionWait: .milliseconds(300))
+            readmeCallEventSample(sdk: sdk)
+            // The sample's completion ran and recorded the return against the local id: two events wait.
+            #expect(try await eventually { try first.outbox.counts().pending == 2 })
+        }
+        #expect(backend.billed.isEmpty, "the server was away")
+
+        // The app is relaunched (a new engine over the same files); the server is back.
+        readmeQuickStart()
+        let relaunched = try #require(SecureNode.engine)
+        #expect(relaunched !== first)
+        transport.target.withLock { $0 = backend.baseURL }
+        let delivering = Task { await relaunched.deliverPendingEvents() }
+        defer { delivering.cancel() }
+        #expect(try await eventually { try relaunched.outbox.counts() == BillingOutbox.Counts(pending: 0, delivered: 2, dropped: 0) })
+        let events = backend.billed.filter { $0.kind == "event" }
+        #expect(events.count == 2, "each event billed once")
+        #expect(events.first?.json["outcome"] as? String != "returned", "the seen event first")
+        let returned = try #require(events.last)
+        #expect(returned.json["outcome"] as? String == "returned")
+        #expect((returned.json["meta"] as? [String: Any])?["call_event_id"] as? String == "evt_1", "attributed to the seen call's server id")
+        #expect((returned.json["meta"] as? [String: Any])?["return_call_latency_seconds"] as? Int == 120)
     }
 
     @Test func aRefusedEventFailsItsCompletionAndAnUnconfiguredSDKSaysSo() async throws {
