@@ -101,6 +101,16 @@ public final class Safepocket: SessionOwner {
         /// made them, sent only with that user's token, and deleted when
         /// another user signs in.
         public var keepsQueuedWritesAfterSignOut: Bool
+        /// How long before its `expiration` a cached Plaid Link token stops
+        /// being served and a new one is created
+        /// (``Safepocket/plaidLinkToken()``). Default 30 minutes: a Plaid
+        /// Link session can last that long, and a token that expires during
+        /// it ends the session with `INVALID_LINK_TOKEN`. At most half the
+        /// token's lifetime is used.
+        public var plaidLinkTokenRenewalMargin: Duration
+        /// The clock of the SDK's expiry decisions (the Plaid Link token's).
+        /// Default: the system's.
+        public var now: @Sendable () -> Date
 
         /// Creates a configuration.
         public init(
@@ -109,9 +119,12 @@ public final class Safepocket: SessionOwner {
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "safepocket"),
             connectivity: Connectivity? = .systemDefault(), storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
             signInLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, isDevelopment: Bool? = nil,
-            keepsQueuedWritesAfterSignOut: Bool = false
+            keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60),
+            now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.keepsQueuedWritesAfterSignOut = keepsQueuedWritesAfterSignOut
+            self.plaidLinkTokenRenewalMargin = plaidLinkTokenRenewalMargin
+            self.now = now
             self.baseURL = baseURL
             self.pinning = pinning
             self.isDevelopment = isDevelopment ?? Self.isDevelopmentServer(baseURL)
@@ -163,6 +176,8 @@ public final class Safepocket: SessionOwner {
     private let wired: SessionClients<SafepocketAPI.Client>
     /// Writes made offline, sent with their stored `Idempotency-Key`.
     private let writes: OfflineWrites<SafepocketAPI.Client>
+    /// The signed-in user's Plaid Link token, in memory until near its expiry.
+    let plaidLinkTokens: PlaidLinkTokenCache
 
     /// Builds the client and the session, and opens the SDK's files.
     /// Throws ``SafepocketError/insecureBaseURL`` for an http URL to a
@@ -188,6 +203,8 @@ public final class Safepocket: SessionOwner {
         }
         let cache = storage.cache
         self.cache = cache
+        let plaidLinkTokens = PlaidLinkTokenCache(renewalMargin: configuration.plaidLinkTokenRenewalMargin, now: configuration.now)
+        self.plaidLinkTokens = plaidLinkTokens
         let pendingSignIn = PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime)
         // The sign-in, once made below: the session's end forgets the one it had pending.
         let signInFlow = Locked<PKCESignIn?>(nil)
@@ -204,6 +221,7 @@ public final class Safepocket: SessionOwner {
                 transport: transport,
                 tokenStore: tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
+                    plaidLinkTokens.forget()
                     if let flow = signInFlow.read() { await flow.forgetPending(startedBefore: endedAt) } else { try? pendingSignIn.clear() }
                 },
                 stack: {
@@ -390,6 +408,46 @@ public final class Safepocket: SessionOwner {
         } catch {
             throw .storageFailed
         }
+    }
+
+    // MARK: Plaid
+
+    /// A Plaid Link token to open Plaid Link with (step 1 of the guide's
+    /// Plaid flow), cached as the guide asks: the same token while more than
+    /// ``Configuration/plaidLinkTokenRenewalMargin`` is left before its
+    /// `expiration`, never one past it, then a new one from
+    /// `POST /plaid/link-token` (with an `Idempotency-Key` of its own).
+    /// Callers that ask at once share one request. The token belongs to the
+    /// signed-in user: it is kept in memory only, and forgotten at
+    /// sign-out, when the session expires, and at another user's sign-in.
+    /// Offline with no token to serve it throws ``SafepocketError/offline``.
+    public func plaidLinkToken() async throws(SafepocketError) -> PlaidLinkToken {
+        let session = self.session
+        return try await plaidLinkTokens.token(signIn: session.signInEpoch, currentSignIn: { session.signInEpoch }) { [self] in
+            do throws(SafepocketError) {
+                return .success(try await perform { try await $0.createPlaidLinkToken() })
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Forgets the cached Plaid Link token, so that the next
+    /// ``plaidLinkToken()`` creates one: call it when Plaid Link exits with
+    /// `INVALID_LINK_TOKEN` (the user took too long, or too many attempts).
+    public func invalidatePlaidLinkToken() {
+        plaidLinkTokens.forget()
+    }
+
+    /// Exchanges the `public_token` Plaid Link returned (step 3 of the
+    /// guide's Plaid flow) for a linked item, with an `Idempotency-Key`.
+    /// The Link session is over, so its link token is forgotten. Not queued
+    /// offline: a public token expires within minutes. Follow it with a
+    /// transactions sync.
+    public func exchangePlaidPublicToken(_ publicToken: String) async throws(SafepocketError) -> PlaidExchangeResult {
+        let result = try await perform { try await $0.exchangePlaidPublicToken(body: PlaidExchangeRequest(publicToken: publicToken)) }
+        plaidLinkTokens.forget()
+        return result
     }
 
     private func read<Result: Sendable>(_ call: @Sendable (SafepocketAPI.Client) async throws -> Result) async throws(SafepocketError)

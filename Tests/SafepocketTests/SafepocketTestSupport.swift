@@ -12,13 +12,19 @@ struct SafepocketHarness {
     let backend: SafepocketBackend
     let folder: URL
     let log = LogCapture()
+    /// The clock of the backend and of every SDK made here.
+    let clock: ManualClock?
     var tokenFile: URL { folder.appendingPathComponent("refresh-token.json") }
     var pendingFile: URL { folder.appendingPathComponent("pending-sign-in.json") }
     static let authorization = AuthorizationConfiguration(
         authorizeEndpoint: URL(string: "https://auth.safepocket.example/oauth2/authorize")!, clientID: "ios-client")
 
-    init(keepAlive: Bool = true) throws {
-        backend = try SafepocketBackend(keepAlive: keepAlive)
+    /// A backend and SDKs on the system clock, or on a `ManualClock` the
+    /// test moves (`manualClock`).
+    init(keepAlive: Bool = true, manualClock: Bool = false) throws {
+        let clock = manualClock ? ManualClock() : nil
+        self.clock = clock
+        backend = try SafepocketBackend(keepAlive: keepAlive, now: { clock?.now ?? Date() })
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("safepocket-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
@@ -30,11 +36,13 @@ struct SafepocketHarness {
         timeouts: TransportTimeouts = TransportTimeouts(connect: .seconds(30), read: .seconds(30)), connectivity: Connectivity? = nil, signInLifetime: Duration = .seconds(600),
         baseURL: URL? = nil, transport: (any ClientTransport)? = nil, pinning: CertificatePinning = .none, isDevelopment: Bool? = nil
     ) throws -> Safepocket {
-        try Safepocket(.init(
+        let clock = self.clock
+        return try Safepocket(.init(
             baseURL: baseURL ?? backend.baseURL, authorization: Self.authorization, tokenStore: FileTokenStore(url: tokenFile),
             pendingSignInFile: pendingFile, timeouts: timeouts, transport: transport,
             retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))), logger: log.logger(label: "safepocket"),
-            connectivity: connectivity, storageFolder: folder, signInLifetime: signInLifetime, pinning: pinning, isDevelopment: isDevelopment))
+            connectivity: connectivity, storageFolder: folder, signInLifetime: signInLifetime, pinning: pinning, isDevelopment: isDevelopment,
+            now: { clock?.now ?? Date() }))
     }
 
     /// Signs in through the PKCE flow, the backend playing the hosted UI.

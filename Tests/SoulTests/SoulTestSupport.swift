@@ -8,13 +8,6 @@ import RuntimeSupport
 import Soul
 import Testing
 
-/// A clock the tests move by hand, for cooldowns.
-final class ManualClock: Sendable {
-    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 /// A SOUL SDK over a ``SoulBackend`` with a token file in a fresh folder and
 /// every log line captured.
 struct SoulHarness {

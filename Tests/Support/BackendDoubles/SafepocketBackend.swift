@@ -29,10 +29,13 @@ package final class SafepocketBackend: Sendable {
     package let server: LoopbackHTTPServer
     /// A fault to answer instead of the real behaviour (nil: behave).
     package let fault = Locked<(@Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply?)?>(nil)
-    private let behaviour = SafepocketBehaviour(ledger: false)
+    private let behaviour: SafepocketBehaviour
 
     /// Starts the backend; the examples come from `specs/safepocket.yaml`.
-    package init(keepAlive: Bool = true) throws {
+    /// `now` is the backend's clock (the expiry of the tokens it issues),
+    /// and Plaid Link tokens live `linkTokenLifetime`.
+    package init(keepAlive: Bool = true, linkTokenLifetime: Duration = .seconds(4 * 3600), now: @escaping @Sendable () -> Date = Date.init) throws {
+        behaviour = SafepocketBehaviour(ledger: false, linkTokenLifetime: linkTokenLifetime, now: now)
         let examples = try SpecExamples("safepocket.yaml")
         let routes = try examples.document.operations.compactMap { path, method, operation, _ -> Route? in
             guard let id = operation.operationId, id != "exchangeToken" else { return nil }
@@ -75,6 +78,9 @@ package final class SafepocketBackend: Sendable {
     package var secrets: [String] { behaviour.secrets }
     /// Makes every access token issued so far expired.
     package func expireAccessTokens() { behaviour.expireAccessTokens() }
+    /// Plays Plaid Link: the public token for a live `linkToken`, nil for
+    /// an unknown or expired one.
+    package func completeLink(linkToken: String) -> String? { behaviour.completeLink(linkToken: linkToken) }
 
     /// Plays the hosted UI for an authorization URL the app opened: the
     /// redirect carrying a new code and the app's `state`, or nil when the

@@ -10,7 +10,11 @@ import RuntimeSupport
 /// every other operation behind an unexpired bearer token; accounts and
 /// transactions from a seeded ledger (``SafepocketLedger``), filtered and
 /// paged as the spec says; transaction updates deduplicated by
-/// `Idempotency-Key`. Errors are the guide's envelope with a `traceId`.
+/// `Idempotency-Key`; Plaid Link tokens (`POST /plaid/link-token`) that
+/// expire as Plaid's do, four hours after creation, one per
+/// `Idempotency-Key`, and public tokens (``completeLink(linkToken:)`` plays
+/// Plaid Link) that `POST /plaid/exchange` redeems once, before the link
+/// token expires. Errors are the guide's envelope with a `traceId`.
 public final class SafepocketBehaviour: SandboxBehaviour {
     /// What the backend has seen.
     public struct Counters: Sendable {
@@ -24,6 +28,10 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         public var writesReplayed = 0
         /// Requests refused because their access token had expired.
         public var expiredTokens = 0
+        /// Plaid Link tokens created (a replayed `Idempotency-Key` not counted).
+        public var linkTokensCreated = 0
+        /// Plaid public tokens exchanged for an item.
+        public var publicTokensExchanged = 0
     }
 
     private struct State {
@@ -36,6 +44,11 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         var accessTokenLifetime: Duration
         var ledger: SafepocketLedger?
         var replies: [String: SandboxReply] = [:]
+        var linkTokenLifetime: Duration
+        /// Link tokens issued, with their expiry.
+        var linkTokens: [String: Date] = [:]
+        /// Public tokens Plaid Link returned and not yet exchanged.
+        var publicTokens: Set<String> = []
     }
 
     /// The currency of every account.
@@ -46,16 +59,20 @@ public final class SafepocketBehaviour: SandboxBehaviour {
     private let now: @Sendable () -> Date
 
     /// A backend whose ledger is generated from `seed`, with a year of
-    /// transactions ending in `lastMonth` (the current month when nil), and
-    /// access tokens living `accessTokenLifetime`. Without `ledger`, the
-    /// finance operations are left to the spec's examples (nil answers).
+    /// transactions ending in `lastMonth` (the current month when nil),
+    /// access tokens living `accessTokenLifetime` and Plaid Link tokens
+    /// `linkTokenLifetime` (Plaid's four hours by default). Without
+    /// `ledger`, the finance operations are left to the spec's examples
+    /// (nil answers).
     public init(seed: UInt64 = 1, lastMonth: (year: Int, month: Int)? = nil, accessTokenLifetime: Duration = .seconds(3600), ledger: Bool = true,
-                now: @escaping @Sendable () -> Date = Date.init) {
+                linkTokenLifetime: Duration = .seconds(4 * 3600), now: @escaping @Sendable () -> Date = Date.init) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month], from: now())
         let month = lastMonth ?? (parts.year!, parts.month!)
-        state = Locked(State(accessTokenLifetime: accessTokenLifetime, ledger: ledger ? SafepocketLedger(seed: seed, lastMonth: month) : nil))
+        state = Locked(State(
+            accessTokenLifetime: accessTokenLifetime, ledger: ledger ? SafepocketLedger(seed: seed, lastMonth: month) : nil,
+            linkTokenLifetime: linkTokenLifetime))
         self.now = now
     }
 
@@ -65,8 +82,23 @@ public final class SafepocketBehaviour: SandboxBehaviour {
     public var issuedTokens: [String] { state.withLock { $0.issuedTokens } }
     /// The refresh tokens the server would still accept.
     public var liveRefreshTokens: Set<String> { state.withLock { $0.refreshTokens } }
-    /// Every secret that crossed the wire: tokens, authorization codes, PKCE verifiers.
+    /// Every secret that crossed the wire: tokens (Plaid's too), authorization codes, PKCE verifiers.
     public var secrets: [String] { state.withLock { $0.issuedTokens + $0.secretsSeen } }
+
+    /// Plays Plaid Link for `linkToken`: the public token a user who linked
+    /// an account would bring back, or nil when the link token is unknown or
+    /// expired (Link would exit with `INVALID_LINK_TOKEN`).
+    public func completeLink(linkToken: String) -> String? {
+        let time = now()
+        return state.withLock { state in
+            guard let expiry = state.linkTokens[linkToken], expiry > time else { return nil }
+            let publicToken = "public-sandbox-" + UUID().uuidString.lowercased()
+            state.publicTokens.insert(publicToken)
+            state.secretsSeen.append(publicToken)
+            return publicToken
+        }
+    }
+
     /// Makes every access token issued so far expired.
     public func expireAccessTokens() {
         let past = now().addingTimeInterval(-1)
@@ -181,6 +213,9 @@ public final class SafepocketBehaviour: SandboxBehaviour {
             if let token = SandboxJSON.bearer(request), state.accessTokens[token] != nil { state.counters.expiredTokens += 1 }
             return envelope(401, "UNAUTHENTICATED", "Access token missing or expired")
         }
+        if request.method == "POST", request.path.hasPrefix("/plaid/") {
+            return plaid(request, body: body, at: now, state: &state)
+        }
         guard let ledger = state.ledger else { return nil }
         let segments = request.path.split(separator: "/").map(String.init)
         switch (request.method, segments.count, segments.first) {
@@ -212,6 +247,35 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         default:
             return nil
         }
+    }
+
+    /// `POST /plaid/link-token` and `POST /plaid/exchange`, answered once
+    /// per `Idempotency-Key` (a replayed key gets the first answer).
+    private static func plaid(_ request: ContractRequest, body: [String: Any], at now: Date, state: inout State) -> SandboxReply? {
+        let key = request.header("Idempotency-Key")?.lowercased()
+        if let key, let earlier = state.replies[key] { return earlier }
+        let reply: SandboxReply
+        switch request.path {
+        case "/plaid/link-token":
+            let token = "link-sandbox-" + UUID().uuidString.lowercased()
+            state.linkTokens[token] = now.addingTimeInterval(state.linkTokenLifetime.seconds)
+            state.secretsSeen.append(token)
+            state.counters.linkTokensCreated += 1
+            reply = SandboxJSON.reply(200, [
+                "linkToken": token, "expiration": SandboxJSON.timestamp(state.linkTokens[token]!), "requestId": "req-\(state.counters.linkTokensCreated)",
+                "traceId": "trace-link-token",
+            ])
+        case "/plaid/exchange":
+            guard let publicToken = body["publicToken"] as? String, state.publicTokens.remove(publicToken) != nil else {
+                return envelope(502, "PLAID_ERROR", "INVALID_PUBLIC_TOKEN: unknown, used or expired public token")
+            }
+            state.counters.publicTokensExchanged += 1
+            reply = SandboxJSON.reply(200, ["itemId": "item-\(state.counters.publicTokensExchanged)", "status": "LINKED", "traceId": "trace-plaid-exchange"])
+        default:
+            return nil
+        }
+        if let key { state.replies[key] = reply }
+        return reply
     }
 
     /// `GET /transactions`: the window (`from`/`to` months over `month`,
