@@ -218,7 +218,8 @@ let testSupportTargets: [Target] = [
     // iOS's rules for the frameworks the SDKs drive, kept by doubles on
     // Linux (BGTaskScheduler, ...): a rule iOS traps on is a test failure.
     .target(
-        name: "PlatformRules", dependencies: ["SecureNode", "SampleAppModels", "Resilience", "RuntimeSupport", "Waiting"], path: "Tests/Support/PlatformRules"),
+        name: "PlatformRules", dependencies: ["SecureNode", "SampleAppModels", "MobileTracker", "Resilience", "RuntimeSupport", "Waiting"],
+        path: "Tests/Support/PlatformRules"),
 ]
 
 // MARK: Tests
@@ -287,7 +288,7 @@ let sdkTestTargets: [Target] = [
         name: "MobileTrackerTests",
         dependencies: [
             "MobileTracker", "MobileTrackerAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
-            "RuntimeSupport", "tracker-child", "Waiting", logging,
+            "RuntimeSupport", "tracker-child", "Waiting", "PlatformRules", logging,
         ]),
     .testTarget(name: "RetryContractTests", dependencies: ["RetryMatrix", "SoulAPI", "SafepocketAPI", "SecureNodeAPI", "ClientRuntime"]),
     // Every operation of the four generated clients over real HTTP on a

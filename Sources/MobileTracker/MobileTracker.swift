@@ -88,6 +88,18 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// screens a fixed title, or turn this off and name them with
         /// `.trackedScreen(_:in:)`.
         public var namesScreensByNavigationTitle: Bool
+        /// Whether the tracker sends the device's location after it creates
+        /// a session, as the reference says ("Update Session Location ...
+        /// Called: After session creation if location permissions are
+        /// granted"): one reading from ``locationSource``, only when the app
+        /// already holds location permission (the tracker never asks for
+        /// it). Default true; false sends no location unless the app calls
+        /// ``MobileTracker/updateLocation(_:)``.
+        public var tracksLocationAutomatically: Bool
+        /// Where that reading comes from. Default: Core Location on Apple
+        /// platforms (`CoreLocationManager`, an adapter, read by a
+        /// ``DeviceLocationReader``), none elsewhere.
+        public var locationSource: (any LocationSource)?
         /// The longest ``MobileTracker/initialize(brandId:config:)`` waits
         /// for the session (the document's 30 s), whatever the server does:
         /// past it the call fails with `sessionCreationFailed` naming the
@@ -101,9 +113,15 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
             tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none,
-            namesScreensByNavigationTitle: Bool = true
+            namesScreensByNavigationTitle: Bool = true, tracksLocationAutomatically: Bool = true, locationSource: (any LocationSource)? = nil
         ) {
             self.namesScreensByNavigationTitle = namesScreensByNavigationTitle
+            self.tracksLocationAutomatically = tracksLocationAutomatically
+            #if canImport(CoreLocation) && !os(watchOS)
+            self.locationSource = locationSource ?? DeviceLocationReader { CoreLocationManager() }
+            #else
+            self.locationSource = locationSource
+            #endif
             self.pinning = pinning
             self.initializationTimeout = initializationTimeout
             self.tracksScreensAutomatically = tracksScreensAutomatically
@@ -165,13 +183,16 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         namesScreensByNavigationTitle = options.namesScreensByNavigationTitle
     }
 
-    /// Validates `brandId` (non-empty, numeric) and `config` (https
-    /// `apiUrl` without a trailing slash, an `xApiKey`, `cookieExpiration`
-    /// > 0), then restores the stored session or creates one with
-    /// `POST /v2/tracking-session`. Returns at once when already initialized;
-    /// a call made while another is in progress waits for it (30 s at most).
-    /// Where UIKit exists it also starts automatic screen tracking (see
-    /// ``Options/tracksScreensAutomatically``).
+    /// Validates `brandId` (non-empty, numeric) and `config` (an https
+    /// `apiUrl`, used without a trailing slash, which is logged as a
+    /// warning; an `xApiKey`; `cookieExpiration` > 0), then restores the
+    /// stored session or creates one with `POST /v2/tracking-session`.
+    /// Returns at once when already initialized; a call made while another
+    /// is in progress waits for it (30 s at most). Where UIKit exists it
+    /// also starts automatic screen tracking (see
+    /// ``Options/tracksScreensAutomatically``); after creating a session it
+    /// sends the device's location when the app holds the permission (see
+    /// ``Options/tracksLocationAutomatically``).
     public func initialize(brandId: String, config: TrackerConfig?) async throws(TrackerError) {
         await resets.settled()
         _ = try TrackerCore.validate(brandID: brandId, config: config)
@@ -237,6 +258,17 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         }
     }
 
+    /// Updates the profile (`PUT /v1/customer-profiles/set`) with the
+    /// reference's `UpdateProfileData`: its profile fields, its `metadata`,
+    /// and its `userId` (when it differs from the identified user, the
+    /// session is linked to that user first, as ``identify(userId:profileData:)``
+    /// does). What ``identify(userId:profileData:)`` and ``set(profileData:)``
+    /// call, for an app that has the fields typed.
+    public func updateProfile(_ data: UpdateProfileData) async {
+        await resets.settled()
+        await core.updateProfile(data)
+    }
+
     /// Updates the profile without changing the user id.
     public func set(profileData: [String: Any]) async {
         await resets.settled()
@@ -248,7 +280,8 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
     }
 
     /// Session metadata: sent with the profile now and merged into every
-    /// later event of this session.
+    /// later event of this session. Before ``initialize(brandId:config:)``
+    /// (no session, no user) it is not set, and an error is logged.
     public func setMetadata(_ metadata: [String: Any]) async {
         await resets.settled()
         do {
@@ -262,6 +295,18 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
     public func updateLocation(latitude: Double, longitude: Double, accuracy: Double) async {
         await resets.settled()
         await core.updateLocation(LocationUpdateRequest(latitude: latitude, longitude: longitude, accuracy: accuracy))
+    }
+
+    /// The session's location, as the reference's `LocationData`.
+    public func updateLocation(_ location: LocationData) async {
+        await updateLocation(latitude: location.latitude, longitude: location.longitude, accuracy: location.accuracy)
+    }
+
+    /// Waits for the automatic location reading after the last session
+    /// creation, if one runs (tests).
+    func automaticLocationSettled() async {
+        await resets.settled()
+        await core.automaticLocationSettled()
     }
 
     /// Reports a screen view from a SwiftUI view's appearance
@@ -334,6 +379,13 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
     public func deviceID() async -> String? {
         await resets.settled()
         return await core.currentDevice
+    }
+
+    /// What the tracker sends about the device when it creates a session
+    /// (the reference's `DeviceInfo`), once initialized.
+    public func deviceInfo() async -> DeviceInfo? {
+        await resets.settled()
+        return await core.deviceInfo
     }
 }
 

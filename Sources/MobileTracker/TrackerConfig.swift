@@ -4,7 +4,8 @@ import Foundation
 public struct TrackerConfig: Sendable, Hashable {
     /// Detailed logs (`debug` level) of initialization, calls and errors.
     public var debug: Bool
-    /// The backend's base URL: https, no trailing slash (`https://api.example.com`).
+    /// The backend's base URL: https, no trailing slash (`https://api.example.com`;
+    /// one given with a trailing slash is used without it, with a warning).
     public var apiUrl: String?
     /// The API key sent as `X-API-Key` on every request.
     public var xApiKey: String?
@@ -30,11 +31,14 @@ public struct TrackerConfig: Sendable, Hashable {
 
     /// The checked configuration: the URL and key present and well formed,
     /// the expiration positive. http is accepted for loopback hosts only
-    /// (local test servers).
-    func validated() throws(TrackerError) -> (url: URL, apiKey: String, expiration: TimeInterval) {
-        guard let text = apiUrl, !text.isEmpty else { throw .invalidConfiguration(reason: "apiUrl is required") }
-        guard !text.hasSuffix("/") else { throw .invalidConfiguration(reason: "apiUrl must not end with a slash (\"https://api.example.com\")") }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
+    /// (local test servers). An `apiUrl` ending in slashes ("should not
+    /// include trailing slash") is used without them, with a warning to log.
+    func validated() throws(TrackerError) -> (url: URL, apiKey: String, expiration: TimeInterval, warning: String?) {
+        guard let given = apiUrl, !given.isEmpty else { throw .invalidConfiguration(reason: "apiUrl is required") }
+        var text = given
+        while text.hasSuffix("/") { text.removeLast() }
+        let warning = text == given ? nil : "apiUrl should not end with a slash: using \(text) (write it so in TrackerConfig)"
+        guard !text.isEmpty, let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
             throw .invalidConfiguration(reason: "apiUrl is not a valid URL")
         }
         let loopback = ["localhost", "127.0.0.1", "::1", "[::1]"].contains(url.host ?? "") || (url.host ?? "").hasPrefix("127.")
@@ -45,6 +49,6 @@ public struct TrackerConfig: Sendable, Hashable {
             throw .invalidConfiguration(reason: "xApiKey is required")
         }
         guard cookieExpiration > 0 else { throw .invalidConfiguration(reason: "cookieExpiration must be more than 0 days") }
-        return (url, key, TimeInterval(cookieExpiration) * 86_400)
+        return (url, key, TimeInterval(cookieExpiration) * 86_400, warning)
     }
 }

@@ -45,6 +45,8 @@ actor TrackerCore {
     private nonisolated let apiKeys = Locked<[String]>([])
     /// Calls made while initialization runs, before the queue exists.
     private var early: [EventQueue.Item] = []
+    /// The reading of the location after the last session creation, while it runs.
+    private var automaticLocation: Task<Void, Never>?
 
     /// What `track` needs once a session exists, readable without a hop
     /// onto the actor (see ``trackNow(eventName:data:)``).
@@ -86,24 +88,28 @@ actor TrackerCore {
 
     var currentSession: String? { sessionID }
     var currentDevice: String? { deviceID?.uuidString }
+    /// What a session creation sends about the device, once initialized.
+    var deviceInfo: DeviceInfo? {
+        deviceID.map { DeviceInfo(deviceId: $0.uuidString, osName: options.osName, deviceType: options.deviceType) }
+    }
 
     // MARK: Initialization
 
     /// The brand ID as a number and the configuration's values, or the
     /// document's error for the first thing wrong with them.
     static func validate(brandID text: String, config: TrackerConfig?) throws(TrackerError) -> (
-        brandID: BrandID, config: TrackerConfig, url: URL, apiKey: String, lifetime: TimeInterval
+        brandID: BrandID, config: TrackerConfig, url: URL, apiKey: String, lifetime: TimeInterval, warning: String?
     ) {
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let brandID = BrandID(text) else {
             throw .invalidBrandId
         }
         guard let config else { throw .invalidConfiguration(reason: "a configuration with apiUrl and xApiKey is required") }
-        let (url, apiKey, lifetime) = try config.validated()
-        return (brandID, config, url, apiKey, lifetime)
+        let (url, apiKey, lifetime, warning) = try config.validated()
+        return (brandID, config, url, apiKey, lifetime, warning)
     }
 
     func initialize(brandID text: String, config: TrackerConfig?) async throws(TrackerError) {
-        let (brandID, config, url, apiKey, lifetime) = try Self.validate(brandID: text, config: config)
+        let (brandID, config, url, apiKey, lifetime, warning) = try Self.validate(brandID: text, config: config)
         if let ready, ready.brandText == text, sessionID != nil { return }
         if let initializing {
             try await waitFor(initializing)
@@ -111,6 +117,7 @@ actor TrackerCore {
         }
         if config.debug { logger.logLevel = .debug }
         logSink.withLock { [logger] in $0 = (logger, config.debug) }
+        if let warning { log(warning, level: .warning) }
         let task = Task { () async throws -> Void in
             try await self.start(brandID: brandID, text: text, url: url, apiKey: apiKey, lifetime: lifetime)
         }
@@ -259,6 +266,36 @@ actor TrackerCore {
         let id = response.data.id
         try? ready.storage.set(id, for: .sessionID)
         await adopt(session: id)
+        startAutomaticLocation(for: id)
+    }
+
+    /// The reference's "Update Session Location ... Called: After session
+    /// creation if location permissions are granted": one reading from the
+    /// options' source (which never prompts), queued for `id` unless the
+    /// session changed meanwhile. In the background: the session is usable
+    /// at once, and a first fix can take seconds.
+    private func startAutomaticLocation(for id: String) {
+        guard options.tracksLocationAutomatically, let source = options.locationSource else { return }
+        automaticLocation?.cancel()
+        automaticLocation = Task { [weak self] in
+            let reading = await source.readingIfAuthorized()
+            await self?.locationRead(reading, for: id)
+        }
+    }
+
+    private func locationRead(_ reading: LocationData?, for id: String) async {
+        guard let reading else {
+            log("no location sent with session \(id): the app has no location permission, or no reading came", level: .debug)
+            return
+        }
+        guard sessionID == id, !Task.isCancelled else { return }
+        await enqueue(.location(LocationUpdateRequest(latitude: reading.latitude, longitude: reading.longitude, accuracy: reading.accuracy)))
+    }
+
+    /// Waits for the automatic location reading of the last session
+    /// creation, if one runs (tests).
+    func automaticLocationSettled() async {
+        await automaticLocation?.value
     }
 
     private func adopt(session id: String) async {
@@ -317,9 +354,17 @@ actor TrackerCore {
         await enqueue(.event(name: eventName, data: merged.isEmpty ? nil : merged))
     }
 
+    /// A profile from the app's dictionary (`identify`, `set`).
     func updateProfile(_ profile: [String: JSONValue], userID: String?) async {
+        var data = Self.profileData(profile)
+        data.userId = userID
+        await updateProfile(data)
+    }
+
+    func updateProfile(_ data: UpdateProfileData) async {
+        let userID = data.userId
         guard let ready else {
-            await enqueue(.profile(Self.profileRequest(profile, userID: userID, brandID: 0, sessionID: nil)))
+            await enqueue(.profile(Self.profileRequest(data, userID: userID, brandID: 0, sessionID: nil)))
             return
         }
         let previous = ready.storage.value(.identifyID)
@@ -333,14 +378,15 @@ actor TrackerCore {
             try? ready.storage.set(userID, for: .identifyID)
             publishHotPath()
         }
-        if case .string(let email)? = profile["email"] { try? ready.storage.set(email, for: .sessionEmail) }
+        if let email = data.email { try? ready.storage.set(email, for: .sessionEmail) }
         let stored = ready.storage.value(.identifyID)
-        await enqueue(.profile(Self.profileRequest(profile, userID: userID ?? stored, brandID: ready.brandID, sessionID: sessionID)))
+        await enqueue(.profile(Self.profileRequest(data, userID: userID ?? stored, brandID: ready.brandID, sessionID: sessionID)))
     }
 
     func setMetadata(_ metadata: [String: JSONValue]) async {
         guard ready != nil || initializing != nil else {
-            log("setMetadata needs an initialized tracker (a session or a user id); ignored")
+            // The reference: "Requires session_id or user_id (logs error if neither exists)".
+            log("setMetadata needs a session or a user id: call initialize(brandId:config:) first; the metadata was not set", level: .error)
             return
         }
         sessionMetadata.merge(metadata) { $1 }
@@ -415,7 +461,8 @@ actor TrackerCore {
             if initializing != nil {
                 early.append(item)
             } else {
-                log("the tracker is not initialized: call initialize(brandId:config:) first; \(item.kind) dropped")
+                // The reference: "If not initialized, warning is logged and event is dropped".
+                log("the tracker is not initialized: call initialize(brandId:config:) first; \(item.kind) dropped", level: .warning)
             }
             return
         }
@@ -442,22 +489,33 @@ actor TrackerCore {
         return .profile(body)
     }
 
-    /// The document's profile fields from `data`; the rest goes to `metadata`.
-    static func profileRequest(_ data: [String: JSONValue], userID: String?, brandID: BrandID, sessionID: SessionID?) -> CustomerProfileUpdateRequest {
+    /// The document's profile fields from the app's dictionary (string
+    /// values under their names); the rest goes to `metadata`.
+    static func profileData(_ data: [String: JSONValue]) -> UpdateProfileData {
         var rest = data
-        func take(_ keys: String...) -> Nullable<String>? {
+        func take(_ keys: String...) -> String? {
             for key in keys {
                 if let value = rest.removeValue(forKey: key) {
-                    if case .string(let text) = value { return .value(text) }
+                    if case .string(let text) = value { return text }
                     rest[key] = value
                 }
             }
             return nil
         }
-        return CustomerProfileUpdateRequest(
-            brandID: brandID, userID: userID.map { .value($0) }, sessionID: sessionID, name: take("name"), email: take("email"),
-            phone: take("phone"), gender: take("gender"), businessDomain: take("business_domain", "businessDomain"), source: take("source"),
-            birthday: take("birthday"), metadata: rest.isEmpty ? nil : .value(rest))
+        var profile = UpdateProfileData(
+            name: take("name"), phone: take("phone"), gender: take("gender"), businessDomain: take("business_domain", "businessDomain"),
+            email: take("email"), source: take("source"), birthday: take("birthday"))
+        profile.metadata = rest.isEmpty ? nil : rest
+        return profile
+    }
+
+    /// The request body of a profile update.
+    static func profileRequest(_ data: UpdateProfileData, userID: String?, brandID: BrandID, sessionID: SessionID?) -> CustomerProfileUpdateRequest {
+        CustomerProfileUpdateRequest(
+            brandID: brandID, userID: userID.map { .value($0) }, sessionID: sessionID, name: data.name.map { .value($0) },
+            email: data.email.map { .value($0) }, phone: data.phone.map { .value($0) }, gender: data.gender.map { .value($0) },
+            businessDomain: data.businessDomain.map { .value($0) }, source: data.source.map { .value($0) },
+            birthday: data.birthday.map { .value($0) }, metadata: data.metadata.map { .value($0) })
     }
 
     // MARK: Logs
@@ -466,9 +524,19 @@ actor TrackerCore {
         log(String(describing: error))
     }
 
-    private nonisolated func log(_ message: String) {
+    /// Logs `message`: at `level` when it is a warning or worse (what the
+    /// reference says is logged: misuse the app's developer must see);
+    /// otherwise at `debug` when the configuration says `debug`, at `trace`
+    /// when it does not.
+    private nonisolated func log(_ message: String, level: Logger.Level = .debug) {
         let (logger, debug) = logSink.withLock { $0 }
-        if debug { logger.debug("tracker: \(message)") } else { logger.trace("tracker: \(message)") }
+        if level >= .warning {
+            logger.log(level: level, "tracker: \(message)")
+        } else if debug {
+            logger.debug("tracker: \(message)")
+        } else {
+            logger.trace("tracker: \(message)")
+        }
     }
 }
 

@@ -83,9 +83,9 @@ import FoundationNetworking
     @Test func setMetadataWithNeitherASessionNorAUserLogsAnErrorAndSendsNothing() async throws {
         let harness = try TrackerHarness()
         defer { harness.cleanUp() }
-        let tracker = harness.makeTracker()
+        let tracker = harness.makeTracker(logLevel: .info)
         await tracker.setMetadata(["plan": "pro"])
-        #expect(harness.log.all.contains { $0.contains("setMetadata needs") }, "the reference: logs error if neither exists")
+        #expect(harness.log.all.contains { $0.hasPrefix("error ") && $0.contains("setMetadata needs") }, "the reference: logs error if neither exists")
         #expect(harness.backend.server.requests.isEmpty)
     }
 
@@ -110,5 +110,44 @@ import FoundationNetworking
             "brand_id": 925, "user_id": "user123", "session_id": session,
             "metadata": ["session_type": "premium", "feature_flags": ["new_ui", "dark_mode"], "experiment_group": "variant_a"],
         ]), "setMetadata: \(metadata)")
+    }
+
+    @Test func updateProfileSendsTheReferencesUpdateProfileDataAndLinksANewUserFirst() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let session = try #require(await tracker.sessionID())
+        await tracker.updateProfile(UpdateProfileData(
+            name: "John Doe", phone: "+1234567890", gender: "male", businessDomain: "retail", metadata: ["plan": "premium", "seats": 5, "tags": ["a"]],
+            email: "user@example.com", source: "referral", birthday: "1990-04-01", userId: "user123"))
+        await tracker.updateProfile(UpdateProfileData(metadata: ["plan": "enterprise"]))
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        let profiles = harness.backend.received.filter { $0.kind == "profile" }.map { $0.json }
+        #expect(profiles.count == 3, "the link of the session to user123, its profile, then the update of the identified user")
+        #expect(NSDictionary(dictionary: profiles[0]) == NSDictionary(dictionary: ["brand_id": 925, "user_id": "user123", "session_id": session]))
+        #expect(NSDictionary(dictionary: profiles[1]) == NSDictionary(dictionary: [
+            "brand_id": 925, "user_id": "user123", "session_id": session, "name": "John Doe", "phone": "+1234567890", "gender": "male",
+            "business_domain": "retail", "email": "user@example.com", "source": "referral", "birthday": "1990-04-01",
+            "metadata": ["plan": "premium", "seats": 5, "tags": ["a"]],
+        ]), "updateProfile: \(profiles[1])")
+        #expect(NSDictionary(dictionary: profiles[2]) == NSDictionary(dictionary: [
+            "brand_id": 925, "user_id": "user123", "session_id": session, "metadata": ["plan": "enterprise"],
+        ]))
+        #expect(harness.primary.string(forKey: "__GT_925_session_email")?.contains("user@example.com") == true, "the session's email stored")
+        #expect(!harness.log.all.contains { $0.contains("+1234567890") }, "a full phone number is masked in logs")
+    }
+
+    @Test func deviceInfoIsWhatTheSessionWasCreatedWith() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = harness.makeTracker()
+        #expect(await tracker.deviceInfo() == nil, "before initialize")
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        let info = try #require(await tracker.deviceInfo())
+        let created = try #require(harness.backend.received.first { $0.kind == "session" }).json
+        #expect(info == DeviceInfo(deviceId: created["device_id"] as? String ?? "", osName: "Linux", deviceType: "Mobile"))
+        #expect(info.deviceId == (await tracker.deviceID()))
+        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(info)) as? [String: String]
+        #expect(encoded?.keys.sorted() == ["deviceId", "deviceType", "osName"], "the reference's Codable shape")
     }
 }

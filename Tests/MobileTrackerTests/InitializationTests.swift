@@ -20,7 +20,6 @@ import Testing
         let cases: [(TrackerConfig?, String)] = [
             (nil, "a configuration with apiUrl and xApiKey is required"),
             (TrackerConfig(xApiKey: "k"), "apiUrl is required"),
-            (TrackerConfig(apiUrl: url + "/", xApiKey: "k"), "apiUrl must not end with a slash (\"https://api.example.com\")"),
             (TrackerConfig(apiUrl: "http://api.example.com", xApiKey: "k"), "apiUrl must use https (http only to a loopback host)"),
             (TrackerConfig(apiUrl: "not a url", xApiKey: "k"), "apiUrl is not a valid URL"),
             (TrackerConfig(apiUrl: url, xApiKey: " "), "xApiKey is required"),
@@ -32,6 +31,21 @@ import Testing
             }
         }
         #expect(harness.backend.server.requests.isEmpty)
+    }
+
+    @Test func anAPIURLWithATrailingSlashIsUsedWithoutItAndAWarningIsLogged() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = harness.makeTracker(logLevel: .info)
+        let url = harness.backend.baseURL.absoluteString
+        try await tracker.initialize(brandId: "925", config: TrackerConfig(apiUrl: url + "//", xApiKey: harness.backend.apiKey))
+        await tracker.track(eventName: "AFTER")
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        #expect(harness.backend.server.requests.map(\.path) == ["/v2/tracking-session", "/v2/tracking-session-data"], "no double slash in any path")
+        #expect(harness.log.all.contains { $0.hasPrefix("warning ") && $0.contains("apiUrl should not end with a slash: using \(url)") })
+        await #expect(throws: TrackerError.invalidConfiguration(reason: "apiUrl is not a valid URL")) {
+            try await harness.makeTracker().initialize(brandId: "925", config: TrackerConfig(apiUrl: "/", xApiKey: "k"))
+        }
     }
 
     @Test func aSessionIsCreatedOnceAndRestoredAtLaunch() async throws {

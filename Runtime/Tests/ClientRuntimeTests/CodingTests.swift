@@ -37,6 +37,14 @@ struct TransactionUpdate: Codable, Equatable {
     let decoder = JSONCoding.makeDecoder()
     let encoder = JSONCoding.makeEncoder()
 
+    @Test func jsonLiteralsEncodeAsTheJSONTheyRead() throws {
+        let value: [String: JSONValue] = ["plan": "pro", "seats": 5, "ratio": 0.5, "trial": false, "tags": ["a", 1], "nested": ["deep": true]]
+        let decoded = try JSONSerialization.jsonObject(with: encoder.encode(value)) as? NSDictionary
+        let expected: NSDictionary = ["plan": "pro", "seats": 5, "ratio": 0.5, "trial": false, "tags": ["a", 1], "nested": ["deep": true]]
+        #expect(decoded == expected)
+        #expect(value["seats"] == .int(5) && value["ratio"] == .double(0.5) && value["tags"] == .array([.string("a"), .int(1)]))
+    }
+
     @Test func openEnumsKeepUnknownValues() throws {
         let codes = try decoder.decode([ErrorCode].self, from: Data(#"["RATE_LIMITED","QUOTA_EXCEEDED"]"#.utf8))
         #expect(codes == [.rateLimited, .unknown("QUOTA_EXCEEDED")])

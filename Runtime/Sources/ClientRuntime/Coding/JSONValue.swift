@@ -56,3 +56,24 @@ public indirect enum JSONValue: Codable, Hashable, Sendable {
         return nil
     }
 }
+
+/// Literals write JSON values as JSON reads: `["plan": "pro", "seats": 5,
+/// "tags": ["a", "b"], "trial": false]` is a `[String: JSONValue]`.
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer.
+    public init(integerLiteral value: Int) { self = .int(value) }
+    /// A number with a fraction.
+    public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` or `false`.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object (a key written twice keeps its last value).
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+    }
+}
