@@ -296,7 +296,7 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "ClientConsumerTests",
         dependencies: generatedClients.map { .target(name: $0) } + [
-            "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "OpenAPIModel", "Resilience", "BackendDoubles", openAPIRuntime, urlSession, httpTypes,
+            "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "OpenAPIModel", "Resilience", "BackendDoubles", "RuntimeSupport", openAPIRuntime, urlSession, httpTypes,
         ]),
     // The generator's features, proved on the code it generated.
     .testTarget(

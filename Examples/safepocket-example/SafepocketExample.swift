@@ -124,8 +124,8 @@ struct SafepocketExample: AsyncParsableCommand {
             abstract: "List a month's transactions on one JSON line, with where they came from (the server, or the cache and its age).")
         @ParentCommand var root: SafepocketExample
         @Option(help: "The month, YYYY-MM (the current one when no filter is given).") var month: String?
-        @Option(help: "The first month of a window, YYYY-MM.") var from: String?
-        @Option(help: "The last month of a window, YYYY-MM.") var to: String?
+        @Option(help: "The start of a window: a month, YYYY-MM, or a day, YYYY-MM-DD, as the backend takes it.") var from: String?
+        @Option(help: "The end of a window: a month, YYYY-MM, or a day, YYYY-MM-DD.") var to: String?
         @Option(help: "Only this account's transactions (its id).") var account: String?
         @Option(help: "The page, from 0.") var page: Int32?
         @Option(help: "Transactions per page (1 to 100).") var pageSize: Int32?

@@ -47,6 +47,8 @@ actor TrackerCore {
     private var early: [EventQueue.Item] = []
     /// The reading of the location after the last session creation, while it runs.
     private var automaticLocation: Task<Void, Never>?
+    /// Logs the answers that differ from the spec's guesses (`x-assumed`), once per field.
+    private var assumedFields: AssumedFieldObservation?
 
     /// What `track` needs once a session exists, readable without a hop
     /// onto the actor (see ``trackNow(eventName:data:)``).
@@ -193,6 +195,7 @@ actor TrackerCore {
                 RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKeys] in apiKeys.withLock { $0 } })),
             ] + (options.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? []),
             constraintChecks: [])
+        assumedFields = AssumedFieldLogging.observe(module: "MobileTrackerAPI", logger: logger)
         let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()
         try? storage.set(deviceID.uuidString, for: .deviceID)
         self.deviceID = deviceID

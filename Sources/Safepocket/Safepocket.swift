@@ -346,9 +346,11 @@ public final class Safepocket: SessionOwner {
     }
 
     /// Transactions, with every filter the document names ("supports
-    /// pagination/query filters"): a `month` or a `from`/`to` window of
-    /// months (`YYYY-MM`, inclusive), one account, a page of `pageSize`; the server's
-    /// defaults for what is nil. From the server or the cache as ``accounts()``
+    /// pagination/query filters"): a `month` (`YYYY-MM`, checked before
+    /// sending) or a `from`/`to` window (inclusive; the guide gives no
+    /// format, the spec guesses months, so a day such as `2024-01-15` is sent
+    /// as given), one account, a page of `pageSize`; the server's defaults
+    /// for what is nil. From the server or the cache as ``accounts()``
     /// (each combination of filters is cached on its own).
     public func transactions(
         month: String? = nil, from: String? = nil, to: String? = nil, accountID: LowercaseUUID? = nil, page: Int32? = nil,

@@ -190,6 +190,8 @@ public final class SecureNode: Sendable {
     let ringQuietBound: Duration
     let managedContacts: (any ManagedContactStore)?
     let managedContactsMaximumNumbers: Int
+    /// Logs the answers that differ from the spec's guesses (`x-assumed`), once per field.
+    let assumedFields: AssumedFieldObservation
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     /// Throws ``SecureNodeError/insecureAPIURL(_:)`` for an http URL to a
@@ -252,6 +254,7 @@ public final class SecureNode: Sendable {
             // Where the transport has no connect timeout (Linux), the connection within its own bound.
             + (configuration.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: configuration.timeouts.connect)] : [])
         let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: transport, middlewares: middlewares)
+        assumedFields = AssumedFieldLogging.observe(module: "SecureNodeAPI", logger: configuration.logger)
         // Recorded billing events go out as recorded, the server judging
         // them: a value the spec forbids is refused by the server (400 with
         // its error body: dropped and reported) or accepted, never held back

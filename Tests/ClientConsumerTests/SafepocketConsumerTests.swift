@@ -1,5 +1,6 @@
 import BackendDoubles
 import Foundation
+import RuntimeSupport
 import SafepocketAPI
 import Testing
 
@@ -232,8 +233,8 @@ private enum Fixture {
         let summary = try await client(server).getAnalyticsSummary(generateAI: false)
         #expect(server.requests.last?.target == "/analytics/summary?generateAi=false")
         #expect(summary.month == "2024-06")
-        #expect(summary.totals.income == Fixture.money("3200.00"))
-        #expect(summary.totals.expense == Fixture.money("-1875.40"))
+        #expect(summary.totals?.income == Fixture.money("3200.00"))
+        #expect(summary.totals?.expense == Fixture.money("-1875.40"))
         #expect(summary.byCategory?.first?.category == "Rent")
         #expect(summary.byCategory?.first?.percentage == 65.05)
         #expect(summary.topMerchants?.last?.transactionCount == 4)
@@ -253,7 +254,7 @@ private enum Fixture {
         let server = try ExampleReplay(status: 200, body: #"{"month":"2024-06","totals":{"income":0,"expense":0,"net":0},"aiHighlight":null}"#)
         let summary = try await client(server).getAnalyticsSummary(month: "2024-06")
         #expect(summary.aiHighlight == nil)
-        #expect(summary.totals.net == 0)
+        #expect(summary.totals?.net == 0)
         #expect(summary.anomalies == nil)
     }
 
@@ -392,7 +393,7 @@ private enum Fixture {
         let server = try ExampleReplay(examples, operation: "searchRAG", status: 200)
         let result = try await client(server).searchRAG(body: RAGSearchRequest(query: "coffee"))
         #expect(server.requests.last?.bodyText == #"{"query":"coffee"}"#)
-        let hit = try #require(result.results.first)
+        let hit = try #require(result.results?.first)
         #expect(hit.transactionID == Fixture.transactionID)
         #expect(hit.occurredOn == Fixture.day("2024-06-28"))
         #expect(hit.amountCents == -650)
@@ -416,10 +417,10 @@ private enum Fixture {
         #expect(server.requests.last?.target == "/rag/summaries")
         #expect(summaries.month == "2024-06")
         #expect(summaries.totals?.net == 132460)
-        #expect(summaries.categories.first?.code == "dining")
-        #expect(summaries.categories.first?.avg == -1751)
-        #expect(summaries.merchants.first?.merchantID == "m_blue_bottle")
-        #expect(summaries.merchants.first?.sum == -3900)
+        #expect(summaries.categories?.first?.code == "dining")
+        #expect(summaries.categories?.first?.avg == -1751)
+        #expect(summaries.merchants?.first?.merchantID == "m_blue_bottle")
+        #expect(summaries.merchants?.first?.sum == -3900)
     }
 
     @Test func aggregateRAG() async throws {
@@ -440,8 +441,8 @@ private enum Fixture {
         #expect(result.granularity == "month")
         #expect(result.from == Fixture.day("2024-04-01"))
         #expect(result.to == Fixture.day("2024-06-30"))
-        #expect(result.buckets.map(\.key) == ["2024-04", "2024-05", "2024-06"])
-        #expect(result.buckets.last?.label == "June 2024")
+        #expect(result.buckets?.map(\.key) == ["2024-04", "2024-05", "2024-06"])
+        #expect(result.buckets?.last?.label == "June 2024")
         #expect(result.timeline?.map(\.sum) == [-171220, -180310, -187540])
     }
 
@@ -479,13 +480,33 @@ private enum Fixture {
     }
 
     @Test func missingRequiredFieldNamesItsPath() async throws {
-        let body = #"{"month":"2024-06","totals":{"income":3200.00,"net":1324.60}}"#
+        let body = #"{"transactions":[{"id":"0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d","accountId":"6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f","merchantName":"Blue Bottle Coffee","amount":-6.50,"occurredAt":"2024-06-28T08:15:00Z","pending":false,"category":"Dining"}]}"#
         let server = try ExampleReplay(status: 200, body: body)
         let error = try await #require(throws: ResponseDecodingError.self) {
-            try await client(server).getAnalyticsSummary(month: "2024-06")
+            try await client(server).listTransactions(month: "2024-06")
         }
-        #expect(error.operationID == "getAnalyticsSummary")
-        #expect(error.field == "totals.expense")
+        #expect(error.operationID == "listTransactions")
+        #expect(error.field == "transactions[0].currency")
+    }
+
+    @Test func anAssumedFieldThatDiffersIsNilAndReportedOnceToEachObserver() async throws {
+        // AnalyticsSummary is the spec's guess (x-assumed): an answer without `expense`, with a string `net` and extra fields still reads.
+        let body = #"{"month":"2024-06","totals":{"income":3200.00,"net":"1324.60","tax":12},"extra":[1,2]}"#
+        let server = try ExampleReplay(status: 200, body: body)
+        let reports = Locked<[AssumedFieldReport]>([])
+        let observation = AssumedFields.shared.observe { report in reports.withLock { $0.append(report) } }
+        let summary = try await client(server).getAnalyticsSummary(month: "2024-06")
+        _ = try await client(server).getAnalyticsSummary(month: "2024-06")
+        #expect(summary.month == "2024-06" && summary.totals?.income == Fixture.money("3200.00"))
+        #expect(summary.totals?.expense == nil && summary.totals?.net == nil)
+        let heard = reports.read().filter { $0.type == "SafepocketAPI.AnalyticsTotals" }
+        #expect(Set(heard) == [
+            AssumedFieldReport(type: "SafepocketAPI.AnalyticsTotals", field: "expense", difference: .absent),
+            AssumedFieldReport(type: "SafepocketAPI.AnalyticsTotals", field: "net", difference: .otherType(expected: "Decimal")),
+        ])
+        #expect(heard.count == 2, "each field once, though two answers carried it")
+        #expect(heard.first { $0.field == "expense" }?.description == "SafepocketAPI.AnalyticsTotals.expense was absent, not as the spec assumed (x-assumed); it decodes as nil")
+        withExtendedLifetime(observation) {}
     }
 
     @Test func malformedDateNamesItsPath() async throws {

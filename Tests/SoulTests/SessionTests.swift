@@ -104,7 +104,8 @@ import FoundationNetworking
             (.respond(status: 502), .server(status: 502, detail: nil)),
             (.json(429, #"{"detail":"Too many requests"}"#, headers: [("Retry-After", "12")]), .rateLimited(retryAfter: .seconds(12))),
             (.json(422, #"{"detail":"score must be 1 to 10"}"#), .invalidInput(detail: "score must be 1 to 10")),
-            (.json(200, #"{"id":"x"}"#), .unexpectedResponse(status: 200, reason: "the body does not match the spec at id")),
+            // The mood's fields are the spec's guess (x-assumed), each nil when it differs; a body that is no object at all is still refused.
+            (.json(200, #"[{"id":"x"}]"#), .unexpectedResponse(status: 200, reason: "the body does not match the spec")),
             (.json(418, "{}"), .unexpectedResponse(status: 418, reason: "status not in the spec")),
             (.dropConnection, .outcomeUnknown),
         ]

@@ -128,8 +128,9 @@ struct MoodsScreen: View {
                     if let message = screen.model.message { Text(message).font(.footnote) }
                 }
                 Section("Moods") {
-                    ForEach(screen.model.moods, id: \.id) { mood in
-                        Text("\(mood.score)/10").badge(mood.note ?? "")
+                    // The moods payload is the spec's guess: any field may be missing.
+                    ForEach(Array(screen.model.moods.enumerated()), id: \.offset) { _, mood in
+                        Text(mood.score.map { "\($0)/10" } ?? "no score").badge(mood.note ?? "")
                     }
                 }
             }

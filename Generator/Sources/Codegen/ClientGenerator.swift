@@ -66,9 +66,10 @@ public enum ClientGenerator {
             documentation: Documentation.text(heading.isEmpty ? nil : "A client of \(heading).", info.summary, info.description),
             servers: ServerTranslator.servers(of: document),
             operations: MultipartAnalysis.describeParts(operations, types: models.declarations),
-            types: ValidationAnalysis.markValidatable(MutabilityAnalysis.markResponseOnly(
+            types: ValidationAnalysis.markValidatable(AssumptionAnalysis.markLenient(MutabilityAnalysis.markResponseOnly(
                 RecursionAnalysis.markRecursive(models.declarations),
-                requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) })))
+                requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) },
+                responseRoots: operations.flatMap(AssumptionAnalysis.responseTypes)))))
         client.componentTypeNames = models.componentTypeNames
         client.patterns = models.constraints.patterns
         return client

@@ -314,16 +314,22 @@ extension SpecComparator {
                 }
                 continue
             }
-            let isRequired = new.required.contains(name)
+            var isRequired = new.required.contains(name)
             let location = revision.resolve(newProperty)?.location ?? context.fallbackLocation
+            var wasRequiredHere = wasRequired
+            if context.direction == .response {
+                // A property the spec assumes (`x-assumed`) is optional in a generated response, required or not.
+                wasRequiredHere = wasRequired && !Self.isAssumed(oldProperty, in: old)
+                isRequired = isRequired && !Self.isAssumed(newProperty, in: new)
+            }
             switch context.direction {
-            case .request where !wasRequired && isRequired:
+            case .request where !wasRequiredHere && isRequired:
                 let hasDefault = revision.resolve(newProperty)?.defaultValue != nil
                 add(hasDefault ? .requestPropertyBecameRequiredWithDefault : .requestPropertyBecameRequired,
                     context.operation, location, "the request property \(path) became required", symbols: symbols)
-            case .request where wasRequired && !isRequired:
+            case .request where wasRequiredHere && !isRequired:
                 add(.requestPropertyBecameOptional, context.operation, location, "the request property \(path) became optional", symbols: symbols)
-            case .response where wasRequired && !isRequired:
+            case .response where wasRequiredHere && !isRequired:
                 // With a `default`, an absent field decodes as that value:
                 // the generated property keeps its non-optional type.
                 if let defaultValue = revision.resolve(newProperty)?.defaultValue {
@@ -331,10 +337,11 @@ extension SpecComparator {
                         "the response property \(path) became optional\(context.statusText); absent, it reads as its default \(defaultValue)",
                         symbols: symbols)
                 } else {
+                    let marked = new.required.contains(name) && Self.isAssumed(newProperty, in: new) ? " (the spec marks it x-assumed)" : ""
                     add(.responsePropertyBecameOptional, context.operation, location,
-                        "the response property \(path) became optional\(context.statusText)", symbols: symbols)
+                        "the response property \(path) became optional\(context.statusText)\(marked)", symbols: symbols)
                 }
-            case .response where !wasRequired && isRequired:
+            case .response where !wasRequiredHere && isRequired:
                 add(.responsePropertyBecameRequired, context.operation, location,
                     "the response property \(path) became required\(context.statusText)", symbols: symbols)
             default:
@@ -347,5 +354,12 @@ extension SpecComparator {
             inner.fallbackLocation = location
             compareSchema(oldProperty, newProperty, inner)
         }
+    }
+
+    /// Whether `property` of `object` is a guess of the spec: its own
+    /// `x-assumed`, else its object's.
+    static func isAssumed(_ property: RefOr<Schema>, in object: Schema) -> Bool {
+        let own: Bool? = if case .value(let inline) = property { AssumedExtension.value(inline.extensions) } else { nil }
+        return own ?? AssumedExtension.isMarked(object.extensions)
     }
 }

@@ -16,8 +16,10 @@ struct Lint: ParsableCommand {
         abstract: "Check OpenAPI specs and print their diagnostics.",
         discussion: """
             Exits 0 when no file has errors (warnings allowed), 1 when any has.
-            Text diagnostics go to stderr as 'file:line:column: severity: message';
-            --format json prints one JSON array on stdout instead.
+            Text diagnostics go to stderr as 'file:line:column: severity: message',
+            followed by the spec's assumptions ('file:line:column: assumed: ...',
+            what it marks x-assumed: guesses the generated client never enforces);
+            --format json prints one JSON array of the diagnostics on stdout instead.
             """)
 
     @Argument(help: "The spec files (YAML or JSON).")
@@ -36,9 +38,14 @@ struct Lint: ParsableCommand {
             all += result.diagnostics
             if format == .text {
                 for diagnostic in result.diagnostics { printToStandardError(diagnostic.description) }
+                // The spec's guesses, which the generated client never enforces (docs/Codegen.md).
+                let assumptions = result.document.map(AssumedExtension.marks(in:)) ?? []
+                for mark in assumptions { printToStandardError(mark.description) }
                 let errors = result.errors.count
                 let warnings = result.warnings.count
-                printToStandardError("\(file): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+                printToStandardError(
+                    "\(file): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+                        + (assumptions.isEmpty ? "" : ", \(assumptions.count) assumption\(assumptions.count == 1 ? "" : "s") (x-assumed)"))
             }
         }
         if format == .json {

@@ -36,6 +36,42 @@ import Testing
         for spec in specs { #expect(run.stderr.contains("\(spec): 0 errors, 0 warnings")) }
     }
 
+    @Test func theSpecsGuessesAreListedWithTheirPositionsAndFailNothing() async throws {
+        let path = try temporarySpec("""
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths:
+              /a:
+                get:
+                  parameters:
+                    - {name: from, in: query, x-assumed: true, schema: {type: string, pattern: '^[0-9]{4}-[0-9]{2}$'}}
+                  responses:
+                    '200': {description: ok}
+            components:
+              schemas:
+                Mood:
+                  type: object
+                  x-assumed: true
+                  properties:
+                    score: {type: integer}
+                Page:
+                  type: object
+                  properties:
+                    cursor: {type: string, x-assumed: true}
+            """)
+        let run = try await clientgen(["lint", "--strict", path])
+        #expect(run.status == 0, "an assumption is not a warning: \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(": assumed: ") } == [
+            "\(path):7:11: assumed: parameter from (query) of GET /a (its constraints)",
+            "\(path):13:7: assumed: schema Mood (its constraints and every property)",
+            "\(path):20:17: assumed: property Page.cursor (its presence, type and constraints)",
+        ])
+        #expect(run.stderr.contains("\(path): 0 errors, 0 warnings, 3 assumptions (x-assumed)"))
+        let ours = try await clientgen(["lint", "specs/soul.yaml"])
+        #expect(ours.stderr.contains("specs/soul.yaml: 0 errors, 0 warnings, 4 assumptions (x-assumed)"))
+    }
+
     @Test func errorsExitOneWithPositions() async throws {
         let path = try temporarySpec("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n")
         let run = try await clientgen(["lint", path])

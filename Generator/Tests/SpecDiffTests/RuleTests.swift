@@ -263,6 +263,18 @@ import Testing
         #expect(changed.swiftSymbols == ["ItemsAPI.Client.createItem()"])
     }
 
+    @Test func aRequiredResponsePropertyTheSpecNowAssumesBecameOptionalAndARequestOneDidNot() throws {
+        let response = try Self.findings(
+            Self.spec(Self.response("{type: object, required: [a], properties: {a: {type: string}}}")),
+            Self.spec(Self.response("{type: object, x-assumed: true, required: [a], properties: {a: {type: string}}}")))
+        #expect(response.map(\.id) == ["response-property-became-optional"])
+        #expect(response.first?.message.contains("became optional for the status 200 (the spec marks it x-assumed)") == true, "\(response.map(\.message))")
+        let request = try Self.findings(
+            Self.spec(Self.body("{type: object, required: [a], properties: {a: {type: string, maxLength: 3}}}")),
+            Self.spec(Self.body("{type: object, required: [a], properties: {a: {type: string, maxLength: 3, x-assumed: true}}}")))
+        #expect(request.filter { $0.level == .error }.isEmpty, "a request property keeps its type: \(request.map(\.id))")
+    }
+
     @Test func aSingleMemberUnionBecomingAnEnumChangesTheReturnType() throws {
         let findings = try Self.findings(
             Self.spec(Self.response("{oneOf: [{$ref: '#/components/schemas/Cat'}]}")),

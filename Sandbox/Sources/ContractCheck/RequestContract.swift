@@ -164,7 +164,7 @@ public struct RequestContract: Sendable {
             }
             guard let schema = parameter.schema ?? parameter.content.values.first?.schema, parameter.effectiveStyle != "deepObject" else { continue }
             let value = Self.parameterValue(raw, parameter: parameter, schema: document.resolve(schema), in: document)
-            found += validator.violations(value, schema, field: field)
+            found += validator.violations(value, schema, field: field, assumed: AssumedExtension.isMarked(parameter.extensions))
         }
         return found
     }

@@ -258,8 +258,12 @@ public struct LocationUpdateRequest: Codable, Hashable, Sendable, Validatable {
 /// no field is required and unknown fields are allowed.
 public struct StatusResponse: Codable, Hashable, Sendable {
     /// `true` when the request was accepted.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let success: Bool?
     /// Optional human-readable status message.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let message: String?
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
@@ -275,11 +279,11 @@ public struct StatusResponse: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = try container.decodeIfPresent(Bool.self, forKey: .success)
-        self.message = try container.decodeIfPresent(String.self, forKey: .message)
+        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: false)
+        self.message = container.decodeAssumed(String.self, forKey: .message, in: Self.self, required: false)
         self.additionalProperties = try decoder.decodeAdditionalProperties(
             JSONValue.self,
             knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
@@ -299,10 +303,16 @@ public struct StatusResponse: Codable, Hashable, Sendable {
 /// its own error codes (see `TrackerErrorCode`).
 public struct ErrorResponse: Codable, Hashable, Sendable {
     /// `false` for errors.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let success: Bool?
     /// Human-readable error message.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let message: String?
     /// Optional machine-readable server error code.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let code: String?
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
@@ -325,12 +335,12 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         case code
     }
 
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = try container.decodeIfPresent(Bool.self, forKey: .success)
-        self.message = try container.decodeIfPresent(String.self, forKey: .message)
-        self.code = try container.decodeIfPresent(String.self, forKey: .code)
+        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: false)
+        self.message = container.decodeAssumed(String.self, forKey: .message, in: Self.self, required: false)
+        self.code = container.decodeAssumed(String.self, forKey: .code, in: Self.self, required: false)
         self.additionalProperties = try decoder.decodeAdditionalProperties(
             JSONValue.self,
             knownKeys: Set(CodingKeys.allCases.map(\.rawValue))

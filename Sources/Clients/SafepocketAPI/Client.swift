@@ -89,7 +89,7 @@ public struct Client: Sendable {
 enum ValidationPatterns {
     static let codeVerifier = ValidationPattern(#"^[A-Za-z0-9._~-]{43,128}$"#)
     static let currencyCode = ValidationPattern(#"^[A-Z]{3}$"#)
-    static let month = ValidationPattern(#"^[0-9]{4}-(0[1-9]|1[0-2])$"#)
+    static let yearMonth = ValidationPattern(#"^[0-9]{4}-(0[1-9]|1[0-2])$"#)
 }
 
 /// Every operation of the API, one requirement each (`Client`'s methods): write app code against

@@ -505,7 +505,7 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
 
 /// Body of `PATCH /transactions/{transactionId}`. Absent property = leave
 /// unchanged; `notes: null` = clear the note. At least one property.
-public struct TransactionUpdate: Codable, Hashable, Sendable, Validatable {
+public struct TransactionUpdate: Codable, Hashable, Sendable {
     /// New category (not nullable; a transaction always has one).
     public var category: String?
     /// New note, or `null` to clear it.
@@ -518,21 +518,21 @@ public struct TransactionUpdate: Codable, Hashable, Sendable, Validatable {
         self.category = category
         self.notes = notes
     }
-
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(category, at: "category", ValueConstraints(minLength: 1, maxLength: 64))
-        try validator.check(notes, at: "notes", ValueConstraints(maxLength: 255))
-    }
 }
 
 /// The window the list was computed for.
-public struct TransactionPeriod: Codable, Hashable, Sendable, Validatable {
+public struct TransactionPeriod: Codable, Hashable, Sendable {
     /// The `month` filter (`YYYY-MM`), or `null` when a range or no window was used.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let month: String?
     /// First day of the window when `from` was given, else `null`.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let from: CalendarDate?
     /// Last day of the window when `to` was given, else `null`.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let to: CalendarDate?
 
     public init(month: String? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil) {
@@ -541,31 +541,52 @@ public struct TransactionPeriod: Codable, Hashable, Sendable, Validatable {
         self.to = to
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(month, at: "month", ValueConstraints(pattern: ValidationPatterns.month))
+    enum CodingKeys: String, CodingKey {
+        case month
+        case from
+        case to
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.month = container.decodeAssumed(String.self, forKey: .month, in: Self.self, required: false)
+        self.from = container.decodeAssumed(CalendarDate.self, forKey: .from, in: Self.self, required: false)
+        self.to = container.decodeAssumed(CalendarDate.self, forKey: .to, in: Self.self, required: false)
     }
 }
 
 /// Totals over the whole window (all pages), not just the returned page.
-public struct TransactionAggregates: Codable, Hashable, Sendable, Validatable {
+public struct TransactionAggregates: Codable, Hashable, Sendable {
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let incomeTotal: Money?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let expenseTotal: Money?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let netTotal: Money?
     /// Net amount per month, keyed by `YYYY-MM`.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let monthNet: [String: Decimal]?
     /// Spending per category, keyed by category name.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let categoryTotals: [String: Decimal]?
     /// Number of transactions in the window.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let count: Int32?
 
     public init(
@@ -584,9 +605,34 @@ public struct TransactionAggregates: Codable, Hashable, Sendable, Validatable {
         self.count = count
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    enum CodingKeys: String, CodingKey {
+        case incomeTotal
+        case expenseTotal
+        case netTotal
+        case monthNet
+        case categoryTotals
+        case count
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.incomeTotal = container.decodeAssumed(Money.self, forKey: .incomeTotal, in: Self.self, required: false)
+        self.expenseTotal = container.decodeAssumed(Money.self, forKey: .expenseTotal, in: Self.self, required: false)
+        self.netTotal = container.decodeAssumed(Money.self, forKey: .netTotal, in: Self.self, required: false)
+        self.monthNet = container.decodeAssumed(
+            [String: Decimal].self,
+            forKey: .monthNet,
+            in: Self.self,
+            required: false
+        )
+        self.categoryTotals = container.decodeAssumed(
+            [String: Decimal].self,
+            forKey: .categoryTotals,
+            in: Self.self,
+            required: false
+        )
+        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: false)
     }
 }
 
@@ -637,8 +683,6 @@ public struct TransactionList: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.validate(period, at: "period")
-        try validator.validate(aggregates, at: "aggregates")
         try validator.check(page, at: "page", ValueConstraints(minimum: 0))
         try validator.check(pageSize, at: "pageSize", ValueConstraints(minimum: 0))
         try validator.check(total, at: "total", ValueConstraints(minimum: 0))
@@ -667,23 +711,31 @@ public struct SyncRequest: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(startMonth, at: "startMonth", ValueConstraints(pattern: ValidationPatterns.month))
+        try validator.check(startMonth, at: "startMonth", ValueConstraints(pattern: ValidationPatterns.yearMonth))
     }
 }
 
 /// Response of `POST /transactions/sync`.
-public struct SyncResult: Codable, Hashable, Sendable, Validatable {
+public struct SyncResult: Codable, Hashable, Sendable {
     /// Sync state, e.g. `STARTED` or `COMPLETED`.
-    public let status: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let status: String?
     /// Transactions imported so far.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let syncedCount: Int32?
     /// Pending transactions seen so far.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let pendingCount: Int32?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let traceID: TraceID?
 
-    public init(status: String, syncedCount: Int32? = nil, pendingCount: Int32? = nil, traceID: TraceID? = nil) {
+    public init(status: String? = nil, syncedCount: Int32? = nil, pendingCount: Int32? = nil, traceID: TraceID? = nil) {
         self.status = status
         self.syncedCount = syncedCount
         self.pendingCount = pendingCount
@@ -697,10 +749,13 @@ public struct SyncResult: Codable, Hashable, Sendable, Validatable {
         case traceID = "traceId"
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(syncedCount, at: "syncedCount", ValueConstraints(minimum: 0))
-        try validator.check(pendingCount, at: "pendingCount", ValueConstraints(minimum: 0))
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: true)
+        self.syncedCount = container.decodeAssumed(Int32.self, forKey: .syncedCount, in: Self.self, required: false)
+        self.pendingCount = container.decodeAssumed(Int32.self, forKey: .pendingCount, in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
     }
 }
 
@@ -719,12 +774,16 @@ public struct ResetRequest: Codable, Hashable, Sendable {
 /// Response of `POST /transactions/reset`.
 public struct ResetResult: Codable, Hashable, Sendable {
     /// Reset state, e.g. `ACCEPTED`.
-    public let status: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let status: String?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let traceID: TraceID?
 
-    public init(status: String, traceID: TraceID? = nil) {
+    public init(status: String? = nil, traceID: TraceID? = nil) {
         self.status = status
         self.traceID = traceID
     }
@@ -733,6 +792,13 @@ public struct ResetResult: Codable, Hashable, Sendable {
         case status
         case traceID = "traceId"
     }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: true)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+    }
 }
 
 /// Income, expense and net for the month.
@@ -740,94 +806,170 @@ public struct AnalyticsTotals: Codable, Hashable, Sendable {
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public let income: Money
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let income: Money?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public let expense: Money
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let expense: Money?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public let net: Money
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let net: Money?
 
-    public init(income: Money, expense: Money, net: Money) {
+    public init(income: Money? = nil, expense: Money? = nil, net: Money? = nil) {
         self.income = income
         self.expense = expense
         self.net = net
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case income
+        case expense
+        case net
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.income = container.decodeAssumed(Money.self, forKey: .income, in: Self.self, required: true)
+        self.expense = container.decodeAssumed(Money.self, forKey: .expense, in: Self.self, required: true)
+        self.net = container.decodeAssumed(Money.self, forKey: .net, in: Self.self, required: true)
     }
 }
 
 /// Spending in one category.
 public struct CategoryBreakdown: Codable, Hashable, Sendable {
     /// Category name.
-    public let category: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let category: String?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public let amount: Money
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let amount: Money?
     /// Share of the month's spending, 0-100.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let percentage: Double?
 
-    public init(category: String, amount: Money, percentage: Double? = nil) {
+    public init(category: String? = nil, amount: Money? = nil, percentage: Double? = nil) {
         self.category = category
         self.amount = amount
         self.percentage = percentage
     }
+
+    enum CodingKeys: String, CodingKey {
+        case category
+        case amount
+        case percentage
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.category = container.decodeAssumed(String.self, forKey: .category, in: Self.self, required: true)
+        self.amount = container.decodeAssumed(Money.self, forKey: .amount, in: Self.self, required: true)
+        self.percentage = container.decodeAssumed(Double.self, forKey: .percentage, in: Self.self, required: false)
+    }
 }
 
 /// Net amount at one merchant.
-public struct MerchantBreakdown: Codable, Hashable, Sendable, Validatable {
+public struct MerchantBreakdown: Codable, Hashable, Sendable {
     /// Merchant name.
-    public let merchant: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let merchant: String?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public let amount: Money
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let amount: Money?
     /// Number of transactions at the merchant.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let transactionCount: Int32?
 
-    public init(merchant: String, amount: Money, transactionCount: Int32? = nil) {
+    public init(merchant: String? = nil, amount: Money? = nil, transactionCount: Int32? = nil) {
         self.merchant = merchant
         self.amount = amount
         self.transactionCount = transactionCount
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(transactionCount, at: "transactionCount", ValueConstraints(minimum: 0))
+    enum CodingKeys: String, CodingKey {
+        case merchant
+        case amount
+        case transactionCount
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.merchant = container.decodeAssumed(String.self, forKey: .merchant, in: Self.self, required: true)
+        self.amount = container.decodeAssumed(Money.self, forKey: .amount, in: Self.self, required: true)
+        self.transactionCount = container.decodeAssumed(
+            Int32.self,
+            forKey: .transactionCount,
+            in: Self.self,
+            required: false
+        )
     }
 }
 
 /// A transaction flagged as unusual.
 public struct AnomalyInsight: Codable, Hashable, Sendable {
     /// The flagged transaction.
-    public let transactionID: LowercaseUUID
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let transactionID: LowercaseUUID?
     /// Detection method, e.g. `Z_SCORE`.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let method: String?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
-    public let amount: Money
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let amount: Money?
     /// An amount in the account's currency as a JSON number with two decimal
     /// places (decode as `Decimal`, not `Double`). Negative = money out
     /// (spending), positive = money in.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let deltaAmount: Money?
     /// Impact on the month's budget, in percent.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let budgetImpactPercent: Double?
     /// When the transaction happened.
-    public let occurredAt: Date
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let occurredAt: Date?
     /// Merchant name.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let merchantName: String?
     /// Human-readable explanation.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let commentary: String?
 
     public init(
-        transactionID: LowercaseUUID,
+        transactionID: LowercaseUUID? = nil,
         method: String? = nil,
-        amount: Money,
+        amount: Money? = nil,
         deltaAmount: Money? = nil,
         budgetImpactPercent: Double? = nil,
-        occurredAt: Date,
+        occurredAt: Date? = nil,
         merchantName: String? = nil,
         commentary: String? = nil
     ) {
@@ -851,50 +993,121 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
         case merchantName
         case commentary
     }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.transactionID = container.decodeAssumed(
+            LowercaseUUID.self,
+            forKey: .transactionID,
+            in: Self.self,
+            required: true
+        )
+        self.method = container.decodeAssumed(String.self, forKey: .method, in: Self.self, required: false)
+        self.amount = container.decodeAssumed(Money.self, forKey: .amount, in: Self.self, required: true)
+        self.deltaAmount = container.decodeAssumed(Money.self, forKey: .deltaAmount, in: Self.self, required: false)
+        self.budgetImpactPercent = container.decodeAssumed(
+            Double.self,
+            forKey: .budgetImpactPercent,
+            in: Self.self,
+            required: false
+        )
+        self.occurredAt = container.decodeAssumed(Date.self, forKey: .occurredAt, in: Self.self, required: true)
+        self.merchantName = container.decodeAssumed(String.self, forKey: .merchantName, in: Self.self, required: false)
+        self.commentary = container.decodeAssumed(String.self, forKey: .commentary, in: Self.self, required: false)
+    }
 }
 
 /// AI-written highlight of the month, or `null` when none has been
 /// generated. Pass `generateAi=true` to create a fresh one.
 public struct AIHighlight: Codable, Hashable, Sendable {
     /// Short headline.
-    public let title: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let title: String?
     /// One-paragraph summary.
-    public let summary: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let summary: String?
     /// Overall tone, e.g. `POSITIVE`, `NEUTRAL`, `NEGATIVE`.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let sentiment: String?
     /// Suggested actions.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let recommendations: [String]?
 
-    public init(title: String, summary: String, sentiment: String? = nil, recommendations: [String]? = nil) {
+    public init(
+        title: String? = nil,
+        summary: String? = nil,
+        sentiment: String? = nil,
+        recommendations: [String]? = nil
+    ) {
         self.title = title
         self.summary = summary
         self.sentiment = sentiment
         self.recommendations = recommendations
     }
+
+    enum CodingKeys: String, CodingKey {
+        case title
+        case summary
+        case sentiment
+        case recommendations
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.title = container.decodeAssumed(String.self, forKey: .title, in: Self.self, required: true)
+        self.summary = container.decodeAssumed(String.self, forKey: .summary, in: Self.self, required: true)
+        self.sentiment = container.decodeAssumed(String.self, forKey: .sentiment, in: Self.self, required: false)
+        self.recommendations = container.decodeAssumed(
+            [String].self,
+            forKey: .recommendations,
+            in: Self.self,
+            required: false
+        )
+    }
 }
 
 /// Response of `GET /analytics/summary`.
-public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
+public struct AnalyticsSummary: Codable, Hashable, Sendable {
     /// A calendar month, `YYYY-MM`.
-    public let month: YearMonth
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let month: YearMonth?
     /// Income, expense and net for the month.
-    public let totals: AnalyticsTotals
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let totals: AnalyticsTotals?
     /// Spending by category, largest first.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let byCategory: [CategoryBreakdown]?
     /// Merchants with the largest amounts.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let topMerchants: [MerchantBreakdown]?
     /// Unusual transactions of the month.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let anomalies: [AnomalyInsight]?
     /// AI-written highlight of the month, or `null` when none has been
     /// generated. Pass `generateAi=true` to create a fresh one.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let aiHighlight: AIHighlight?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let traceID: TraceID?
 
     public init(
-        month: YearMonth,
-        totals: AnalyticsTotals,
+        month: YearMonth? = nil,
+        totals: AnalyticsTotals? = nil,
         byCategory: [CategoryBreakdown]? = nil,
         topMerchants: [MerchantBreakdown]? = nil,
         anomalies: [AnomalyInsight]? = nil,
@@ -920,10 +1133,36 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable, Validatable {
         case traceID = "traceId"
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(month, at: "month", ValueConstraints(pattern: ValidationPatterns.month))
-        try validator.validate(topMerchants, at: "topMerchants")
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.month = container.decodeAssumed(YearMonth.self, forKey: .month, in: Self.self, required: true)
+        self.totals = container.decodeAssumed(AnalyticsTotals.self, forKey: .totals, in: Self.self, required: true)
+        self.byCategory = container.decodeAssumed(
+            [CategoryBreakdown].self,
+            forKey: .byCategory,
+            in: Self.self,
+            required: false
+        )
+        self.topMerchants = container.decodeAssumed(
+            [MerchantBreakdown].self,
+            forKey: .topMerchants,
+            in: Self.self,
+            required: false
+        )
+        self.anomalies = container.decodeAssumed(
+            [AnomalyInsight].self,
+            forKey: .anomalies,
+            in: Self.self,
+            required: false
+        )
+        self.aiHighlight = container.decodeAssumed(
+            AIHighlight.self,
+            forKey: .aiHighlight,
+            in: Self.self,
+            required: false
+        )
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
     }
 }
 
@@ -1048,6 +1287,8 @@ public struct PlaidLinkToken: Codable, Hashable, Sendable {
     /// When the token expires; cache it client-side until then.
     public let expiration: Date
     /// Plaid request id, for support.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let requestID: String?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
@@ -1065,6 +1306,15 @@ public struct PlaidLinkToken: Codable, Hashable, Sendable {
         case expiration
         case requestID = "requestId"
         case traceID = "traceId"
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.linkToken = try container.decode(String.self, forKey: .linkToken)
+        self.expiration = try container.decode(Date.self, forKey: .expiration)
+        self.requestID = container.decodeAssumed(String.self, forKey: .requestID, in: Self.self, required: false)
+        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: .traceID)
     }
 }
 
@@ -1088,14 +1338,20 @@ public struct PlaidExchangeRequest: Codable, Hashable, Sendable, Validatable {
 /// Response of `POST /plaid/exchange`.
 public struct PlaidExchangeResult: Codable, Hashable, Sendable {
     /// The linked Plaid item.
-    public let itemID: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let itemID: String?
     /// Link state, e.g. `LINKED`.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let status: String?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let traceID: TraceID?
 
-    public init(itemID: String, status: String? = nil, traceID: TraceID? = nil) {
+    public init(itemID: String? = nil, status: String? = nil, traceID: TraceID? = nil) {
         self.itemID = itemID
         self.status = status
         self.traceID = traceID
@@ -1105,6 +1361,14 @@ public struct PlaidExchangeResult: Codable, Hashable, Sendable {
         case itemID = "itemId"
         case status
         case traceID = "traceId"
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.itemID = container.decodeAssumed(String.self, forKey: .itemID, in: Self.self, required: true)
+        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
     }
 }
 
@@ -1168,24 +1432,36 @@ public struct RAGSearchRequest: Codable, Hashable, Sendable, Validatable {
 /// One matching transaction.
 public struct RAGSearchHit: Codable, Hashable, Sendable {
     /// The matching transaction.
-    public let transactionID: LowercaseUUID
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let transactionID: LowercaseUUID?
     /// Day of the transaction.
-    public let occurredOn: CalendarDate
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let occurredOn: CalendarDate?
     /// Merchant name.
-    public let merchant: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let merchant: String?
     /// Category name.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let category: String?
     /// Amount in cents; negative = spending.
-    public let amountCents: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let amountCents: Int64?
     /// Relevance score, higher is better.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let score: Double?
 
     public init(
-        transactionID: LowercaseUUID,
-        occurredOn: CalendarDate,
-        merchant: String,
+        transactionID: LowercaseUUID? = nil,
+        occurredOn: CalendarDate? = nil,
+        merchant: String? = nil,
         category: String? = nil,
-        amountCents: Int64,
+        amountCents: Int64? = nil,
         score: Double? = nil
     ) {
         self.transactionID = transactionID
@@ -1204,40 +1480,77 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
         case amountCents
         case score
     }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.transactionID = container.decodeAssumed(
+            LowercaseUUID.self,
+            forKey: .transactionID,
+            in: Self.self,
+            required: true
+        )
+        self.occurredOn = container.decodeAssumed(CalendarDate.self, forKey: .occurredOn, in: Self.self, required: true)
+        self.merchant = container.decodeAssumed(String.self, forKey: .merchant, in: Self.self, required: true)
+        self.category = container.decodeAssumed(String.self, forKey: .category, in: Self.self, required: false)
+        self.amountCents = container.decodeAssumed(Int64.self, forKey: .amountCents, in: Self.self, required: true)
+        self.score = container.decodeAssumed(Double.self, forKey: .score, in: Self.self, required: false)
+    }
 }
 
 /// Count, sum and average of the matches, in cents.
-public struct RAGStats: Codable, Hashable, Sendable, Validatable {
+public struct RAGStats: Codable, Hashable, Sendable {
     /// Number of matches.
-    public let count: Int32
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let count: Int32?
     /// Sum of the amounts, in cents.
-    public let sum: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let sum: Int64?
     /// Average amount, in cents.
-    public let avg: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let avg: Int64?
 
-    public init(count: Int32, sum: Int64, avg: Int64) {
+    public init(count: Int32? = nil, sum: Int64? = nil, avg: Int64? = nil) {
         self.count = count
         self.sum = sum
         self.avg = avg
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    enum CodingKeys: String, CodingKey {
+        case count
+        case sum
+        case avg
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
+        self.avg = container.decodeAssumed(Int64.self, forKey: .avg, in: Self.self, required: true)
     }
 }
 
 /// Response of `POST /rag/search`.
-public struct RAGSearchResult: Codable, Hashable, Sendable, Validatable {
+public struct RAGSearchResult: Codable, Hashable, Sendable {
     /// Matches, best first.
-    public let results: [RAGSearchHit]
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let results: [RAGSearchHit]?
     /// Count, sum and average of the matches, in cents.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let stats: RAGStats?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let traceID: TraceID?
 
-    public init(results: [RAGSearchHit], stats: RAGStats? = nil, traceID: TraceID? = nil) {
+    public init(results: [RAGSearchHit]? = nil, stats: RAGStats? = nil, traceID: TraceID? = nil) {
         self.results = results
         self.stats = stats
         self.traceID = traceID
@@ -1249,42 +1562,75 @@ public struct RAGSearchResult: Codable, Hashable, Sendable, Validatable {
         case traceID = "traceId"
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.validate(stats, at: "stats")
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.results = container.decodeAssumed([RAGSearchHit].self, forKey: .results, in: Self.self, required: true)
+        self.stats = container.decodeAssumed(RAGStats.self, forKey: .stats, in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
     }
 }
 
 /// Month totals, in cents.
 public struct RAGTotals: Codable, Hashable, Sendable {
     /// Income, in cents.
-    public let income: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let income: Int64?
     /// Spending, in cents (negative).
-    public let expense: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let expense: Int64?
     /// Income plus spending, in cents.
-    public let net: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let net: Int64?
 
-    public init(income: Int64, expense: Int64, net: Int64) {
+    public init(income: Int64? = nil, expense: Int64? = nil, net: Int64? = nil) {
         self.income = income
         self.expense = expense
         self.net = net
     }
+
+    enum CodingKeys: String, CodingKey {
+        case income
+        case expense
+        case net
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.income = container.decodeAssumed(Int64.self, forKey: .income, in: Self.self, required: true)
+        self.expense = container.decodeAssumed(Int64.self, forKey: .expense, in: Self.self, required: true)
+        self.net = container.decodeAssumed(Int64.self, forKey: .net, in: Self.self, required: true)
+    }
 }
 
 /// Summary of one category.
-public struct RAGCategorySummary: Codable, Hashable, Sendable, Validatable {
+public struct RAGCategorySummary: Codable, Hashable, Sendable {
     /// Stable category key.
-    public let code: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let code: String?
     /// Display name.
-    public let label: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let label: String?
     /// Number of transactions.
-    public let count: Int32
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let count: Int32?
     /// Sum, in cents.
-    public let sum: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let sum: Int64?
     /// Average, in cents.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let avg: Int64?
 
-    public init(code: String, label: String, count: Int32, sum: Int64, avg: Int64? = nil) {
+    public init(code: String? = nil, label: String? = nil, count: Int32? = nil, sum: Int64? = nil, avg: Int64? = nil) {
         self.code = code
         self.label = label
         self.count = count
@@ -1292,24 +1638,45 @@ public struct RAGCategorySummary: Codable, Hashable, Sendable, Validatable {
         self.avg = avg
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    enum CodingKeys: String, CodingKey {
+        case code
+        case label
+        case count
+        case sum
+        case avg
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.code = container.decodeAssumed(String.self, forKey: .code, in: Self.self, required: true)
+        self.label = container.decodeAssumed(String.self, forKey: .label, in: Self.self, required: true)
+        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
+        self.avg = container.decodeAssumed(Int64.self, forKey: .avg, in: Self.self, required: false)
     }
 }
 
 /// Summary of one merchant.
-public struct RAGMerchantSummary: Codable, Hashable, Sendable, Validatable {
+public struct RAGMerchantSummary: Codable, Hashable, Sendable {
     /// Stable merchant key.
-    public let merchantID: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let merchantID: String?
     /// Display name.
-    public let label: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let label: String?
     /// Number of transactions.
-    public let count: Int32
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let count: Int32?
     /// Sum, in cents.
-    public let sum: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let sum: Int64?
 
-    public init(merchantID: String, label: String, count: Int32, sum: Int64) {
+    public init(merchantID: String? = nil, label: String? = nil, count: Int32? = nil, sum: Int64? = nil) {
         self.merchantID = merchantID
         self.label = label
         self.count = count
@@ -1323,29 +1690,41 @@ public struct RAGMerchantSummary: Codable, Hashable, Sendable, Validatable {
         case sum
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.merchantID = container.decodeAssumed(String.self, forKey: .merchantID, in: Self.self, required: true)
+        self.label = container.decodeAssumed(String.self, forKey: .label, in: Self.self, required: true)
+        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
     }
 }
 
 /// Response of `GET /rag/summaries`.
-public struct RAGSummaries: Codable, Hashable, Sendable, Validatable {
+public struct RAGSummaries: Codable, Hashable, Sendable {
     /// A calendar month, `YYYY-MM`.
-    public let month: YearMonth
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let month: YearMonth?
     /// Month totals, in cents.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let totals: RAGTotals?
-    public let categories: [RAGCategorySummary]
-    public let merchants: [RAGMerchantSummary]
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let categories: [RAGCategorySummary]?
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let merchants: [RAGMerchantSummary]?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let traceID: TraceID?
 
     public init(
-        month: YearMonth,
+        month: YearMonth? = nil,
         totals: RAGTotals? = nil,
-        categories: [RAGCategorySummary],
-        merchants: [RAGMerchantSummary],
+        categories: [RAGCategorySummary]? = nil,
+        merchants: [RAGMerchantSummary]? = nil,
         traceID: TraceID? = nil
     ) {
         self.month = month
@@ -1363,16 +1742,29 @@ public struct RAGSummaries: Codable, Hashable, Sendable, Validatable {
         case traceID = "traceId"
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(month, at: "month", ValueConstraints(pattern: ValidationPatterns.month))
-        try validator.validate(categories, at: "categories")
-        try validator.validate(merchants, at: "merchants")
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.month = container.decodeAssumed(YearMonth.self, forKey: .month, in: Self.self, required: true)
+        self.totals = container.decodeAssumed(RAGTotals.self, forKey: .totals, in: Self.self, required: false)
+        self.categories = container.decodeAssumed(
+            [RAGCategorySummary].self,
+            forKey: .categories,
+            in: Self.self,
+            required: true
+        )
+        self.merchants = container.decodeAssumed(
+            [RAGMerchantSummary].self,
+            forKey: .merchants,
+            in: Self.self,
+            required: true
+        )
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
     }
 }
 
 /// Body of `POST /rag/aggregate`.
-public struct RAGAggregateRequest: Codable, Hashable, Sendable, Validatable {
+public struct RAGAggregateRequest: Codable, Hashable, Sendable {
     /// First day of the window (inclusive).
     public var from: CalendarDate?
     /// Last day of the window (inclusive).
@@ -1390,27 +1782,32 @@ public struct RAGAggregateRequest: Codable, Hashable, Sendable, Validatable {
         self.to = to
         self.granularity = granularity
     }
-
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(granularity, at: "granularity", ValueConstraints(minLength: 1))
-    }
 }
 
 /// One bucket of an aggregation.
-public struct RAGAggregateBucket: Codable, Hashable, Sendable, Validatable {
+public struct RAGAggregateBucket: Codable, Hashable, Sendable {
     /// Bucket key (a date, month, category code or merchant key).
-    public let key: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let key: String?
     /// Display name of the bucket.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let label: String?
     /// Number of transactions.
-    public let count: Int32
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let count: Int32?
     /// Sum, in cents.
-    public let sum: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let sum: Int64?
     /// Average, in cents.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let avg: Int64?
 
-    public init(key: String, label: String? = nil, count: Int32, sum: Int64, avg: Int64? = nil) {
+    public init(key: String? = nil, label: String? = nil, count: Int32? = nil, sum: Int64? = nil, avg: Int64? = nil) {
         self.key = key
         self.label = label
         self.count = count
@@ -1418,52 +1815,90 @@ public struct RAGAggregateBucket: Codable, Hashable, Sendable, Validatable {
         self.avg = avg
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    enum CodingKeys: String, CodingKey {
+        case key
+        case label
+        case count
+        case sum
+        case avg
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.key = container.decodeAssumed(String.self, forKey: .key, in: Self.self, required: true)
+        self.label = container.decodeAssumed(String.self, forKey: .label, in: Self.self, required: false)
+        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
+        self.avg = container.decodeAssumed(Int64.self, forKey: .avg, in: Self.self, required: false)
     }
 }
 
 /// One point of the aggregation timeline.
-public struct RAGTimelinePoint: Codable, Hashable, Sendable, Validatable {
+public struct RAGTimelinePoint: Codable, Hashable, Sendable {
     /// Time bucket key.
-    public let bucket: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let bucket: String?
     /// Number of transactions.
-    public let count: Int32
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let count: Int32?
     /// Sum, in cents.
-    public let sum: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let sum: Int64?
 
-    public init(bucket: String, count: Int32, sum: Int64) {
+    public init(bucket: String? = nil, count: Int32? = nil, sum: Int64? = nil) {
         self.bucket = bucket
         self.count = count
         self.sum = sum
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(count, at: "count", ValueConstraints(minimum: 0))
+    enum CodingKeys: String, CodingKey {
+        case bucket
+        case count
+        case sum
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.bucket = container.decodeAssumed(String.self, forKey: .bucket, in: Self.self, required: true)
+        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
     }
 }
 
 /// Response of `POST /rag/aggregate`.
-public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
+public struct RAGAggregateResult: Codable, Hashable, Sendable {
     /// The granularity used.
-    public let granularity: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let granularity: String?
     /// First day of the window.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let from: CalendarDate?
     /// Last day of the window.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let to: CalendarDate?
-    public let buckets: [RAGAggregateBucket]
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let buckets: [RAGAggregateBucket]?
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let timeline: [RAGTimelinePoint]?
     /// Request trace identifier for observability. Persist it in crash logs and
     /// support tickets.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let traceID: TraceID?
 
     public init(
-        granularity: String,
+        granularity: String? = nil,
         from: CalendarDate? = nil,
         to: CalendarDate? = nil,
-        buckets: [RAGAggregateBucket],
+        buckets: [RAGAggregateBucket]? = nil,
         timeline: [RAGTimelinePoint]? = nil,
         traceID: TraceID? = nil
     ) {
@@ -1484,9 +1919,24 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable, Validatable {
         case traceID = "traceId"
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.validate(buckets, at: "buckets")
-        try validator.validate(timeline, at: "timeline")
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.granularity = container.decodeAssumed(String.self, forKey: .granularity, in: Self.self, required: true)
+        self.from = container.decodeAssumed(CalendarDate.self, forKey: .from, in: Self.self, required: false)
+        self.to = container.decodeAssumed(CalendarDate.self, forKey: .to, in: Self.self, required: false)
+        self.buckets = container.decodeAssumed(
+            [RAGAggregateBucket].self,
+            forKey: .buckets,
+            in: Self.self,
+            required: true
+        )
+        self.timeline = container.decodeAssumed(
+            [RAGTimelinePoint].self,
+            forKey: .timeline,
+            in: Self.self,
+            required: false
+        )
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
     }
 }

@@ -119,11 +119,7 @@ extension Client {
         pageSize: Int32? = nil
     ) async throws -> Response<TransactionList> {
         try core.validateRequest(Operations.listTransactions) { validator in
-            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
-            try validator.check(from, at: "query.from", ValueConstraints(pattern: ValidationPatterns.month))
-            try validator.check(to, at: "query.to", ValueConstraints(pattern: ValidationPatterns.month))
-            try validator.check(page, at: "query.page", ValueConstraints(minimum: 0))
-            try validator.check(pageSize, at: "query.pageSize", ValueConstraints(minimum: 1, maximum: 100))
+            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.yearMonth))
         }
         var request = RequestBuilder(Operations.listTransactions)
         try request.addQuery("month", month)
@@ -177,9 +173,6 @@ extension Client {
         body: TransactionUpdate,
         idempotencyKey: LowercaseUUID? = nil
     ) async throws -> Response<Transaction> {
-        try core.validateRequest(Operations.updateTransaction) { validator in
-            try validator.validate(body, at: "body")
-        }
         var request = RequestBuilder(Operations.updateTransaction)
         try request.setPath("transactionId", transactionID)
         try request.setHeader("Idempotency-Key", idempotencyKey)
@@ -303,7 +296,7 @@ extension Client {
         generateAI: Bool? = nil
     ) async throws -> Response<AnalyticsSummary> {
         try core.validateRequest(Operations.getAnalyticsSummary) { validator in
-            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
+            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.yearMonth))
         }
         var request = RequestBuilder(Operations.getAnalyticsSummary)
         try request.addQuery("month", month)
@@ -515,7 +508,7 @@ extension Client {
     /// `getRAGSummaries`, returning the status and headers too.
     public func getRAGSummariesWithResponse(month: String? = nil) async throws -> Response<RAGSummaries> {
         try core.validateRequest(Operations.getRAGSummaries) { validator in
-            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.month))
+            try validator.check(month, at: "query.month", ValueConstraints(pattern: ValidationPatterns.yearMonth))
         }
         var request = RequestBuilder(Operations.getRAGSummaries)
         try request.addQuery("month", month)
@@ -543,9 +536,6 @@ extension Client {
 
     /// `aggregateRAG`, returning the status and headers too.
     public func aggregateRAGWithResponse(body: RAGAggregateRequest) async throws -> Response<RAGAggregateResult> {
-        try core.validateRequest(Operations.aggregateRAG) { validator in
-            try validator.validate(body, at: "body")
-        }
         var request = RequestBuilder(Operations.aggregateRAG)
         try request.setJSONBody(body)
         request.accept("application/json")

@@ -483,7 +483,6 @@ public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
             ValueConstraints(minLength: 1, maxLength: 20, pattern: ValidationPatterns.e164PhoneNumber, isSecret: true)
         )
         try validator.check(eventKey, at: "event_key", ValueConstraints(minLength: 1, isSecret: true))
-        try validator.check(brandID, at: "brand_id", ValueConstraints(minLength: 1))
         try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
         try validator.validate(meta, at: "meta")
     }
@@ -630,13 +629,17 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
 public typealias DeviceCapabilities = [String: Bool]
 
 /// Result of device register/update.
-public struct DeviceResponse: Codable, Hashable, Sendable, Validatable {
+public struct DeviceResponse: Codable, Hashable, Sendable {
     /// Whether the request was accepted.
-    public let success: Bool
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let success: Bool?
     /// Stable per-install device identifier (for example a UUID string).
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let deviceID: DeviceID?
 
-    public init(success: Bool, deviceID: DeviceID? = nil) {
+    public init(success: Bool? = nil, deviceID: DeviceID? = nil) {
         self.success = success
         self.deviceID = deviceID
     }
@@ -646,9 +649,11 @@ public struct DeviceResponse: Codable, Hashable, Sendable, Validatable {
         case deviceID = "device_id"
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: true)
+        self.deviceID = container.decodeAssumed(DeviceID.self, forKey: .deviceID, in: Self.self, required: false)
     }
 }
 
@@ -703,10 +708,22 @@ public struct PresenceRequest: Codable, Hashable, Sendable, Validatable {
 /// Generic acknowledgement.
 public struct SuccessResponse: Codable, Hashable, Sendable {
     /// Whether the request was accepted.
-    public let success: Bool
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let success: Bool?
 
-    public init(success: Bool) {
+    public init(success: Bool? = nil) {
         self.success = success
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case success
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: true)
     }
 }
 
@@ -779,7 +796,6 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(deviceID, at: "device_id", ValueConstraints(minLength: 1))
         try validator.validate(platform, at: "platform")
     }
 }
@@ -787,11 +803,15 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
 /// Result of a debug upload.
 public struct DebugUploadResponse: Codable, Hashable, Sendable {
     /// Whether the upload was accepted.
-    public let success: Bool
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let success: Bool?
     /// Server id of the stored upload.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let uploadID: String?
 
-    public init(success: Bool, uploadID: String? = nil) {
+    public init(success: Bool? = nil, uploadID: String? = nil) {
         self.success = success
         self.uploadID = uploadID
     }
@@ -800,13 +820,24 @@ public struct DebugUploadResponse: Codable, Hashable, Sendable {
         case success
         case uploadID = "upload_id"
     }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: true)
+        self.uploadID = container.decodeAssumed(String.self, forKey: .uploadID, in: Self.self, required: false)
+    }
 }
 
 /// Error body. Both fields are optional and extra fields may appear. Clients should act on the status code.
 public struct ErrorResponse: Codable, Hashable, Sendable {
     /// Machine-readable error code.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let error: String?
     /// Human-readable explanation.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let message: String?
     /// Members the schema does not name (`additionalProperties`).
     public let additionalProperties: [String: JSONValue]
@@ -822,11 +853,11 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.error = try container.decodeIfPresent(String.self, forKey: .error)
-        self.message = try container.decodeIfPresent(String.self, forKey: .message)
+        self.error = container.decodeAssumed(String.self, forKey: .error, in: Self.self, required: false)
+        self.message = container.decodeAssumed(String.self, forKey: .message, in: Self.self, required: false)
         self.additionalProperties = try decoder.decodeAdditionalProperties(
             JSONValue.self,
             knownKeys: Set(CodingKeys.allCases.map(\.rawValue))

@@ -261,17 +261,25 @@ public struct StatusResponse: Codable, Hashable, Sendable, Validatable {
 }
 
 /// A mood entry of the signed-in user.
-public struct Mood: Codable, Hashable, Sendable, Validatable {
+public struct Mood: Codable, Hashable, Sendable {
     /// Server-side id of the entry.
-    public let id: Int64
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let id: Int64?
     /// Mood score from 1 (lowest) to 10 (highest).
-    public let score: Int32
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let score: Int32?
     /// Free-text note; null when none was given.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let note: String?
     /// When the entry was recorded (UTC).
-    public let createdAt: Date
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let createdAt: Date?
 
-    public init(id: Int64, score: Int32, note: String? = nil, createdAt: Date) {
+    public init(id: Int64? = nil, score: Int32? = nil, note: String? = nil, createdAt: Date? = nil) {
         self.id = id
         self.score = score
         self.note = note
@@ -285,9 +293,13 @@ public struct Mood: Codable, Hashable, Sendable, Validatable {
         case createdAt = "created_at"
     }
 
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(score, at: "score", ValueConstraints(minimum: 1, maximum: 10))
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = container.decodeAssumed(Int64.self, forKey: .id, in: Self.self, required: true)
+        self.score = container.decodeAssumed(Int32.self, forKey: .score, in: Self.self, required: true)
+        self.note = container.decodeAssumed(String.self, forKey: .note, in: Self.self, required: false)
+        self.createdAt = container.decodeAssumed(Date.self, forKey: .createdAt, in: Self.self, required: true)
     }
 }
 
@@ -295,7 +307,7 @@ public struct Mood: Codable, Hashable, Sendable, Validatable {
 public typealias MoodList = [Mood]
 
 /// Body of `createMood`.
-public struct CreateMoodBody: Codable, Hashable, Sendable, Validatable {
+public struct CreateMoodBody: Codable, Hashable, Sendable {
     /// Mood score from 1 (lowest) to 10 (highest).
     public var score: Int32
     /// Optional free-text note.
@@ -308,26 +320,41 @@ public struct CreateMoodBody: Codable, Hashable, Sendable, Validatable {
         self.score = score
         self.note = note
     }
-
-    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
-    public func validate(_ validator: inout ConstraintValidator) throws {
-        try validator.check(score, at: "score", ValueConstraints(minimum: 1, maximum: 10))
-    }
 }
 
 /// Health of the API service.
 public struct HealthStatus: Codable, Hashable, Sendable {
     /// "ok" when the service is healthy.
-    public let status: String
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
+    public let status: String?
     /// Whether the database (PostgreSQL) is reachable, when reported.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let db: Bool?
     /// Whether Redis (rate limiting) is reachable, when reported.
+    ///
+    /// Assumed by the spec (`x-assumed`): nil when an answer lacks it or differs.
     public let redis: Bool?
 
-    public init(status: String, db: Bool? = nil, redis: Bool? = nil) {
+    public init(status: String? = nil, db: Bool? = nil, redis: Bool? = nil) {
         self.status = status
         self.db = db
         self.redis = redis
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status
+        case db
+        case redis
+    }
+
+    /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: true)
+        self.db = container.decodeAssumed(Bool.self, forKey: .db, in: Self.self, required: false)
+        self.redis = container.decodeAssumed(Bool.self, forKey: .redis, in: Self.self, required: false)
     }
 }
 

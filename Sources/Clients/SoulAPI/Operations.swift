@@ -198,9 +198,6 @@ extension Client {
 
     /// `createMood`, returning the status and headers too.
     public func createMoodWithResponse(body: CreateMoodBody) async throws -> Response<Mood> {
-        try core.validateRequest(Operations.createMood) { validator in
-            try validator.validate(body, at: "body")
-        }
         var request = RequestBuilder(Operations.createMood)
         try request.setJSONBody(body)
         request.accept("application/json")

@@ -142,7 +142,7 @@ func makeFolder(_ name: String) throws -> URL {
         await connectivity.update(isOnline: false)
         clock.advance(by: 120)
         await screen.load()
-        #expect(screen.moods.map(\.score) == [7], "the cached list")
+        #expect(screen.moods.compactMap(\.score) == [7], "the cached list")
         #expect(screen.cacheAge == .seconds(120) && screen.isOffline, "with its age, under the offline banner")
         await screen.add(score: 3, note: nil)
         #expect(screen.pendingCount == 1, "queued while offline")
@@ -150,7 +150,7 @@ func makeFolder(_ name: String) throws -> URL {
         await connectivity.update(isOnline: true)
         await screen.retryPending()
         #expect(screen.pendingCount == 0)
-        #expect(screen.moods.map(\.score).sorted() == [3, 7], "sent once the server is reachable")
+        #expect(screen.moods.compactMap(\.score).sorted() == [3, 7], "sent once the server is reachable")
     }
 }
 

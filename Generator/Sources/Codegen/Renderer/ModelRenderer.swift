@@ -118,7 +118,9 @@ struct ModelRenderer {
     }
 
     private func renderDecoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
-        writer.line("/// Decodes a value; absent fields with a schema `default` take it.")
+        writer.line(shape.properties.contains(where: \.decodesLeniently)
+            ? "/// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs."
+            : "/// Decodes a value; absent fields with a schema `default` take it.")
         writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
             if !shape.properties.isEmpty {
                 writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
@@ -126,6 +128,12 @@ struct ModelRenderer {
             for property in shape.properties {
                 let name = SwiftName.unescaped(property.storageName)
                 let key = "." + name
+                if property.decodesLeniently {
+                    // A guess of the spec (`x-assumed`): nil, reported once, when the answer differs.
+                    let decoded = "container.decodeAssumed(\(Self.decodedType(property.type)).self, forKey: \(key), in: Self.self, required: \(property.isRequired))"
+                    writer.line("self.\(name) = \(decoded)" + (property.defaultValue.map { " ?? \($0)" } ?? ""))
+                    continue
+                }
                 switch property.type {
                 case .optional(let wrapped):
                     writer.line("self.\(name) = try container.decodeIfPresent(\(wrapped).self, forKey: \(key))")
@@ -143,6 +151,13 @@ struct ModelRenderer {
         }
     }
 
+    /// What a lenient property decodes: the type inside its `?` (keeping a
+    /// `Nullable` a request needs), or the type itself when it has a default.
+    private static func decodedType(_ type: SwiftType) -> SwiftType {
+        if case .optional(let inner) = type { return inner }
+        return type
+    }
+
     private func renderEncoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
         writer.line("/// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.")
         writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
@@ -151,7 +166,7 @@ struct ModelRenderer {
             }
             for property in shape.properties {
                 let name = SwiftName.unescaped(property.storageName)
-                if property.type.isOptional && !property.isRequired {
+                if property.type.isOptional && (!property.isRequired || property.decodesLeniently) {
                     writer.line("try container.encodeIfPresent(self.\(name), forKey: .\(name))")
                 } else {
                     writer.line("try container.encode(self.\(name), forKey: .\(name))")

@@ -43,6 +43,9 @@ public struct StructureShape: Sendable, Hashable {
     /// sent as `null`: a type only responses carry encodes (for an app's own
     /// storage) with nil left out, which it decodes back the same.
     public var isInRequests: Bool = true
+    /// Whether a response can carry the type (a response body reaches it):
+    /// then its assumed properties decode leniently.
+    public var isInResponses: Bool = true
 
     /// Whether its properties are `var`: a request can carry the type, so
     /// callers build and change it. Types only responses carry are immutable
@@ -52,14 +55,14 @@ public struct StructureShape: Sendable, Hashable {
 
     /// Whether the synthesized `Codable` conformance is not enough.
     public var needsCustomCoding: Bool {
-        isRecursive || additionalProperties != nil || properties.contains { $0.defaultValue != nil } || needsCustomEncoding
+        isRecursive || additionalProperties != nil || properties.contains { $0.defaultValue != nil || $0.decodesLeniently } || needsCustomEncoding
     }
 
     /// Whether the synthesized `encode(to:)` would get something wrong: extra
     /// members, or a required nullable property that a request must send as
     /// `null` (synthesized code leaves nil out).
     public var needsCustomEncoding: Bool {
-        isRecursive || additionalProperties != nil || (isInRequests && properties.contains { $0.isRequired && $0.type.isOptional })
+        isRecursive || additionalProperties != nil || (isInRequests && properties.contains { $0.isRequired && $0.type.isOptional && !$0.decodesLeniently })
     }
 }
 
@@ -88,6 +91,13 @@ public struct PropertyDeclaration: Sendable, Hashable {
     /// requires the field): the discriminator value of a union member, so
     /// that callers do not restate what the case already says.
     public var initializerDefault: String?
+    /// Whether the spec marks the property a guess (`x-assumed`, on it or
+    /// its object): its constraints are not checked.
+    public var isAssumed: Bool = false
+    /// Whether it decodes leniently: an assumed property of a type a
+    /// response carries, optional, `nil` when absent, `null` or of another
+    /// type (reported once through `AssumedFields`).
+    public var decodesLeniently: Bool = false
 
     /// The stored property's name: a deprecated property is stored as
     /// `_name` behind a deprecated accessor, so the type's own code (coding,

@@ -20,8 +20,13 @@ final class ConstraintTranslator {
         self.mapping = TypeMapping(document: document)
     }
 
-    /// The constraints on the value itself and on each of its elements.
-    func constraints(of schema: RefOr<Schema>, type: SwiftType, wireName: String) -> (value: ConstraintDeclaration?, elements: ConstraintDeclaration?) {
+    /// The constraints on the value itself and on each of its elements;
+    /// none when they are `assumed` (the use site is marked `x-assumed`) or
+    /// a schema they come from is: a guess is never checked before sending.
+    func constraints(
+        of schema: RefOr<Schema>, type: SwiftType, wireName: String, assumed: Bool = false
+    ) -> (value: ConstraintDeclaration?, elements: ConstraintDeclaration?) {
+        if assumed || resolvedChain(schema).contains(where: { AssumedExtension.isMarked($0.extensions) }) { return (nil, nil) }
         let isSecret = SecretNames.isSecretLike(wireName) || resolvedChain(schema).contains { $0.format == "password" }
         switch Self.unwrapped(type) {
         case .array(let element):
@@ -44,6 +49,7 @@ final class ConstraintTranslator {
     /// named types that check themselves.
     private func scalarConstraints(of schema: RefOr<Schema>, type: SwiftType, isSecret: Bool, wireName: String) -> ConstraintDeclaration? {
         let chain = resolvedChain(schema)
+        if chain.contains(where: { AssumedExtension.isMarked($0.extensions) }) { return nil }
         guard let kind = scalarKind(of: chain) else { return nil }
         var result = ConstraintDeclaration(isSecret: isSecret)
         switch kind {

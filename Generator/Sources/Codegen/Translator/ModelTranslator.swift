@@ -298,6 +298,7 @@ final class ModelTranslator {
     private func structureShape(_ schema: Schema, in scope: inout Scope) -> StructureShape {
         var propertyNames = NameScope(reserved: ["additionalProperties", "CodingKeys", "init", "hash", "encode"])
         var properties: [PropertyDeclaration] = []
+        let objectAssumed = AssumedExtension.isMarked(schema.extensions)
         for (wireName, property) in schema.properties {
             let resolved = document.resolve(property)
             if resolved?.alwaysValid == false { continue }
@@ -317,12 +318,15 @@ final class ModelTranslator {
                 type = .optional(base)
             }
             if base == .json, type == .optional(.json) || type == .json { type = required ? .json : .optional(.json) }
-            let (valueConstraints, elementConstraints) = constraints.constraints(of: property, type: base, wireName: wireName)
+            // The property's own mark, else its object's (`x-assumed: false` opts out).
+            let ownMark: Bool? = if case .value(let inline) = property { AssumedExtension.value(inline.extensions) } else { nil }
+            let isAssumed = ownMark ?? objectAssumed
+            let (valueConstraints, elementConstraints) = constraints.constraints(of: property, type: base, wireName: wireName, assumed: isAssumed)
             properties.append(PropertyDeclaration(
                 name: propertyNames.claim(SwiftName.caseName(wireName, fallback: "property\(properties.count + 1)")), wireName: wireName, type: type,
                 documentation: Documentation.text(resolved?.title, property.reference?.description ?? resolved?.description),
                 isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue, isRequired: required,
-                constraints: valueConstraints, elementConstraints: elementConstraints))
+                constraints: valueConstraints, elementConstraints: elementConstraints, isAssumed: isAssumed))
         }
         var additional: SwiftType?
         if !properties.isEmpty {

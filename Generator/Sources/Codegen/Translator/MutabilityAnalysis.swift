@@ -3,11 +3,13 @@
 /// The others (what only responses carry) are marked immutable, and their
 /// nullable properties become plain optionals: only a request needs to tell
 /// "send null" from "leave it out", and an app reading a response treats
-/// both as "no value".
+/// both as "no value". Finds the types a response can carry the same way,
+/// from `responseRoots` (read by ``AssumptionAnalysis``).
 enum MutabilityAnalysis {
     /// The declarations with response-only structures marked immutable and
-    /// without `Nullable`.
-    static func markResponseOnly(_ declarations: [TypeDeclaration], requestRoots: [SwiftType]) -> [TypeDeclaration] {
+    /// without `Nullable`, and each structure marked with whether a response
+    /// reaches it.
+    static func markResponseOnly(_ declarations: [TypeDeclaration], requestRoots: [SwiftType], responseRoots: [SwiftType]) -> [TypeDeclaration] {
         var edges: [String: [String]] = [:]
         func collect(_ declaration: TypeDeclaration, prefix: String?) {
             let qualified = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
@@ -24,12 +26,17 @@ enum MutabilityAnalysis {
         }
         for declaration in declarations { collect(declaration, prefix: nil) }
 
-        var reachable = Set<String>()
-        var stack = requestRoots.flatMap(\.referencedNames)
-        while let next = stack.popLast() {
-            guard reachable.insert(next).inserted else { continue }
-            stack += edges[next] ?? []
+        func reached(from roots: [SwiftType]) -> Set<String> {
+            var reachable = Set<String>()
+            var stack = roots.flatMap(\.referencedNames)
+            while let next = stack.popLast() {
+                guard reachable.insert(next).inserted else { continue }
+                stack += edges[next] ?? []
+            }
+            return reachable
         }
+        let reachable = reached(from: requestRoots)
+        let inResponses = reached(from: responseRoots)
 
         func mark(_ declaration: TypeDeclaration, prefix: String?) -> TypeDeclaration {
             var declaration = declaration
@@ -38,6 +45,7 @@ enum MutabilityAnalysis {
                 let isInRequests = reachable.contains(qualified)
                 // `isMutable` follows from it (a recursive type, a shared final class, stays immutable).
                 shape.isInRequests = isInRequests
+                shape.isInResponses = inResponses.contains(qualified)
                 if !isInRequests {
                     shape.properties = shape.properties.map { property in
                         var property = property

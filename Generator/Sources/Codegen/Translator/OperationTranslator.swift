@@ -59,7 +59,9 @@ struct OperationTranslator {
             var label = SwiftName.memberName(bareName, fallback: "parameter")
             if labels.contains(label) { label = SwiftName.memberName(parameter.name + "_" + parameter.location.rawValue) }
             let isJSONContent = parameter.schema == nil && parameter.content.keys.first.map(Self.isJSON) == true
-            let checks = schema.map { models.constraints.constraints(of: $0, type: base, wireName: parameter.name) }
+            let checks = schema.map {
+                models.constraints.constraints(of: $0, type: base, wireName: parameter.name, assumed: AssumedExtension.isMarked(parameter.extensions))
+            }
             let style = ParameterStyle(parameter.style, location: parameter.location)
             return ParameterDeclaration(
                 label: labels.claim(label), wireName: parameter.name, location: parameter.location,

@@ -1,3 +1,4 @@
+import ClientRuntime
 import Foundation
 import Logging
 import OpenAPIRuntime
@@ -9,7 +10,9 @@ import OpenAPIRuntime
 /// - the session, refreshing through that client,
 /// - the authenticated client with the SDK's middleware stack,
 /// - a redactor that knows the session's tokens, for error texts,
-/// - the ``ClientCaller`` the facade's calls go through.
+/// - the ``ClientCaller`` the facade's calls go through,
+/// - a warning in the logs, once per field, when an answer differs from
+///   what the spec assumed (``AssumedFieldLogging``).
 public struct SessionClients<Client: Sendable>: Sendable {
     /// The authenticated client: every operation, with the whole stack.
     public let client: Client
@@ -21,6 +24,8 @@ public struct SessionClients<Client: Sendable>: Sendable {
     public let redactor: Redactor
     /// The facade's call path (connectivity check, failure mapping).
     public let caller: ClientCaller<Client>
+    /// Logs the answers that differ from the spec's guesses, while the SDK lives.
+    public let assumedFields: AssumedFieldObservation
 
     /// Wires the clients for `baseURL`. `transport` is built only once the
     /// URL is accepted; `stack` is the SDK's documented middleware stack for
@@ -46,5 +51,7 @@ public struct SessionClients<Client: Sendable>: Sendable {
         redactor = Redactor(knownSecrets: { session.recentTokens })
         client = makeClient(baseURL, transport, stack(session))
         caller = ClientCaller(client: client, connectivity: connectivity, servesFromCache: servesFromCache)
+        // The generated client's module (`SoulAPI.Client` -> `SoulAPI`) names the types it reports.
+        assumedFields = AssumedFieldLogging.observe(module: String(String(reflecting: Client.self).prefix { $0 != "." }), logger: logger)
     }
 }

@@ -278,9 +278,17 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         return reply
     }
 
-    /// `GET /transactions`: the window (`from`/`to` months over `month`,
-    /// the whole history without either), `accountId`, then one page, newest
-    /// first, with totals over the whole window.
+    /// What of a transaction a window bound is compared with: its month for
+    /// a month (`2024-01`, as the spec guesses the bounds), its UTC day for a
+    /// day (`2024-01-15`, as a real backend may take them).
+    private static func windowKey(_ transaction: SafepocketLedger.Transaction, like bound: String) -> String {
+        guard bound.count == 10 else { return transaction.month }
+        return String(SandboxJSON.timestamp(transaction.occurredAt).prefix(10))
+    }
+
+    /// `GET /transactions`: the window (`from`/`to`, months or days, over
+    /// `month`; the whole history without either), `accountId`, then one
+    /// page, newest first, with totals over the whole window.
     private static func transactions(_ query: String?, ledger: SafepocketLedger) -> SandboxReply {
         let month = SandboxJSON.query(query, "month"), from = SandboxJSON.query(query, "from"), to = SandboxJSON.query(query, "to")
         let account = SandboxJSON.query(query, "accountId")?.lowercased()
@@ -290,7 +298,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         let window = ledger.transactions.filter { transaction in
             if let account, transaction.accountID != account { return false }
             if ranged {
-                return (from.map { transaction.month >= $0 } ?? true) && (to.map { transaction.month <= $0 } ?? true)
+                return (from.map { windowKey(transaction, like: $0) >= $0 } ?? true) && (to.map { windowKey(transaction, like: $0) <= $0 } ?? true)
             }
             return month.map { transaction.month == $0 } ?? true
         }
@@ -306,8 +314,8 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         return SandboxJSON.reply(200, [
             "period": [
                 "month": ranged ? NSNull() : (month ?? NSNull()) as Any,
-                "from": from.map { "\($0)-01" } ?? NSNull() as Any,
-                "to": to.map { lastDay(of: $0) } ?? NSNull() as Any,
+                "from": from.map { $0.count == 10 ? $0 : "\($0)-01" } ?? NSNull() as Any,
+                "to": to.map { $0.count == 10 ? $0 : lastDay(of: $0) } ?? NSNull() as Any,
             ],
             "aggregates": [
                 "incomeTotal": SafepocketLedger.money(income), "expenseTotal": SafepocketLedger.money(expense),

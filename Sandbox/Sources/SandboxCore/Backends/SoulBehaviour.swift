@@ -25,6 +25,11 @@ public final class SoulBehaviour: SandboxBehaviour {
         public var accessTokenLifetime: Duration = .seconds(3600)
         /// The code production sends by SMS (random when nil).
         public var smsCode: String?
+        /// Moods in a shape the spec did not guess (the document defines
+        /// none): each entry with `mood_id`, `score`, `note`, `recorded_at`
+        /// and `tags`, without `id` and `created_at`. A client must still
+        /// read them (the spec marks the mood `x-assumed`).
+        public var moodsInAnotherShape = false
 
         /// The defaults: staging, 3 code requests a minute, one-hour tokens.
         public init() {}
@@ -195,9 +200,10 @@ public final class SoulBehaviour: SandboxBehaviour {
         case ("POST", "/api/moods"):
             guard let user = authenticate(&state) else { return detail(401, "Invalid token") }
             guard let score = body["score"] as? Int, (1...10).contains(score) else { return detail(422, "score must be 1 to 10") }
-            let mood: [String: Any] = [
-                "id": state.nextMood, "score": score, "note": body["note"] ?? NSNull(), "created_at": SandboxJSON.timestamp(now),
-            ]
+            let mood: [String: Any] = state.settings.moodsInAnotherShape
+                ? ["mood_id": "m-\(state.nextMood)", "score": score, "note": body["note"] ?? NSNull(), "recorded_at": SandboxJSON.timestamp(now),
+                   "tags": ["sandbox"]]
+                : ["id": state.nextMood, "score": score, "note": body["note"] ?? NSNull(), "created_at": SandboxJSON.timestamp(now)]
             state.nextMood += 1
             state.counters.moodsCreated += 1
             state.moods[user, default: []].append(mood)

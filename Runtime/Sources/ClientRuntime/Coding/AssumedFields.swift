@@ -1,0 +1,138 @@
+import Foundation
+
+/// A response field the spec marks a guess (`x-assumed: true`) that did not
+/// arrive as guessed: the generated client decoded it as `nil` and went on.
+/// It names the type and field, never the value.
+public struct AssumedFieldReport: Sendable, Hashable, CustomStringConvertible {
+    /// How the answer differed from the guess.
+    public enum Difference: Sendable, Hashable {
+        /// The field was not there.
+        case absent
+        /// The field was `null`.
+        case null
+        /// The field held another type than the one guessed.
+        case otherType(expected: String)
+    }
+
+    /// The generated type, module-qualified (`SoulAPI.Mood`).
+    public let type: String
+    /// The field's name on the wire (`created_at`).
+    public let field: String
+    /// How it differed.
+    public let difference: Difference
+
+    /// Creates a report.
+    public init(type: String, field: String, difference: Difference) {
+        self.type = type
+        self.field = field
+        self.difference = difference
+    }
+
+    /// `SoulAPI.Mood.created_at was absent, not as the spec assumed (x-assumed); it decodes as nil`.
+    public var description: String {
+        let what: String
+        switch difference {
+        case .absent: what = "was absent"
+        case .null: what = "was null"
+        case .otherType(let expected): what = "was not \(expected)"
+        }
+        return "\(type).\(field) \(what), not as the spec assumed (x-assumed); it decodes as nil"
+    }
+}
+
+/// Where generated clients report the assumed fields that arrived otherwise
+/// (``AssumedFieldReport``), and where an SDK or an app listens for them:
+/// each observer hears of each field once, however many answers carry it.
+///
+/// ```swift
+/// let observation = AssumedFields.shared.observe { report in logger.warning("\(report)") }
+/// ```
+public final class AssumedFields: Sendable {
+    fileprivate struct Observer {
+        let handler: @Sendable (AssumedFieldReport) -> Void
+        var heard: Set<String> = []
+    }
+
+    /// The process's reports: every generated client reports here.
+    public static let shared = AssumedFields()
+
+    private let observers = ObserverTable()
+
+    /// A registry with no observer (tests; clients report to ``shared``).
+    public init() {}
+
+    /// Calls `handler` once for each assumed field that arrives otherwise
+    /// from now on, for as long as the returned observation is kept.
+    public func observe(_ handler: @escaping @Sendable (AssumedFieldReport) -> Void) -> AssumedFieldObservation {
+        let id = observers.withLock { state in
+            state.next += 1
+            state.all[state.next] = Observer(handler: handler)
+            return state.next
+        }
+        return AssumedFieldObservation { [weak self] in self?.observers.withLock { _ = $0.all.removeValue(forKey: id) } }
+    }
+
+    /// Tells every observer that has not heard of this field yet.
+    public func report(_ report: AssumedFieldReport) {
+        let key = report.type + "." + report.field
+        let handlers = observers.withLock { state in
+            state.all.keys.sorted().compactMap { id -> (@Sendable (AssumedFieldReport) -> Void)? in
+                guard state.all[id]?.heard.insert(key).inserted == true else { return nil }
+                return state.all[id]?.handler
+            }
+        }
+        for handler in handlers { handler(report) }
+    }
+}
+
+/// The observers of an ``AssumedFields`` behind a lock.
+///
+/// `@unchecked Sendable` is safe because `state` is read and written only
+/// inside `withLock`, under `lock`, and never escapes it.
+private final class ObserverTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: (next: Int, all: [Int: AssumedFields.Observer]) = (0, [:])
+
+    func withLock<Result>(_ body: (inout (next: Int, all: [Int: AssumedFields.Observer])) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+}
+
+/// Keeps an ``AssumedFields`` observer listening; it stops when this is released.
+public final class AssumedFieldObservation: Sendable {
+    private let stop: @Sendable () -> Void
+
+    init(stop: @escaping @Sendable () -> Void) {
+        self.stop = stop
+    }
+
+    deinit { stop() }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes a field the spec marks a guess (`x-assumed`): the value when it
+    /// is there as guessed, otherwise `nil`, reported to
+    /// ``AssumedFields/shared`` (absent or `null` only when the spec
+    /// `required` it; another type always). What generated clients call.
+    public func decodeAssumed<T: Decodable>(_ type: T.Type, forKey key: Key, in owner: Any.Type, required: Bool) -> T? {
+        func report(_ difference: AssumedFieldReport.Difference) {
+            AssumedFields.shared.report(AssumedFieldReport(type: String(reflecting: owner), field: key.stringValue, difference: difference))
+        }
+        guard contains(key) else {
+            if required { report(.absent) }
+            return nil
+        }
+        if (try? decodeNil(forKey: key)) == true {
+            if required { report(.null) }
+            return nil
+        }
+        do {
+            return try decode(T.self, forKey: key)
+        } catch {
+            report(.otherType(expected: String(describing: T.self)))
+            return nil
+        }
+    }
+}
