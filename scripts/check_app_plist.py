@@ -20,7 +20,10 @@ property lists and the Swift sources and checks each rule:
   `NSLocationWhenInUseUsageDescription` when it (or an SDK it links) reads
   the location;
 - the scheme of the Safepocket redirect URI is one of the app's
-  `CFBundleURLSchemes` (the hosted sign-in returns there).
+  `CFBundleURLSchemes` (the hosted sign-in returns there);
+- every build setting the Info.plist reads (`$(SOUL_BASE_URL)`) is set in
+  project.yml for each of its configurations (SOUL's plan: Staging and
+  Release, each with its BASE_URL), Xcode's own settings aside.
 
 Prints each rule checked, and every problem with its file and key; exits 1
 on a problem. `--self-test` plants one fault per rule in a copy and checks
@@ -119,7 +122,55 @@ def check(base):
     if scheme and scheme not in schemes:
         problems.append(f'{os.path.relpath(info_path, base)}: CFBundleURLSchemes lacks {scheme} (SAFEPOCKET_REDIRECT_URI): '
                         'the hosted sign-in could not return to the app')
+
+    # The build settings the Info.plist reads, in every configuration.
+    rule('the Info.plist\'s build settings set in every configuration of project.yml')
+    configurations, settings = project_settings(project)
+    with open(info_path, encoding='utf-8') as handle:
+        wanted = sorted(set(re.findall(r'\$\((\w+)\)', handle.read())) - XCODE_SETTINGS)
+    for name in wanted:
+        for configuration in configurations:
+            if name not in settings[configuration]:
+                problems.append(f'{os.path.relpath(info_path, base)}: reads $({name}), which project.yml does not set for the {configuration} '
+                                'configuration: that build gets an empty value')
     return checked, problems
+
+
+# Build settings Xcode sets itself.
+XCODE_SETTINGS = {'EXECUTABLE_NAME', 'PRODUCT_BUNDLE_IDENTIFIER', 'PRODUCT_BUNDLE_PACKAGE_TYPE', 'PRODUCT_MODULE_NAME', 'PRODUCT_NAME',
+                  'DEVELOPMENT_LANGUAGE', 'MARKETING_VERSION', 'CURRENT_PROJECT_VERSION'}
+
+
+def project_settings(project):
+    """project.yml's configurations and the settings each sets (the project's
+    `settings.base` in every one), read line by line: the file is XcodeGen's
+    plain block style."""
+    lines = project.splitlines()
+    configurations, base, per = [], set(), {}
+    section = None
+    for index, line in enumerate(lines):
+        if re.match(r'^\S', line):
+            section = line.rstrip(':').strip()
+            continue
+        if section == 'configs':
+            match = re.match(r'^  ([\w ]+):\s*(debug|release)\s*$', line)
+            if match:
+                configurations.append(match.group(1))
+        elif section == 'settings':
+            match = re.match(r'^    (\w+):', line)
+            block = next((l.strip() for l in reversed(lines[:index]) if re.match(r'^  \w', l)), '')
+            if block == 'base:' and re.match(r'^    \w', line):
+                base.add(line.strip().split(':')[0])
+            elif block == 'configs:':
+                config = re.match(r'^    ([\w ]+):\s*$', line)
+                if config:
+                    current = config.group(1)
+                    per.setdefault(current, set())
+                setting = re.match(r'^      (\w+):', line)
+                if setting:
+                    per.setdefault(current, set()).add(setting.group(1))
+    configurations = configurations or ['Debug', 'Release']
+    return configurations, {name: base | per.get(name, set()) for name in configurations}
 
 
 def edit_plist(path, change):
@@ -127,6 +178,15 @@ def edit_plist(path, change):
     change(value)
     with open(path, 'wb') as handle:
         plistlib.dump(value, handle)
+
+
+def edit_text(path, change):
+    with open(path, encoding='utf-8') as handle:
+        text = handle.read()
+    changed = change(text)
+    assert changed != text, f'the planted fault changed nothing in {path}'
+    with open(path, 'w', encoding='utf-8') as handle:
+        handle.write(changed)
 
 
 def self_test():
@@ -142,6 +202,8 @@ def self_test():
         'NSContactsUsageDescription is missing': lambda app: edit_plist(f'{app}/Support/SampleApp-Info.plist',
                                                                         lambda i: i.pop('NSContactsUsageDescription', None)),
         'CFBundleURLSchemes lacks': lambda app: edit_plist(f'{app}/Support/SampleApp-Info.plist', lambda i: i.update(CFBundleURLTypes=[])),
+        'project.yml does not set for the Staging configuration': lambda app: edit_text(
+            f'{app}/project.yml', lambda text: text.replace('    Staging:\n      SOUL_BASE_URL: https://api-staging.soulapp.app\n', '')),
     }
     failures = 0
     for expected, plant in faults.items():

@@ -15,6 +15,10 @@ final class AppServices {
     let safepocket: Safepocket?
     let safepocketRedirectURI: String
     let tracker: TrackerModel
+    /// SOUL's sign-in funnel, tracked through MobileTracker.
+    let soulFunnel: SoulFunnel
+    /// The consent SOUL's sign-in asks for after the code, kept with the session.
+    let soulConsent: SignInConsent
     let secureNode: SecureNodeModel?
     /// What could not start, for the developer's eye (a missing key).
     private(set) var problems: [String] = []
@@ -55,6 +59,8 @@ final class AppServices {
         tracker = TrackerModel(
             tracker: MobileTracker.shared, brandID: value("TRACKER_BRAND_ID") ?? "925",
             config: TrackerConfig(apiUrl: value("TRACKER_API_URL"), xApiKey: value("TRACKER_API_KEY")))
+        soulFunnel = SoulFunnel(tracker: MobileTracker.shared, environment: configuration.soul.isStaging ? "staging" : "production")
+        soulConsent = SignInConsent(file: PrivateFile.applicationSupportFolder.appendingPathComponent("soul-consent"))
 
         if let apiKey = value("SECURENODE_API_KEY") {
             secureNode = SecureNodeModel(

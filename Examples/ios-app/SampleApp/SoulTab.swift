@@ -9,7 +9,9 @@ struct SoulTab: View {
     var body: some View {
         NavigationStack {
             if let soul = services.soul {
-                SoulFlow(signIn: ObservedScreen(SoulSignInModel(soul: soul)), moods: ObservedScreen(MoodsModel(soul: soul)), tracker: services.tracker)
+                SoulFlow(
+                    signIn: ObservedScreen(SoulSignInModel(soul: soul, consent: services.soulConsent, funnel: services.soulFunnel)),
+                    moods: ObservedScreen(MoodsModel(soul: soul, funnel: services.soulFunnel)), tracker: services.tracker)
                     .navigationTitle(SampleScreens.soul)
             } else {
                 SetupProblem(text: services.problems.first { $0.hasPrefix("SOUL") } ?? "SOUL did not start")
@@ -34,6 +36,7 @@ struct SoulFlow: View {
             switch signIn.model.step {
             case .phone: PhoneEntry(screen: signIn)
             case .code(let masked, let preview): CodeEntry(screen: signIn, maskedPhone: masked, previewCode: preview)
+            case .consent: ConsentScreen(screen: signIn)
             case .signedIn: MoodsScreen(screen: moods, onSignOut: { Task { await signIn.model.signOut() } })
             }
         }
@@ -92,6 +95,24 @@ struct CodeEntry: View {
                 .disabled(code.count != 6 || screen.model.isWorking)
             CountdownButton(title: "Send a new code", screen: screen) { await screen.model.resend() }
             Button("Change number") { screen.model.changeNumber() }
+        }
+    }
+}
+
+/// After the code: the consent to go on using the app, or sign out.
+struct ConsentScreen: View {
+    @ObservedObject var screen: ObservedScreen<SoulSignInModel>
+
+    var body: some View {
+        Form {
+            Section {
+                Text("SOUL keeps the moods you record on its servers, linked to your phone number, to show them on your devices.")
+                Text("You can sign out at any time; signing out forgets this consent.")
+            } header: {
+                Text("Before you go on")
+            }
+            Button("Continue") { screen.model.acceptConsent() }
+            Button("Sign out", role: .destructive) { Task { await screen.model.declineConsent() } }
         }
     }
 }

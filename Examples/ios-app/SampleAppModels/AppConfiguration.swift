@@ -3,8 +3,8 @@ import Soul
 
 /// What the sample app reads from its Info.plist (build settings feed it):
 /// which servers, and the keys. SOUL's plan chooses staging or production
-/// by the `BASE_URL` key; a build setting per configuration (Debug:
-/// staging, Release: production) sets it.
+/// by the `BASE_URL` key; a build setting per configuration (Debug and
+/// Staging: staging, Release: production) sets it.
 public struct AppConfiguration: Sendable, Equatable {
     /// SOUL's server, staging or production as `BASE_URL` names it.
     public var soul: Soul.Environment

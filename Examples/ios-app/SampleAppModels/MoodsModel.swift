@@ -23,10 +23,13 @@ public final class MoodsModel: ScreenModel {
     public var onChange: (@MainActor () -> Void)?
 
     private let soul: Soul
+    private let funnel: SoulFunnel?
 
-    /// The moods of `soul`'s signed-in user.
-    public init(soul: Soul) {
+    /// The moods of `soul`'s signed-in user; `funnel` hears of each call
+    /// the server answered (its first after a sign-in ends the funnel).
+    public init(soul: Soul, funnel: SoulFunnel? = nil) {
         self.soul = soul
+        self.funnel = funnel
     }
 
     /// Loads the list (from the server, or the cache when it cannot be reached).
@@ -40,6 +43,7 @@ public final class MoodsModel: ScreenModel {
             } else {
                 cacheAge = nil
                 isOffline = false
+                await funnel?.protectedCallSucceeded()
             }
             message = nil
         } catch {
@@ -56,6 +60,7 @@ public final class MoodsModel: ScreenModel {
                 moods.insert(mood, at: 0)
                 isOffline = false
                 message = nil
+                await funnel?.protectedCallSucceeded()
             case .queued:
                 isOffline = true
                 message = "Saved. It will be sent when you are back online."

@@ -6,8 +6,12 @@ import Soul
 /// (checked as E.164 while typed), the 6-digit code with its resend
 /// cooldown, a precise message for every refusal, the friendly 429 message
 /// with its countdown, and "session expired" back to the phone screen when
-/// the session's one refresh fails. A sign-in survives a relaunch: a code
-/// requested before it can still be entered, a stored session is resumed.
+/// the session's one refresh fails; after the code, the consent to go on
+/// ("OTP UI flow and consent to continue using app after verify"); the
+/// plan's funnel (`otp_request`, `otp_verify`, then the first protected
+/// call) tracked through ``SoulFunnel``. A sign-in survives a relaunch: a
+/// code requested before it can still be entered, a stored session is
+/// resumed (at the consent screen until the user consented).
 @MainActor
 public final class SoulSignInModel: ScreenModel {
     /// Which screen is shown.
@@ -16,7 +20,9 @@ public final class SoulSignInModel: ScreenModel {
         case phone
         /// The code sent to `maskedPhone`; `previewCode` on staging only.
         case code(maskedPhone: String, previewCode: String?)
-        /// Signed in: the app's protected screens.
+        /// Signed in, asked to consent before the protected screens.
+        case consent
+        /// Signed in and consented: the app's protected screens.
         case signedIn
     }
 
@@ -46,13 +52,21 @@ public final class SoulSignInModel: ScreenModel {
 
     private let soul: Soul
     private let now: @Sendable () -> Date
+    private let consent: SignInConsent
+    private let funnel: SoulFunnel?
     private var resendAllowedAt: Date? { didSet { onChange?() } }
     private var sessionWatch: Task<Void, Never>?
+    /// The number a code was last sent to (a new request to it is a resend).
+    private var codeSentTo: String?
 
-    /// The sign-in of `soul`; `now` is the clock the countdowns read.
-    public init(soul: Soul, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// The sign-in of `soul`; `now` is the clock the countdowns read,
+    /// `consent` where the user's consent is kept, `funnel` where the
+    /// sign-in's steps are tracked.
+    public init(soul: Soul, now: @escaping @Sendable () -> Date = { Date() }, consent: SignInConsent = SignInConsent(), funnel: SoulFunnel? = nil) {
         self.soul = soul
         self.now = now
+        self.consent = consent
+        self.funnel = funnel
     }
 
     deinit { sessionWatch?.cancel() }
@@ -63,8 +77,9 @@ public final class SoulSignInModel: ScreenModel {
     public func start() async {
         watchSession()
         if await soul.session.hasStoredRefreshToken() {
-            step = .signedIn
+            step = consent.isGiven ? .signedIn : .consent
         } else if let pending = await soul.signIn.pendingNumber {
+            codeSentTo = pending.e164
             phoneText = pending.e164
             resendAllowedAt = now().addingTimeInterval(TimeInterval(await soul.signIn.secondsUntilResend(phone: pending.e164)))
             step = .code(maskedPhone: pending.description, previewCode: nil)
@@ -88,7 +103,9 @@ public final class SoulSignInModel: ScreenModel {
         do {
             try await soul.signIn.verify(code: code)
             message = nil
-            step = .signedIn
+            consent.withdraw()
+            step = .consent
+            await funnel?.codeVerified()
         } catch {
             show(error)
         }
@@ -100,9 +117,23 @@ public final class SoulSignInModel: ScreenModel {
         step = .phone
     }
 
-    /// Signs out: the tokens go, the phone screen comes back.
+    /// The user consents to go on: the protected screens.
+    public func acceptConsent() {
+        guard step == .consent else { return }
+        consent.give()
+        step = .signedIn
+    }
+
+    /// The user does not consent: signed out, back to the phone screen.
+    public func declineConsent() async {
+        await signOut()
+    }
+
+    /// Signs out: the tokens and the consent go, the phone screen comes back.
     public func signOut() async {
         await soul.signOut()
+        consent.withdraw()
+        funnel?.signedOut()
         message = nil
         step = .phone
     }
@@ -115,6 +146,9 @@ public final class SoulSignInModel: ScreenModel {
             resendAllowedAt = request.resendAllowedAt
             message = nil
             step = .code(maskedPhone: request.phone.description, previewCode: request.previewCode)
+            let resend = codeSentTo == request.phone.e164
+            codeSentTo = request.phone.e164
+            await funnel?.codeRequested(resend: resend)
         } catch {
             show(error)
         }
@@ -139,6 +173,8 @@ public final class SoulSignInModel: ScreenModel {
         sessionWatch = Task { [weak self] in
             for await event in events where event == .sessionExpired {
                 guard let self else { return }
+                self.consent.withdraw()
+                self.funnel?.signedOut()
                 self.message = SoulError.sessionExpired.userMessage
                 self.step = .phone
             }

@@ -4,6 +4,7 @@ import LoopbackHTTPServer
 import Resilience
 import RuntimeSupport
 import SampleAppModels
+import MobileTracker
 import Soul
 import Testing
 
@@ -79,12 +80,14 @@ func makeFolder(_ name: String) throws -> URL {
             return
         }
         await relaunched.verify(code: preview)
-        #expect(relaunched.step == .signedIn && relaunched.message == nil)
+        #expect(relaunched.step == .consent && relaunched.message == nil, "the consent comes after the code")
+        relaunched.acceptConsent()
+        #expect(relaunched.step == .signedIn)
 
-        // A later launch resumes the session.
+        // A later launch resumes the session (consent kept in memory here: see the consent test for a relaunch).
         let later = SoulSignInModel(soul: try makeSoul(), now: { clock.now })
         await later.start()
-        #expect(later.step == .signedIn)
+        #expect(later.step == .consent, "a consent not kept on disk is asked again")
     }
 
     @Test func a429ShowsTheFriendlyMessageAndItsCountdown() async throws {
@@ -116,6 +119,7 @@ func makeFolder(_ name: String) throws -> URL {
             return
         }
         await screen.verify(code: preview)
+        screen.acceptConsent()
         #expect(screen.step == .signedIn)
         // The access token expires and the server refuses the refresh token: the one refresh fails.
         backend.fault.withLock {
@@ -126,6 +130,85 @@ func makeFolder(_ name: String) throws -> URL {
         await moods.load()
         try await waitUntilMain { screen.step == .phone }
         #expect(screen.message == SoulError.sessionExpired.userMessage)
+    }
+
+    @Test func theConsentComesAfterTheCodeSurvivesARelaunchAndGoesWithTheSession() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let consentFile = folder.appendingPathComponent("soul-consent")
+        let screen = SoulSignInModel(soul: try makeSoul(), now: { Date() }, consent: SignInConsent(file: consentFile))
+        await screen.start()
+        screen.phoneText = "+14155550123"
+        await screen.requestCode()
+        guard case .code(_, let preview?) = screen.step else {
+            Issue.record("code screen: \(screen.step)")
+            return
+        }
+        await screen.verify(code: preview)
+        #expect(screen.step == .consent)
+        // Killed on the consent screen: the next launch asks again, the session kept.
+        let relaunched = SoulSignInModel(soul: try makeSoul(), now: { Date() }, consent: SignInConsent(file: consentFile))
+        await relaunched.start()
+        #expect(relaunched.step == .consent)
+        relaunched.acceptConsent()
+        #expect(relaunched.step == .signedIn)
+        let later = SoulSignInModel(soul: try makeSoul(), now: { Date() }, consent: SignInConsent(file: consentFile))
+        await later.start()
+        #expect(later.step == .signedIn, "consent given: kept across launches")
+        // Sign-out withdraws it; declining signs out.
+        await later.signOut()
+        #expect(SignInConsent(file: consentFile).isGiven == false)
+        let next = SoulSignInModel(soul: try makeSoul(), now: { Date() }, consent: SignInConsent(file: consentFile))
+        next.phoneText = "+14155550199"
+        await next.requestCode()
+        guard case .code(_, let code?) = next.step else {
+            Issue.record("code screen: \(next.step)")
+            return
+        }
+        await next.verify(code: code)
+        #expect(next.step == .consent, "the next user is asked too")
+        await next.declineConsent()
+        #expect(next.step == .phone)
+        #expect(await (try makeSoul()).session.hasStoredRefreshToken() == false, "declining signed out")
+    }
+
+    @Test func theSignInFunnelIsTrackedThroughMobileTrackerInOrderOncePerSignIn() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tracking = try TrackerBackend()
+        let trackerFolder = try makeFolder("soul-funnel")
+        defer { try? FileManager.default.removeItem(at: trackerFolder) }
+        let tracker = MobileTracker(options: .init(
+            folder: trackerFolder, primaryStore: InMemoryKeyValueStore(), transport: RedirectingTransport(to: tracking.baseURL), connectivity: nil))
+        try await tracker.initialize(brandId: "925", config: TrackerConfig(apiUrl: "https://tracker.sample.example", xApiKey: tracking.apiKey))
+        let funnel = SoulFunnel(tracker: tracker, environment: "staging")
+        let soul = try makeSoul()
+        let screen = SoulSignInModel(soul: soul, now: { Date() }, funnel: funnel)
+        let moods = MoodsModel(soul: soul, funnel: funnel)
+        screen.phoneText = "+14155550123"
+        await screen.requestCode()
+        guard case .code(_, let preview?) = screen.step else {
+            Issue.record("code screen: \(screen.step)")
+            return
+        }
+        await moods.load()  // not signed in: no protected call succeeded
+        await screen.verify(code: preview)
+        screen.acceptConsent()
+        await moods.load()
+        await moods.add(score: 6, note: nil)
+        await moods.load()
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        let steps = tracking.events.compactMap { $0.eventName }.filter { SoulFunnel.Step(rawValue: $0) != nil }
+        #expect(steps == ["otp_request", "otp_verify", "first_protected_call"], "each step once, in order")
+        let data = tracking.events.compactMap { $0.json["data"] as? [String: Any] }
+        #expect(data.allSatisfy { ($0["environment"] as? String) == "staging" || $0["environment"] == nil })
+        let bodies = tracking.received.map { String(decoding: $0.bytes, as: UTF8.self) }
+        #expect(!bodies.contains { $0.contains("4155550123") || $0.contains(preview) }, "never the number or the code")
+        // A new sign-in runs the funnel again.
+        await screen.signOut()
+        screen.phoneText = "+14155550123"
+        await screen.requestCode()
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        let resend = tracking.events.last { $0.eventName == "otp_request" }?.json["data"] as? [String: Any]
+        #expect(resend?["resend"] as? String == "true", "the same number again is a resend")
     }
 
     @Test func moodsAreServedFromTheCacheWithTheirAgeAndANewOneIsQueuedOffline() async throws {
