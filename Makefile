@@ -36,7 +36,7 @@ INSTALL_CONFIGURATION ?= release
 # Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
 INSTALL_BUILD_FLAGS ?=
 
-.PHONY: help deps build install install-check generate drift spec-diff lint layout privacy ios-check corpus references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench fuzz clean
+.PHONY: help deps build install install-check generate drift spec-diff lint layout privacy ios-check corpus references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -155,9 +155,15 @@ ci-corpus: # The corpus without the 3 MB GitHub spec (its build alone takes minu
 bench: deps ## Parse, middleware, SDK, branding store and code generation benchmarks (release); prints BENCH lines
 	scripts/bench.sh
 
+bench-compare: deps ## HEAD's benchmarks against BASE=<revision>'s (default: the last release tag), interleaved in one run: median ratio per figure
+	python3 scripts/bench_compare.py $(or $(BASE),$(shell git describe --tags --abbrev=0 2>/dev/null),$(error BASE=<revision> is needed: no release tag here)) $(if $(PAIRS),--pairs $(PAIRS)) $(if $(COMPILE_PAIRS),--compile-pairs $(COMPILE_PAIRS)) $(if $(ONLY),--only $(ONLY))
+
+ios-size: ## Object code per module compiled for arm64-apple-ios16.0 with -Osize (IOS_SDK=<iPhoneOS SDK>; Linux: IOS_APINOTES), against the peer's client
+	python3 scripts/ios_size.py
+
 fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n); fails on any crash
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/fuzz_lint.py $(or $(SEED),1)
 
 clean: ## Remove build products
-	rm -rf .build Sandbox/Server/.build Benchmarks/PeerComparison/.build
+	rm -rf .build .build-bench .build-ios .build-ios-size Sandbox/Server/.build Benchmarks/PeerComparison/.build

@@ -344,28 +344,25 @@ def read_as_swift_61(checkouts):
     return changed
 
 
-def compile_packages(problems):
-    """Part 3: every library target and the sample app, compiled for iOS."""
-    if os.environ.get('IOS_WHOLE') == '0':
-        print('ios-check: whole-package compile skipped (IOS_WHOLE=0)')
-        return 0
+def ios_build_setup(scratch):
+    """What `swift build` needs to compile for `arm64-apple-ios16.0` into
+    `scratch`: (sdk, flags, environment, None), or (None, None, None, why)
+    when it cannot here. On Linux: the resource folder, its shims, a
+    stand-in `libtool`, legacy type layouts off (CONTRIBUTING.md,
+    "Apple-only code")."""
     sdk, why = sdk_folder()
     if not sdk:
-        print(f'ios-check: whole-package compile skipped: {why}')
-        return 0
+        return None, None, None, why
     version = compiler_version_of(sdk)
     if platform.system() != 'Darwin' and (version is None or tuple(int(p) for p in version.split('.')[:2]) < (6, 1)):
-        print(f'ios-check: whole-package compile skipped: the SDK\'s standard library is Swift {version or "unknown"}; '
-              f'whole packages need an iPhoneOS 18.x SDK (Swift 6.1)')
-        return 0
-    scratch = os.path.join(root, '.build-ios')
+        return None, None, None, (f'the SDK\'s standard library is Swift {version or "unknown"}; '
+                                  f'whole packages need an iPhoneOS 18.x SDK (Swift 6.1)')
     flags = ['--scratch-path', scratch, '--triple', 'arm64-apple-ios16.0', '--sdk', sdk]
     env = dict(os.environ)
     if platform.system() != 'Darwin':
         resources, why = resource_dir(os.path.join(root, '.build', 'ios-check'))
         if not resources:
-            print(f'ios-check: whole-package compile skipped: {why}')
-            return 0
+            return None, None, None, why
         flags += ['-Xswiftc', '-resource-dir', '-Xswiftc', resources, '-Xswiftc', '-I', '-Xswiftc', os.path.join(resources, 'shims'),
                   '-Xcc', f'-I{os.path.join(resources, "shims")}', '-Xswiftc', '-module-cache-path', '-Xswiftc',
                   os.path.join(scratch, 'module-cache'), '-Xswiftc', '-Xfrontend', '-Xswiftc', '-disable-legacy-type-info']
@@ -376,6 +373,19 @@ def compile_packages(problems):
             handle.write('#!/bin/sh\n# ios-check builds targets only; nothing is archived.\nexit 0\n')
         os.chmod(os.path.join(stand_in, 'libtool'), 0o755)
         env['PATH'] = stand_in + os.pathsep + env['PATH']
+    return sdk, flags, env, None
+
+
+def compile_packages(problems):
+    """Part 3: every library target and the sample app, compiled for iOS."""
+    if os.environ.get('IOS_WHOLE') == '0':
+        print('ios-check: whole-package compile skipped (IOS_WHOLE=0)')
+        return 0
+    scratch = os.path.join(root, '.build-ios')
+    sdk, flags, env, why = ios_build_setup(scratch)
+    if not sdk:
+        print(f'ios-check: whole-package compile skipped: {why}')
+        return 0
     package = os.path.join(root, APP_PACKAGE)
     began = time.monotonic()
     resolved = subprocess.run(['swift', 'package', '--package-path', package, '--scratch-path', scratch, 'resolve'], capture_output=True, text=True)

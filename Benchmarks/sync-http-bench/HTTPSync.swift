@@ -63,6 +63,7 @@ enum HTTPSync {
         let core = ClientCore(serverURL: server.baseURL, transport: LoopbackStreamingTransport(), maximumResponseBytes: 1 << 30)
         let client = SecureNodeAPI.Client(core: core)
         let started = ContinuousClock.now
+        let cpuBefore = cpuSeconds()
         let stored: Int
         switch mode {
         case .streamed:
@@ -83,6 +84,8 @@ enum HTTPSync {
         guard stored == count else { throw HTTPSyncFailure(description: "stored \(stored) of \(count) records") }
         let suffix = mode == .streamed ? "" : "-buffered"
         bench("full-sync-1m-http\(suffix)", seconds, "s")
+        // CPU of the process (the client and the loopback server): beside the wall time, a slow disk told from slow code.
+        bench("full-sync-1m-http\(suffix)-cpu", cpuSeconds() - cpuBefore, "s")
         bench("full-sync-1m-http\(suffix)-peak-rss", peakRSSMegabytes(), "MB", decimals: 0)
         bench("full-sync-1m-http\(suffix)-body", Double(length) / 1_048_576, "MB", decimals: 0)
     }

@@ -9,7 +9,9 @@ import Glibc
 /// generated client into the branding store. Each mode runs in a child
 /// process of this program (its peak RSS is its own); the parent prints
 /// their `BENCH` lines and the streamed figures as ratios of the buffered:
-/// `full-sync-1m-http` (s), `full-sync-1m-http-peak-rss` (MB), the same
+/// `full-sync-1m-http` (s), `full-sync-1m-http-cpu` (s: the store writes
+/// with fsync, so CPU time tells slow code from a slow disk),
+/// `full-sync-1m-http-peak-rss` (MB), the same
 /// with `-buffered`, `full-sync-1m-http-vs-buffered` and
 /// `full-sync-1m-http-peak-rss-vs-buffered` (ratios).
 /// Usage: sync-http-bench [--records N] [--child streamed|buffered]
