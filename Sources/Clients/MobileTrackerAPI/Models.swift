@@ -45,11 +45,22 @@ public struct CreateTrackingSessionRequest: Codable, Hashable, Sendable, Validat
         self.brandID = brandID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id"
-        case osName = "os_name"
-        case deviceType = "device_type"
-        case brandID = "brand_id"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.deviceID = try container.decode(LowercaseUUID.self, forKey: "device_id")
+        self.osName = try container.decode(String.self, forKey: "os_name")
+        self.deviceType = try container.decode(String.self, forKey: "device_type")
+        self.brandID = try container.decode(BrandID.self, forKey: "brand_id")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.deviceID, forKey: "device_id")
+        try container.encode(self.osName, forKey: "os_name")
+        try container.encode(self.deviceType, forKey: "device_type")
+        try container.encode(self.brandID, forKey: "brand_id")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -68,6 +79,18 @@ public struct TrackingSession: Codable, Hashable, Sendable, Validatable {
         self.id = id
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(SessionID.self, forKey: "id")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+    }
+
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.check(id, at: "id", ValueConstraints(minLength: 1))
@@ -81,6 +104,18 @@ public struct CreateTrackingSessionResponse: Codable, Hashable, Sendable, Valida
 
     public init(data: TrackingSession) {
         self.data = data
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decode(TrackingSession.self, forKey: "data")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.data, forKey: "data")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -119,11 +154,22 @@ public struct TrackEventRequest: Codable, Hashable, Sendable, Validatable {
         self.data = data
     }
 
-    enum CodingKeys: String, CodingKey {
-        case brandID = "brand_id"
-        case sessionID = "session_id"
-        case eventName = "event_name"
-        case data
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.brandID = try container.decode(BrandID.self, forKey: "brand_id")
+        self.sessionID = try container.decode(SessionID.self, forKey: "session_id")
+        self.eventName = try container.decode(String.self, forKey: "event_name")
+        self.data = try container.decodeIfPresent([String: JSONValue].self, forKey: "data")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.brandID, forKey: "brand_id")
+        try container.encode(self.sessionID, forKey: "session_id")
+        try container.encode(self.eventName, forKey: "event_name")
+        try container.encodeIfPresent(self.data, forKey: "data")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -206,18 +252,36 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validat
         self.metadata = metadata
     }
 
-    enum CodingKeys: String, CodingKey {
-        case brandID = "brand_id"
-        case userID = "user_id"
-        case sessionID = "session_id"
-        case name
-        case email
-        case phone
-        case gender
-        case businessDomain = "business_domain"
-        case source
-        case birthday
-        case metadata
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.brandID = try container.decode(BrandID.self, forKey: "brand_id")
+        self.userID = try container.decodeIfPresent(Nullable<String>.self, forKey: "user_id")
+        self.sessionID = try container.decodeIfPresent(SessionID.self, forKey: "session_id")
+        self.name = try container.decodeIfPresent(Nullable<String>.self, forKey: "name")
+        self.email = try container.decodeIfPresent(Nullable<String>.self, forKey: "email")
+        self.phone = try container.decodeIfPresent(Nullable<String>.self, forKey: "phone")
+        self.gender = try container.decodeIfPresent(Nullable<String>.self, forKey: "gender")
+        self.businessDomain = try container.decodeIfPresent(Nullable<String>.self, forKey: "business_domain")
+        self.source = try container.decodeIfPresent(Nullable<String>.self, forKey: "source")
+        self.birthday = try container.decodeIfPresent(Nullable<String>.self, forKey: "birthday")
+        self.metadata = try container.decodeIfPresent(Nullable<[String: JSONValue]>.self, forKey: "metadata")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.brandID, forKey: "brand_id")
+        try container.encodeIfPresent(self.userID, forKey: "user_id")
+        try container.encodeIfPresent(self.sessionID, forKey: "session_id")
+        try container.encodeIfPresent(self.name, forKey: "name")
+        try container.encodeIfPresent(self.email, forKey: "email")
+        try container.encodeIfPresent(self.phone, forKey: "phone")
+        try container.encodeIfPresent(self.gender, forKey: "gender")
+        try container.encodeIfPresent(self.businessDomain, forKey: "business_domain")
+        try container.encodeIfPresent(self.source, forKey: "source")
+        try container.encodeIfPresent(self.birthday, forKey: "birthday")
+        try container.encodeIfPresent(self.metadata, forKey: "metadata")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -244,6 +308,22 @@ public struct LocationUpdateRequest: Codable, Hashable, Sendable, Validatable {
         self.latitude = latitude
         self.longitude = longitude
         self.accuracy = accuracy
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.latitude = try container.decode(Double.self, forKey: "latitude")
+        self.longitude = try container.decode(Double.self, forKey: "longitude")
+        self.accuracy = try container.decode(Double.self, forKey: "accuracy")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.latitude, forKey: "latitude")
+        try container.encode(self.longitude, forKey: "longitude")
+        try container.encode(self.accuracy, forKey: "accuracy")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -274,27 +354,22 @@ public struct StatusResponse: Codable, Hashable, Sendable {
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case success
-        case message
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: false)
-        self.message = container.decodeAssumed(String.self, forKey: .message, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: "success", in: Self.self, required: false)
+        self.message = container.decodeAssumed(String.self, forKey: "message", in: Self.self, required: false)
         self.additionalProperties = try decoder.decodeAdditionalProperties(
             JSONValue.self,
-            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+            knownKeys: ["success", "message"]
         )
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.success, forKey: .success)
-        try container.encodeIfPresent(self.message, forKey: .message)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.success, forKey: "success")
+        try container.encodeIfPresent(self.message, forKey: "message")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
@@ -329,30 +404,24 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case success
-        case message
-        case code
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: false)
-        self.message = container.decodeAssumed(String.self, forKey: .message, in: Self.self, required: false)
-        self.code = container.decodeAssumed(String.self, forKey: .code, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: "success", in: Self.self, required: false)
+        self.message = container.decodeAssumed(String.self, forKey: "message", in: Self.self, required: false)
+        self.code = container.decodeAssumed(String.self, forKey: "code", in: Self.self, required: false)
         self.additionalProperties = try decoder.decodeAdditionalProperties(
             JSONValue.self,
-            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+            knownKeys: ["success", "message", "code"]
         )
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.success, forKey: .success)
-        try container.encodeIfPresent(self.message, forKey: .message)
-        try container.encodeIfPresent(self.code, forKey: .code)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.success, forKey: "success")
+        try container.encodeIfPresent(self.message, forKey: "message")
+        try container.encodeIfPresent(self.code, forKey: "code")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }

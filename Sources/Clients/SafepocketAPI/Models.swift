@@ -103,6 +103,22 @@ public struct ErrorDetail: Codable, Hashable, Sendable, Validatable {
         self.details = details
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.code = try container.decode(ErrorCode.self, forKey: "code")
+        self.message = try container.decode(String.self, forKey: "message")
+        self.details = try container.decodeIfPresent([String: String].self, forKey: "details")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.message, forKey: "message")
+        try container.encodeIfPresent(self.details, forKey: "details")
+    }
+
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.validate(code, at: "code")
@@ -122,9 +138,18 @@ public struct ErrorEnvelope: Codable, Hashable, Sendable, Validatable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case error
-        case traceID = "traceId"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.error = try container.decode(ErrorDetail.self, forKey: "error")
+        self.traceID = try container.decode(TraceID.self, forKey: "traceId")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.error, forKey: "error")
+        try container.encode(self.traceID, forKey: "traceId")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -204,11 +229,22 @@ public struct AuthorizationCodeGrant: Codable, Hashable, Sendable, Validatable {
         self.codeVerifier = codeVerifier
     }
 
-    enum CodingKeys: String, CodingKey {
-        case grantType
-        case code
-        case redirectURI = "redirectUri"
-        case codeVerifier
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.grantType = try container.decode(AuthorizationCodeGrant.GrantType.self, forKey: "grantType")
+        self.code = try container.decode(String.self, forKey: "code")
+        self.redirectURI = try container.decode(String.self, forKey: "redirectUri")
+        self.codeVerifier = try container.decodeIfPresent(String.self, forKey: "codeVerifier")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.grantType, forKey: "grantType")
+        try container.encode(self.code, forKey: "code")
+        try container.encode(self.redirectURI, forKey: "redirectUri")
+        try container.encodeIfPresent(self.codeVerifier, forKey: "codeVerifier")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -263,6 +299,20 @@ public struct RefreshTokenGrant: Codable, Hashable, Sendable, Validatable {
     public init(grantType: RefreshTokenGrant.GrantType = .refreshToken, refreshToken: String) {
         self.grantType = grantType
         self.refreshToken = refreshToken
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.grantType = try container.decode(RefreshTokenGrant.GrantType.self, forKey: "grantType")
+        self.refreshToken = try container.decode(String.self, forKey: "refreshToken")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.grantType, forKey: "grantType")
+        try container.encode(self.refreshToken, forKey: "refreshToken")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -336,14 +386,28 @@ public struct TokenResponse: Codable, Hashable, Sendable, Validatable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case accessToken
-        case refreshToken
-        case idToken
-        case expiresIn
-        case tokenType
-        case scope
-        case traceID = "traceId"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.accessToken = try container.decode(String.self, forKey: "accessToken")
+        self.refreshToken = try container.decodeIfPresent(String.self, forKey: "refreshToken")
+        self.idToken = try container.decodeIfPresent(String.self, forKey: "idToken")
+        self.expiresIn = try container.decodeIfPresent(Int32.self, forKey: "expiresIn")
+        self.tokenType = try container.decodeIfPresent(String.self, forKey: "tokenType")
+        self.scope = try container.decodeIfPresent(String.self, forKey: "scope")
+        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: "traceId")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.accessToken, forKey: "accessToken")
+        try container.encodeIfPresent(self.refreshToken, forKey: "refreshToken")
+        try container.encodeIfPresent(self.idToken, forKey: "idToken")
+        try container.encodeIfPresent(self.expiresIn, forKey: "expiresIn")
+        try container.encodeIfPresent(self.tokenType, forKey: "tokenType")
+        try container.encodeIfPresent(self.scope, forKey: "scope")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -385,6 +449,28 @@ public struct Account: Codable, Hashable, Sendable, Validatable {
         self.createdAt = createdAt
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(LowercaseUUID.self, forKey: "id")
+        self.name = try container.decode(String.self, forKey: "name")
+        self.institution = try container.decode(String.self, forKey: "institution")
+        self.balance = try container.decode(Money.self, forKey: "balance")
+        self.currency = try container.decode(CurrencyCode.self, forKey: "currency")
+        self.createdAt = try container.decodeIfPresent(Date.self, forKey: "createdAt")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.institution, forKey: "institution")
+        try container.encode(self.balance, forKey: "balance")
+        try container.encode(self.currency, forKey: "currency")
+        try container.encodeIfPresent(self.createdAt, forKey: "createdAt")
+    }
+
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.check(currency, at: "currency", ValueConstraints(pattern: ValidationPatterns.currencyCode))
@@ -416,11 +502,22 @@ public struct AccountList: Codable, Hashable, Sendable, Validatable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case currency
-        case totalBalance
-        case accounts
-        case traceID = "traceId"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.currency = try container.decodeIfPresent(CurrencyCode.self, forKey: "currency")
+        self.totalBalance = try container.decodeIfPresent(Money.self, forKey: "totalBalance")
+        self.accounts = try container.decode([Account].self, forKey: "accounts")
+        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: "traceId")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.currency, forKey: "currency")
+        try container.encodeIfPresent(self.totalBalance, forKey: "totalBalance")
+        try container.encode(self.accounts, forKey: "accounts")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -483,18 +580,36 @@ public struct Transaction: Codable, Hashable, Sendable, Validatable {
         self.notes = notes
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case accountID = "accountId"
-        case merchantName
-        case amount
-        case currency
-        case occurredAt
-        case authorizedAt
-        case pending
-        case category
-        case description
-        case notes
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(LowercaseUUID.self, forKey: "id")
+        self.accountID = try container.decode(LowercaseUUID.self, forKey: "accountId")
+        self.merchantName = try container.decode(String.self, forKey: "merchantName")
+        self.amount = try container.decode(Money.self, forKey: "amount")
+        self.currency = try container.decode(CurrencyCode.self, forKey: "currency")
+        self.occurredAt = try container.decode(Date.self, forKey: "occurredAt")
+        self.authorizedAt = try container.decodeIfPresent(Date.self, forKey: "authorizedAt")
+        self.pending = try container.decode(Bool.self, forKey: "pending")
+        self.category = try container.decode(String.self, forKey: "category")
+        self.description = try container.decodeIfPresent(String.self, forKey: "description")
+        self.notes = try container.decodeIfPresent(String.self, forKey: "notes")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.accountID, forKey: "accountId")
+        try container.encode(self.merchantName, forKey: "merchantName")
+        try container.encode(self.amount, forKey: "amount")
+        try container.encode(self.currency, forKey: "currency")
+        try container.encode(self.occurredAt, forKey: "occurredAt")
+        try container.encodeIfPresent(self.authorizedAt, forKey: "authorizedAt")
+        try container.encode(self.pending, forKey: "pending")
+        try container.encode(self.category, forKey: "category")
+        try container.encodeIfPresent(self.description, forKey: "description")
+        try container.encodeIfPresent(self.notes, forKey: "notes")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -517,6 +632,20 @@ public struct TransactionUpdate: Codable, Hashable, Sendable {
     public init(category: String? = nil, notes: Nullable<String>? = nil) {
         self.category = category
         self.notes = notes
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.category = try container.decodeIfPresent(String.self, forKey: "category")
+        self.notes = try container.decodeIfPresent(Nullable<String>.self, forKey: "notes")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.category, forKey: "category")
+        try container.encodeIfPresent(self.notes, forKey: "notes")
     }
 }
 
@@ -541,18 +670,20 @@ public struct TransactionPeriod: Codable, Hashable, Sendable {
         self.to = to
     }
 
-    enum CodingKeys: String, CodingKey {
-        case month
-        case from
-        case to
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.month = container.decodeAssumed(String.self, forKey: .month, in: Self.self, required: false)
-        self.from = container.decodeAssumed(CalendarDate.self, forKey: .from, in: Self.self, required: false)
-        self.to = container.decodeAssumed(CalendarDate.self, forKey: .to, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.month = container.decodeAssumed(String.self, forKey: "month", in: Self.self, required: false)
+        self.from = container.decodeAssumed(CalendarDate.self, forKey: "from", in: Self.self, required: false)
+        self.to = container.decodeAssumed(CalendarDate.self, forKey: "to", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.month, forKey: "month")
+        try container.encodeIfPresent(self.from, forKey: "from")
+        try container.encodeIfPresent(self.to, forKey: "to")
     }
 }
 
@@ -605,34 +736,36 @@ public struct TransactionAggregates: Codable, Hashable, Sendable {
         self.count = count
     }
 
-    enum CodingKeys: String, CodingKey {
-        case incomeTotal
-        case expenseTotal
-        case netTotal
-        case monthNet
-        case categoryTotals
-        case count
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.incomeTotal = container.decodeAssumed(Money.self, forKey: .incomeTotal, in: Self.self, required: false)
-        self.expenseTotal = container.decodeAssumed(Money.self, forKey: .expenseTotal, in: Self.self, required: false)
-        self.netTotal = container.decodeAssumed(Money.self, forKey: .netTotal, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.incomeTotal = container.decodeAssumed(Money.self, forKey: "incomeTotal", in: Self.self, required: false)
+        self.expenseTotal = container.decodeAssumed(Money.self, forKey: "expenseTotal", in: Self.self, required: false)
+        self.netTotal = container.decodeAssumed(Money.self, forKey: "netTotal", in: Self.self, required: false)
         self.monthNet = container.decodeAssumed(
             [String: Decimal].self,
-            forKey: .monthNet,
+            forKey: "monthNet",
             in: Self.self,
             required: false
         )
         self.categoryTotals = container.decodeAssumed(
             [String: Decimal].self,
-            forKey: .categoryTotals,
+            forKey: "categoryTotals",
             in: Self.self,
             required: false
         )
-        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: false)
+        self.count = container.decodeAssumed(Int32.self, forKey: "count", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.incomeTotal, forKey: "incomeTotal")
+        try container.encodeIfPresent(self.expenseTotal, forKey: "expenseTotal")
+        try container.encodeIfPresent(self.netTotal, forKey: "netTotal")
+        try container.encodeIfPresent(self.monthNet, forKey: "monthNet")
+        try container.encodeIfPresent(self.categoryTotals, forKey: "categoryTotals")
+        try container.encodeIfPresent(self.count, forKey: "count")
     }
 }
 
@@ -671,14 +804,28 @@ public struct TransactionList: Codable, Hashable, Sendable, Validatable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case period
-        case aggregates
-        case page
-        case pageSize
-        case total
-        case transactions
-        case traceID = "traceId"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.period = try container.decodeIfPresent(TransactionPeriod.self, forKey: "period")
+        self.aggregates = try container.decodeIfPresent(TransactionAggregates.self, forKey: "aggregates")
+        self.page = try container.decodeIfPresent(Int32.self, forKey: "page")
+        self.pageSize = try container.decodeIfPresent(Int32.self, forKey: "pageSize")
+        self.total = try container.decodeIfPresent(Int64.self, forKey: "total")
+        self.transactions = try container.decode([Transaction].self, forKey: "transactions")
+        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: "traceId")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.period, forKey: "period")
+        try container.encodeIfPresent(self.aggregates, forKey: "aggregates")
+        try container.encodeIfPresent(self.page, forKey: "page")
+        try container.encodeIfPresent(self.pageSize, forKey: "pageSize")
+        try container.encodeIfPresent(self.total, forKey: "total")
+        try container.encode(self.transactions, forKey: "transactions")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -707,6 +854,22 @@ public struct SyncRequest: Codable, Hashable, Sendable, Validatable {
         self.forceFullSync = forceFullSync
         self.demoSeed = demoSeed
         self.startMonth = startMonth
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.forceFullSync = try container.decodeIfPresent(Bool.self, forKey: "forceFullSync")
+        self.demoSeed = try container.decodeIfPresent(Bool.self, forKey: "demoSeed")
+        self.startMonth = try container.decodeIfPresent(YearMonth.self, forKey: "startMonth")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.forceFullSync, forKey: "forceFullSync")
+        try container.encodeIfPresent(self.demoSeed, forKey: "demoSeed")
+        try container.encodeIfPresent(self.startMonth, forKey: "startMonth")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -742,20 +905,22 @@ public struct SyncResult: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case status
-        case syncedCount
-        case pendingCount
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: true)
-        self.syncedCount = container.decodeAssumed(Int32.self, forKey: .syncedCount, in: Self.self, required: false)
-        self.pendingCount = container.decodeAssumed(Int32.self, forKey: .pendingCount, in: Self.self, required: false)
-        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.status = container.decodeAssumed(String.self, forKey: "status", in: Self.self, required: true)
+        self.syncedCount = container.decodeAssumed(Int32.self, forKey: "syncedCount", in: Self.self, required: false)
+        self.pendingCount = container.decodeAssumed(Int32.self, forKey: "pendingCount", in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: "traceId", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encodeIfPresent(self.syncedCount, forKey: "syncedCount")
+        try container.encodeIfPresent(self.pendingCount, forKey: "pendingCount")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }
 
@@ -768,6 +933,18 @@ public struct ResetRequest: Codable, Hashable, Sendable {
     ///   - unlinkPlaid: Also drop the stored Plaid credentials (the user must link again).
     public init(unlinkPlaid: Bool? = nil) {
         self.unlinkPlaid = unlinkPlaid
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.unlinkPlaid = try container.decodeIfPresent(Bool.self, forKey: "unlinkPlaid")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.unlinkPlaid, forKey: "unlinkPlaid")
     }
 }
 
@@ -788,16 +965,18 @@ public struct ResetResult: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case status
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: true)
-        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.status = container.decodeAssumed(String.self, forKey: "status", in: Self.self, required: true)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: "traceId", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }
 
@@ -828,18 +1007,20 @@ public struct AnalyticsTotals: Codable, Hashable, Sendable {
         self.net = net
     }
 
-    enum CodingKeys: String, CodingKey {
-        case income
-        case expense
-        case net
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.income = container.decodeAssumed(Money.self, forKey: .income, in: Self.self, required: true)
-        self.expense = container.decodeAssumed(Money.self, forKey: .expense, in: Self.self, required: true)
-        self.net = container.decodeAssumed(Money.self, forKey: .net, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.income = container.decodeAssumed(Money.self, forKey: "income", in: Self.self, required: true)
+        self.expense = container.decodeAssumed(Money.self, forKey: "expense", in: Self.self, required: true)
+        self.net = container.decodeAssumed(Money.self, forKey: "net", in: Self.self, required: true)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.income, forKey: "income")
+        try container.encodeIfPresent(self.expense, forKey: "expense")
+        try container.encodeIfPresent(self.net, forKey: "net")
     }
 }
 
@@ -866,18 +1047,20 @@ public struct CategoryBreakdown: Codable, Hashable, Sendable {
         self.percentage = percentage
     }
 
-    enum CodingKeys: String, CodingKey {
-        case category
-        case amount
-        case percentage
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.category = container.decodeAssumed(String.self, forKey: .category, in: Self.self, required: true)
-        self.amount = container.decodeAssumed(Money.self, forKey: .amount, in: Self.self, required: true)
-        self.percentage = container.decodeAssumed(Double.self, forKey: .percentage, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.category = container.decodeAssumed(String.self, forKey: "category", in: Self.self, required: true)
+        self.amount = container.decodeAssumed(Money.self, forKey: "amount", in: Self.self, required: true)
+        self.percentage = container.decodeAssumed(Double.self, forKey: "percentage", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.category, forKey: "category")
+        try container.encodeIfPresent(self.amount, forKey: "amount")
+        try container.encodeIfPresent(self.percentage, forKey: "percentage")
     }
 }
 
@@ -904,23 +1087,25 @@ public struct MerchantBreakdown: Codable, Hashable, Sendable {
         self.transactionCount = transactionCount
     }
 
-    enum CodingKeys: String, CodingKey {
-        case merchant
-        case amount
-        case transactionCount
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.merchant = container.decodeAssumed(String.self, forKey: .merchant, in: Self.self, required: true)
-        self.amount = container.decodeAssumed(Money.self, forKey: .amount, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.merchant = container.decodeAssumed(String.self, forKey: "merchant", in: Self.self, required: true)
+        self.amount = container.decodeAssumed(Money.self, forKey: "amount", in: Self.self, required: true)
         self.transactionCount = container.decodeAssumed(
             Int32.self,
-            forKey: .transactionCount,
+            forKey: "transactionCount",
             in: Self.self,
             required: false
         )
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.merchant, forKey: "merchant")
+        try container.encodeIfPresent(self.amount, forKey: "amount")
+        try container.encodeIfPresent(self.transactionCount, forKey: "transactionCount")
     }
 }
 
@@ -983,38 +1168,40 @@ public struct AnomalyInsight: Codable, Hashable, Sendable {
         self.commentary = commentary
     }
 
-    enum CodingKeys: String, CodingKey {
-        case transactionID = "transactionId"
-        case method
-        case amount
-        case deltaAmount
-        case budgetImpactPercent
-        case occurredAt
-        case merchantName
-        case commentary
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
         self.transactionID = container.decodeAssumed(
             LowercaseUUID.self,
-            forKey: .transactionID,
+            forKey: "transactionId",
             in: Self.self,
             required: true
         )
-        self.method = container.decodeAssumed(String.self, forKey: .method, in: Self.self, required: false)
-        self.amount = container.decodeAssumed(Money.self, forKey: .amount, in: Self.self, required: true)
-        self.deltaAmount = container.decodeAssumed(Money.self, forKey: .deltaAmount, in: Self.self, required: false)
+        self.method = container.decodeAssumed(String.self, forKey: "method", in: Self.self, required: false)
+        self.amount = container.decodeAssumed(Money.self, forKey: "amount", in: Self.self, required: true)
+        self.deltaAmount = container.decodeAssumed(Money.self, forKey: "deltaAmount", in: Self.self, required: false)
         self.budgetImpactPercent = container.decodeAssumed(
             Double.self,
-            forKey: .budgetImpactPercent,
+            forKey: "budgetImpactPercent",
             in: Self.self,
             required: false
         )
-        self.occurredAt = container.decodeAssumed(Date.self, forKey: .occurredAt, in: Self.self, required: true)
-        self.merchantName = container.decodeAssumed(String.self, forKey: .merchantName, in: Self.self, required: false)
-        self.commentary = container.decodeAssumed(String.self, forKey: .commentary, in: Self.self, required: false)
+        self.occurredAt = container.decodeAssumed(Date.self, forKey: "occurredAt", in: Self.self, required: true)
+        self.merchantName = container.decodeAssumed(String.self, forKey: "merchantName", in: Self.self, required: false)
+        self.commentary = container.decodeAssumed(String.self, forKey: "commentary", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.transactionID, forKey: "transactionId")
+        try container.encodeIfPresent(self.method, forKey: "method")
+        try container.encodeIfPresent(self.amount, forKey: "amount")
+        try container.encodeIfPresent(self.deltaAmount, forKey: "deltaAmount")
+        try container.encodeIfPresent(self.budgetImpactPercent, forKey: "budgetImpactPercent")
+        try container.encodeIfPresent(self.occurredAt, forKey: "occurredAt")
+        try container.encodeIfPresent(self.merchantName, forKey: "merchantName")
+        try container.encodeIfPresent(self.commentary, forKey: "commentary")
     }
 }
 
@@ -1050,25 +1237,27 @@ public struct AIHighlight: Codable, Hashable, Sendable {
         self.recommendations = recommendations
     }
 
-    enum CodingKeys: String, CodingKey {
-        case title
-        case summary
-        case sentiment
-        case recommendations
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.title = container.decodeAssumed(String.self, forKey: .title, in: Self.self, required: true)
-        self.summary = container.decodeAssumed(String.self, forKey: .summary, in: Self.self, required: true)
-        self.sentiment = container.decodeAssumed(String.self, forKey: .sentiment, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.title = container.decodeAssumed(String.self, forKey: "title", in: Self.self, required: true)
+        self.summary = container.decodeAssumed(String.self, forKey: "summary", in: Self.self, required: true)
+        self.sentiment = container.decodeAssumed(String.self, forKey: "sentiment", in: Self.self, required: false)
         self.recommendations = container.decodeAssumed(
             [String].self,
-            forKey: .recommendations,
+            forKey: "recommendations",
             in: Self.self,
             required: false
         )
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.title, forKey: "title")
+        try container.encodeIfPresent(self.summary, forKey: "summary")
+        try container.encodeIfPresent(self.sentiment, forKey: "sentiment")
+        try container.encodeIfPresent(self.recommendations, forKey: "recommendations")
     }
 }
 
@@ -1123,46 +1312,48 @@ public struct AnalyticsSummary: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case month
-        case totals
-        case byCategory
-        case topMerchants
-        case anomalies
-        case aiHighlight
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.month = container.decodeAssumed(YearMonth.self, forKey: .month, in: Self.self, required: true)
-        self.totals = container.decodeAssumed(AnalyticsTotals.self, forKey: .totals, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.month = container.decodeAssumed(YearMonth.self, forKey: "month", in: Self.self, required: true)
+        self.totals = container.decodeAssumed(AnalyticsTotals.self, forKey: "totals", in: Self.self, required: true)
         self.byCategory = container.decodeAssumed(
             [CategoryBreakdown].self,
-            forKey: .byCategory,
+            forKey: "byCategory",
             in: Self.self,
             required: false
         )
         self.topMerchants = container.decodeAssumed(
             [MerchantBreakdown].self,
-            forKey: .topMerchants,
+            forKey: "topMerchants",
             in: Self.self,
             required: false
         )
         self.anomalies = container.decodeAssumed(
             [AnomalyInsight].self,
-            forKey: .anomalies,
+            forKey: "anomalies",
             in: Self.self,
             required: false
         )
         self.aiHighlight = container.decodeAssumed(
             AIHighlight.self,
-            forKey: .aiHighlight,
+            forKey: "aiHighlight",
             in: Self.self,
             required: false
         )
-        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: "traceId", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.month, forKey: "month")
+        try container.encodeIfPresent(self.totals, forKey: "totals")
+        try container.encodeIfPresent(self.byCategory, forKey: "byCategory")
+        try container.encodeIfPresent(self.topMerchants, forKey: "topMerchants")
+        try container.encodeIfPresent(self.anomalies, forKey: "anomalies")
+        try container.encodeIfPresent(self.aiHighlight, forKey: "aiHighlight")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }
 
@@ -1215,6 +1406,24 @@ public struct ChatMessage: Codable, Hashable, Sendable, Validatable {
         self.createdAt = createdAt
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(LowercaseUUID.self, forKey: "id")
+        self.role = try container.decode(ChatRole.self, forKey: "role")
+        self.content = try container.decode(String.self, forKey: "content")
+        self.createdAt = try container.decode(Date.self, forKey: "createdAt")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.role, forKey: "role")
+        try container.encode(self.content, forKey: "content")
+        try container.encode(self.createdAt, forKey: "createdAt")
+    }
+
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.validate(role, at: "role")
@@ -1236,10 +1445,20 @@ public struct ChatConversation: Codable, Hashable, Sendable, Validatable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case conversationID = "conversationId"
-        case messages
-        case traceID = "traceId"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.conversationID = try container.decode(LowercaseUUID.self, forKey: "conversationId")
+        self.messages = try container.decode([ChatMessage].self, forKey: "messages")
+        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: "traceId")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.conversationID, forKey: "conversationId")
+        try container.encode(self.messages, forKey: "messages")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -1268,10 +1487,20 @@ public struct ChatMessageRequest: Codable, Hashable, Sendable, Validatable {
         self.truncateFromMessageID = truncateFromMessageID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case conversationID = "conversationId"
-        case message
-        case truncateFromMessageID = "truncateFromMessageId"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.conversationID = try container.decodeIfPresent(LowercaseUUID.self, forKey: "conversationId")
+        self.message = try container.decode(String.self, forKey: "message")
+        self.truncateFromMessageID = try container.decodeIfPresent(LowercaseUUID.self, forKey: "truncateFromMessageId")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.conversationID, forKey: "conversationId")
+        try container.encode(self.message, forKey: "message")
+        try container.encodeIfPresent(self.truncateFromMessageID, forKey: "truncateFromMessageId")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -1301,20 +1530,22 @@ public struct PlaidLinkToken: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case linkToken
-        case expiration
-        case requestID = "requestId"
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.linkToken = try container.decode(String.self, forKey: .linkToken)
-        self.expiration = try container.decode(Date.self, forKey: .expiration)
-        self.requestID = container.decodeAssumed(String.self, forKey: .requestID, in: Self.self, required: false)
-        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: .traceID)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.linkToken = try container.decode(String.self, forKey: "linkToken")
+        self.expiration = try container.decode(Date.self, forKey: "expiration")
+        self.requestID = container.decodeAssumed(String.self, forKey: "requestId", in: Self.self, required: false)
+        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: "traceId")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.linkToken, forKey: "linkToken")
+        try container.encode(self.expiration, forKey: "expiration")
+        try container.encodeIfPresent(self.requestID, forKey: "requestId")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }
 
@@ -1327,6 +1558,18 @@ public struct PlaidExchangeRequest: Codable, Hashable, Sendable, Validatable {
     ///   - publicToken: The `public_token` returned by Plaid Link.
     public init(publicToken: String) {
         self.publicToken = publicToken
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.publicToken = try container.decode(String.self, forKey: "publicToken")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.publicToken, forKey: "publicToken")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -1357,18 +1600,20 @@ public struct PlaidExchangeResult: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case itemID = "itemId"
-        case status
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.itemID = container.decodeAssumed(String.self, forKey: .itemID, in: Self.self, required: true)
-        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: false)
-        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.itemID = container.decodeAssumed(String.self, forKey: "itemId", in: Self.self, required: true)
+        self.status = container.decodeAssumed(String.self, forKey: "status", in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: "traceId", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.itemID, forKey: "itemId")
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }
 
@@ -1418,6 +1663,32 @@ public struct RAGSearchRequest: Codable, Hashable, Sendable, Validatable {
         self.amountMin = amountMin
         self.amountMax = amountMax
         self.topK = topK
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.query = try container.decode(String.self, forKey: "query")
+        self.category = try container.decodeIfPresent(String.self, forKey: "category")
+        self.merchant = try container.decodeIfPresent(String.self, forKey: "merchant")
+        self.from = try container.decodeIfPresent(CalendarDate.self, forKey: "from")
+        self.to = try container.decodeIfPresent(CalendarDate.self, forKey: "to")
+        self.amountMin = try container.decodeIfPresent(Int64.self, forKey: "amountMin")
+        self.amountMax = try container.decodeIfPresent(Int64.self, forKey: "amountMax")
+        self.topK = try container.decodeIfPresent(Int32.self, forKey: "topK")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.query, forKey: "query")
+        try container.encodeIfPresent(self.category, forKey: "category")
+        try container.encodeIfPresent(self.merchant, forKey: "merchant")
+        try container.encodeIfPresent(self.from, forKey: "from")
+        try container.encodeIfPresent(self.to, forKey: "to")
+        try container.encodeIfPresent(self.amountMin, forKey: "amountMin")
+        try container.encodeIfPresent(self.amountMax, forKey: "amountMax")
+        try container.encodeIfPresent(self.topK, forKey: "topK")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -1472,29 +1743,36 @@ public struct RAGSearchHit: Codable, Hashable, Sendable {
         self.score = score
     }
 
-    enum CodingKeys: String, CodingKey {
-        case transactionID = "transactionId"
-        case occurredOn
-        case merchant
-        case category
-        case amountCents
-        case score
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
         self.transactionID = container.decodeAssumed(
             LowercaseUUID.self,
-            forKey: .transactionID,
+            forKey: "transactionId",
             in: Self.self,
             required: true
         )
-        self.occurredOn = container.decodeAssumed(CalendarDate.self, forKey: .occurredOn, in: Self.self, required: true)
-        self.merchant = container.decodeAssumed(String.self, forKey: .merchant, in: Self.self, required: true)
-        self.category = container.decodeAssumed(String.self, forKey: .category, in: Self.self, required: false)
-        self.amountCents = container.decodeAssumed(Int64.self, forKey: .amountCents, in: Self.self, required: true)
-        self.score = container.decodeAssumed(Double.self, forKey: .score, in: Self.self, required: false)
+        self.occurredOn = container.decodeAssumed(
+            CalendarDate.self,
+            forKey: "occurredOn",
+            in: Self.self,
+            required: true
+        )
+        self.merchant = container.decodeAssumed(String.self, forKey: "merchant", in: Self.self, required: true)
+        self.category = container.decodeAssumed(String.self, forKey: "category", in: Self.self, required: false)
+        self.amountCents = container.decodeAssumed(Int64.self, forKey: "amountCents", in: Self.self, required: true)
+        self.score = container.decodeAssumed(Double.self, forKey: "score", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.transactionID, forKey: "transactionId")
+        try container.encodeIfPresent(self.occurredOn, forKey: "occurredOn")
+        try container.encodeIfPresent(self.merchant, forKey: "merchant")
+        try container.encodeIfPresent(self.category, forKey: "category")
+        try container.encodeIfPresent(self.amountCents, forKey: "amountCents")
+        try container.encodeIfPresent(self.score, forKey: "score")
     }
 }
 
@@ -1519,18 +1797,20 @@ public struct RAGStats: Codable, Hashable, Sendable {
         self.avg = avg
     }
 
-    enum CodingKeys: String, CodingKey {
-        case count
-        case sum
-        case avg
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
-        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
-        self.avg = container.decodeAssumed(Int64.self, forKey: .avg, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.count = container.decodeAssumed(Int32.self, forKey: "count", in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: "sum", in: Self.self, required: true)
+        self.avg = container.decodeAssumed(Int64.self, forKey: "avg", in: Self.self, required: true)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.count, forKey: "count")
+        try container.encodeIfPresent(self.sum, forKey: "sum")
+        try container.encodeIfPresent(self.avg, forKey: "avg")
     }
 }
 
@@ -1556,18 +1836,20 @@ public struct RAGSearchResult: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case results
-        case stats
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.results = container.decodeAssumed([RAGSearchHit].self, forKey: .results, in: Self.self, required: true)
-        self.stats = container.decodeAssumed(RAGStats.self, forKey: .stats, in: Self.self, required: false)
-        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.results = container.decodeAssumed([RAGSearchHit].self, forKey: "results", in: Self.self, required: true)
+        self.stats = container.decodeAssumed(RAGStats.self, forKey: "stats", in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: "traceId", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.results, forKey: "results")
+        try container.encodeIfPresent(self.stats, forKey: "stats")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }
 
@@ -1592,18 +1874,20 @@ public struct RAGTotals: Codable, Hashable, Sendable {
         self.net = net
     }
 
-    enum CodingKeys: String, CodingKey {
-        case income
-        case expense
-        case net
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.income = container.decodeAssumed(Int64.self, forKey: .income, in: Self.self, required: true)
-        self.expense = container.decodeAssumed(Int64.self, forKey: .expense, in: Self.self, required: true)
-        self.net = container.decodeAssumed(Int64.self, forKey: .net, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.income = container.decodeAssumed(Int64.self, forKey: "income", in: Self.self, required: true)
+        self.expense = container.decodeAssumed(Int64.self, forKey: "expense", in: Self.self, required: true)
+        self.net = container.decodeAssumed(Int64.self, forKey: "net", in: Self.self, required: true)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.income, forKey: "income")
+        try container.encodeIfPresent(self.expense, forKey: "expense")
+        try container.encodeIfPresent(self.net, forKey: "net")
     }
 }
 
@@ -1638,22 +1922,24 @@ public struct RAGCategorySummary: Codable, Hashable, Sendable {
         self.avg = avg
     }
 
-    enum CodingKeys: String, CodingKey {
-        case code
-        case label
-        case count
-        case sum
-        case avg
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = container.decodeAssumed(String.self, forKey: .code, in: Self.self, required: true)
-        self.label = container.decodeAssumed(String.self, forKey: .label, in: Self.self, required: true)
-        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
-        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
-        self.avg = container.decodeAssumed(Int64.self, forKey: .avg, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.code = container.decodeAssumed(String.self, forKey: "code", in: Self.self, required: true)
+        self.label = container.decodeAssumed(String.self, forKey: "label", in: Self.self, required: true)
+        self.count = container.decodeAssumed(Int32.self, forKey: "count", in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: "sum", in: Self.self, required: true)
+        self.avg = container.decodeAssumed(Int64.self, forKey: "avg", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.code, forKey: "code")
+        try container.encodeIfPresent(self.label, forKey: "label")
+        try container.encodeIfPresent(self.count, forKey: "count")
+        try container.encodeIfPresent(self.sum, forKey: "sum")
+        try container.encodeIfPresent(self.avg, forKey: "avg")
     }
 }
 
@@ -1683,20 +1969,22 @@ public struct RAGMerchantSummary: Codable, Hashable, Sendable {
         self.sum = sum
     }
 
-    enum CodingKeys: String, CodingKey {
-        case merchantID = "merchantId"
-        case label
-        case count
-        case sum
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.merchantID = container.decodeAssumed(String.self, forKey: .merchantID, in: Self.self, required: true)
-        self.label = container.decodeAssumed(String.self, forKey: .label, in: Self.self, required: true)
-        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
-        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.merchantID = container.decodeAssumed(String.self, forKey: "merchantId", in: Self.self, required: true)
+        self.label = container.decodeAssumed(String.self, forKey: "label", in: Self.self, required: true)
+        self.count = container.decodeAssumed(Int32.self, forKey: "count", in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: "sum", in: Self.self, required: true)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.merchantID, forKey: "merchantId")
+        try container.encodeIfPresent(self.label, forKey: "label")
+        try container.encodeIfPresent(self.count, forKey: "count")
+        try container.encodeIfPresent(self.sum, forKey: "sum")
     }
 }
 
@@ -1734,32 +2022,34 @@ public struct RAGSummaries: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case month
-        case totals
-        case categories
-        case merchants
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.month = container.decodeAssumed(YearMonth.self, forKey: .month, in: Self.self, required: true)
-        self.totals = container.decodeAssumed(RAGTotals.self, forKey: .totals, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.month = container.decodeAssumed(YearMonth.self, forKey: "month", in: Self.self, required: true)
+        self.totals = container.decodeAssumed(RAGTotals.self, forKey: "totals", in: Self.self, required: false)
         self.categories = container.decodeAssumed(
             [RAGCategorySummary].self,
-            forKey: .categories,
+            forKey: "categories",
             in: Self.self,
             required: true
         )
         self.merchants = container.decodeAssumed(
             [RAGMerchantSummary].self,
-            forKey: .merchants,
+            forKey: "merchants",
             in: Self.self,
             required: true
         )
-        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: "traceId", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.month, forKey: "month")
+        try container.encodeIfPresent(self.totals, forKey: "totals")
+        try container.encodeIfPresent(self.categories, forKey: "categories")
+        try container.encodeIfPresent(self.merchants, forKey: "merchants")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }
 
@@ -1781,6 +2071,22 @@ public struct RAGAggregateRequest: Codable, Hashable, Sendable {
         self.from = from
         self.to = to
         self.granularity = granularity
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.from = try container.decodeIfPresent(CalendarDate.self, forKey: "from")
+        self.to = try container.decodeIfPresent(CalendarDate.self, forKey: "to")
+        self.granularity = try container.decode(String.self, forKey: "granularity")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.from, forKey: "from")
+        try container.encodeIfPresent(self.to, forKey: "to")
+        try container.encode(self.granularity, forKey: "granularity")
     }
 }
 
@@ -1815,22 +2121,24 @@ public struct RAGAggregateBucket: Codable, Hashable, Sendable {
         self.avg = avg
     }
 
-    enum CodingKeys: String, CodingKey {
-        case key
-        case label
-        case count
-        case sum
-        case avg
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.key = container.decodeAssumed(String.self, forKey: .key, in: Self.self, required: true)
-        self.label = container.decodeAssumed(String.self, forKey: .label, in: Self.self, required: false)
-        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
-        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
-        self.avg = container.decodeAssumed(Int64.self, forKey: .avg, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.key = container.decodeAssumed(String.self, forKey: "key", in: Self.self, required: true)
+        self.label = container.decodeAssumed(String.self, forKey: "label", in: Self.self, required: false)
+        self.count = container.decodeAssumed(Int32.self, forKey: "count", in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: "sum", in: Self.self, required: true)
+        self.avg = container.decodeAssumed(Int64.self, forKey: "avg", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.key, forKey: "key")
+        try container.encodeIfPresent(self.label, forKey: "label")
+        try container.encodeIfPresent(self.count, forKey: "count")
+        try container.encodeIfPresent(self.sum, forKey: "sum")
+        try container.encodeIfPresent(self.avg, forKey: "avg")
     }
 }
 
@@ -1855,18 +2163,20 @@ public struct RAGTimelinePoint: Codable, Hashable, Sendable {
         self.sum = sum
     }
 
-    enum CodingKeys: String, CodingKey {
-        case bucket
-        case count
-        case sum
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.bucket = container.decodeAssumed(String.self, forKey: .bucket, in: Self.self, required: true)
-        self.count = container.decodeAssumed(Int32.self, forKey: .count, in: Self.self, required: true)
-        self.sum = container.decodeAssumed(Int64.self, forKey: .sum, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.bucket = container.decodeAssumed(String.self, forKey: "bucket", in: Self.self, required: true)
+        self.count = container.decodeAssumed(Int32.self, forKey: "count", in: Self.self, required: true)
+        self.sum = container.decodeAssumed(Int64.self, forKey: "sum", in: Self.self, required: true)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.bucket, forKey: "bucket")
+        try container.encodeIfPresent(self.count, forKey: "count")
+        try container.encodeIfPresent(self.sum, forKey: "sum")
     }
 }
 
@@ -1910,33 +2220,35 @@ public struct RAGAggregateResult: Codable, Hashable, Sendable {
         self.traceID = traceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case granularity
-        case from
-        case to
-        case buckets
-        case timeline
-        case traceID = "traceId"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.granularity = container.decodeAssumed(String.self, forKey: .granularity, in: Self.self, required: true)
-        self.from = container.decodeAssumed(CalendarDate.self, forKey: .from, in: Self.self, required: false)
-        self.to = container.decodeAssumed(CalendarDate.self, forKey: .to, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.granularity = container.decodeAssumed(String.self, forKey: "granularity", in: Self.self, required: true)
+        self.from = container.decodeAssumed(CalendarDate.self, forKey: "from", in: Self.self, required: false)
+        self.to = container.decodeAssumed(CalendarDate.self, forKey: "to", in: Self.self, required: false)
         self.buckets = container.decodeAssumed(
             [RAGAggregateBucket].self,
-            forKey: .buckets,
+            forKey: "buckets",
             in: Self.self,
             required: true
         )
         self.timeline = container.decodeAssumed(
             [RAGTimelinePoint].self,
-            forKey: .timeline,
+            forKey: "timeline",
             in: Self.self,
             required: false
         )
-        self.traceID = container.decodeAssumed(TraceID.self, forKey: .traceID, in: Self.self, required: false)
+        self.traceID = container.decodeAssumed(TraceID.self, forKey: "traceId", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.granularity, forKey: "granularity")
+        try container.encodeIfPresent(self.from, forKey: "from")
+        try container.encodeIfPresent(self.to, forKey: "to")
+        try container.encodeIfPresent(self.buckets, forKey: "buckets")
+        try container.encodeIfPresent(self.timeline, forKey: "timeline")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
     }
 }

@@ -86,26 +86,28 @@ public struct BrandingRecord: Codable, Hashable, Sendable, Validatable {
         self.isActive = isActive
     }
 
-    enum CodingKeys: String, CodingKey {
-        case phoneNumberE164 = "phone_number_e164"
-        case brandName = "brand_name"
-        case brandID = "brand_id"
-        case logoURL = "logo_url"
-        case callReason = "call_reason"
-        case updatedAt = "updated_at"
-        case isActive = "is_active"
-    }
-
     /// Decodes a value; absent fields with a schema `default` take it.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.phoneNumberE164 = try container.decode(E164PhoneNumber.self, forKey: .phoneNumberE164)
-        self.brandName = try container.decode(String.self, forKey: .brandName)
-        self.brandID = try container.decodeIfPresent(String.self, forKey: .brandID)
-        self.logoURL = try container.decodeIfPresent(URL.self, forKey: .logoURL)
-        self.callReason = try container.decodeIfPresent(String.self, forKey: .callReason)
-        self.updatedAt = try container.decode(Date.self, forKey: .updatedAt)
-        self.isActive = try container.decodeIfPresent(Bool.self, forKey: .isActive) ?? true
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.phoneNumberE164 = try container.decode(E164PhoneNumber.self, forKey: "phone_number_e164")
+        self.brandName = try container.decode(String.self, forKey: "brand_name")
+        self.brandID = try container.decodeIfPresent(String.self, forKey: "brand_id")
+        self.logoURL = try container.decodeIfPresent(URL.self, forKey: "logo_url")
+        self.callReason = try container.decodeIfPresent(String.self, forKey: "call_reason")
+        self.updatedAt = try container.decode(Date.self, forKey: "updated_at")
+        self.isActive = try container.decodeIfPresent(Bool.self, forKey: "is_active") ?? true
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.phoneNumberE164, forKey: "phone_number_e164")
+        try container.encode(self.brandName, forKey: "brand_name")
+        try container.encodeIfPresent(self.brandID, forKey: "brand_id")
+        try container.encodeIfPresent(self.logoURL, forKey: "logo_url")
+        try container.encodeIfPresent(self.callReason, forKey: "call_reason")
+        try container.encode(self.updatedAt, forKey: "updated_at")
+        try container.encode(self.isActive, forKey: "is_active")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -140,27 +142,22 @@ public struct BrandingConfig: Codable, Hashable, Sendable {
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case voipDialerEnabled = "voip_dialer_enabled"
-        case brandingEnabled = "branding_enabled"
-    }
-
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value from its JSON members.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.voipDialerEnabled = try container.decodeIfPresent(Bool.self, forKey: .voipDialerEnabled)
-        self.brandingEnabled = try container.decodeIfPresent(Bool.self, forKey: .brandingEnabled)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.voipDialerEnabled = try container.decodeIfPresent(Bool.self, forKey: "voip_dialer_enabled")
+        self.brandingEnabled = try container.decodeIfPresent(Bool.self, forKey: "branding_enabled")
         self.additionalProperties = try decoder.decodeAdditionalProperties(
             JSONValue.self,
-            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+            knownKeys: ["voip_dialer_enabled", "branding_enabled"]
         )
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.voipDialerEnabled, forKey: .voipDialerEnabled)
-        try container.encodeIfPresent(self.brandingEnabled, forKey: .brandingEnabled)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.voipDialerEnabled, forKey: "voip_dialer_enabled")
+        try container.encodeIfPresent(self.brandingEnabled, forKey: "branding_enabled")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
@@ -181,10 +178,20 @@ public struct BrandingSyncResponse: Codable, Hashable, Sendable, Validatable {
         self.config = config
     }
 
-    enum CodingKeys: String, CodingKey {
-        case branding
-        case syncedAt = "synced_at"
-        case config
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.branding = try container.decode([BrandingRecord].self, forKey: "branding")
+        self.syncedAt = try container.decode(Date.self, forKey: "synced_at")
+        self.config = try container.decodeIfPresent(BrandingConfig.self, forKey: "config")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.branding, forKey: "branding")
+        try container.encode(self.syncedAt, forKey: "synced_at")
+        try container.encodeIfPresent(self.config, forKey: "config")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -221,12 +228,24 @@ public struct BrandingLookupResponse: Codable, Hashable, Sendable, Validatable {
         self.updatedAt = updatedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case e164
-        case brandName = "brand_name"
-        case logoURL = "logo_url"
-        case callReason = "call_reason"
-        case updatedAt = "updated_at"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.e164 = try container.decode(E164PhoneNumber.self, forKey: "e164")
+        self.brandName = try container.decode(String.self, forKey: "brand_name")
+        self.logoURL = try container.decodeIfPresent(URL.self, forKey: "logo_url")
+        self.callReason = try container.decodeIfPresent(String.self, forKey: "call_reason")
+        self.updatedAt = try container.decodeIfPresent(Date.self, forKey: "updated_at")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.e164, forKey: "e164")
+        try container.encode(self.brandName, forKey: "brand_name")
+        try container.encodeIfPresent(self.logoURL, forKey: "logo_url")
+        try container.encodeIfPresent(self.callReason, forKey: "call_reason")
+        try container.encodeIfPresent(self.updatedAt, forKey: "updated_at")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -313,19 +332,41 @@ public struct EventMeta: Codable, Hashable, Sendable, Validatable {
         self.returnCallLatencySeconds = returnCallLatencySeconds
     }
 
-    enum CodingKeys: String, CodingKey {
-        case callEventID = "call_event_id"
-        case callerNumberE164 = "caller_number_e164"
-        case destinationNumberE164 = "destination_number_e164"
-        case observedAtUTC = "observed_at_utc"
-        case brandingApplied = "branding_applied"
-        case brandingProfileID = "branding_profile_id"
-        case identityType = "identity_type"
-        case ringDurationSeconds = "ring_duration_seconds"
-        case callDurationSeconds = "call_duration_seconds"
-        case callOutcome = "call_outcome"
-        case returnCallDetected = "return_call_detected"
-        case returnCallLatencySeconds = "return_call_latency_seconds"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.callEventID = try container.decodeIfPresent(String.self, forKey: "call_event_id")
+        self.callerNumberE164 = try container.decodeIfPresent(E164PhoneNumber.self, forKey: "caller_number_e164")
+        self.destinationNumberE164 = try container.decodeIfPresent(
+            E164PhoneNumber.self,
+            forKey: "destination_number_e164"
+        )
+        self.observedAtUTC = try container.decodeIfPresent(Date.self, forKey: "observed_at_utc")
+        self.brandingApplied = try container.decodeIfPresent(Bool.self, forKey: "branding_applied")
+        self.brandingProfileID = try container.decodeIfPresent(String.self, forKey: "branding_profile_id")
+        self.identityType = try container.decodeIfPresent(String.self, forKey: "identity_type")
+        self.ringDurationSeconds = try container.decodeIfPresent(Int32.self, forKey: "ring_duration_seconds")
+        self.callDurationSeconds = try container.decodeIfPresent(Int32.self, forKey: "call_duration_seconds")
+        self.callOutcome = try container.decodeIfPresent(String.self, forKey: "call_outcome")
+        self.returnCallDetected = try container.decodeIfPresent(Bool.self, forKey: "return_call_detected")
+        self.returnCallLatencySeconds = try container.decodeIfPresent(Int32.self, forKey: "return_call_latency_seconds")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.callEventID, forKey: "call_event_id")
+        try container.encodeIfPresent(self.callerNumberE164, forKey: "caller_number_e164")
+        try container.encodeIfPresent(self.destinationNumberE164, forKey: "destination_number_e164")
+        try container.encodeIfPresent(self.observedAtUTC, forKey: "observed_at_utc")
+        try container.encodeIfPresent(self.brandingApplied, forKey: "branding_applied")
+        try container.encodeIfPresent(self.brandingProfileID, forKey: "branding_profile_id")
+        try container.encodeIfPresent(self.identityType, forKey: "identity_type")
+        try container.encodeIfPresent(self.ringDurationSeconds, forKey: "ring_duration_seconds")
+        try container.encodeIfPresent(self.callDurationSeconds, forKey: "call_duration_seconds")
+        try container.encodeIfPresent(self.callOutcome, forKey: "call_outcome")
+        try container.encodeIfPresent(self.returnCallDetected, forKey: "return_call_detected")
+        try container.encodeIfPresent(self.returnCallLatencySeconds, forKey: "return_call_latency_seconds")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -391,14 +432,28 @@ public struct UsageEventRequest: Codable, Hashable, Sendable, Validatable {
         self.meta = meta
     }
 
-    enum CodingKeys: String, CodingKey {
-        case phoneNumberE164 = "phone_number_e164"
-        case outcome
-        case surface
-        case displayedAt = "displayed_at"
-        case deviceID = "device_id"
-        case eventKey = "event_key"
-        case meta
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.phoneNumberE164 = try container.decode(E164PhoneNumber.self, forKey: "phone_number_e164")
+        self.outcome = try container.decode(String.self, forKey: "outcome")
+        self.surface = try container.decode(String.self, forKey: "surface")
+        self.displayedAt = try container.decode(Date.self, forKey: "displayed_at")
+        self.deviceID = try container.decodeIfPresent(DeviceID.self, forKey: "device_id")
+        self.eventKey = try container.decodeIfPresent(EventKey.self, forKey: "event_key")
+        self.meta = try container.decodeIfPresent(EventMeta.self, forKey: "meta")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.phoneNumberE164, forKey: "phone_number_e164")
+        try container.encode(self.outcome, forKey: "outcome")
+        try container.encode(self.surface, forKey: "surface")
+        try container.encode(self.displayedAt, forKey: "displayed_at")
+        try container.encodeIfPresent(self.deviceID, forKey: "device_id")
+        try container.encodeIfPresent(self.eventKey, forKey: "event_key")
+        try container.encodeIfPresent(self.meta, forKey: "meta")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -464,15 +519,30 @@ public struct ImprintRequest: Codable, Hashable, Sendable, Validatable {
         self.meta = meta
     }
 
-    enum CodingKeys: String, CodingKey {
-        case phoneNumberE164 = "phone_number_e164"
-        case eventKey = "event_key"
-        case brandID = "brand_id"
-        case deviceID = "device_id"
-        case displayedAt = "displayed_at"
-        case outcome
-        case surface
-        case meta
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.phoneNumberE164 = try container.decode(E164PhoneNumber.self, forKey: "phone_number_e164")
+        self.eventKey = try container.decode(EventKey.self, forKey: "event_key")
+        self.brandID = try container.decodeIfPresent(String.self, forKey: "brand_id")
+        self.deviceID = try container.decodeIfPresent(DeviceID.self, forKey: "device_id")
+        self.displayedAt = try container.decodeIfPresent(Date.self, forKey: "displayed_at")
+        self.outcome = try container.decodeIfPresent(String.self, forKey: "outcome")
+        self.surface = try container.decodeIfPresent(String.self, forKey: "surface")
+        self.meta = try container.decodeIfPresent(EventMeta.self, forKey: "meta")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.phoneNumberE164, forKey: "phone_number_e164")
+        try container.encode(self.eventKey, forKey: "event_key")
+        try container.encodeIfPresent(self.brandID, forKey: "brand_id")
+        try container.encodeIfPresent(self.deviceID, forKey: "device_id")
+        try container.encodeIfPresent(self.displayedAt, forKey: "displayed_at")
+        try container.encodeIfPresent(self.outcome, forKey: "outcome")
+        try container.encodeIfPresent(self.surface, forKey: "surface")
+        try container.encodeIfPresent(self.meta, forKey: "meta")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -508,10 +578,20 @@ public struct UsageEventResponse: Codable, Hashable, Sendable {
         self.displayedAt = displayedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case success
-        case eventID = "event_id"
-        case displayedAt = "displayed_at"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.success = try container.decode(Bool.self, forKey: "success")
+        self.eventID = try container.decodeIfPresent(String.self, forKey: "event_id")
+        self.displayedAt = try container.decodeIfPresent(Date.self, forKey: "displayed_at")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.success, forKey: "success")
+        try container.encodeIfPresent(self.eventID, forKey: "event_id")
+        try container.encodeIfPresent(self.displayedAt, forKey: "displayed_at")
     }
 }
 
@@ -554,13 +634,26 @@ public struct DeviceRegisterRequest: Codable, Hashable, Sendable, Validatable {
         self.capabilities = capabilities
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id"
-        case platform
-        case osVersion = "os_version"
-        case sdkVersion = "sdk_version"
-        case appVersion = "app_version"
-        case capabilities
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.deviceID = try container.decode(DeviceID.self, forKey: "device_id")
+        self.platform = try container.decode(DevicePlatform.self, forKey: "platform")
+        self.osVersion = try container.decodeIfPresent(String.self, forKey: "os_version")
+        self.sdkVersion = try container.decodeIfPresent(String.self, forKey: "sdk_version")
+        self.appVersion = try container.decodeIfPresent(String.self, forKey: "app_version")
+        self.capabilities = try container.decodeIfPresent(DeviceCapabilities.self, forKey: "capabilities")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.deviceID, forKey: "device_id")
+        try container.encode(self.platform, forKey: "platform")
+        try container.encodeIfPresent(self.osVersion, forKey: "os_version")
+        try container.encodeIfPresent(self.sdkVersion, forKey: "sdk_version")
+        try container.encodeIfPresent(self.appVersion, forKey: "app_version")
+        try container.encodeIfPresent(self.capabilities, forKey: "capabilities")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -609,13 +702,26 @@ public struct DeviceUpdateRequest: Codable, Hashable, Sendable, Validatable {
         self.capabilities = capabilities
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id"
-        case platform
-        case osVersion = "os_version"
-        case sdkVersion = "sdk_version"
-        case appVersion = "app_version"
-        case capabilities
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.deviceID = try container.decode(DeviceID.self, forKey: "device_id")
+        self.platform = try container.decodeIfPresent(DevicePlatform.self, forKey: "platform")
+        self.osVersion = try container.decodeIfPresent(String.self, forKey: "os_version")
+        self.sdkVersion = try container.decodeIfPresent(String.self, forKey: "sdk_version")
+        self.appVersion = try container.decodeIfPresent(String.self, forKey: "app_version")
+        self.capabilities = try container.decodeIfPresent(DeviceCapabilities.self, forKey: "capabilities")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.deviceID, forKey: "device_id")
+        try container.encodeIfPresent(self.platform, forKey: "platform")
+        try container.encodeIfPresent(self.osVersion, forKey: "os_version")
+        try container.encodeIfPresent(self.sdkVersion, forKey: "sdk_version")
+        try container.encodeIfPresent(self.appVersion, forKey: "app_version")
+        try container.encodeIfPresent(self.capabilities, forKey: "capabilities")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -644,16 +750,18 @@ public struct DeviceResponse: Codable, Hashable, Sendable {
         self.deviceID = deviceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case success
-        case deviceID = "device_id"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: true)
-        self.deviceID = container.decodeAssumed(DeviceID.self, forKey: .deviceID, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: "success", in: Self.self, required: true)
+        self.deviceID = container.decodeAssumed(DeviceID.self, forKey: "device_id", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.success, forKey: "success")
+        try container.encodeIfPresent(self.deviceID, forKey: "device_id")
     }
 }
 
@@ -690,12 +798,24 @@ public struct PresenceRequest: Codable, Hashable, Sendable, Validatable {
         self.lastSyncedAt = lastSyncedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id"
-        case observedAt = "observed_at"
-        case platform
-        case osVersion = "os_version"
-        case lastSyncedAt = "last_synced_at"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.deviceID = try container.decode(DeviceID.self, forKey: "device_id")
+        self.observedAt = try container.decode(Date.self, forKey: "observed_at")
+        self.platform = try container.decodeIfPresent(DevicePlatform.self, forKey: "platform")
+        self.osVersion = try container.decodeIfPresent(String.self, forKey: "os_version")
+        self.lastSyncedAt = try container.decodeIfPresent(Date.self, forKey: "last_synced_at")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.deviceID, forKey: "device_id")
+        try container.encode(self.observedAt, forKey: "observed_at")
+        try container.encodeIfPresent(self.platform, forKey: "platform")
+        try container.encodeIfPresent(self.osVersion, forKey: "os_version")
+        try container.encodeIfPresent(self.lastSyncedAt, forKey: "last_synced_at")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -716,14 +836,16 @@ public struct SuccessResponse: Codable, Hashable, Sendable {
         self.success = success
     }
 
-    enum CodingKeys: String, CodingKey {
-        case success
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: "success", in: Self.self, required: true)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.success, forKey: "success")
     }
 }
 
@@ -744,6 +866,22 @@ public struct DebugLogEntry: Codable, Hashable, Sendable {
         self.timestamp = timestamp
         self.level = level
         self.message = message
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.timestamp = try container.decode(Date.self, forKey: "timestamp")
+        self.level = try container.decode(String.self, forKey: "level")
+        self.message = try container.decode(String.self, forKey: "message")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.timestamp, forKey: "timestamp")
+        try container.encode(self.level, forKey: "level")
+        try container.encode(self.message, forKey: "message")
     }
 }
 
@@ -785,13 +923,26 @@ public struct DebugUploadRequest: Codable, Hashable, Sendable, Validatable {
         self.context = context
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id"
-        case platform
-        case osVersion = "os_version"
-        case sdkVersion = "sdk_version"
-        case logs
-        case context
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.deviceID = try container.decode(DeviceID.self, forKey: "device_id")
+        self.platform = try container.decodeIfPresent(DevicePlatform.self, forKey: "platform")
+        self.osVersion = try container.decodeIfPresent(String.self, forKey: "os_version")
+        self.sdkVersion = try container.decodeIfPresent(String.self, forKey: "sdk_version")
+        self.logs = try container.decode([DebugLogEntry].self, forKey: "logs")
+        self.context = try container.decodeIfPresent([String: JSONValue].self, forKey: "context")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.deviceID, forKey: "device_id")
+        try container.encodeIfPresent(self.platform, forKey: "platform")
+        try container.encodeIfPresent(self.osVersion, forKey: "os_version")
+        try container.encodeIfPresent(self.sdkVersion, forKey: "sdk_version")
+        try container.encode(self.logs, forKey: "logs")
+        try container.encodeIfPresent(self.context, forKey: "context")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -816,16 +967,18 @@ public struct DebugUploadResponse: Codable, Hashable, Sendable {
         self.uploadID = uploadID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case success
-        case uploadID = "upload_id"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = container.decodeAssumed(Bool.self, forKey: .success, in: Self.self, required: true)
-        self.uploadID = container.decodeAssumed(String.self, forKey: .uploadID, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.success = container.decodeAssumed(Bool.self, forKey: "success", in: Self.self, required: true)
+        self.uploadID = container.decodeAssumed(String.self, forKey: "upload_id", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.success, forKey: "success")
+        try container.encodeIfPresent(self.uploadID, forKey: "upload_id")
     }
 }
 
@@ -848,27 +1001,22 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case error
-        case message
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.error = container.decodeAssumed(String.self, forKey: .error, in: Self.self, required: false)
-        self.message = container.decodeAssumed(String.self, forKey: .message, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.error = container.decodeAssumed(String.self, forKey: "error", in: Self.self, required: false)
+        self.message = container.decodeAssumed(String.self, forKey: "message", in: Self.self, required: false)
         self.additionalProperties = try decoder.decodeAdditionalProperties(
             JSONValue.self,
-            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
+            knownKeys: ["error", "message"]
         )
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.error, forKey: .error)
-        try container.encodeIfPresent(self.message, forKey: .message)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.error, forKey: "error")
+        try container.encodeIfPresent(self.message, forKey: "message")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }

@@ -25,6 +25,18 @@ public struct RequestOTPBody: Codable, Hashable, Sendable, Validatable {
         self.phone = phone
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.phone = try container.decode(PhoneNumber.self, forKey: "phone")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.phone, forKey: "phone")
+    }
+
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.check(
@@ -47,9 +59,18 @@ public struct RequestOTPResponse: Codable, Hashable, Sendable, Validatable {
         self.previewCode = previewCode
     }
 
-    enum CodingKeys: String, CodingKey {
-        case status
-        case previewCode = "preview_code"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.status = try container.decode(RequestOTPResponse.Status.self, forKey: "status")
+        self.previewCode = try container.decodeIfPresent(OTPCode.self, forKey: "preview_code")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.previewCode, forKey: "preview_code")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -80,6 +101,20 @@ public struct VerifyOTPBody: Codable, Hashable, Sendable, Validatable {
     public init(phone: PhoneNumber, otp: OTPCode) {
         self.phone = phone
         self.otp = otp
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.phone = try container.decode(PhoneNumber.self, forKey: "phone")
+        self.otp = try container.decode(OTPCode.self, forKey: "otp")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.phone, forKey: "phone")
+        try container.encode(self.otp, forKey: "otp")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -115,11 +150,22 @@ public struct VerifyOTPResponse: Codable, Hashable, Sendable, Validatable {
         self.user = user
     }
 
-    enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
-        case tokenType = "token_type"
-        case refreshToken = "refresh_token"
-        case user
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.accessToken = try container.decode(String.self, forKey: "access_token")
+        self.tokenType = try container.decode(VerifyOTPResponse.TokenType.self, forKey: "token_type")
+        self.refreshToken = try container.decode(String.self, forKey: "refresh_token")
+        self.user = try container.decode(User.self, forKey: "user")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.accessToken, forKey: "access_token")
+        try container.encode(self.tokenType, forKey: "token_type")
+        try container.encode(self.refreshToken, forKey: "refresh_token")
+        try container.encode(self.user, forKey: "user")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -166,6 +212,20 @@ public struct User: Codable, Hashable, Sendable {
         self.id = id
         self.email = email
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(Int64.self, forKey: "id")
+        self.email = try container.decode(String.self, forKey: "email")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.email, forKey: "email")
+    }
 }
 
 /// Body of `refreshToken`.
@@ -179,8 +239,16 @@ public struct RefreshTokenBody: Codable, Hashable, Sendable {
         self.oldRefreshToken = oldRefreshToken
     }
 
-    enum CodingKeys: String, CodingKey {
-        case oldRefreshToken = "old_refresh_token"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.oldRefreshToken = try container.decode(String.self, forKey: "old_refresh_token")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.oldRefreshToken, forKey: "old_refresh_token")
     }
 }
 
@@ -196,9 +264,18 @@ public struct RefreshTokenResponse: Codable, Hashable, Sendable {
         self.refreshToken = refreshToken
     }
 
-    enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
-        case refreshToken = "refresh_token"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.accessToken = try container.decode(String.self, forKey: "access_token")
+        self.refreshToken = try container.decode(String.self, forKey: "refresh_token")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.accessToken, forKey: "access_token")
+        try container.encode(self.refreshToken, forKey: "refresh_token")
     }
 }
 
@@ -213,8 +290,16 @@ public struct LogoutBody: Codable, Hashable, Sendable {
         self.refreshToken = refreshToken
     }
 
-    enum CodingKeys: String, CodingKey {
-        case refreshToken = "refresh_token"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.refreshToken = try container.decode(String.self, forKey: "refresh_token")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.refreshToken, forKey: "refresh_token")
     }
 }
 
@@ -225,6 +310,18 @@ public struct StatusResponse: Codable, Hashable, Sendable, Validatable {
 
     public init(status: StatusResponse.Status) {
         self.status = status
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.status = try container.decode(StatusResponse.Status.self, forKey: "status")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.status, forKey: "status")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -286,20 +383,22 @@ public struct Mood: Codable, Hashable, Sendable {
         self.createdAt = createdAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case score
-        case note
-        case createdAt = "created_at"
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = container.decodeAssumed(Int64.self, forKey: .id, in: Self.self, required: true)
-        self.score = container.decodeAssumed(Int32.self, forKey: .score, in: Self.self, required: true)
-        self.note = container.decodeAssumed(String.self, forKey: .note, in: Self.self, required: false)
-        self.createdAt = container.decodeAssumed(Date.self, forKey: .createdAt, in: Self.self, required: true)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = container.decodeAssumed(Int64.self, forKey: "id", in: Self.self, required: true)
+        self.score = container.decodeAssumed(Int32.self, forKey: "score", in: Self.self, required: true)
+        self.note = container.decodeAssumed(String.self, forKey: "note", in: Self.self, required: false)
+        self.createdAt = container.decodeAssumed(Date.self, forKey: "created_at", in: Self.self, required: true)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encodeIfPresent(self.score, forKey: "score")
+        try container.encodeIfPresent(self.note, forKey: "note")
+        try container.encodeIfPresent(self.createdAt, forKey: "created_at")
     }
 }
 
@@ -319,6 +418,20 @@ public struct CreateMoodBody: Codable, Hashable, Sendable {
     public init(score: Int32, note: Nullable<String>? = nil) {
         self.score = score
         self.note = note
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.score = try container.decode(Int32.self, forKey: "score")
+        self.note = try container.decodeIfPresent(Nullable<String>.self, forKey: "note")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.score, forKey: "score")
+        try container.encodeIfPresent(self.note, forKey: "note")
     }
 }
 
@@ -343,18 +456,20 @@ public struct HealthStatus: Codable, Hashable, Sendable {
         self.redis = redis
     }
 
-    enum CodingKeys: String, CodingKey {
-        case status
-        case db
-        case redis
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.status = container.decodeAssumed(String.self, forKey: .status, in: Self.self, required: true)
-        self.db = container.decodeAssumed(Bool.self, forKey: .db, in: Self.self, required: false)
-        self.redis = container.decodeAssumed(Bool.self, forKey: .redis, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.status = container.decodeAssumed(String.self, forKey: "status", in: Self.self, required: true)
+        self.db = container.decodeAssumed(Bool.self, forKey: "db", in: Self.self, required: false)
+        self.redis = container.decodeAssumed(Bool.self, forKey: "redis", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encodeIfPresent(self.db, forKey: "db")
+        try container.encodeIfPresent(self.redis, forKey: "redis")
     }
 }
 
@@ -366,5 +481,17 @@ public struct ErrorDetail: Codable, Hashable, Sendable {
 
     public init(detail: String) {
         self.detail = detail
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.detail = try container.decode(String.self, forKey: "detail")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.detail, forKey: "detail")
     }
 }

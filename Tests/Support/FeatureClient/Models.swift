@@ -14,6 +14,18 @@ public struct AvatarBase: Codable, Hashable, Sendable {
     public init(label: String? = nil) {
         self.label = label
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.label = try container.decodeIfPresent(String.self, forKey: "label")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.label, forKey: "label")
+    }
 }
 
 public struct AvatarUpload: Codable, Hashable, Sendable {
@@ -25,6 +37,22 @@ public struct AvatarUpload: Codable, Hashable, Sendable {
         self.label = label
         self.image = image
         self.thumbnail = thumbnail
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.label = try container.decodeIfPresent(String.self, forKey: "label")
+        self.image = try container.decodeIfPresent(Binary.self, forKey: "image")
+        self.thumbnail = try container.decodeIfPresent(Nullable<Data>.self, forKey: "thumbnail")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.label, forKey: "label")
+        try container.encodeIfPresent(self.image, forKey: "image")
+        try container.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
     }
 }
 
@@ -49,22 +77,24 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
         self.property5 = property5
     }
 
-    enum CodingKeys: String, CodingKey {
-        case data
-        case sig
-        case size
-        case shape
-        case property5 = "用户"
-    }
-
     /// Decodes a value; absent fields with a schema `default` take it.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.data = try container.decodeIfPresent(Envelope.Data2.self, forKey: .data)
-        self.sig = try container.decodeIfPresent(Data.self, forKey: .sig)
-        self.size = try container.decodeIfPresent(Envelope.Size.self, forKey: .size) ?? ._20
-        self.shape = try container.decodeIfPresent(Envelope.Shape.self, forKey: .shape)
-        self.property5 = try container.decodeIfPresent(String.self, forKey: .property5)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decodeIfPresent(Envelope.Data2.self, forKey: "data")
+        self.sig = try container.decodeIfPresent(Data.self, forKey: "sig")
+        self.size = try container.decodeIfPresent(Envelope.Size.self, forKey: "size") ?? ._20
+        self.shape = try container.decodeIfPresent(Envelope.Shape.self, forKey: "shape")
+        self.property5 = try container.decodeIfPresent(String.self, forKey: "用户")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.data, forKey: "data")
+        try container.encodeIfPresent(self.sig, forKey: "sig")
+        try container.encode(self.size, forKey: "size")
+        try container.encodeIfPresent(self.shape, forKey: "shape")
+        try container.encodeIfPresent(self.property5, forKey: "用户")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -77,6 +107,18 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
 
         public init(thumb: Data? = nil) {
             self.thumb = thumb
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.thumb = try container.decodeIfPresent(Data.self, forKey: "thumb")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.thumb, forKey: "thumb")
         }
     }
 
@@ -116,6 +158,18 @@ public struct Envelope: Codable, Hashable, Sendable, Validatable {
         public init(kind: String? = nil) {
             self.kind = kind
         }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.kind = try container.decodeIfPresent(String.self, forKey: "kind")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.kind, forKey: "kind")
+        }
     }
 }
 
@@ -124,6 +178,18 @@ public struct Schema5: Codable, Hashable, Sendable {
 
     public init(value: String? = nil) {
         self.value = value
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.value = try container.decodeIfPresent(String.self, forKey: "value")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.value, forKey: "value")
     }
 }
 
@@ -134,6 +200,20 @@ public struct Filter: Codable, Hashable, Sendable {
     public init(color: String? = nil, size: Int? = nil) {
         self.color = color
         self.size = size
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.color = try container.decodeIfPresent(String.self, forKey: "color")
+        self.size = try container.decodeIfPresent(Int.self, forKey: "size")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.color, forKey: "color")
+        try container.encodeIfPresent(self.size, forKey: "size")
     }
 }
 
@@ -234,30 +314,32 @@ public struct Item: Codable, Hashable, Sendable, Validatable {
         self.updatedAt = updatedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case status
-        case level
-        case pageSize = "page_size"
-        case sort
-        case note
-        case labels
-        case createdOn = "created_on"
-        case updatedAt = "updated_at"
-    }
-
     /// Decodes a value; absent fields with a schema `default` take it.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(String.self, forKey: .id)
-        self.status = try container.decode(Status.self, forKey: .status)
-        self.level = try container.decodeIfPresent(Level.self, forKey: .level)
-        self.pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize) ?? 20
-        self.sort = try container.decodeIfPresent(Item.Sort.self, forKey: .sort) ?? .desc
-        self.note = try container.decodeIfPresent(String.self, forKey: .note)
-        self.labels = try container.decodeIfPresent([String: String].self, forKey: .labels)
-        self.createdOn = try container.decodeIfPresent(CalendarDate.self, forKey: .createdOn)
-        self.updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+        self.status = try container.decode(Status.self, forKey: "status")
+        self.level = try container.decodeIfPresent(Level.self, forKey: "level")
+        self.pageSize = try container.decodeIfPresent(Int.self, forKey: "page_size") ?? 20
+        self.sort = try container.decodeIfPresent(Item.Sort.self, forKey: "sort") ?? .desc
+        self.note = try container.decodeIfPresent(String.self, forKey: "note")
+        self.labels = try container.decodeIfPresent([String: String].self, forKey: "labels")
+        self.createdOn = try container.decodeIfPresent(CalendarDate.self, forKey: "created_on")
+        self.updatedAt = try container.decodeIfPresent(Date.self, forKey: "updated_at")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.status, forKey: "status")
+        try container.encodeIfPresent(self.level, forKey: "level")
+        try container.encode(self.pageSize, forKey: "page_size")
+        try container.encode(self.sort, forKey: "sort")
+        try container.encodeIfPresent(self.note, forKey: "note")
+        try container.encodeIfPresent(self.labels, forKey: "labels")
+        try container.encodeIfPresent(self.createdOn, forKey: "created_on")
+        try container.encodeIfPresent(self.updatedAt, forKey: "updated_at")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -308,9 +390,18 @@ public struct Receipt: Codable, Hashable, Sendable {
         self.voidedAt = voidedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case voidedAt = "voided_at"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+        self.voidedAt = try container.decodeIfPresent(Date.self, forKey: "voided_at")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.voidedAt, forKey: "voided_at")
     }
 }
 
@@ -321,6 +412,20 @@ public struct ItemPatch: Codable, Hashable, Sendable, Validatable {
     public init(note: Nullable<String>? = nil, status: Status? = nil) {
         self.note = note
         self.status = status
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.note = try container.decodeIfPresent(Nullable<String>.self, forKey: "note")
+        self.status = try container.decodeIfPresent(Status.self, forKey: "status")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.note, forKey: "note")
+        try container.encodeIfPresent(self.status, forKey: "status")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -335,6 +440,18 @@ public struct Problem: Codable, Hashable, Sendable {
     public init(reason: String? = nil) {
         self.reason = reason
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.reason = try container.decodeIfPresent(String.self, forKey: "reason")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.reason, forKey: "reason")
+    }
 }
 
 public struct Cat: Codable, Hashable, Sendable {
@@ -345,6 +462,20 @@ public struct Cat: Codable, Hashable, Sendable {
         self.kind = kind
         self.lives = lives
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.kind = try container.decode(String.self, forKey: "kind")
+        self.lives = try container.decode(Int.self, forKey: "lives")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.kind, forKey: "kind")
+        try container.encode(self.lives, forKey: "lives")
+    }
 }
 
 public struct Dog: Codable, Hashable, Sendable {
@@ -354,6 +485,20 @@ public struct Dog: Codable, Hashable, Sendable {
     public init(kind: String = "dog", good: Bool) {
         self.kind = kind
         self.good = good
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.kind = try container.decode(String.self, forKey: "kind")
+        self.good = try container.decode(Bool.self, forKey: "good")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.kind, forKey: "kind")
+        try container.encode(self.good, forKey: "good")
     }
 }
 
@@ -441,6 +586,20 @@ public struct Literal: Codable, Hashable, Sendable {
         self.op = op
         self.value = value
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.op = try container.decode(String.self, forKey: "op")
+        self.value = try container.decode(Int.self, forKey: "value")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.op, forKey: "op")
+        try container.encode(self.value, forKey: "value")
+    }
 }
 
 public struct Sum: Codable, Hashable, Sendable {
@@ -458,6 +617,22 @@ public struct Sum: Codable, Hashable, Sendable {
         self.left = left
         self.right = right
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.op = try container.decode(String.self, forKey: "op")
+        self.left = try container.decode(Expr.self, forKey: "left")
+        self.right = try container.decode(Expr.self, forKey: "right")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.op, forKey: "op")
+        try container.encode(self.left, forKey: "left")
+        try container.encode(self.right, forKey: "right")
+    }
 }
 
 public final class Employee: Codable, Hashable, Sendable {
@@ -471,26 +646,20 @@ public final class Employee: Codable, Hashable, Sendable {
         self.reports = reports
     }
 
-    enum CodingKeys: String, CodingKey {
-        case name
-        case manager
-        case reports
-    }
-
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value from its JSON members.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(String.self, forKey: .name)
-        self.manager = try container.decodeIfPresent(Employee.self, forKey: .manager)
-        self.reports = try container.decodeIfPresent([Employee].self, forKey: .reports)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+        self.manager = try container.decodeIfPresent(Employee.self, forKey: "manager")
+        self.reports = try container.decodeIfPresent([Employee].self, forKey: "reports")
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.manager, forKey: .manager)
-        try container.encodeIfPresent(self.reports, forKey: .reports)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.manager, forKey: "manager")
+        try container.encodeIfPresent(self.reports, forKey: "reports")
     }
 
     /// Equal when every property is equal.
@@ -512,6 +681,18 @@ public struct Named: Codable, Hashable, Sendable {
     public init(name: String) {
         self.name = name
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+    }
 }
 
 public struct Tagged: Codable, Hashable, Sendable {
@@ -521,6 +702,20 @@ public struct Tagged: Codable, Hashable, Sendable {
     public init(name: String, tag: String) {
         self.name = name
         self.tag = tag
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+        self.tag = try container.decode(String.self, forKey: "tag")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encode(self.tag, forKey: "tag")
     }
 }
 
@@ -554,14 +749,28 @@ public struct Shapes: Codable, Hashable, Sendable {
         self.anything = anything
     }
 
-    enum CodingKeys: String, CodingKey {
-        case expr
-        case pet
-        case idOrName = "id_or_name"
-        case boss
-        case tagged
-        case extra
-        case anything
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.expr = try container.decodeIfPresent(Expr.self, forKey: "expr")
+        self.pet = try container.decodeIfPresent(Pet.self, forKey: "pet")
+        self.idOrName = try container.decodeIfPresent(IDOrName.self, forKey: "id_or_name")
+        self.boss = try container.decodeIfPresent(Employee.self, forKey: "boss")
+        self.tagged = try container.decodeIfPresent(Tagged.self, forKey: "tagged")
+        self.extra = try container.decodeIfPresent(Shapes.Extra.self, forKey: "extra")
+        self.anything = try container.decodeIfPresent(JSONValue.self, forKey: "anything")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.expr, forKey: "expr")
+        try container.encodeIfPresent(self.pet, forKey: "pet")
+        try container.encodeIfPresent(self.idOrName, forKey: "id_or_name")
+        try container.encodeIfPresent(self.boss, forKey: "boss")
+        try container.encodeIfPresent(self.tagged, forKey: "tagged")
+        try container.encodeIfPresent(self.extra, forKey: "extra")
+        try container.encodeIfPresent(self.anything, forKey: "anything")
     }
 
     public struct Extra: Codable, Hashable, Sendable {
@@ -574,24 +783,17 @@ public struct Shapes: Codable, Hashable, Sendable {
             self.additionalProperties = additionalProperties
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case known
-        }
-
-        /// Decodes a value; absent fields with a schema `default` take it.
+        /// Decodes a value from its JSON members.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.known = try container.decodeIfPresent(String.self, forKey: .known)
-            self.additionalProperties = try decoder.decodeAdditionalProperties(
-                JSONValue.self,
-                knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
-            )
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.known = try container.decodeIfPresent(String.self, forKey: "known")
+            self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: ["known"])
         }
 
-        /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+        /// Encodes the value's JSON members; absent optionals are left out.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.known, forKey: .known)
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.known, forKey: "known")
             try encoder.encodeAdditionalProperties(self.additionalProperties)
         }
     }
@@ -639,19 +841,38 @@ public struct Order: Codable, Hashable, Sendable, Validatable {
         self.shape = shape
     }
 
-    enum CodingKeys: String, CodingKey {
-        case sku
-        case quantity
-        case price
-        case discount
-        case tags
-        case lines
-        case attributes
-        case coupon
-        case secret
-        case channel
-        case legacyCode = "legacy_code"
-        case shape
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.sku = try container.decode(String.self, forKey: "sku")
+        self.quantity = try container.decode(Int32.self, forKey: "quantity")
+        self.price = try container.decode(Double.self, forKey: "price")
+        self.discount = try container.decodeIfPresent(Double.self, forKey: "discount")
+        self.tags = try container.decodeIfPresent([String].self, forKey: "tags")
+        self.lines = try container.decodeIfPresent([OrderLine].self, forKey: "lines")
+        self.attributes = try container.decodeIfPresent([String: String].self, forKey: "attributes")
+        self.coupon = try container.decodeIfPresent(Nullable<String>.self, forKey: "coupon")
+        self.secret = try container.decodeIfPresent(String.self, forKey: "secret")
+        self.channel = try container.decodeIfPresent(Order.Channel.self, forKey: "channel")
+        self.legacyCode = try container.decodeIfPresent(String.self, forKey: "legacy_code")
+        self.shape = try container.decodeIfPresent(OrderShape.self, forKey: "shape")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.sku, forKey: "sku")
+        try container.encode(self.quantity, forKey: "quantity")
+        try container.encode(self.price, forKey: "price")
+        try container.encodeIfPresent(self.discount, forKey: "discount")
+        try container.encodeIfPresent(self.tags, forKey: "tags")
+        try container.encodeIfPresent(self.lines, forKey: "lines")
+        try container.encodeIfPresent(self.attributes, forKey: "attributes")
+        try container.encodeIfPresent(self.coupon, forKey: "coupon")
+        try container.encodeIfPresent(self.secret, forKey: "secret")
+        try container.encodeIfPresent(self.channel, forKey: "channel")
+        try container.encodeIfPresent(self.legacyCode, forKey: "legacy_code")
+        try container.encodeIfPresent(self.shape, forKey: "shape")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -706,6 +927,18 @@ public struct OrderLine: Codable, Hashable, Sendable, Validatable {
 
     public init(note: String? = nil) {
         self.note = note
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.note = try container.decodeIfPresent(String.self, forKey: "note")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.note, forKey: "note")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -773,6 +1006,26 @@ public struct Links: Codable, Hashable, Sendable {
         self.target = target
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.owner = try container.decodeIfPresent(Nullable<LowercaseUUID>.self, forKey: "owner")
+        self.related = try container.decodeIfPresent([LowercaseUUID].self, forKey: "related")
+        self.groups = try container.decodeIfPresent([[LowercaseUUID]].self, forKey: "groups")
+        self.byName = try container.decodeIfPresent([String: LowercaseUUID].self, forKey: "byName")
+        self.target = try container.decodeIfPresent(Links.Target.self, forKey: "target")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.owner, forKey: "owner")
+        try container.encodeIfPresent(self.related, forKey: "related")
+        try container.encodeIfPresent(self.groups, forKey: "groups")
+        try container.encodeIfPresent(self.byName, forKey: "byName")
+        try container.encodeIfPresent(self.target, forKey: "target")
+    }
+
     public enum Target: Codable, Hashable, Sendable {
         case uuid(LowercaseUUID)
         case int(Int)
@@ -813,10 +1066,20 @@ public struct ExchangeCodeRequest: Codable, Hashable, Sendable {
         self.scope = scope
     }
 
-    enum CodingKeys: String, CodingKey {
-        case grantType = "grant_type"
-        case code
-        case scope
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.grantType = try container.decode(String.self, forKey: "grant_type")
+        self.code = try container.decode(String.self, forKey: "code")
+        self.scope = try container.decodeIfPresent([String].self, forKey: "scope")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.grantType, forKey: "grant_type")
+        try container.encode(self.code, forKey: "code")
+        try container.encodeIfPresent(self.scope, forKey: "scope")
     }
 }
 
@@ -827,8 +1090,16 @@ public struct ExchangeCodeResponse: Codable, Hashable, Sendable {
         self.accessToken = accessToken
     }
 
-    enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: "access_token")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.accessToken, forKey: "access_token")
     }
 }
 
@@ -841,5 +1112,21 @@ public struct UploadRequest: Codable, Hashable, Sendable {
         self.file = file
         self.caption = caption
         self.meta = meta
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.file = try container.decode(Data.self, forKey: "file")
+        self.caption = try container.decodeIfPresent(String.self, forKey: "caption")
+        self.meta = try container.decodeIfPresent(Filter.self, forKey: "meta")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.file, forKey: "file")
+        try container.encodeIfPresent(self.caption, forKey: "caption")
+        try container.encodeIfPresent(self.meta, forKey: "meta")
     }
 }

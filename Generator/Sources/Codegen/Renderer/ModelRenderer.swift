@@ -57,23 +57,15 @@ struct ModelRenderer {
             }
             if !shape.properties.isEmpty || shape.additionalProperties != nil { writer.line("") }
             renderMemberwiseInit(shape, into: &writer)
-            if shape.properties.contains(where: { $0.storageName != $0.wireName }) || shape.needsCustomCoding {
-                writer.line("")
-                let conformances = shape.additionalProperties == nil ? "String, CodingKey" : "String, CodingKey, CaseIterable"
-                writer.block("enum CodingKeys: \(conformances)") { writer in
-                    for property in shape.properties {
-                        let key = property.storageName
-                        writer.line(key == property.wireName ? "case \(key)" : "case \(key) = \(SwiftLiteral.string(property.wireName))")
-                    }
-                }
-            }
-            if shape.needsCustomCoding {
+            // Coding written out with the runtime's one key type, never a
+            // `CodingKeys` enum per type: each such enum costs its type about
+            // 700 bytes of iOS code (its raw-value conformances and witness
+            // tables), three times what the members' decode and encode cost.
+            if !shape.properties.isEmpty || shape.additionalProperties != nil {
                 writer.line("")
                 renderDecoder(shape, into: &writer)
-                if shape.needsCustomEncoding {
-                    writer.line("")
-                    renderEncoder(shape, into: &writer)
-                }
+                writer.line("")
+                renderEncoder(shape, into: &writer)
             }
             if shape.isRecursive {
                 writer.line("")
@@ -118,16 +110,20 @@ struct ModelRenderer {
     }
 
     private func renderDecoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
-        writer.line(shape.properties.contains(where: \.decodesLeniently)
-            ? "/// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs."
-            : "/// Decodes a value; absent fields with a schema `default` take it.")
+        if shape.properties.contains(where: \.decodesLeniently) {
+            writer.line("/// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.")
+        } else if shape.properties.contains(where: { $0.defaultValue != nil }) {
+            writer.line("/// Decodes a value; absent fields with a schema `default` take it.")
+        } else {
+            writer.line("/// Decodes a value from its JSON members.")
+        }
         writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
             if !shape.properties.isEmpty {
-                writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+                writer.line("let container = try decoder.container(keyedBy: DynamicCodingKey.self)")
             }
             for property in shape.properties {
                 let name = SwiftName.unescaped(property.storageName)
-                let key = "." + name
+                let key = SwiftLiteral.string(property.wireName)
                 if property.decodesLeniently {
                     // A guess of the spec (`x-assumed`): nil, reported once, when the answer differs.
                     let decoded = "container.decodeAssumed(\(Self.decodedType(property.type)).self, forKey: \(key), in: Self.self, required: \(property.isRequired))"
@@ -146,7 +142,8 @@ struct ModelRenderer {
                 }
             }
             if let additional = shape.additionalProperties {
-                writer.line("self.additionalProperties = try decoder.decodeAdditionalProperties(\(additional).self, knownKeys: Set(CodingKeys.allCases.map(\\.rawValue)))")
+                let known = shape.properties.map { SwiftLiteral.string($0.wireName) }.joined(separator: ", ")
+                writer.line("self.additionalProperties = try decoder.decodeAdditionalProperties(\(additional).self, knownKeys: [\(known)])")
             }
         }
     }
@@ -159,17 +156,24 @@ struct ModelRenderer {
     }
 
     private func renderEncoder(_ shape: StructureShape, into writer: inout SwiftWriter) {
-        writer.line("/// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.")
+        // Absent optionals are left out; a required nullable one that a request carries is sent as `null`.
+        let sendsNull = shape.needsCustomEncoding
+        if sendsNull && shape.properties.contains(where: { $0.isRequired && $0.type.isOptional && !$0.decodesLeniently }) {
+            writer.line("/// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.")
+        } else {
+            writer.line("/// Encodes the value's JSON members; absent optionals are left out.")
+        }
         writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
             if !shape.properties.isEmpty {
-                writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+                writer.line("var container = encoder.container(keyedBy: DynamicCodingKey.self)")
             }
             for property in shape.properties {
                 let name = SwiftName.unescaped(property.storageName)
-                if property.type.isOptional && (!property.isRequired || property.decodesLeniently) {
-                    writer.line("try container.encodeIfPresent(self.\(name), forKey: .\(name))")
+                let key = SwiftLiteral.string(property.wireName)
+                if property.type.isOptional && (!property.isRequired || property.decodesLeniently || !sendsNull) {
+                    writer.line("try container.encodeIfPresent(self.\(name), forKey: \(key))")
                 } else {
-                    writer.line("try container.encode(self.\(name), forKey: .\(name))")
+                    writer.line("try container.encode(self.\(name), forKey: \(key))")
                 }
             }
             if shape.additionalProperties != nil { writer.line("try encoder.encodeAdditionalProperties(self.additionalProperties)") }

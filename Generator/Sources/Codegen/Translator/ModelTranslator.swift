@@ -34,6 +34,7 @@ final class ModelTranslator {
         "CodingKeys", "HTTPTypes", "OpenAPIRuntime", "ClientRuntime", "Swift", "Encoder", "Decoder", "CodingKey",
         "Validatable", "ValueConstraints", "ValidationPattern", "ValidationPatterns", "ConstraintValidator",
         "ConstraintViolation", "ConstraintChecks", "ConstrainedValue", "ConstrainedElements", "ValuePathComponent",
+        "DynamicCodingKey", "AssumedFields", "AssumedFieldReport", "AssumedFieldObservation",
     ]
 
     /// Prepares names for every component schema of `document`.

@@ -109,24 +109,17 @@ public struct Labels: Codable, Hashable, Sendable {
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind
-    }
-
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value from its JSON members.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.kind = try container.decodeIfPresent(String.self, forKey: .kind)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(
-            String.self,
-            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
-        )
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.kind = try container.decodeIfPresent(String.self, forKey: "kind")
+        self.additionalProperties = try decoder.decodeAdditionalProperties(String.self, knownKeys: ["kind"])
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.kind, forKey: .kind)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.kind, forKey: "kind")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }
@@ -141,24 +134,17 @@ public struct Config: Codable, Hashable, Sendable {
         self.additionalProperties = additionalProperties
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case enabled
-    }
-
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value from its JSON members.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(
-            JSONValue.self,
-            knownKeys: Set(CodingKeys.allCases.map(\.rawValue))
-        )
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: "enabled")
+        self.additionalProperties = try decoder.decodeAdditionalProperties(JSONValue.self, knownKeys: ["enabled"])
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.enabled, forKey: .enabled)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.enabled, forKey: "enabled")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
     }
 }

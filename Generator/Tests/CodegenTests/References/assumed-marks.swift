@@ -141,22 +141,24 @@ public struct Entry: Codable, Hashable, Sendable, Validatable {
         self.kind = kind
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case score
-        case note
-        case createdAt
-        case kind
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = container.decodeAssumed(Int64.self, forKey: .id, in: Self.self, required: true)
-        self.score = container.decodeAssumed(Int.self, forKey: .score, in: Self.self, required: true)
-        self.note = container.decodeAssumed(String.self, forKey: .note, in: Self.self, required: false)
-        self.createdAt = container.decodeAssumed(Date.self, forKey: .createdAt, in: Self.self, required: true)
-        self.kind = try container.decodeIfPresent(String.self, forKey: .kind)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = container.decodeAssumed(Int64.self, forKey: "id", in: Self.self, required: true)
+        self.score = container.decodeAssumed(Int.self, forKey: "score", in: Self.self, required: true)
+        self.note = container.decodeAssumed(String.self, forKey: "note", in: Self.self, required: false)
+        self.createdAt = container.decodeAssumed(Date.self, forKey: "createdAt", in: Self.self, required: true)
+        self.kind = try container.decodeIfPresent(String.self, forKey: "kind")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encodeIfPresent(self.score, forKey: "score")
+        try container.encodeIfPresent(self.note, forKey: "note")
+        try container.encodeIfPresent(self.createdAt, forKey: "createdAt")
+        try container.encodeIfPresent(self.kind, forKey: "kind")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -177,18 +179,20 @@ public struct EntryPage: Codable, Hashable, Sendable, Validatable {
         self.cursor = cursor
     }
 
-    enum CodingKeys: String, CodingKey {
-        case items
-        case total
-        case cursor
-    }
-
     /// Decodes a value; fields the spec assumes (`x-assumed`) are nil when the answer differs.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decode([Entry].self, forKey: .items)
-        self.total = try container.decode(Int.self, forKey: .total)
-        self.cursor = container.decodeAssumed(String.self, forKey: .cursor, in: Self.self, required: false)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.items = try container.decode([Entry].self, forKey: "items")
+        self.total = try container.decode(Int.self, forKey: "total")
+        self.cursor = container.decodeAssumed(String.self, forKey: "cursor", in: Self.self, required: false)
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.items, forKey: "items")
+        try container.encode(self.total, forKey: "total")
+        try container.encodeIfPresent(self.cursor, forKey: "cursor")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -205,6 +209,20 @@ public struct NewEntry: Codable, Hashable, Sendable {
     public init(score: Int, note: String? = nil) {
         self.score = score
         self.note = note
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.score = try container.decode(Int.self, forKey: "score")
+        self.note = try container.decodeIfPresent(String.self, forKey: "note")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.score, forKey: "score")
+        try container.encodeIfPresent(self.note, forKey: "note")
     }
 }
 

@@ -101,6 +101,18 @@ public struct Base: Codable, Hashable, Sendable {
     public init(id: String) {
         self.id = id
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+    }
 }
 
 public struct Cat: Codable, Hashable, Sendable {
@@ -114,10 +126,20 @@ public struct Cat: Codable, Hashable, Sendable {
         self.lives = lives
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case petType = "pet_type"
-        case lives
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+        self.petType = try container.decode(String.self, forKey: "pet_type")
+        self.lives = try container.decodeIfPresent(Int.self, forKey: "lives")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.petType, forKey: "pet_type")
+        try container.encodeIfPresent(self.lives, forKey: "lives")
     }
 }
 
@@ -132,10 +154,20 @@ public struct Dog: Codable, Hashable, Sendable {
         self.goodBoy = goodBoy
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case petType = "pet_type"
-        case goodBoy = "good_boy"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+        self.petType = try container.decode(String.self, forKey: "pet_type")
+        self.goodBoy = try container.decodeIfPresent(Bool.self, forKey: "good_boy")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.petType, forKey: "pet_type")
+        try container.encodeIfPresent(self.goodBoy, forKey: "good_boy")
     }
 }
 
@@ -222,6 +254,18 @@ public enum Contact: Codable, Hashable, Sendable {
 
         public init(email: String? = nil) {
             self.email = email
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.email = try container.decodeIfPresent(String.self, forKey: "email")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.email, forKey: "email")
         }
     }
 }

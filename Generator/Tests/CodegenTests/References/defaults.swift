@@ -119,24 +119,26 @@ public struct Page: Codable, Hashable, Sendable, Validatable {
         self.tags = tags
     }
 
-    enum CodingKeys: String, CodingKey {
-        case size
-        case ratio
-        case label
-        case enabled
-        case sort
-        case tags
-    }
-
     /// Decodes a value; absent fields with a schema `default` take it.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.size = try container.decodeIfPresent(Int.self, forKey: .size) ?? 20
-        self.ratio = try container.decodeIfPresent(Double.self, forKey: .ratio) ?? 0.5
-        self.label = try container.decodeIfPresent(String.self, forKey: .label) ?? "all \"items\""
-        self.enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
-        self.sort = try container.decodeIfPresent(Page.Sort.self, forKey: .sort) ?? .desc
-        self.tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.size = try container.decodeIfPresent(Int.self, forKey: "size") ?? 20
+        self.ratio = try container.decodeIfPresent(Double.self, forKey: "ratio") ?? 0.5
+        self.label = try container.decodeIfPresent(String.self, forKey: "label") ?? "all \"items\""
+        self.enabled = try container.decodeIfPresent(Bool.self, forKey: "enabled") ?? true
+        self.sort = try container.decodeIfPresent(Page.Sort.self, forKey: "sort") ?? .desc
+        self.tags = try container.decodeIfPresent([String].self, forKey: "tags") ?? []
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.size, forKey: "size")
+        try container.encode(self.ratio, forKey: "ratio")
+        try container.encode(self.label, forKey: "label")
+        try container.encode(self.enabled, forKey: "enabled")
+        try container.encode(self.sort, forKey: "sort")
+        try container.encode(self.tags, forKey: "tags")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.

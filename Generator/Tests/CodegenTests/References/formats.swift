@@ -134,17 +134,35 @@ public struct Formats: Codable, Hashable, Sendable {
         self.email = email
     }
 
-    enum CodingKeys: String, CodingKey {
-        case createdAt = "created_at"
-        case birthday
-        case id
-        case homepage
-        case small
-        case big
-        case avatar
-        case thumbnail
-        case price
-        case weight
-        case email
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.createdAt = try container.decode(Date.self, forKey: "created_at")
+        self.birthday = try container.decodeIfPresent(CalendarDate.self, forKey: "birthday")
+        self.id = try container.decodeIfPresent(LowercaseUUID.self, forKey: "id")
+        self.homepage = try container.decodeIfPresent(URL.self, forKey: "homepage")
+        self.small = try container.decodeIfPresent(Int32.self, forKey: "small")
+        self.big = try container.decodeIfPresent(Int64.self, forKey: "big")
+        self.avatar = try container.decodeIfPresent(Data.self, forKey: "avatar")
+        self.thumbnail = try container.decodeIfPresent(Data.self, forKey: "thumbnail")
+        self.price = try container.decodeIfPresent(Double.self, forKey: "price")
+        self.weight = try container.decodeIfPresent(Float.self, forKey: "weight")
+        self.email = try container.decodeIfPresent(String.self, forKey: "email")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.createdAt, forKey: "created_at")
+        try container.encodeIfPresent(self.birthday, forKey: "birthday")
+        try container.encodeIfPresent(self.id, forKey: "id")
+        try container.encodeIfPresent(self.homepage, forKey: "homepage")
+        try container.encodeIfPresent(self.small, forKey: "small")
+        try container.encodeIfPresent(self.big, forKey: "big")
+        try container.encodeIfPresent(self.avatar, forKey: "avatar")
+        try container.encodeIfPresent(self.thumbnail, forKey: "thumbnail")
+        try container.encodeIfPresent(self.price, forKey: "price")
+        try container.encodeIfPresent(self.weight, forKey: "weight")
+        try container.encodeIfPresent(self.email, forKey: "email")
     }
 }

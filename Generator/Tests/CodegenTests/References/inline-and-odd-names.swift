@@ -128,16 +128,32 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
         self.status = status
     }
 
-    enum CodingKeys: String, CodingKey {
-        case type
-        case self_ = "self"
-        case `default` = "default"
-        case _2faEnabled = "2fa-enabled"
-        case contentType = "content.type"
-        case xRequestID = "x-request-id"
-        case address
-        case items
-        case status
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.type = try container.decodeIfPresent(String.self, forKey: "type")
+        self.self_ = try container.decodeIfPresent(String.self, forKey: "self")
+        self.default = try container.decodeIfPresent(Bool.self, forKey: "default")
+        self._2faEnabled = try container.decodeIfPresent(Bool.self, forKey: "2fa-enabled")
+        self.contentType = try container.decodeIfPresent(String.self, forKey: "content.type")
+        self.xRequestID = try container.decodeIfPresent(String.self, forKey: "x-request-id")
+        self.address = try container.decodeIfPresent(Self_.Address.self, forKey: "address")
+        self.items = try container.decodeIfPresent([Self_.ItemsItem].self, forKey: "items")
+        self.status = try container.decodeIfPresent(Self_.Status.self, forKey: "status")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.type, forKey: "type")
+        try container.encodeIfPresent(self.self_, forKey: "self")
+        try container.encodeIfPresent(self.default, forKey: "default")
+        try container.encodeIfPresent(self._2faEnabled, forKey: "2fa-enabled")
+        try container.encodeIfPresent(self.contentType, forKey: "content.type")
+        try container.encodeIfPresent(self.xRequestID, forKey: "x-request-id")
+        try container.encodeIfPresent(self.address, forKey: "address")
+        try container.encodeIfPresent(self.items, forKey: "items")
+        try container.encodeIfPresent(self.status, forKey: "status")
     }
 
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
@@ -154,11 +170,37 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
             self.geo = geo
         }
 
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.street = try container.decodeIfPresent(String.self, forKey: "street")
+            self.geo = try container.decodeIfPresent(Self_.Address.Geo.self, forKey: "geo")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.street, forKey: "street")
+            try container.encodeIfPresent(self.geo, forKey: "geo")
+        }
+
         public struct Geo: Codable, Hashable, Sendable {
             public let lat: Double?
 
             public init(lat: Double? = nil) {
                 self.lat = lat
+            }
+
+            /// Decodes a value from its JSON members.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+                self.lat = try container.decodeIfPresent(Double.self, forKey: "lat")
+            }
+
+            /// Encodes the value's JSON members; absent optionals are left out.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: DynamicCodingKey.self)
+                try container.encodeIfPresent(self.lat, forKey: "lat")
             }
         }
     }
@@ -168,6 +210,18 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
 
         public init(sku: String? = nil) {
             self.sku = sku
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.sku = try container.decodeIfPresent(String.self, forKey: "sku")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.sku, forKey: "sku")
         }
     }
 

@@ -119,29 +119,22 @@ public struct MoodPatch: Codable, Hashable, Sendable {
         self.tag = tag
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case note
-        case archivedAt = "archived_at"
-        case tag
-    }
-
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value from its JSON members.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Int64.self, forKey: .id)
-        self.note = try container.decodeIfPresent(Nullable<String>.self, forKey: .note)
-        self.archivedAt = try container.decodeIfPresent(Date.self, forKey: .archivedAt)
-        self.tag = try container.decodeIfPresent(Nullable<Tag>.self, forKey: .tag)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(Int64.self, forKey: "id")
+        self.note = try container.decodeIfPresent(Nullable<String>.self, forKey: "note")
+        self.archivedAt = try container.decodeIfPresent(Date.self, forKey: "archived_at")
+        self.tag = try container.decodeIfPresent(Nullable<Tag>.self, forKey: "tag")
     }
 
     /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.note, forKey: .note)
-        try container.encode(self.archivedAt, forKey: .archivedAt)
-        try container.encodeIfPresent(self.tag, forKey: .tag)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.note, forKey: "note")
+        try container.encode(self.archivedAt, forKey: "archived_at")
+        try container.encodeIfPresent(self.tag, forKey: "tag")
     }
 }
 
@@ -150,6 +143,18 @@ public struct Tag: Codable, Hashable, Sendable {
 
     public init(name: String? = nil) {
         self.name = name
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decodeIfPresent(String.self, forKey: "name")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
     }
 }
 
@@ -163,9 +168,18 @@ public struct Legacy: Codable, Hashable, Sendable {
         self.comment = comment
     }
 
-    enum CodingKeys: String, CodingKey {
-        case closedAt = "closed_at"
-        case comment
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.closedAt = try container.decodeIfPresent(Date.self, forKey: "closed_at")
+        self.comment = try container.decodeIfPresent(String.self, forKey: "comment")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.closedAt, forKey: "closed_at")
+        try container.encodeIfPresent(self.comment, forKey: "comment")
     }
 }
 

@@ -160,6 +160,18 @@ public struct Pet: Codable, Hashable, Sendable {
     public init(id: String) {
         self.id = id
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+    }
 }
 
 public struct Problem: Codable, Hashable, Sendable {
@@ -167,6 +179,18 @@ public struct Problem: Codable, Hashable, Sendable {
 
     public init(detail: String? = nil) {
         self.detail = detail
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.detail = try container.decodeIfPresent(String.self, forKey: "detail")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.detail, forKey: "detail")
     }
 }
 
@@ -176,6 +200,18 @@ public struct GetPetFilter: Codable, Hashable, Sendable {
     public init(color: String? = nil) {
         self.color = color
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.color = try container.decodeIfPresent(String.self, forKey: "color")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.color, forKey: "color")
+    }
 }
 
 public struct CreatePetRequest: Codable, Hashable, Sendable {
@@ -183,6 +219,18 @@ public struct CreatePetRequest: Codable, Hashable, Sendable {
 
     public init(name: String) {
         self.name = name
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.name, forKey: "name")
     }
 }
 
@@ -193,6 +241,20 @@ public struct UploadPhotoRequest: Codable, Hashable, Sendable {
     public init(file: Data? = nil, caption: String? = nil) {
         self.file = file
         self.caption = caption
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.file = try container.decodeIfPresent(Data.self, forKey: "file")
+        self.caption = try container.decodeIfPresent(String.self, forKey: "caption")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.file, forKey: "file")
+        try container.encodeIfPresent(self.caption, forKey: "caption")
     }
 }
 
@@ -205,9 +267,18 @@ public struct LoginRequest: Codable, Hashable, Sendable {
         self.code = code
     }
 
-    enum CodingKeys: String, CodingKey {
-        case grantType = "grant_type"
-        case code
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.grantType = try container.decodeIfPresent(String.self, forKey: "grant_type")
+        self.code = try container.decodeIfPresent(String.self, forKey: "code")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.grantType, forKey: "grant_type")
+        try container.encodeIfPresent(self.code, forKey: "code")
     }
 }
 
@@ -218,8 +289,16 @@ public struct LoginResponse: Codable, Hashable, Sendable {
         self.accessToken = accessToken
     }
 
-    enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.accessToken = try container.decodeIfPresent(String.self, forKey: "access_token")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.accessToken, forKey: "access_token")
     }
 }
 

@@ -113,11 +113,22 @@ public struct BrandingRecord: Codable, Hashable, Sendable {
         self._legacyCode = legacyCode
     }
 
-    enum CodingKeys: String, CodingKey {
-        case phoneNumberE164 = "phone_number_e164"
-        case brandID = "brand_id"
-        case logoURL = "logo_url"
-        case _legacyCode = "legacy_code"
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.phoneNumberE164 = try container.decode(String.self, forKey: "phone_number_e164")
+        self.brandID = try container.decode(String.self, forKey: "brand_id")
+        self.logoURL = try container.decodeIfPresent(URL.self, forKey: "logo_url")
+        self._legacyCode = try container.decodeIfPresent(String.self, forKey: "legacy_code")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.phoneNumberE164, forKey: "phone_number_e164")
+        try container.encode(self.brandID, forKey: "brand_id")
+        try container.encodeIfPresent(self.logoURL, forKey: "logo_url")
+        try container.encodeIfPresent(self._legacyCode, forKey: "legacy_code")
     }
 }
 
@@ -127,5 +138,17 @@ public struct OldRecord: Codable, Hashable, Sendable {
 
     public init(id: Int? = nil) {
         self.id = id
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decodeIfPresent(Int.self, forKey: "id")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.id, forKey: "id")
     }
 }

@@ -103,6 +103,20 @@ public struct TreeNode: Codable, Hashable, Sendable {
         self.name = name
         self.children = children
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+        self.children = try container.decodeIfPresent([TreeNode].self, forKey: "children")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.children, forKey: "children")
+    }
 }
 
 public final class Employee: Codable, Hashable, Sendable {
@@ -114,23 +128,18 @@ public final class Employee: Codable, Hashable, Sendable {
         self.manager = manager
     }
 
-    enum CodingKeys: String, CodingKey {
-        case name
-        case manager
-    }
-
-    /// Decodes a value; absent fields with a schema `default` take it.
+    /// Decodes a value from its JSON members.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(String.self, forKey: .name)
-        self.manager = try container.decodeIfPresent(Employee.self, forKey: .manager)
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+        self.manager = try container.decodeIfPresent(Employee.self, forKey: "manager")
     }
 
-    /// Encodes the value; absent optionals are left out, required nullable ones are sent as `null`.
+    /// Encodes the value's JSON members; absent optionals are left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.manager, forKey: .manager)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.manager, forKey: "manager")
     }
 
     /// Equal when every property is equal.
@@ -179,6 +188,20 @@ public struct Literal: Codable, Hashable, Sendable {
         self.op = op
         self.value = value
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.op = try container.decode(String.self, forKey: "op")
+        self.value = try container.decode(Int.self, forKey: "value")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.op, forKey: "op")
+        try container.encode(self.value, forKey: "value")
+    }
 }
 
 public struct Sum: Codable, Hashable, Sendable {
@@ -192,5 +215,21 @@ public struct Sum: Codable, Hashable, Sendable {
         self.op = op
         self.left = left
         self.right = right
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.op = try container.decode(String.self, forKey: "op")
+        self.left = try container.decode(Expr.self, forKey: "left")
+        self.right = try container.decode(Expr.self, forKey: "right")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.op, forKey: "op")
+        try container.encode(self.left, forKey: "left")
+        try container.encode(self.right, forKey: "right")
     }
 }

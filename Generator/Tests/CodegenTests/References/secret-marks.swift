@@ -126,6 +126,20 @@ public struct NewNote: Codable, Hashable, Sendable {
         self.text = text
         self.pin = pin
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.text = try container.decode(String.self, forKey: "text")
+        self.pin = try container.decodeIfPresent(String.self, forKey: "pin")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.pin, forKey: "pin")
+    }
 }
 
 public struct Note: Codable, Hashable, Sendable {
@@ -139,11 +153,39 @@ public struct Note: Codable, Hashable, Sendable {
         self.owner = owner
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.text = try container.decodeIfPresent(String.self, forKey: "text")
+        self.share = try container.decodeIfPresent(Note.Share.self, forKey: "share")
+        self.owner = try container.decodeIfPresent(SessionID.self, forKey: "owner")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.text, forKey: "text")
+        try container.encodeIfPresent(self.share, forKey: "share")
+        try container.encodeIfPresent(self.owner, forKey: "owner")
+    }
+
     public struct Share: Codable, Hashable, Sendable {
         public let shareToken: String?
 
         public init(shareToken: String? = nil) {
             self.shareToken = shareToken
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.shareToken = try container.decodeIfPresent(String.self, forKey: "shareToken")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.shareToken, forKey: "shareToken")
         }
     }
 }

@@ -179,11 +179,41 @@ public struct Repo: Codable, Hashable, Sendable {
         self.template = template
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(Int.self, forKey: "id")
+        self.owner = try container.decode(User.self, forKey: "owner")
+        self.permissions = try container.decodeIfPresent(Repo.Permissions.self, forKey: "permissions")
+        self.template = try container.decodeIfPresent(Repo.Template.self, forKey: "template")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encode(self.owner, forKey: "owner")
+        try container.encodeIfPresent(self.permissions, forKey: "permissions")
+        try container.encodeIfPresent(self.template, forKey: "template")
+    }
+
     public struct Permissions: Codable, Hashable, Sendable {
         public let admin: Bool?
 
         public init(admin: Bool? = nil) {
             self.admin = admin
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.admin = try container.decodeIfPresent(Bool.self, forKey: "admin")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.admin, forKey: "admin")
         }
     }
 
@@ -193,6 +223,18 @@ public struct Repo: Codable, Hashable, Sendable {
 
         public init(owner: Repo.Template.Owner? = nil) {
             self.owner = owner
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.owner = try container.decodeIfPresent(Repo.Template.Owner.self, forKey: "owner")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.owner, forKey: "owner")
         }
 
         public typealias Owner = User
@@ -207,6 +249,18 @@ public struct User: Codable, Hashable, Sendable {
     public init(login: String) {
         self.login = login
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.login = try container.decode(String.self, forKey: "login")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.login, forKey: "login")
+    }
 }
 
 public struct Member: Codable, Hashable, Sendable {
@@ -216,6 +270,18 @@ public struct Member: Codable, Hashable, Sendable {
     public init(login: String) {
         self.login = login
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.login = try container.decode(String.self, forKey: "login")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.login, forKey: "login")
+    }
 }
 
 public struct Guest: Codable, Hashable, Sendable {
@@ -223,6 +289,18 @@ public struct Guest: Codable, Hashable, Sendable {
 
     public init(login: String? = nil) {
         self.login = login
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.login = try container.decodeIfPresent(String.self, forKey: "login")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.login, forKey: "login")
     }
 }
 
@@ -235,6 +313,20 @@ public struct NewRepo: Codable, Hashable, Sendable, Validatable {
         self.owner = owner
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decode(String.self, forKey: "name")
+        self.owner = try container.decodeIfPresent(NewRepo.Owner.self, forKey: "owner")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.name, forKey: "name")
+        try container.encodeIfPresent(self.owner, forKey: "owner")
+    }
+
     /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
     public func validate(_ validator: inout ConstraintValidator) throws {
         try validator.check(name, at: "name", ValueConstraints(minLength: 1))
@@ -245,6 +337,18 @@ public struct NewRepo: Codable, Hashable, Sendable, Validatable {
 
         public init(login: String) {
             self.login = login
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.login = try container.decode(String.self, forKey: "login")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encode(self.login, forKey: "login")
         }
     }
 }
@@ -287,6 +391,18 @@ public struct Problem: Codable, Hashable, Sendable {
     public init(message: String) {
         self.message = message
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.message = try container.decode(String.self, forKey: "message")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.message, forKey: "message")
+    }
 }
 
 public struct ValidationProblem: Codable, Hashable, Sendable {
@@ -294,6 +410,18 @@ public struct ValidationProblem: Codable, Hashable, Sendable {
 
     public init(errors: [String]) {
         self.errors = errors
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.errors = try container.decode([String].self, forKey: "errors")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.errors, forKey: "errors")
     }
 }
 

@@ -133,11 +133,37 @@ public struct Export: Codable, Hashable, Sendable {
         self.cursor = cursor
     }
 
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.records = try container.decode([Export.RecordsItem].self, forKey: "records")
+        self.cursor = try container.decode(String.self, forKey: "cursor")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.records, forKey: "records")
+        try container.encode(self.cursor, forKey: "cursor")
+    }
+
     public struct RecordsItem: Codable, Hashable, Sendable {
         public let id: Int
 
         public init(id: Int) {
             self.id = id
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.id = try container.decode(Int.self, forKey: "id")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encode(self.id, forKey: "id")
         }
     }
 }
@@ -148,6 +174,18 @@ public struct Event: Codable, Hashable, Sendable {
     public init(name: String? = nil) {
         self.name = name
     }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.name = try container.decodeIfPresent(String.self, forKey: "name")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.name, forKey: "name")
+    }
 }
 
 public struct Problem: Codable, Hashable, Sendable {
@@ -155,6 +193,18 @@ public struct Problem: Codable, Hashable, Sendable {
 
     public init(detail: String? = nil) {
         self.detail = detail
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.detail = try container.decodeIfPresent(String.self, forKey: "detail")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.detail, forKey: "detail")
     }
 }
 

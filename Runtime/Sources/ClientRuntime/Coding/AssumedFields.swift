@@ -48,9 +48,11 @@ public struct AssumedFieldReport: Sendable, Hashable, CustomStringConvertible {
 /// let observation = AssumedFields.shared.observe { report in logger.warning("\(report)") }
 /// ```
 public final class AssumedFields: Sendable {
+    /// One observer: its handler, and the fields it has heard of.
     fileprivate struct Observer {
+        let id: Int
         let handler: @Sendable (AssumedFieldReport) -> Void
-        var heard: Set<String> = []
+        var heard: [String] = []
     }
 
     /// The process's reports: every generated client reports here.
@@ -66,19 +68,21 @@ public final class AssumedFields: Sendable {
     public func observe(_ handler: @escaping @Sendable (AssumedFieldReport) -> Void) -> AssumedFieldObservation {
         let id = observers.withLock { state in
             state.next += 1
-            state.all[state.next] = Observer(handler: handler)
+            state.all.append(Observer(id: state.next, handler: handler))
             return state.next
         }
-        return AssumedFieldObservation { [weak self] in self?.observers.withLock { _ = $0.all.removeValue(forKey: id) } }
+        return AssumedFieldObservation { [weak self] in self?.observers.withLock { $0.all.removeAll { $0.id == id } } }
     }
 
     /// Tells every observer that has not heard of this field yet.
     public func report(_ report: AssumedFieldReport) {
         let key = report.type + "." + report.field
+        // Few observers, few fields: arrays, in the order observers came.
         let handlers = observers.withLock { state in
-            state.all.keys.sorted().compactMap { id -> (@Sendable (AssumedFieldReport) -> Void)? in
-                guard state.all[id]?.heard.insert(key).inserted == true else { return nil }
-                return state.all[id]?.handler
+            state.all.indices.compactMap { index -> (@Sendable (AssumedFieldReport) -> Void)? in
+                guard !state.all[index].heard.contains(key) else { return nil }
+                state.all[index].heard.append(key)
+                return state.all[index].handler
             }
         }
         for handler in handlers { handler(report) }
@@ -91,9 +95,9 @@ public final class AssumedFields: Sendable {
 /// inside `withLock`, under `lock`, and never escapes it.
 private final class ObserverTable: @unchecked Sendable {
     private let lock = NSLock()
-    private var state: (next: Int, all: [Int: AssumedFields.Observer]) = (0, [:])
+    private var state: (next: Int, all: [AssumedFields.Observer]) = (0, [])
 
-    func withLock<Result>(_ body: (inout (next: Int, all: [Int: AssumedFields.Observer])) -> Result) -> Result {
+    func withLock<Result>(_ body: (inout (next: Int, all: [AssumedFields.Observer])) -> Result) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return body(&state)

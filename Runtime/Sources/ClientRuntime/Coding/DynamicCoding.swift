@@ -1,5 +1,7 @@
-/// A coding key made from any string, for keys a type does not declare.
-public struct DynamicCodingKey: CodingKey, Hashable, Sendable {
+/// A coding key made from any string: the one key type of every generated
+/// model's coding (`container.decode(Date.self, forKey: "created_at")`),
+/// and of keys a type does not declare.
+public struct DynamicCodingKey: CodingKey, Hashable, Sendable, ExpressibleByStringLiteral {
     /// The key.
     public var stringValue: String
     /// Array keys are not used.
@@ -11,6 +13,8 @@ public struct DynamicCodingKey: CodingKey, Hashable, Sendable {
     public init?(stringValue: String) { self.stringValue = stringValue }
     /// Integer keys are not supported.
     public init?(intValue: Int) { nil }
+    /// A key written as a literal: `"created_at"`.
+    public init(stringLiteral value: String) { self.stringValue = value }
 }
 
 extension Decoder {
