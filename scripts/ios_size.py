@@ -36,9 +36,16 @@ SDK_TARGETS = ['SecureNodeSDK', 'SecureNode', 'BrandingStore', 'SecureNodeCallDi
 CLIENT_TARGETS = ['SecureNodeAPI', 'SoulAPI', 'SafepocketAPI', 'MobileTrackerAPI']
 
 
+# Acronyms that run into each other in module names (`OpenAPIURLSession`).
+ACRONYMS = ('GRDB', 'HTTP', 'JSON', 'API', 'NIO', 'SDK', 'URL')
+
+
 def kebab(name):
-    """`SecureNodeSDK` -> `secure-node-sdk`, `SafepocketAPI` -> `safepocket-api`."""
-    words = re.findall(r'[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|\d+|[A-Z]+', name)
+    """`SecureNodeSDK` -> `secure-node-sdk`, `OpenAPIURLSession` -> `open-api-url-session`."""
+    spaced = name
+    for acronym in ACRONYMS:
+        spaced = spaced.replace(acronym, f' {acronym.capitalize()} ')
+    words = re.findall(r'[A-Z]?[a-z]+|\d+|[A-Z]+(?![a-z])', spaced)
     return '-'.join(word.lower() for word in words)
 
 

@@ -500,7 +500,7 @@ private enum Fixture {
         #expect(summary.month == "2024-06" && summary.totals?.income == Fixture.money("3200.00"))
         #expect(summary.totals?.expense == nil && summary.totals?.net == nil)
         let heard = reports.read().filter { $0.type == "SafepocketAPI.AnalyticsTotals" }
-        #expect(Set(heard) == [
+        #expect(heard.sorted { $0.field < $1.field } == [
             AssumedFieldReport(type: "SafepocketAPI.AnalyticsTotals", field: "expense", difference: .absent),
             AssumedFieldReport(type: "SafepocketAPI.AnalyticsTotals", field: "net", difference: .otherType(expected: "Decimal")),
         ])

@@ -12,7 +12,7 @@ import HTTPTypes
 /// if let operation = OperationDescriptor.current,
 ///    operation.accepts(scheme: "bearerAuth") { ... }
 /// ```
-public struct OperationDescriptor: Sendable, Hashable {
+public struct OperationDescriptor: Sendable, Equatable {
     /// The `operationId` (also passed to middlewares as `operationID`).
     public let id: String
     /// The HTTP method.

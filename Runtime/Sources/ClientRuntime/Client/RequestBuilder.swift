@@ -66,7 +66,7 @@ public struct RequestBuilder: Sendable {
     public mutating func setFormBody<Body: Encodable>(_ value: Body) throws {
         var items: [String] = []
         if case .object(let pairs) = try JSONValue(encoding: value) {
-            for (key, member) in pairs.sorted(by: { $0.key < $1.key }) {
+            for (key, member) in JSONValue.sortedMembers(pairs) {
                 switch member {
                 case .null: continue
                 case .object: items += ParameterEncoding.queryItems(name: key, value: try ParameterValue(json: member), style: .deepObject)

@@ -3,9 +3,9 @@ import Foundation
 /// A response field the spec marks a guess (`x-assumed: true`) that did not
 /// arrive as guessed: the generated client decoded it as `nil` and went on.
 /// It names the type and field, never the value.
-public struct AssumedFieldReport: Sendable, Hashable, CustomStringConvertible {
+public struct AssumedFieldReport: Sendable, Equatable, CustomStringConvertible {
     /// How the answer differed from the guess.
-    public enum Difference: Sendable, Hashable {
+    public enum Difference: Sendable, Equatable {
         /// The field was not there.
         case absent
         /// The field was `null`.

@@ -55,6 +55,14 @@ public indirect enum JSONValue: Codable, Hashable, Sendable {
         if case .object(let object) = self { return object[key] }
         return nil
     }
+
+    /// An object's members sorted by name: the one sort of the runtime's
+    /// encoders (form, multipart and parameter objects), so its code is in
+    /// an app once.
+    @inline(never)
+    static func sortedMembers(_ members: [String: JSONValue]) -> [(key: String, value: JSONValue)] {
+        members.sorted { $0.key < $1.key }
+    }
 }
 
 /// Literals write JSON values as JSON reads: `["plan": "pro", "seats": 5,

@@ -29,13 +29,18 @@ final class TapeDecoder: Decoder {
         Array(stack.prefix(depth)) + extra
     }
 
+    /// The coding path of the value at `place`, made only when decoding it fails.
+    func codingPath(of place: ValuePath) -> [any CodingKey] {
+        path(depth: place.depth, extra: place.extra) + (place.key.map { [$0] } ?? [])
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try expect(.object, at: current, path: stack)
+        try expect(.object, at: current, path: ValuePath(depth: stack.count, extra: [], key: nil))
         return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, depth: stack.count, extra: []))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try expect(.array, at: current, path: stack)
+        try expect(.array, at: current, path: ValuePath(depth: stack.count, extra: [], key: nil))
         return TapeUnkeyedContainer(decoder: self, array: current, depth: stack.count, extra: [])
     }
 
@@ -48,19 +53,19 @@ final class TapeDecoder: Decoder {
     /// Decodes the value at entry `index`, whose path is the first `depth`
     /// keys of the path, then `extra`, then `key`.
     func decode<T: Decodable>(_ type: T.Type, at index: Int, depth: Int, extra: [any CodingKey], key: (any CodingKey)?) throws -> T {
-        func valuePath() -> [any CodingKey] { path(depth: depth, extra: extra) + (key.map { [$0] } ?? []) }
+        let place = ValuePath(depth: depth, extra: extra, key: key)
         // Types Foundation's decoder reads from the JSON value itself, and
         // the common scalars that generic code (arrays, optionals) asks for.
-        if T.self == String.self { return try string(at: index, path: valuePath()) as! T }
-        if T.self == Int.self { return try integer(Int.self, at: index, path: valuePath()) as! T }
-        if T.self == Int64.self { return try integer(Int64.self, at: index, path: valuePath()) as! T }
-        if T.self == Int32.self { return try integer(Int32.self, at: index, path: valuePath()) as! T }
-        if T.self == Double.self { return try floatingPoint(Double.self, at: index, path: valuePath()) as! T }
-        if T.self == Bool.self { return try bool(at: index, path: valuePath()) as! T }
-        if T.self == Date.self { return try date(at: index, path: valuePath()) as! T }
-        if T.self == URL.self { return try url(at: index, path: valuePath()) as! T }
-        if T.self == Data.self { return try data(at: index, path: valuePath()) as! T }
-        if T.self == Decimal.self { return try decimal(at: index, path: valuePath()) as! T }
+        if T.self == String.self { return try string(at: index, path: place) as! T }
+        if T.self == Int.self { return try integer(Int.self, at: index, path: place) as! T }
+        if T.self == Int64.self { return try integer(Int64.self, at: index, path: place) as! T }
+        if T.self == Int32.self { return try integer(Int32.self, at: index, path: place) as! T }
+        if T.self == Double.self { return try floatingPoint(Double.self, at: index, path: place) as! T }
+        if T.self == Bool.self { return try bool(at: index, path: place) as! T }
+        if T.self == Date.self { return try date(at: index, path: place) as! T }
+        if T.self == URL.self { return try url(at: index, path: place) as! T }
+        if T.self == Data.self { return try data(at: index, path: place) as! T }
+        if T.self == Decimal.self { return try decimal(at: index, path: place) as! T }
 
         let savedCurrent = current
         let savedCount = stack.count
@@ -78,24 +83,24 @@ final class TapeDecoder: Decoder {
     func isNull(_ index: Int) -> Bool { tape.entries[index].kind == .null }
 
     /// Throws unless entry `index` is of `kind` (an object or an array).
-    func expect(_ kind: JSONTape.Kind, at index: Int, path: @autoclosure () -> [any CodingKey]) throws {
+    func expect(_ kind: JSONTape.Kind, at index: Int, path place: ValuePath) throws {
         guard tape.entries[index].kind != kind else { return }
-        throw mismatch(kind == .object ? [String: Any].self : [Any].self, at: index, path: path())
+        throw mismatch(kind == .object ? [String: Any].self : [Any].self, at: index, path: codingPath(of: place))
     }
 
-    func bool(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Bool {
+    func bool(at index: Int, path place: ValuePath) throws -> Bool {
         switch tape.entries[index].kind {
         case .true: return true
         case .false: return false
-        default: throw mismatch(Bool.self, at: index, path: path())
+        default: throw mismatch(Bool.self, at: index, path: codingPath(of: place))
         }
     }
 
-    func string(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> String {
+    func string(at index: Int, path place: ValuePath) throws -> String {
         let entry = tape.entries[index]
-        guard entry.kind == .string else { throw mismatch(String.self, at: index, path: path()) }
+        guard entry.kind == .string else { throw mismatch(String.self, at: index, path: codingPath(of: place)) }
         guard let text = tape.string(of: entry) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "The string is not valid UTF-8."))
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "The string is not valid UTF-8."))
         }
         return text
     }
@@ -103,16 +108,47 @@ final class TapeDecoder: Decoder {
     /// An integer; a number written with a fraction or exponent is accepted
     /// when its value is whole and fits (`1.0`, `1e3`), as Foundation's
     /// decoder does.
-    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> T {
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int, path place: ValuePath) throws -> T {
         let entry = tape.entries[index]
-        guard entry.kind == .number else { throw mismatch(T.self, at: index, path: path()) }
+        guard entry.kind == .number else { throw mismatch(T.self, at: index, path: codingPath(of: place)) }
         if !entry.flags.contains(.fractional) {
             if let value = Self.parseInteger(T.self, tape.rawBytes(of: entry)) { return value }
         } else if let double = Double(tape.numberText(of: entry)), let value = T(exactly: double) {
             return value
         }
         throw DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: path(), debugDescription: "Parsed JSON number <\(tape.numberText(of: entry))> does not fit in \(T.self)."))
+            DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "Parsed JSON number <\(tape.numberText(of: entry))> does not fit in \(T.self)."))
+    }
+
+    /// Int8, Int16, UInt, UInt8, UInt16 and UInt32, rare in JSON APIs:
+    /// read as an `Int64` or a `UInt64`, then narrowed, so the parser's
+    /// integer code is in an app for four widths, not ten.
+    func narrowInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, path place: ValuePath) throws -> T {
+        let entry = tape.entries[index]
+        guard entry.kind == .number else { throw mismatch(T.self, at: index, path: codingPath(of: place)) }
+        let value: T?
+        do {
+            value = T.isSigned ? T(exactly: try integer(Int64.self, at: index, path: place)) : T(exactly: try integer(UInt64.self, at: index, path: place))
+        } catch {
+            value = nil
+        }
+        guard let value else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "Parsed JSON number <\(tape.numberText(of: entry))> does not fit in \(T.self)."))
+        }
+        return value
+    }
+
+    /// A `Float`, read as a `Double` (one floating-point parser in an app).
+    func float(at index: Int, path place: ValuePath) throws -> Float {
+        let entry = tape.entries[index]
+        guard entry.kind == .number else { throw mismatch(Float.self, at: index, path: codingPath(of: place)) }
+        let value = Float(try floatingPoint(Double.self, at: index, path: place))
+        guard value.isFinite else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "Parsed JSON number <\(tape.numberText(of: entry))> does not fit in Float."))
+        }
+        return value
     }
 
     /// Digits with an optional minus sign (checked by the scanner), or nil
@@ -130,47 +166,47 @@ final class TapeDecoder: Decoder {
         return value
     }
 
-    func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> T {
+    func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, path place: ValuePath) throws -> T {
         let entry = tape.entries[index]
-        guard entry.kind == .number else { throw mismatch(T.self, at: index, path: path()) }
+        guard entry.kind == .number else { throw mismatch(T.self, at: index, path: codingPath(of: place)) }
         let text = tape.numberText(of: entry)
         guard let value = T(text), value.isFinite else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "Parsed JSON number <\(text)> does not fit in \(T.self)."))
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "Parsed JSON number <\(text)> does not fit in \(T.self)."))
         }
         return value
     }
 
     /// An RFC 3339 date-time, by the rules of ``JSONCoding``.
-    private func date(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Date {
-        let text = try string(at: index, path: path())
+    private func date(at index: Int, path place: ValuePath) throws -> Date {
+        let text = try string(at: index, path: place)
         guard let date = JSONCoding.parseDateTime(text) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "'\(text)' is not an RFC 3339 date-time"))
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "'\(text)' is not an RFC 3339 date-time"))
         }
         return date
     }
 
-    private func url(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> URL {
-        let text = try string(at: index, path: path())
+    private func url(at index: Int, path place: ValuePath) throws -> URL {
+        let text = try string(at: index, path: place)
         guard let url = URL(string: text) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "Invalid URL string."))
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "Invalid URL string."))
         }
         return url
     }
 
     /// Base64, Foundation's default for `Data`.
-    private func data(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Data {
-        let text = try string(at: index, path: path())
+    private func data(at index: Int, path place: ValuePath) throws -> Data {
+        let text = try string(at: index, path: place)
         guard let data = Data(base64Encoded: text) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: "Encountered Data is not valid Base64."))
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "Encountered Data is not valid Base64."))
         }
         return data
     }
 
     /// A number read from its text, without a trip through `Double`.
-    private func decimal(at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> Decimal {
+    private func decimal(at index: Int, path place: ValuePath) throws -> Decimal {
         let entry = tape.entries[index]
         guard entry.kind == .number, let value = Decimal(string: tape.numberText(of: entry), locale: Locale(identifier: "en_US_POSIX")) else {
-            throw mismatch(Decimal.self, at: index, path: path())
+            throw mismatch(Decimal.self, at: index, path: codingPath(of: place))
         }
         return value
     }
@@ -190,6 +226,18 @@ final class TapeDecoder: Decoder {
         }
         return .typeMismatch(type, DecodingError.Context(codingPath: path, debugDescription: "Expected to decode \(type) but found \(found) instead."))
     }
+}
+
+/// Where a value is: the first `depth` keys of the decoder's path, then
+/// `extra`, then `key`. What the decoder's helpers take in place of a coding
+/// path, made into one (``TapeDecoder/codingPath(of:)``) only when decoding
+/// fails: no array is built for a value that decodes, and, unlike a closure
+/// that builds it, no copy of each helper is specialized per call site (a
+/// few kilobytes of an app's code).
+struct ValuePath {
+    let depth: Int
+    let extra: [any CodingKey]
+    let key: (any CodingKey)?
 }
 
 /// The key of an array element (`Index 3`), or of a container's super decoder.

@@ -69,129 +69,129 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try decoder.bool(at: value(for: key), path: codingPath + [key])
+        try decoder.bool(at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.bool(at: index, path: codingPath + [key])
+        return try decoder.bool(at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try decoder.string(at: value(for: key), path: codingPath + [key])
+        try decoder.string(at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.string(at: index, path: codingPath + [key])
+        return try decoder.string(at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try decoder.floatingPoint(Double.self, at: value(for: key), path: codingPath + [key])
+        try decoder.floatingPoint(Double.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.floatingPoint(Double.self, at: index, path: codingPath + [key])
+        return try decoder.floatingPoint(Double.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try decoder.floatingPoint(Float.self, at: value(for: key), path: codingPath + [key])
+        try decoder.float(at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.floatingPoint(Float.self, at: index, path: codingPath + [key])
+        return try decoder.float(at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try decoder.integer(Int.self, at: value(for: key), path: codingPath + [key])
+        try decoder.integer(Int.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(Int.self, at: index, path: codingPath + [key])
+        return try decoder.integer(Int.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try decoder.integer(Int8.self, at: value(for: key), path: codingPath + [key])
+        try decoder.narrowInteger(Int8.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(Int8.self, at: index, path: codingPath + [key])
+        return try decoder.narrowInteger(Int8.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try decoder.integer(Int16.self, at: value(for: key), path: codingPath + [key])
+        try decoder.narrowInteger(Int16.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(Int16.self, at: index, path: codingPath + [key])
+        return try decoder.narrowInteger(Int16.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try decoder.integer(Int32.self, at: value(for: key), path: codingPath + [key])
+        try decoder.integer(Int32.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(Int32.self, at: index, path: codingPath + [key])
+        return try decoder.integer(Int32.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try decoder.integer(Int64.self, at: value(for: key), path: codingPath + [key])
+        try decoder.integer(Int64.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(Int64.self, at: index, path: codingPath + [key])
+        return try decoder.integer(Int64.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try decoder.integer(UInt.self, at: value(for: key), path: codingPath + [key])
+        try decoder.narrowInteger(UInt.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(UInt.self, at: index, path: codingPath + [key])
+        return try decoder.narrowInteger(UInt.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try decoder.integer(UInt8.self, at: value(for: key), path: codingPath + [key])
+        try decoder.narrowInteger(UInt8.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(UInt8.self, at: index, path: codingPath + [key])
+        return try decoder.narrowInteger(UInt8.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try decoder.integer(UInt16.self, at: value(for: key), path: codingPath + [key])
+        try decoder.narrowInteger(UInt16.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(UInt16.self, at: index, path: codingPath + [key])
+        return try decoder.narrowInteger(UInt16.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try decoder.integer(UInt32.self, at: value(for: key), path: codingPath + [key])
+        try decoder.narrowInteger(UInt32.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(UInt32.self, at: index, path: codingPath + [key])
+        return try decoder.narrowInteger(UInt32.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try decoder.integer(UInt64.self, at: value(for: key), path: codingPath + [key])
+        try decoder.integer(UInt64.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
-        return try decoder.integer(UInt64.self, at: index, path: codingPath + [key])
+        return try decoder.integer(UInt64.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -205,13 +205,13 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try value(for: key)
-        try decoder.expect(.object, at: index, path: codingPath + [key])
+        try decoder.expect(.object, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
         return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, depth: depth, extra: extra + [key]))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try value(for: key)
-        try decoder.expect(.array, at: index, path: codingPath + [key])
+        try decoder.expect(.array, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
         return TapeUnkeyedContainer(decoder: decoder, array: index, depth: depth, extra: extra + [key])
     }
 

@@ -30,6 +30,8 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The path of the next element.
     private var elementPath: [any CodingKey] { codingPath + [IndexKey(intValue: currentIndex)] }
+    /// Where the next element is, for the decoder's helpers.
+    private var elementPlace: ValuePath { ValuePath(depth: depth, extra: extra, key: IndexKey(intValue: currentIndex)) }
 
     /// The next element's entry; throws `valueNotFound` past the end.
     private func element(_ type: Any.Type) throws -> Int {
@@ -51,85 +53,85 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let value = try decoder.bool(at: element(type), path: elementPath)
+        let value = try decoder.bool(at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: String.Type) throws -> String {
-        let value = try decoder.string(at: element(type), path: elementPath)
+        let value = try decoder.string(at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: Double.Type) throws -> Double {
-        let value = try decoder.floatingPoint(Double.self, at: element(type), path: elementPath)
+        let value = try decoder.floatingPoint(Double.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: Float.Type) throws -> Float {
-        let value = try decoder.floatingPoint(Float.self, at: element(type), path: elementPath)
+        let value = try decoder.float(at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: Int.Type) throws -> Int {
-        let value = try decoder.integer(Int.self, at: element(type), path: elementPath)
+        let value = try decoder.integer(Int.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: Int8.Type) throws -> Int8 {
-        let value = try decoder.integer(Int8.self, at: element(type), path: elementPath)
+        let value = try decoder.narrowInteger(Int8.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: Int16.Type) throws -> Int16 {
-        let value = try decoder.integer(Int16.self, at: element(type), path: elementPath)
+        let value = try decoder.narrowInteger(Int16.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: Int32.Type) throws -> Int32 {
-        let value = try decoder.integer(Int32.self, at: element(type), path: elementPath)
+        let value = try decoder.integer(Int32.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: Int64.Type) throws -> Int64 {
-        let value = try decoder.integer(Int64.self, at: element(type), path: elementPath)
+        let value = try decoder.integer(Int64.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: UInt.Type) throws -> UInt {
-        let value = try decoder.integer(UInt.self, at: element(type), path: elementPath)
+        let value = try decoder.narrowInteger(UInt.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
-        let value = try decoder.integer(UInt8.self, at: element(type), path: elementPath)
+        let value = try decoder.narrowInteger(UInt8.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
-        let value = try decoder.integer(UInt16.self, at: element(type), path: elementPath)
+        let value = try decoder.narrowInteger(UInt16.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
-        let value = try decoder.integer(UInt32.self, at: element(type), path: elementPath)
+        let value = try decoder.narrowInteger(UInt32.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
 
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
-        let value = try decoder.integer(UInt64.self, at: element(type), path: elementPath)
+        let value = try decoder.integer(UInt64.self, at: element(type), path: elementPlace)
         advance()
         return value
     }
@@ -142,7 +144,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try element([String: Any].self)
-        try decoder.expect(.object, at: index, path: elementPath)
+        try decoder.expect(.object, at: index, path: elementPlace)
         let container = TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, depth: depth, extra: extra + [IndexKey(intValue: currentIndex)])
         advance()
         return KeyedDecodingContainer(container)
@@ -150,7 +152,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = try element([Any].self)
-        try decoder.expect(.array, at: index, path: elementPath)
+        try decoder.expect(.array, at: index, path: elementPlace)
         let container = TapeUnkeyedContainer(decoder: decoder, array: index, depth: depth, extra: extra + [IndexKey(intValue: currentIndex)])
         advance()
         return container

@@ -52,7 +52,7 @@ public struct MultipartForm: Sendable {
         guard case .object(let members) = try JSONValue(encoding: value) else {
             throw ParameterEncodingError(reason: "a multipart/form-data body must be an object")
         }
-        for (name, member) in members.sorted(by: { $0.key < $1.key }) where member != .null {
+        for (name, member) in JSONValue.sortedMembers(members) where member != .null {
             try append(name, member)
         }
     }

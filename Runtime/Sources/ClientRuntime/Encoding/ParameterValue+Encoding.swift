@@ -78,7 +78,7 @@ extension ParameterValue {
                 return text
             })
         case .object(let members):
-            self = .object(try members.sorted { $0.key < $1.key }.map { key, member in
+            self = .object(try JSONValue.sortedMembers(members).map { key, member in
                 guard let text = member.parameterText else { throw ParameterEncodingError(reason: "'\(key)' is nested; only flat objects have a parameter form") }
                 return (key, text)
             })
