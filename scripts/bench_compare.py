@@ -202,17 +202,22 @@ def main():
 
     # values[figure][side] = [value per pair]; units[figure] = unit
     values, units = {}, {}
+    # The figures each benchmark printed, per side: a process's CPU time
+    # compares only when both sides did the same work.
+    printed = {}
 
-    def record(side, figures):
+    def record(side, figures, product=None):
         for name, (value, unit) in figures.items():
             values.setdefault(name, {'HEAD': [], 'BASE': []})[side].append(value)
             units[name] = unit
+        if product:
+            printed.setdefault(product, {})[side] = set(figures) - {f'{product}-process-cpu'}
 
     for index in range(args.pairs):
         order = ['HEAD', 'BASE'] if index % 2 == 0 else ['BASE', 'HEAD']
         for name, arguments in runnable:
             for side in order:
-                record(side, run(sides[side], name, arguments))
+                record(side, run(sides[side], name, arguments), product=name)
         log(f'pair {index + 1}/{args.pairs} done ({time.monotonic() - began:.0f} s)')
     if packages:
         for index in range(args.compile_pairs):
@@ -242,7 +247,11 @@ def main():
             print(f'| {name} | {unit} | {head_median} | {base_median} | | | {note} |')
             continue
         ratio = statistics.median(ratios)
-        print(f'| {name} | {unit} | {head_median} | {base_median} | {ratio:.3f} | {min(ratios):.3f}-{max(ratios):.3f} | {verdict(unit, ratios)} |')
+        note = verdict(unit, ratios)
+        product = name[:-len('-process-cpu')] if name.endswith('-process-cpu') else None
+        if product and len(set(map(frozenset, printed.get(product, {}).values()))) > 1:
+            note = 'not comparable: the two sides measure different figures'
+        print(f'| {name} | {unit} | {head_median} | {base_median} | {ratio:.3f} | {min(ratios):.3f}-{max(ratios):.3f} | {note} |')
     print()
     for name, unit, _, _, ratios in rows:
         if ratios:

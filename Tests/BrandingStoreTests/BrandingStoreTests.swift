@@ -275,3 +275,34 @@ import Testing
         #expect(try store.allRecords().first?.brandName == record.brandName)
     }
 }
+
+/// The logo URL check's fast path reads plain URLs without Foundation's
+/// parser; wherever it answers, it answers as the parser does.
+@Suite struct WebURLCheckTests {
+    static let urls = [
+        "https://assets.securenode.io/logos/1.png", "http://assets.securenode.io/a?b=c#d", "HTTPS://Assets.SecureNode.io/x",
+        "https://user:pass@host.example:8443/path", "https://host:99999", "https://", "http://", "https:///path", "https://:80/x",
+        "https://@host/x", "ftp://host/x", "mailto:someone@example.com", "/relative/logo.png", "logo.png", "", "https://host name/x",
+        "https://[::1]:8080/x", "https://host/%7Euser", "https://host/ünïcode", "https://host:8a/x", "javascript:alert(1)",
+        "https://a.b-c.d_e~f/(x)*'!$;,", "http://host?x", "http://host#x", "https://host@", "https://:", "HtTp://h",
+    ]
+
+    @Test func theFastPathAgreesWithTheParserWhereverItAnswers() {
+        func parser(_ text: String) -> Bool {
+            guard !text.isEmpty, !text.contains(" "), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty
+            else { return false }
+            return true
+        }
+        var answered = 0
+        for url in Self.urls {
+            #expect(BrandingStore.isWebURL(url) == parser(url), "\(url)")
+            if let fast = BrandingStore.plainWebURL(url) {
+                answered += 1
+                #expect(fast == parser(url), "fast path: \(url)")
+            }
+        }
+        #expect(answered >= 15, "the plain URLs take the fast path")
+        #expect(BrandingStore.plainWebURL("https://assets.securenode.io/logos/1.png") == true)
+    }
+}
