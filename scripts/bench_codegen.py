@@ -16,6 +16,7 @@ import argparse, glob, os, re, shutil, statistics, subprocess, sys, tempfile, ti
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scratch_package import write_manifest
+from peer_generator import CONFIG as PEER_CONFIG, peer_executable, write_client_package
 
 parser = argparse.ArgumentParser()
 parser.add_argument('clientgen')
@@ -61,34 +62,12 @@ def ours(spec, runs):
     seconds = timed_runs([clientgen, 'generate', spec, '--output', out, '--module', 'Bench'], runs)
     return seconds, count_lines(out), out
 
-def peer_executable():
-    package = os.path.join(root, '.build-peer', 'package')
-    os.makedirs(os.path.join(package, 'Sources', 'Peer'), exist_ok=True)
-    with open(os.path.join(package, 'Package.swift'), 'w') as f:
-        f.write('''// swift-tools-version:5.9
-// Scratch package of `make bench`: builds apple/swift-openapi-generator to compare with.
-import PackageDescription
-
-let package = Package(
-    name: "PeerGenerator",
-    dependencies: [.package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3")],
-    targets: [.target(name: "Peer", path: "Sources/Peer")]
-)
-''')
-    with open(os.path.join(package, 'Sources', 'Peer', 'Peer.swift'), 'w') as f:
-        f.write('// An empty target, so the package resolves.\n')
-    build = subprocess.run(['swift', 'build', '-c', 'release', '--package-path', package, '--product', 'swift-openapi-generator'], capture_output=True, text=True)
-    if build.returncode != 0:
-        print('peer: apple/swift-openapi-generator 1.14.3 did not build here; no peer figures', file=sys.stderr)
-        return None
-    return os.path.join(package, '.build', 'release', 'swift-openapi-generator')
-
 def peer(executable, spec, runs):
     out = os.path.join(scratch, 'peer-' + os.path.basename(spec))
     os.makedirs(out, exist_ok=True)
     config = os.path.join(scratch, 'peer-config.yaml')
     with open(config, 'w') as f:
-        f.write('generate: [types, client]\naccessModifier: public\n')
+        f.write(PEER_CONFIG)
     command = [executable, 'generate', spec, '--config', config, '--output-directory', out]
     subprocess.run(command, check=True, capture_output=True)  # warm-up
     return timed_runs(command, runs), count_lines(out), out
@@ -101,28 +80,10 @@ def compile_peer(executable):
     os.makedirs(sources)
     config = os.path.join(scratch, 'peer-compile-config.yaml')
     with open(config, 'w') as f:
-        f.write('generate: [types, client]\naccessModifier: public\n')
+        f.write(PEER_CONFIG)
     subprocess.run([executable, 'generate', github, '--config', config, '--output-directory', sources], check=True, capture_output=True)
-    with open(os.path.join(package, 'Package.swift'), 'w') as f:
-        f.write('''// swift-tools-version:5.9
-// Scratch package of `make bench`: the peer's generated GitHub client, compiled in debug.
-import PackageDescription
-
-let package = Package(
-    name: "PeerClients",
-    platforms: [.macOS(.v14), .iOS(.v17)],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
-    ],
-    targets: [
-        .target(name: "PeerGitHubClient", dependencies: [
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
-    ]
-)
-''')
+    write_client_package(package, 'PeerGitHubClient', '.macOS(.v14), .iOS(.v17)',
+                         "Scratch package of `make bench`: the peer's generated GitHub client, compiled in debug.")
     return timed_debug_build(package, 'PeerGitHubClient', warm_target='OpenAPIRuntime')
 
 

@@ -24,6 +24,7 @@ import argparse, glob, os, re, shutil, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ios_check
+import peer_generator
 
 root = ios_check.root
 SCRATCH = os.path.join(root, '.build-ios-size')
@@ -83,51 +84,20 @@ def build_targets(package, targets, flags, env):
 
 def peer_client(flags, env):
     """The peer generator's Safepocket client compiled for iOS: its bytes, or None (why printed)."""
-    executable = os.path.join(root, '.build-peer', 'package', '.build', 'release', 'swift-openapi-generator')
-    if not os.path.exists(executable):
-        package = os.path.join(root, '.build-peer', 'package')
-        os.makedirs(os.path.join(package, 'Sources', 'Peer'), exist_ok=True)
-        with open(os.path.join(package, 'Package.swift'), 'w') as handle:
-            handle.write('// swift-tools-version:5.9\n// Scratch package: builds apple/swift-openapi-generator to compare with.\n'
-                         'import PackageDescription\n\nlet package = Package(\n    name: "PeerGenerator",\n'
-                         '    dependencies: [.package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3")],\n'
-                         '    targets: [.target(name: "Peer", path: "Sources/Peer")]\n)\n')
-        with open(os.path.join(package, 'Sources', 'Peer', 'Peer.swift'), 'w') as handle:
-            handle.write('// An empty target, so the package resolves.\n')
-        built = subprocess.run(['swift', 'build', '-c', 'release', '--package-path', package, '--product', 'swift-openapi-generator'],
-                               capture_output=True, text=True)
-        if built.returncode != 0:
-            print('ios-size: the peer generator did not build here; no peer figure', file=sys.stderr)
-            return None
+    executable = peer_generator.peer_executable(purpose='no peer figure')
+    if not executable:
+        return None
     package = os.path.join(SCRATCH, 'peer-package')
     sources = os.path.join(package, 'Sources', 'PeerSafepocketClient')
     shutil.rmtree(sources, ignore_errors=True)
     os.makedirs(sources)
     config = os.path.join(package, 'openapi-generator-config.yaml')
     with open(config, 'w') as handle:
-        handle.write('generate: [types, client]\naccessModifier: public\n')
+        handle.write(peer_generator.CONFIG)
     subprocess.run([executable, 'generate', os.path.join(root, 'specs', 'safepocket.yaml'), '--config', config, '--output-directory', sources],
                    check=True, capture_output=True)
-    with open(os.path.join(package, 'Package.swift'), 'w') as handle:
-        handle.write('''// swift-tools-version:5.9
-// Scratch package of `make ios-size`: the peer's generated Safepocket client.
-import PackageDescription
-
-let package = Package(
-    name: "PeerClients",
-    platforms: [.iOS(.v16)],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
-    ],
-    targets: [
-        .target(name: "PeerSafepocketClient", dependencies: [
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
-    ]
-)
-''')
+    peer_generator.write_client_package(package, 'PeerSafepocketClient', '.iOS(.v16)',
+                                        "Scratch package of `make ios-size`: the peer's generated Safepocket client.")
     scratch = os.path.join(SCRATCH, 'peer')
     peer_flags = [flag if flag != SCRATCH else scratch for flag in flags]
     subprocess.run(['swift', 'package', '--package-path', package, '--scratch-path', scratch, 'resolve'], check=True, capture_output=True)

@@ -45,6 +45,20 @@ func makeFolder(_ name: String) throws -> URL {
             storageFolder: folder))
     }
 
+    /// Asks `screen` for a code to `phone` and returns staging's preview
+    /// code from the code screen it shows.
+    func requestCode(_ screen: SoulSignInModel, phone: String = "+14155550123", sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        screen.phoneText = phone
+        await screen.requestCode()
+        guard case .code(_, let preview?) = screen.step else {
+            Issue.record("the code screen, with staging's preview code: \(screen.step)", sourceLocation: sourceLocation)
+            throw CodeScreenMissing()
+        }
+        return preview
+    }
+
+    struct CodeScreenMissing: Error {}
+
     @Test func theOTPFlowWithItsCooldownAndMessagesSurvivesARelaunch() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = self.clock
@@ -112,13 +126,7 @@ func makeFolder(_ name: String) throws -> URL {
         let soul = try makeSoul()
         let screen = SoulSignInModel(soul: soul, now: { Date() })
         await screen.start()
-        screen.phoneText = "+14155550123"
-        await screen.requestCode()
-        guard case .code(_, let preview?) = screen.step else {
-            Issue.record("code screen: \(screen.step)")
-            return
-        }
-        await screen.verify(code: preview)
+        await screen.verify(code: try await requestCode(screen))
         screen.acceptConsent()
         #expect(screen.step == .signedIn)
         // The access token expires and the server refuses the refresh token: the one refresh fails.
@@ -137,13 +145,7 @@ func makeFolder(_ name: String) throws -> URL {
         let consentFile = folder.appendingPathComponent("soul-consent")
         let screen = SoulSignInModel(soul: try makeSoul(), now: { Date() }, consent: SignInConsent(file: consentFile))
         await screen.start()
-        screen.phoneText = "+14155550123"
-        await screen.requestCode()
-        guard case .code(_, let preview?) = screen.step else {
-            Issue.record("code screen: \(screen.step)")
-            return
-        }
-        await screen.verify(code: preview)
+        await screen.verify(code: try await requestCode(screen))
         #expect(screen.step == .consent)
         // Killed on the consent screen: the next launch asks again, the session kept.
         let relaunched = SoulSignInModel(soul: try makeSoul(), now: { Date() }, consent: SignInConsent(file: consentFile))
@@ -158,13 +160,7 @@ func makeFolder(_ name: String) throws -> URL {
         await later.signOut()
         #expect(SignInConsent(file: consentFile).isGiven == false)
         let next = SoulSignInModel(soul: try makeSoul(), now: { Date() }, consent: SignInConsent(file: consentFile))
-        next.phoneText = "+14155550199"
-        await next.requestCode()
-        guard case .code(_, let code?) = next.step else {
-            Issue.record("code screen: \(next.step)")
-            return
-        }
-        await next.verify(code: code)
+        await next.verify(code: try await requestCode(next, phone: "+14155550199"))
         #expect(next.step == .consent, "the next user is asked too")
         await next.declineConsent()
         #expect(next.step == .phone)
@@ -183,12 +179,7 @@ func makeFolder(_ name: String) throws -> URL {
         let soul = try makeSoul()
         let screen = SoulSignInModel(soul: soul, now: { Date() }, funnel: funnel)
         let moods = MoodsModel(soul: soul, funnel: funnel)
-        screen.phoneText = "+14155550123"
-        await screen.requestCode()
-        guard case .code(_, let preview?) = screen.step else {
-            Issue.record("code screen: \(screen.step)")
-            return
-        }
+        let preview = try await requestCode(screen)
         await moods.load()  // not signed in: no protected call succeeded
         await screen.verify(code: preview)
         screen.acceptConsent()
