@@ -72,7 +72,8 @@ print("MobileTracker", TrackerConfig(apiUrl: "https://tracker.example", xApiKey:
 // The generated clients and the runtime: a call through a scripted transport.
 let transport = ScriptedTransport(replies: [.json(200, #"{"status":"ok"}"#)])
 let soulAPI = SoulAPI.Client(server: .production, transport: transport, middlewares: [RetryMiddleware()])
-print("SoulAPI", try await soulAPI.checkHealth().status)
+// HealthStatus is an assumed shape (x-assumed): its fields are optional.
+print("SoulAPI", try await soulAPI.checkHealth().status ?? "absent")
 print("Clients", SecureNodeAPI.Client.Server.production.url.host ?? "", SafepocketAPI.Client.self, MobileTrackerAPI.Client.self)
 print("ClientRuntime", JSONCoding.formatDateTime(Date(timeIntervalSince1970: 0)))
 '''
