@@ -124,19 +124,14 @@ extension KeyedDecodingContainer {
         func report(_ difference: AssumedFieldReport.Difference) {
             AssumedFields.shared.report(AssumedFieldReport(type: String(reflecting: owner), field: key.stringValue, difference: difference))
         }
-        guard contains(key) else {
-            if required { report(.absent) }
-            return nil
-        }
-        if (try? decodeNil(forKey: key)) == true {
-            if required { report(.null) }
-            return nil
-        }
+        // One lookup when the member is there as guessed, the usual case.
         do {
-            return try decode(T.self, forKey: key)
+            if let value = try decodeIfPresent(T.self, forKey: key) { return value }
         } catch {
             report(.otherType(expected: String(describing: T.self)))
             return nil
         }
+        if required { report(contains(key) ? .null : .absent) }
+        return nil
     }
 }
