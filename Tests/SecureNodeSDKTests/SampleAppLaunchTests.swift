@@ -33,7 +33,8 @@ extension SecureNodeSDKTests {
             config: TrackerConfig(apiUrl: tracker.baseURL.absoluteString, xApiKey: tracker.apiKey))
         let configuration = SecureNode.Configuration(
             apiURL: URL(string: "https://edge.securenode.io")!, apiKey: "your-api-key-here", appGroupId: "group.com.sample.securenode")
-        let secureNode = SecureNodeModel(configuration: configuration, permission: AnsweredPermission(granted: true), contactsStore: InMemoryManagedContactStore())
+        let contacts = SimulatedContacts(authorization: .notDetermined)
+        let secureNode = SecureNodeModel(configuration: configuration, permission: contacts, contactsStore: contacts)
 
         let started = AppLaunch.didFinishLaunching(tracker: trackerModel, secureNode: secureNode, managedContacts: false, backgroundTasks: system.scheduler)
         system.finishLaunching()
@@ -44,10 +45,11 @@ extension SecureNodeSDKTests {
 
         // After launch, the switch makes a second SDK object: nothing is registered again.
         await secureNode.setManagedContacts(true)
-        #expect(secureNode.managedContactsOn)
+        #expect(secureNode.managedContactsOn && contacts.prompts == 1, "the switch asked once")
         // A background wake runs the SDK configured last.
         #expect(await system.launch(SecureNodeSDK.backgroundRefreshTaskIdentifier) == true)
         #expect(system.violations.isEmpty, "\(system.violations)")
+        #expect(contacts.violations.isEmpty, "\(contacts.violations)")
     }
 
     @Test @MainActor func theOldLaunchOrderIsWhatIOSWouldEndTheAppFor() async throws {

@@ -1,23 +1,10 @@
 import BackendDoubles
 import Foundation
+import PlatformRules
 import RuntimeSupport
 import SampleAppModels
 import SecureNodeSDK
 import Testing
-
-/// Permission answered by the test, counting the times it was asked.
-final class AnsweredPermission: ContactsPermission {
-    let granted: Bool
-    private let asked = Locked(0)
-    var timesAsked: Int { asked.read() }
-
-    init(granted: Bool) { self.granted = granted }
-
-    func request() async -> Bool {
-        asked.withLock { $0 += 1 }
-        return granted
-    }
-}
 
 /// The iOS sample app's SecureNode screen (`SampleAppModels.SecureNodeModel`),
 /// in this serialized suite because `SecureNode.configure(_:)` sets up the
@@ -28,9 +15,9 @@ extension SecureNodeSDKTests {
         defer { cleanUp() }
         let configuration = SecureNode.Configuration(
             apiURL: URL(string: "https://edge.securenode.io")!, apiKey: "your-api-key-here", appGroupId: "group.com.sample.securenode")
-        let refused = AnsweredPermission(granted: false)
-        let contacts = InMemoryManagedContactStore()
-        let screen = SecureNodeModel(configuration: configuration, permission: refused, contactsStore: contacts)
+        // iOS's Contacts and its permission: the user will refuse when asked.
+        let contacts = SimulatedContacts(authorization: .notDetermined, answer: .denied)
+        let screen = SecureNodeModel(configuration: configuration, permission: contacts, contactsStore: contacts)
         await screen.launch()
         guard case .upToDate(_, .full, _) = screen.status else {
             Issue.record("the launch sync: \(screen.status) \(screen.message ?? "")")
@@ -40,16 +27,18 @@ extension SecureNodeSDKTests {
         #expect(SecureNode.engine?.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank")
 
         await screen.setManagedContacts(true)
-        #expect(refused.timesAsked == 1 && !screen.managedContactsOn, "without permission the switch stays off")
+        #expect(contacts.prompts == 1 && !screen.managedContactsOn, "without permission the switch stays off")
         #expect(screen.message == "Allow access to Contacts in Settings to show brands in Contacts.")
-        #expect(contacts.managedContacts().isEmpty)
+        #expect(contacts.contents.isEmpty)
 
-        let allowed = AnsweredPermission(granted: true)
-        let again = SecureNodeModel(configuration: configuration, permission: allowed, contactsStore: contacts)
+        // iOS asks once: the user allows it in Settings, and the switch goes on without a prompt.
+        contacts.setAuthorization(.authorized)
+        let again = SecureNodeModel(configuration: configuration, permission: contacts, contactsStore: contacts)
         await again.setManagedContacts(true)
-        #expect(allowed.timesAsked == 1 && again.managedContactsOn)
-        #expect(contacts.managedContacts().map(\.displayName) == ["Acme Bank"], "one contact per brand after the sync")
+        #expect(contacts.prompts == 1 && again.managedContactsOn)
+        #expect(contacts.contents.map(\.displayName) == ["Acme Bank"], "one contact per brand after the sync")
         await again.setManagedContacts(false)
-        #expect(contacts.managedContacts().isEmpty, "off: the SDK's contacts go")
+        #expect(contacts.contents.isEmpty, "off: the SDK's contacts go (off the main thread)")
+        #expect(contacts.violations.isEmpty)
     }
 }

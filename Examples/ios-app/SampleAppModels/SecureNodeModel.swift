@@ -78,16 +78,20 @@ public final class SecureNodeModel: ScreenModel {
             configuration.managedContacts = contactsStore
         } else {
             configuration.managedContacts = nil
-            if let contactsStore, contactsStore.isAuthorized {
-                for contact in (try? contactsStore.managedContacts()) ?? [] {
-                    if let identifier = contact.identifier { try? contactsStore.remove(identifier: identifier) }
-                }
-            }
+            if let contactsStore, contactsStore.isAuthorized { await Self.removeManagedContacts(from: contactsStore) }
         }
         managedContactsOn = on
         // Configuring again replaces the running SDK with one that (no longer) writes contacts.
         sdk = SecureNodeSDK(configuration)
         await sync()
+    }
+
+    /// Removes the contacts the SDK made, off the main thread (Contacts
+    /// does its I/O synchronously).
+    nonisolated private static func removeManagedContacts(from store: any ManagedContactStore) async {
+        for contact in (try? store.managedContacts()) ?? [] {
+            if let identifier = contact.identifier { try? store.remove(identifier: identifier) }
+        }
     }
 
     /// What the user is told about a sync.

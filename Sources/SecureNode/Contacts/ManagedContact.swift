@@ -40,6 +40,9 @@ public struct ManagedContact: Sendable, Hashable {
 /// own contacts (never reads another); ``save(_:)`` adds a contact without
 /// an identifier and replaces the one with its identifier, returning the
 /// identifier; ``remove(identifier:)`` removes only one of the SDK's own.
+/// The SDK reads ``isAuthorized`` first and calls nothing else without it,
+/// and calls the rest off the main thread (on iOS they do the Contacts
+/// database's I/O synchronously).
 public protocol ManagedContactStore: Sendable {
     /// Whether the user allowed access to contacts; without it the SDK does nothing.
     var isAuthorized: Bool { get }

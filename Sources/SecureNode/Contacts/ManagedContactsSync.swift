@@ -25,6 +25,7 @@ extension SecureNode {
     /// Does nothing without ``Configuration/managedContacts`` (off by
     /// default), without the user's permission, or during a call. Runs
     /// after each successful sync and when branding is turned off or on.
+    /// Synchronous Contacts I/O: call it off the main thread.
     @discardableResult
     public func syncManagedContacts() -> ManagedContactsReport {
         var report = ManagedContactsReport()
