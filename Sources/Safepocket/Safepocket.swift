@@ -206,8 +206,10 @@ public final class Safepocket: SessionOwner {
         let plaidLinkTokens = PlaidLinkTokenCache(renewalMargin: configuration.plaidLinkTokenRenewalMargin, now: configuration.now)
         self.plaidLinkTokens = plaidLinkTokens
         let pendingSignIn = PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime)
-        // The sign-in, once made below: the session's end forgets the one it had pending.
-        let signInFlow = Locked<PKCESignIn?>(nil)
+        // The sign-in, once made below: the session's end forgets the one it had pending. Held
+        // weakly: the sign-in holds the session, whose end handler this is (a cycle would keep both,
+        // the client and its URLSession alive after the app lets the SDK go).
+        let signInFlow = Locked(WeakReference<PKCESignIn>())
         let transport: any ClientTransport
         do {
             transport = try Self.transport(configuration)
@@ -222,7 +224,7 @@ public final class Safepocket: SessionOwner {
                 tokenStore: tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
                     plaidLinkTokens.forget()
-                    if let flow = signInFlow.read() { await flow.forgetPending(startedBefore: endedAt) } else { try? pendingSignIn.clear() }
+                    if let flow = signInFlow.read().object { await flow.forgetPending(startedBefore: endedAt) } else { try? pendingSignIn.clear() }
                 },
                 stack: {
                     Self.middlewares(
@@ -244,7 +246,7 @@ public final class Safepocket: SessionOwner {
                     subject: tokens.idToken.flatMap(CredentialSubject.jwtSubject) ?? CredentialSubject.jwtSubject(tokens.accessToken)
                         ?? CredentialSubject.uniqueToThisSignIn())
             })
-        signInFlow.withLock { $0 = signIn }
+        signInFlow.withLock { $0.object = signIn }
         writes.deliverWhenOnline(while: self)
     }
 

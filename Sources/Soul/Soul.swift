@@ -182,8 +182,10 @@ public final class Soul: SessionOwner {
         }
         let cache = storage.cache
         self.cache = cache
-        // The sign-in, once made below: the session's end forgets the number it had pending.
-        let signInFlow = Locked<SignInFlow?>(nil)
+        // The sign-in, once made below: the session's end forgets the number it had pending. Held
+        // weakly: the sign-in holds the session, whose end handler this is (a cycle would keep both,
+        // the client and its URLSession alive after the app lets the SDK go).
+        let signInFlow = Locked(WeakReference<SignInFlow>())
         let stateFile = SignInStateFile(url: configuration.storageFolder.appendingPathComponent("sign-in.json"))
         let transport: any ClientTransport
         do {
@@ -200,7 +202,7 @@ public final class Soul: SessionOwner {
                 transport: transport,
                 tokenStore: tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
                 onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
-                    if let flow = signInFlow.read() { await flow.forgetPending(requestedBefore: endedAt) } else { try? stateFile.save(SignInState()) }
+                    if let flow = signInFlow.read().object { await flow.forgetPending(requestedBefore: endedAt) } else { try? stateFile.save(SignInState()) }
                 },
                 stack: {
                     Self.middlewares(
@@ -220,7 +222,7 @@ public final class Soul: SessionOwner {
             redactor: wired.redactor, now: configuration.now,
             // Before the tokens are stored: the cache and the queue change user first.
             willSignIn: { await storage.beginSession(subject: "user:\($0.id)") })
-        signInFlow.withLock { $0 = signIn }
+        signInFlow.withLock { $0.object = signIn }
         writes.deliverWhenOnline(while: self)
     }
 

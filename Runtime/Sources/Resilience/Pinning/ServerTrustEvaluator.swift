@@ -40,6 +40,8 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
     public let logger: Logger
     /// The refusals not yet claimed, by host, each with its sequence number.
     private let refusals = Locked(Refusals())
+    /// Sessions made by ``urlSession(configuration:)`` not invalidated yet.
+    private let sessionsOpen = Locked(0)
 
     private struct Refusals {
         var sequence: UInt64 = 0
@@ -76,8 +78,28 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
     /// A URLSession with `configuration` whose server-trust challenges (on
     /// Apple platforms; see ``checksConnections``) and redirects are
     /// answered here.
+    ///
+    /// The session keeps its delegate, and so this evaluator, until it is
+    /// invalidated (on iOS the session itself lives until then, whoever
+    /// still holds it): whoever makes one invalidates it when done
+    /// (``SDKTransport/overURLSession(pinning:environment:logger:sessionConfiguration:overSession:)``'s
+    /// transport does when its last copy goes). ``openSessions`` counts those not invalidated yet.
     public func urlSession(configuration: URLSessionConfiguration) -> URLSession {
-        URLSession(configuration: configuration, delegate: urlSessionDelegate, delegateQueue: nil)
+        sessionsOpen.withLock { $0 += 1 }
+        return URLSession(configuration: configuration, delegate: urlSessionDelegate, delegateQueue: nil)
+    }
+
+    /// The sessions made by ``urlSession(configuration:)`` that have not
+    /// become invalid yet.
+    public var openSessions: Int { sessionsOpen.read() }
+
+    /// One of this evaluator's sessions became invalid (its delegate's last message).
+    func sessionBecameInvalid() {
+        let open = sessionsOpen.withLock { open -> Int in
+            open -= 1
+            return open
+        }
+        logger.debug("an SDK URLSession was invalidated", metadata: ["open-sessions": .stringConvertible(open)])
     }
 
     // MARK: The adapter's questions

@@ -35,6 +35,10 @@ final class VerifyingSessionDelegate: NSObject, URLSessionTaskDelegate, Sendable
         Self.answerRedirect(response, task: task, newRequest: request, evaluator: evaluator, completionHandler: completionHandler)
     }
 
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        evaluator.sessionBecameInvalid()
+    }
+
     /// A server-trust challenge's answer (on Apple platforms; elsewhere the
     /// platform's default, which swift-corelibs URLSession never asks for).
     static func answer(
