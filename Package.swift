@@ -262,7 +262,7 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SecureNodeTests",
         dependencies: [
-            "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "LoopbackHTTPServer", "outbox-delivery-child",
+            "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "outbox-delivery-child",
             "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes, "SecureNodeCallDirectory", "CallDirectoryTesting", "PlatformRules",
         ]),
     .testTarget(
