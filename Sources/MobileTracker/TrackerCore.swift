@@ -180,7 +180,7 @@ actor TrackerCore {
         let transport: any ClientTransport
         do {
             transport = try SDKTransport.make(
-                configured: options.transport, pinning: options.pinning, logger: logger, sessionConfiguration: Self.uncachedConfiguration(),
+                configured: options.transport, pinning: options.pinning, logger: logger, sessionConfiguration: .ephemeral,
                 overSession: { URLSessionTransport(configuration: .init(session: $0)) })
         } catch {
             throw TrackerError.invalidConfiguration(reason: "the pinning was refused: \(error)")
@@ -543,15 +543,3 @@ actor TrackerCore {
     }
 }
 
-extension TrackerCore {
-    /// The default transport's session configuration: ephemeral (no shared
-    /// cookies or credentials), without a URL cache. Every tracker request
-    /// is a POST or PUT, which no cache answers, yet a session with a cache
-    /// looks each one up (a few percent of a request's cost on Linux).
-    static func uncachedConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return configuration
-    }
-}

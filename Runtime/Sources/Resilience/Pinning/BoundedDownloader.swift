@@ -33,7 +33,7 @@ public final class BoundedDownloader: Sendable {
         self.maximumBytes = maximumBytes
         let delegate = DownloadDelegate(evaluator: evaluator, maximumBytes: maximumBytes)
         self.delegate = delegate
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        session = URLSession(configuration: SDKTransport.sessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
     }
 
     deinit {

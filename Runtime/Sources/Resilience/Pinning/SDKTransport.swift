@@ -25,7 +25,8 @@ public enum SDKTransport {
     /// ``PinEnforcingTransport`` that says so; otherwise the configuration
     /// is refused with ``PinningConfigurationError/transportDoesNotEnforcePins(transport:)``,
     /// so pins never go silently unchecked. `sessionConfiguration` is the
-    /// URLSession's (timeouts; ephemeral: no shared cookies or cache), and
+    /// URLSession's (timeouts; ephemeral; ``sessionConfiguration(_:)`` takes
+    /// its cache and cookies away), and
     /// `overSession` makes the transport that sends through it
     /// (swift-openapi-urlsession's, which this module does not link).
     public static func make(
@@ -50,6 +51,25 @@ public enum SDKTransport {
             pinning: pinning, environment: environment, logger: logger, sessionConfiguration: sessionConfiguration(), overSession: overSession)
     }
 
+    /// `base` as every SDK session has it: a copy that keeps nothing of one
+    /// request for the next. No URL cache of Foundation's: the SDK's own
+    /// ``ResponseCache`` decides what is served again, per user, purged at
+    /// sign-out and protected at rest, where Foundation's, keyed by the URL
+    /// alone, would answer the next user with the last one's response (and
+    /// on Linux looks every request up on disk). No cookies, stored or
+    /// sent: a cookie one user's answer set would go with the next user's
+    /// requests (the SDKs authenticate with headers).
+    public static func sessionConfiguration(_ base: URLSessionConfiguration) -> URLSessionConfiguration {
+        // `URLSessionConfiguration` is a class: change a copy, not the caller's.
+        let configuration = base.copy() as! URLSessionConfiguration
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return configuration
+    }
+
     /// The SDK's own transport: a URLSession with `sessionConfiguration`
     /// whose delegate answers its server-trust challenges with `pinning` and
     /// its redirects with ``RedirectPolicy/sameOrigin``, sent through by the
@@ -62,7 +82,7 @@ public enum SDKTransport {
         sessionConfiguration: URLSessionConfiguration, overSession: (URLSession) -> any ClientTransport
     ) -> CertificatePinningTransport {
         let evaluator = ServerTrustEvaluator(pinning: pinning, environment: environment, logger: logger)
-        let session = OwnedURLSession(evaluator.urlSession(configuration: sessionConfiguration))
+        let session = OwnedURLSession(evaluator.urlSession(configuration: Self.sessionConfiguration(sessionConfiguration)))
         return CertificatePinningTransport(
             wrapping: overSession(session.session), evaluator: evaluator, checksConnections: ServerTrustEvaluator.checksConnections, owning: session)
     }
