@@ -18,14 +18,19 @@ import Waiting
     /// A cache in a fresh folder, a server answering with `reply`, and a
     /// client whose stack is the cache middleware.
     struct Fixture {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        let folder: URL
         let cache: ResponseCache
         let server: LoopbackHTTPServer
         let client: TestClient
         let connectivity = Connectivity(isOnline: true)
         let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
 
-        init(maximumBytes: Int = 1 << 20, reply: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply) throws {
+        /// `folder`: another fixture's, for a relaunch over its files.
+        init(
+            folder: URL = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)"), maximumBytes: Int = 1 << 20,
+            reply: @escaping @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply
+        ) throws {
+            self.folder = folder
             let clock = clock
             cache = ResponseCache(folder: folder, maximumBytes: maximumBytes, now: { clock.withLock { $0 } })
             server = try LoopbackHTTPServer(handler: reply)
@@ -220,14 +225,33 @@ import Waiting
     }
 
     @Test func aTornEntryIsAMissNotACrash() async throws {
-        let fixture = try Fixture { _ in .json(200, "[6]", headers: [("Cache-Control", "max-age=600")]) }
+        let reply: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in .json(200, "[6]", headers: [("Cache-Control", "max-age=600")]) }
+        let fixture = try Fixture(reply: reply)
         defer { fixture.cleanUp() }
         _ = try await fixture.get()
         let file = fixture.folder.appendingPathComponent(try #require(fixture.storedFiles.first))
         let bytes = try Data(contentsOf: file)
         try bytes.prefix(bytes.count / 2).write(to: file)
-        #expect(try await fixture.get().source == .network, "half an entry is no entry")
-        #expect(try await fixture.get().source == .cache(age: .zero), "and it was replaced")
+        #expect(try await fixture.get().source == .cache(age: .zero), "this process holds what it wrote")
+        // The next launch finds the torn file (a power cut during the write).
+        let relaunched = try Fixture(folder: fixture.folder, reply: reply)
+        defer { relaunched.server.shutdown() }
+        #expect(try await relaunched.get().source == .network, "half an entry is no entry")
+        #expect(try await relaunched.get().source == .cache(age: .zero), "and it was replaced")
+    }
+
+    @Test func heldEntriesGoWithTheirFiles() async throws {
+        let fixture = try Fixture { _ in .json(200, "[7]", headers: [("Cache-Control", "max-age=600")]) }
+        defer { fixture.cleanUp() }
+        fixture.cache.signIn(subject: "alice")
+        _ = try await fixture.get()
+        #expect(try await fixture.get().source == .cache(age: .zero))
+        fixture.cache.signOut()
+        fixture.cache.signIn(subject: "alice")
+        #expect(try await fixture.get().source == .network, "signed out and in again: nothing of before, in memory or on disk")
+        #expect(try await fixture.get().source == .cache(age: .zero))
+        fixture.cache.removeAll()
+        #expect(try await fixture.get().source == .network, "removed: nothing held")
     }
 
     @Test func cacheControlIsReadAsRFC9111Says() {

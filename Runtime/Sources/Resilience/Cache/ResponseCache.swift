@@ -18,6 +18,10 @@ import Darwin
 ///   reader sees a whole entry or none; a torn or unreadable file is a miss
 ///   (and is deleted). Entries are not fsynced: a cache may lose its newest
 ///   entries in a power cut, never its consistency.
+/// - The entries this process wrote or read last stay decoded in memory too
+///   (each up to ``heldEntryBytes``, all together up to ``heldBytes``), so
+///   a hit or a revalidation of a recent answer touches no file; they go
+///   with their files (sign-out, eviction, removal).
 /// - ``signIn(subject:)`` selects the partition (and persists the choice
 ///   for the next launch); ``signOut()`` returns to the anonymous one.
 /// - The folder gets a ``DataAtRest`` policy (by default
@@ -34,6 +38,10 @@ public final class ResponseCache: Sendable {
     public let maximumBytes: Int
     /// The largest single response body kept (larger ones are not cached).
     public let maximumEntryBytes: Int
+    /// The largest entry also held decoded in memory.
+    public let heldEntryBytes = 64 * 1024
+    /// The most bytes of entries held in memory at once.
+    public let heldBytes = 1024 * 1024
     let now: @Sendable () -> Date
     private let state: Locked<State>
 
@@ -42,6 +50,25 @@ public final class ResponseCache: Sendable {
         /// Entry file name -> (bytes, stored at), loaded from the folder on first use.
         var index: [String: IndexEntry]?
         var totalBytes = 0
+        /// The bytes of the entries held decoded (``IndexEntry/held``).
+        var heldBytes = 0
+
+        /// Forgets the index's entry `name` (and what it held); its bytes.
+        mutating func drop(_ name: String) {
+            guard let old = index?.removeValue(forKey: name) else { return }
+            totalBytes -= old.bytes
+            if old.held != nil { heldBytes -= old.bytes }
+        }
+
+        /// Holds `entry` (of `bytes` encoded) decoded for `name`, when it is
+        /// small enough, there is room, and the index still describes the
+        /// file it was read from (`readAs`: no store replaced it meanwhile).
+        mutating func hold(_ entry: CacheEntry, bytes: Int, name: String, readAs: IndexEntry? = nil, entryLimit: Int, limit: Int) {
+            guard let known = index?[name], known.held == nil, bytes <= entryLimit, heldBytes + bytes <= limit else { return }
+            if let readAs, known.storedAt != readAs.storedAt || known.digest != readAs.digest { return }
+            index?[name]?.held = entry
+            heldBytes += bytes
+        }
     }
 
     /// A cache in `folder` (created, with the parents, if missing, with the
@@ -69,6 +96,8 @@ public final class ResponseCache: Sendable {
         /// When the server last confirmed the written response unchanged,
         /// if later than `storedAt`.
         var confirmedAt: Date?
+        /// The entry, decoded, when this process wrote or read it and holds it.
+        var held: CacheEntry?
     }
 
     /// The signed-in subject whose partition is in use (nil: anonymous).
@@ -104,6 +133,7 @@ public final class ResponseCache: Sendable {
         state.withLock { state in
             state.index = [:]
             state.totalBytes = 0
+            state.heldBytes = 0
         }
     }
 
@@ -118,10 +148,18 @@ public final class ResponseCache: Sendable {
             Self.loadIndex(&state, folder: folder)
             return state.index?[name]
         }
-        guard let known, let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { return nil }
-        guard var entry = CacheEntry.decode(data), entry.key == key, entry.subject == subject else {
-            remove(name)
-            return nil
+        guard let known else { return nil }
+        var entry: CacheEntry
+        if let held = known.held {
+            entry = held
+        } else {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { return nil }
+            guard let decoded = CacheEntry.decode(data), decoded.key == key, decoded.subject == subject else {
+                remove(name)
+                return nil
+            }
+            entry = decoded
+            state.withLock { $0.hold(decoded, bytes: data.count, name: name, readAs: known, entryLimit: heldEntryBytes, limit: heldBytes) }
         }
         if let confirmedAt = known.confirmedAt, confirmedAt > entry.storedAt { entry.storedAt = confirmedAt }
         return entry
@@ -163,14 +201,14 @@ public final class ResponseCache: Sendable {
             // Signed out while the file was written: sign-out's deletion must win.
             if entry.subject != nil, entry.subject != state.subject { return [name] }
             Self.loadIndex(&state, folder: folder)
-            state.totalBytes -= state.index?[name]?.bytes ?? 0
+            state.drop(name)
             state.index?[name] = IndexEntry(bytes: data.count, storedAt: entry.storedAt, digest: digest)
             state.totalBytes += data.count
+            state.hold(entry, bytes: data.count, name: name, entryLimit: heldEntryBytes, limit: heldBytes)
             var evicted: [String] = []
             if state.totalBytes > maximumBytes, let index = state.index {
-                for (oldName, old) in index.sorted(by: { $0.value.storedAt < $1.value.storedAt }) where state.totalBytes > maximumBytes {
-                    state.index?[oldName] = nil
-                    state.totalBytes -= old.bytes
+                for (oldName, _) in index.sorted(by: { $0.value.storedAt < $1.value.storedAt }) where state.totalBytes > maximumBytes {
+                    state.drop(oldName)
                     evicted.append(oldName)
                 }
             }
@@ -193,9 +231,7 @@ public final class ResponseCache: Sendable {
 
     private func remove(_ name: String) {
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-        state.withLock { state in
-            if let old = state.index?.removeValue(forKey: name) { state.totalBytes -= old.bytes }
-        }
+        state.withLock { $0.drop(name) }
     }
 
     /// Deletes the entries whose partition `matches`.
