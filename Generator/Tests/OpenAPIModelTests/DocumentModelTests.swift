@@ -259,6 +259,36 @@ import Testing
         #expect(try only("invalid-x-offline-queue", in: load(yaml(method: "post", "x-offline-queue: 1"))).message.contains("not a boolean"))
     }
 
+    @Test func assumedAndSecretMarksThatAreNotBooleansAreReportedWhereTheyStand() throws {
+        let spec = """
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths:
+              /a:
+                get:
+                  parameters:
+                    - {name: token, in: query, x-secret: 'true', schema: {type: string}}
+                  responses: {'200': {description: OK}}
+            components:
+              schemas:
+                Mood:
+                  type: object
+                  x-assumed: yes
+                  properties:
+                    note: {type: string, x-secret: true}
+                    at: {type: string, x-assumed: false}
+            """
+        let result = load(spec)
+        let secret = try only("invalid-x-secret", in: result)
+        #expect(secret.message == "x-secret is the quoted text 'true', not true or false: it is ignored, so the value is not masked in logs")
+        #expect(secret.pointer == "#/paths/~1a/get/parameters/0/x-secret" && (secret.line, secret.column) == (7, 46))
+        #expect(secret.hint?.contains("x-secret: true") == true)
+        let assumed = try only("invalid-x-assumed", in: result)
+        #expect(assumed.message.hasPrefix("x-assumed is 'yes', not true or false: it is ignored"))
+        #expect(assumed.pointer == "#/components/schemas/Mood/x-assumed" && assumed.line == 13)
+        #expect(result.warnings.count == 2, "true and false are fine: \(result.warnings.map(\.message))")
+    }
+
     @Test func unknownFieldsSuggestTheRightOne() throws {
         let yaml = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      sumary: Typo\n      responses: {'200': {description: OK}}\n"
         let warning = try only("unknown-field", in: load(yaml))

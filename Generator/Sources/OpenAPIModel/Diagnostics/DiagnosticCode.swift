@@ -175,6 +175,16 @@ extension DiagnosticCode {
         id: "invalid-x-offline-queue", severity: .warning,
         summary: "`x-offline-queue` that is not a boolean, or `true` on a read: ignored, the operation is never queued")
 
+    /// The `invalid-x-assumed` warning.
+    public static let invalidXAssumed = DiagnosticCode(
+        id: "invalid-x-assumed", severity: .warning,
+        summary: "`x-assumed` that is not `true` or `false`: ignored, the constraints it stands beside are checked and the field is decoded strictly")
+
+    /// The `invalid-x-secret` warning.
+    public static let invalidXSecret = DiagnosticCode(
+        id: "invalid-x-secret", severity: .warning,
+        summary: "`x-secret` that is not `true` or `false`: ignored, so the value is not masked in logs")
+
     /// The `invalid-x-stream-array` warning.
     public static let invalidXStreamArray = DiagnosticCode(
         id: "invalid-x-stream-array", severity: .warning,
@@ -337,7 +347,8 @@ extension DiagnosticCode {
         .unsupportedVersion, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
         .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
-        .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXStreamArray, .patternNotChecked,
+        .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret,
+        .invalidXStreamArray, .patternNotChecked,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,

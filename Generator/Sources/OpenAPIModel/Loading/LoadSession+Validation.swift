@@ -8,6 +8,7 @@ extension LoadSession {
         checkSecurityNames(document)
         checkIdempotentExtensions(document)
         checkOfflineExtensions(document)
+        checkBooleanMarks()
         checkStreamedArrays(document)
     }
 
