@@ -37,6 +37,13 @@ import Testing
         #expect(redacted == #"{"code":"***","items":[{"access_token":"***"}],"note":"call +* *** *** 4567","phone_number":"+*******4567","user":{"name":"Ada","refreshToken":"***"}}"#)
     }
 
+    @Test func datesInTextAreDatesAndNumbersAroundThemStillMasked() {
+        #expect(redactor.text("synced at 2026-11-27T08:15:00Z for +61412345678") == "synced at 2026-11-27T08:15:00Z for +*******5678")
+        #expect(redactor.text("from 2026-11-01 to 2026-11-27, call 555-123-4567") == "from 2026-11-01 to 2026-11-27, call ***-***-4567")
+        #expect(redactor.text("day 2026-11-27 08:15, number 0412 345 678") == "day 2026-11-27 08:15, number **** **5 678")
+        #expect(redactor.text("ref 20261127123") == "ref *******7123", "a run of digits that is not a date is still masked")
+    }
+
     @Test func phoneMaskingKeepsTheLastFourDigits() {
         #expect(Redactor.maskPhone("+15551234567") == "+*******4567")
         #expect(Redactor.maskPhone("123") == "123")
