@@ -252,6 +252,11 @@ import Waiting
         #expect(try await fixture.get().source == .cache(age: .zero))
         fixture.cache.removeAll()
         #expect(try await fixture.get().source == .network, "removed: nothing held")
+        // The file goes behind the cache's back (another instance over the folder): sign-out still forgets it.
+        for file in fixture.storedFiles { try FileManager.default.removeItem(at: fixture.folder.appendingPathComponent(file)) }
+        fixture.cache.signOut()
+        fixture.cache.signIn(subject: "alice")
+        #expect(try await fixture.get().source == .network, "nothing held of a file gone before the sign-out")
     }
 
     @Test func cacheControlIsReadAsRFC9111Says() {

@@ -62,9 +62,10 @@ public final class ResponseCache: Sendable {
 
         /// Holds `entry` (of `bytes` encoded) decoded for `name`, when it is
         /// small enough, there is room, and the index still describes the
-        /// file it was read from (`readAs`: no store replaced it meanwhile).
+        /// file it was read from (`readAs`: no store replaced it meanwhile;
+        /// and the same size, which ``drop(_:)`` takes back).
         mutating func hold(_ entry: CacheEntry, bytes: Int, name: String, readAs: IndexEntry? = nil, entryLimit: Int, limit: Int) {
-            guard let known = index?[name], known.held == nil, bytes <= entryLimit, heldBytes + bytes <= limit else { return }
+            guard let known = index?[name], known.held == nil, known.bytes == bytes, bytes <= entryLimit, heldBytes + bytes <= limit else { return }
             if let readAs, known.storedAt != readAs.storedAt || known.digest != readAs.digest { return }
             index?[name]?.held = entry
             heldBytes += bytes
@@ -151,6 +152,8 @@ public final class ResponseCache: Sendable {
         guard let known else { return nil }
         var entry: CacheEntry
         if let held = known.held {
+            // The file name is a hash: a held entry of another key or subject is a miss, as a file's would be.
+            guard held.key == key, held.subject == subject else { return nil }
             entry = held
         } else {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { return nil }
@@ -235,11 +238,17 @@ public final class ResponseCache: Sendable {
     }
 
     /// Deletes the entries whose partition `matches`.
+    /// Deletes the entries whose partition `matches`: their files, and what
+    /// the index knows and holds of them even when a file is gone already.
     private func removeEntries(ofPartitions matches: (String) -> Bool) {
+        func partition(_ name: String) -> String? { name.firstIndex(of: "-").map { String(name[..<$0]) } }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where name.hasSuffix(Self.entrySuffix) {
-            guard let dash = name.firstIndex(of: "-"), matches(String(name[..<dash])) else { continue }
+            guard let prefix = partition(name), matches(prefix) else { continue }
             remove(name)
+        }
+        state.withLock { state in
+            for name in state.index?.keys.filter({ partition($0).map(matches) ?? false }) ?? [] { state.drop(name) }
         }
     }
 
