@@ -46,5 +46,20 @@ import FoundationNetworking
         #expect(evaluator.openSessions == 1)
         session.finishTasksAndInvalidate()
         try await waitUntil("the app's session invalidated") { evaluator.openSessions == 0 }
+        // A session the app made with the evaluator's delegate is not counted, made or invalidated.
+        let delegate = evaluator.urlSessionDelegate
+        let own = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        delegate.urlSession(own, didBecomeInvalidWithError: nil)
+        #expect(evaluator.openSessions == 0)
+        own.invalidateAndCancel()
+    }
+
+    @Test func theTransportTakenOutOfTheSDKsKeepsItsSession() async throws {
+        let server = try LoopbackHTTPServer { _ in .json(200, #"{"ok":true}"#) }
+        defer { server.shutdown() }
+        let inner = connections.sdkTransport().transport
+        // The SDK's transport is gone; the one taken out of it still sends.
+        let get = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/ok")
+        #expect(try await inner.send(get, body: nil, baseURL: server.baseURL, operationID: "ok").0.status == .ok)
     }
 }

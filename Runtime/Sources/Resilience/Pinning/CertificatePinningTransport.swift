@@ -42,9 +42,6 @@ public struct CertificatePinningTransport: PinEnforcingTransport {
     /// on a platform where ``ServerTrustEvaluator/checksConnections``, or an
     /// app's transport that checks the pins itself).
     public let checksConnections: Bool
-    /// The URLSession under `transport` when this transport made it
-    /// (``SDKTransport``): invalidated when the last copy goes.
-    private let ownedSession: OwnedURLSession?
 
     /// Wraps `transport`, whose server-trust challenges `evaluator`
     /// answers. `checksConnections` defaults to whether this platform's
@@ -53,16 +50,9 @@ public struct CertificatePinningTransport: PinEnforcingTransport {
     public init(
         wrapping transport: any ClientTransport, evaluator: ServerTrustEvaluator, checksConnections: Bool = ServerTrustEvaluator.checksConnections
     ) {
-        self.init(wrapping: transport, evaluator: evaluator, checksConnections: checksConnections, owning: nil)
-    }
-
-    /// Wraps `transport`, which sends through `session`, invalidated when
-    /// this transport's last copy goes.
-    init(wrapping transport: any ClientTransport, evaluator: ServerTrustEvaluator, checksConnections: Bool, owning session: OwnedURLSession?) {
         self.transport = transport
         self.evaluator = evaluator
         self.checksConnections = checksConnections
-        self.ownedSession = session
     }
 
     /// Whether this transport enforces `pinning`: the evaluator's, on

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -20,5 +22,20 @@ final class OwnedURLSession: Sendable {
 
     deinit {
         session.finishTasksAndInvalidate()
+    }
+}
+
+/// The transport that sends through an ``OwnedURLSession``, holding it: the
+/// session lives exactly as long as some copy of this transport does,
+/// whoever holds it (the SDK's ``CertificatePinningTransport``, or code that
+/// took its `transport` out).
+struct SessionOwningTransport: ClientTransport {
+    /// The transport made over the session.
+    let wrapped: any ClientTransport
+    /// The session, invalidated when the last copy of this transport goes.
+    let session: OwnedURLSession
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        try await wrapped.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }

@@ -74,16 +74,15 @@ public enum SDKTransport {
     /// whose delegate answers its server-trust challenges with `pinning` and
     /// its redirects with ``RedirectPolicy/sameOrigin``, sent through by the
     /// transport `overSession` makes, behind ``CertificatePinningTransport``.
-    /// The session is the transport's: invalidated when the transport's
-    /// last copy goes (with the SDK object that held it), so an app that
-    /// makes SDK objects again leaves no session behind.
+    /// The session is the transport's: invalidated when the last copy of
+    /// the transport `overSession` made goes (with the SDK object that held
+    /// it), so an app that makes SDK objects again leaves no session behind.
     public static func overURLSession(
         pinning: CertificatePinning, environment: PinningEnvironment = .production, logger: Logger,
         sessionConfiguration: URLSessionConfiguration, overSession: (URLSession) -> any ClientTransport
     ) -> CertificatePinningTransport {
         let evaluator = ServerTrustEvaluator(pinning: pinning, environment: environment, logger: logger)
         let session = OwnedURLSession(evaluator.urlSession(configuration: Self.sessionConfiguration(sessionConfiguration)))
-        return CertificatePinningTransport(
-            wrapping: overSession(session.session), evaluator: evaluator, checksConnections: ServerTrustEvaluator.checksConnections, owning: session)
+        return CertificatePinningTransport(wrapping: SessionOwningTransport(wrapped: overSession(session.session), session: session), evaluator: evaluator)
     }
 }

@@ -86,7 +86,7 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
     /// transport does when its last copy goes). ``openSessions`` counts those not invalidated yet.
     public func urlSession(configuration: URLSessionConfiguration) -> URLSession {
         sessionsOpen.withLock { $0 += 1 }
-        return URLSession(configuration: configuration, delegate: urlSessionDelegate, delegateQueue: nil)
+        return URLSession(configuration: configuration, delegate: VerifyingSessionDelegate(evaluator: self, countsSession: true), delegateQueue: nil)
     }
 
     /// The sessions made by ``urlSession(configuration:)`` that have not

@@ -16,9 +16,12 @@ import FoundationNetworking
 /// or with a task delegate of their own that does not answer them.
 final class VerifyingSessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     let evaluator: ServerTrustEvaluator
+    /// Whether its session is one ``ServerTrustEvaluator/openSessions`` counts.
+    let countsSession: Bool
 
-    init(evaluator: ServerTrustEvaluator) {
+    init(evaluator: ServerTrustEvaluator, countsSession: Bool = false) {
         self.evaluator = evaluator
+        self.countsSession = countsSession
     }
 
     func urlSession(
@@ -36,7 +39,7 @@ final class VerifyingSessionDelegate: NSObject, URLSessionTaskDelegate, Sendable
     }
 
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-        evaluator.sessionBecameInvalid()
+        if countsSession { evaluator.sessionBecameInvalid() }
     }
 
     /// A server-trust challenge's answer (on Apple platforms; elsewhere the
