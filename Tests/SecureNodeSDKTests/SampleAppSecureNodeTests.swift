@@ -5,6 +5,7 @@ import RuntimeSupport
 import SampleAppModels
 import SecureNodeSDK
 import Testing
+import Waiting
 
 /// The iOS sample app's SecureNode screen (`SampleAppModels.SecureNodeModel`),
 /// in this serialized suite because `SecureNode.configure(_:)` sets up the
@@ -40,5 +41,57 @@ extension SecureNodeSDKTests {
         await again.setManagedContacts(false)
         #expect(contacts.contents.isEmpty, "off: the SDK's contacts go (off the main thread)")
         #expect(contacts.violations.isEmpty)
+    }
+
+    @Test @MainActor func theLastFlipOfTheContactsSwitchDecides() async throws {
+        defer { cleanUp() }
+        let configuration = SecureNode.Configuration(
+            apiURL: URL(string: "https://edge.securenode.io")!, apiKey: "your-api-key-here", appGroupId: "group.com.sample.securenode")
+        let contacts = SimulatedContacts(authorization: .authorized)
+        let prompt = PendingPrompt()
+        let screen = SecureNodeModel(configuration: configuration, permission: prompt, contactsStore: contacts)
+        await screen.launch()
+        // On: the prompt is up; the user turns the switch off again before answering it.
+        let on = Task { await screen.setManagedContacts(true) }
+        try await waitUntil("the prompt is up") { prompt.asked == 1 }
+        await screen.setManagedContacts(false)
+        prompt.answer(true)
+        await on.value
+        #expect(!screen.managedContactsOn, "off was the last flip")
+        #expect(screen.sdk != nil)
+        _ = await SecureNode.sync()
+        #expect(contacts.contents.isEmpty, "no contact written once the switch went off")
+        #expect(contacts.violations.isEmpty)
+    }
+}
+
+/// A permission prompt the user has not answered yet: `request()` waits
+/// until the test calls ``answer(_:)``.
+final class PendingPrompt: ContactsPermission {
+    private let state = Locked<(asked: Int, answer: Bool?, waiter: CheckedContinuation<Bool, Never>?)>((0, nil, nil))
+
+    /// Times the app asked.
+    var asked: Int { state.withLock { $0.asked } }
+
+    func request() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let answer = state.withLock { state -> Bool? in
+                state.asked += 1
+                if let answer = state.answer { return answer }
+                state.waiter = continuation
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// The user answers the prompt.
+    func answer(_ granted: Bool) {
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            state.answer = granted
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: granted)
     }
 }

@@ -31,6 +31,9 @@ public final class SecureNodeModel: ScreenModel {
     private var configuration: SecureNode.Configuration
     private let permission: any ContactsPermission
     private let contactsStore: (any ManagedContactStore)?
+    /// Flips of the Managed Contacts switch so far: a flip that waited (for
+    /// the permission prompt, for the removal) gives way to a later one.
+    private var switchFlips = 0
 
     /// SecureNode with `configuration`; Managed Contacts would write to
     /// `contactsStore` (`ContactsGroupStore` on iOS) once `permission` is given.
@@ -65,12 +68,17 @@ public final class SecureNodeModel: ScreenModel {
     /// stays off without it; off removes the contacts the SDK made (and
     /// only those: the store holds the SDK's own).
     public func setManagedContacts(_ on: Bool) async {
+        switchFlips += 1
+        let flip = switchFlips
         if on {
             guard let contactsStore else {
                 message = "Managed Contacts is not available on this device."
                 return
             }
-            guard await permission.request() else {
+            let allowed = await permission.request()
+            // The user flipped the switch again while the prompt was up: the last flip decides.
+            guard flip == switchFlips else { return }
+            guard allowed else {
                 message = "Allow access to Contacts in Settings to show brands in Contacts."
                 managedContactsOn = false
                 return
@@ -79,6 +87,7 @@ public final class SecureNodeModel: ScreenModel {
         } else {
             configuration.managedContacts = nil
             if let contactsStore, contactsStore.isAuthorized { await Self.removeManagedContacts(from: contactsStore) }
+            guard flip == switchFlips else { return }
         }
         managedContactsOn = on
         // Configuring again replaces the running SDK with one that (no longer) writes contacts.
