@@ -287,6 +287,34 @@ import Testing
         #expect(assumed.message.hasPrefix("x-assumed is 'yes', not true or false: it is ignored"))
         #expect(assumed.pointer == "#/components/schemas/Mood/x-assumed" && assumed.line == 13)
         #expect(result.warnings.count == 2, "true and false are fine: \(result.warnings.map(\.message))")
+
+        // Named x-secret, or data: not marks. A header named x-... holds a mark that is one.
+        let names = """
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            security: [{x-secret: []}]
+            paths:
+              /a:
+                get:
+                  responses:
+                    '200':
+                      description: OK
+                      headers:
+                        x-api-key: {x-secret: 'true', schema: {type: string}}
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties:
+                              x-secret: {type: string}
+                            example: {x-secret: abc}
+            components:
+              securitySchemes:
+                x-secret: {type: apiKey, in: header, name: X-Secret}
+            """
+        let named = load(names)
+        let header = try only("invalid-x-secret", in: named)
+        #expect(header.pointer == "#/paths/~1a/get/responses/200/headers/x-api-key/x-secret", "\(named.warnings.map(\.message))")
     }
 
     @Test func unknownFieldsSuggestTheRightOne() throws {

@@ -17,8 +17,8 @@ extension LoadSession {
     func checkBooleanMarks() {
         for name in files.keys.sorted() {
             guard let file = files[name], let root = file.tree.root else { continue }
-            var path: [Step] = []
-            scanMarks(in: file, node: root, path: &path)
+            var walk = MarkWalk(visited: [Bool](repeating: false, count: file.tree.nodeCount))
+            scanMarks(in: file, node: root, keysAreNames: false, walk: &walk)
         }
     }
 
@@ -28,33 +28,57 @@ extension LoadSession {
         case index(Int)
     }
 
+    /// Where a walk is: its steps, and the collections already walked (an
+    /// alias shares its anchor's nodes: each is walked once).
+    private struct MarkWalk {
+        var visited: [Bool]
+        var path: [Step] = []
+    }
+
+    /// Fields whose value is data, never a schema or a parameter: a key
+    /// named like a mark there is data.
+    private static let dataFields: Set<String> = ["example", "examples", "default", "enum", "const", "security", "scopes", "value"]
+    /// Fields whose value maps names (of properties, headers, media types,
+    /// components, ...) to objects: a key there is a name, even `x-secret`.
+    private static let nameMaps: Set<String> = [
+        "properties", "patternProperties", "dependentSchemas", "definitions", "$defs", "headers", "schemas", "responses", "parameters",
+        "requestBodies", "securitySchemes", "links", "callbacks", "pathItems", "paths", "webhooks", "content", "encoding", "variables",
+    ]
+    /// Deeper than any schema the loader reads (it stops at 150 levels).
+    private static let deepestWalk = 512
+
     /// Walks `node` without building pointers; a pointer is spelled only for a mark reported.
-    private func scanMarks(in file: SourceFile, node: YAMLNodeID, path: inout [Step]) {
+    private func scanMarks(in file: SourceFile, node: YAMLNodeID, keysAreNames: Bool, walk: inout MarkWalk) {
         let tree = file.tree
-        switch tree.kind(node) {
-        case .scalar:
-            return
-        case .sequence:
+        let kind = tree.kind(node)
+        guard kind != .scalar, !walk.visited[Int(node.index)], walk.path.count < Self.deepestWalk else { return }
+        walk.visited[Int(node.index)] = true
+        if kind == .sequence {
             for (index, item) in tree.items(node).enumerated() {
-                path.append(.index(index))
-                scanMarks(in: file, node: item, path: &path)
-                path.removeLast()
+                walk.path.append(.index(index))
+                scanMarks(in: file, node: item, keysAreNames: false, walk: &walk)
+                walk.path.removeLast()
             }
-        case .mapping:
-            for pair in tree.pairs(node) {
-                if tree.scalar(pair.key, hasPrefix: "x-") {
-                    for mark in Self.booleanMarks where tree.isScalar(pair.key, equalTo: mark.name) {
-                        if tree.kind(pair.value) == .scalar, tree.style(pair.value) == .plain, case .bool? = tree.scalar(pair.value) { continue }
-                        path.append(.key(pair.key))
-                        report(mark, value: pair.value, in: file, path: path)
-                        path.removeLast()
-                    }
+            return
+        }
+        for pair in tree.pairs(node) {
+            var namesBelow = false
+            if !keysAreNames {
+                guard let key = tree.text(pair.key) else { continue }
+                if let mark = Self.booleanMarks.first(where: { $0.name == key }) {
+                    if tree.kind(pair.value) == .scalar, tree.style(pair.value) == .plain, case .bool? = tree.scalar(pair.value) { continue }
+                    walk.path.append(.key(pair.key))
+                    report(mark, value: pair.value, in: file, path: walk.path)
+                    walk.path.removeLast()
                     continue
                 }
-                path.append(.key(pair.key))
-                scanMarks(in: file, node: pair.value, path: &path)
-                path.removeLast()
+                // Another extension's value, or data: not the spec's objects.
+                if key.hasPrefix("x-") || Self.dataFields.contains(key) { continue }
+                namesBelow = Self.nameMaps.contains(key)
             }
+            walk.path.append(.key(pair.key))
+            scanMarks(in: file, node: pair.value, keysAreNames: namesBelow, walk: &walk)
+            walk.path.removeLast()
         }
     }
 
