@@ -183,11 +183,12 @@ public struct Redactor: Sendable {
 
     /// Phone numbers (E.164 or 9+ digit runs), JWTs and `Bearer` tokens in
     /// free text. A phone number starts where a number starts (not inside
-    /// one), and an ISO 8601 date (`2026-11-27`, alone or before a time) is
-    /// a date, not a number to mask.
+    /// one), and an ISO 8601 date of this century or the last (`2026-11-27`,
+    /// alone or before a time) is a date, not a number to mask; a number
+    /// only shaped like one (`1234-56-78`) is masked.
     private static let textPatterns: [(NSRegularExpression, @Sendable (String) -> String)] = [
         (try! NSRegularExpression(pattern: #"(?i)bearer\s+[A-Za-z0-9._~+/=-]+"#), { _ in "Bearer " + mask }),
         (try! NSRegularExpression(pattern: #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*"#), { _ in mask }),
-        (try! NSRegularExpression(pattern: #"(?<![\d+])(?!\d{4}-\d{2}-\d{2}(?!\d))\+?\d[\d ()-]{7,}\d"#), { maskPhone($0) }),
+        (try! NSRegularExpression(pattern: #"(?<!\d)(?!(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\d-]))\+?\d[\d ()-]{7,}\d"#), { maskPhone($0) }),
     ]
 }
