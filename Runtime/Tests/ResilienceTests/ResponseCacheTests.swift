@@ -240,6 +240,18 @@ import Waiting
         #expect(try await relaunched.get().source == .cache(age: .zero), "and it was replaced")
     }
 
+    @Test func theNewestEntriesAreHeldOnceTheOldestFillTheMemory() async throws {
+        let body = String(repeating: "x", count: 30_000)
+        let fixture = try Fixture(maximumBytes: 8 << 20) { _ in .json(200, #""\#(body)""#, headers: [("Cache-Control", "max-age=600")]) }
+        defer { fixture.cleanUp() }
+        // 40 answers of 30 kB: more than the 1 MiB held in memory.
+        for page in 1...40 { _ = try await fixture.get("/notes?page=\(page)") }
+        // Every file goes behind the cache's back: only what is held still answers.
+        for file in fixture.storedFiles { try FileManager.default.removeItem(at: fixture.folder.appendingPathComponent(file)) }
+        #expect(try await fixture.get("/notes?page=40").source == .cache(age: .zero), "the newest is held")
+        #expect(try await fixture.get("/notes?page=1").source == .network, "the oldest made room")
+    }
+
     @Test func heldEntriesGoWithTheirFiles() async throws {
         let fixture = try Fixture { _ in .json(200, "[7]", headers: [("Cache-Control", "max-age=600")]) }
         defer { fixture.cleanUp() }

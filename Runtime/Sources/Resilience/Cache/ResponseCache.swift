@@ -52,6 +52,9 @@ public final class ResponseCache: Sendable {
         var totalBytes = 0
         /// The bytes of the entries held decoded (``IndexEntry/held``).
         var heldBytes = 0
+        /// The names held, oldest first (a name dropped since may linger
+        /// until it comes first or the list is compacted).
+        var heldOrder: [String] = []
 
         /// Forgets the index's entry `name` (and what it held); its bytes.
         mutating func drop(_ name: String) {
@@ -64,11 +67,28 @@ public final class ResponseCache: Sendable {
         /// small enough, there is room, and the index still describes the
         /// file it was read from (`readAs`: no store replaced it meanwhile;
         /// and the same size, which ``drop(_:)`` takes back).
+        /// The oldest held entries make room for it.
         mutating func hold(_ entry: CacheEntry, bytes: Int, name: String, readAs: IndexEntry? = nil, entryLimit: Int, limit: Int) {
-            guard let known = index?[name], known.held == nil, known.bytes == bytes, bytes <= entryLimit, heldBytes + bytes <= limit else { return }
+            guard let known = index?[name], known.held == nil, known.bytes == bytes, bytes <= entryLimit else { return }
             if let readAs, known.storedAt != readAs.storedAt || known.digest != readAs.digest { return }
+            var released = 0
+            while heldBytes + bytes > limit, released < heldOrder.count {
+                let oldest = heldOrder[released]
+                released += 1
+                if let old = index?[oldest], old.held != nil {
+                    index?[oldest]?.held = nil
+                    heldBytes -= old.bytes
+                }
+            }
+            heldOrder.removeFirst(released)
+            guard heldBytes + bytes <= limit else { return }
             index?[name]?.held = entry
             heldBytes += bytes
+            heldOrder.append(name)
+            // Names dropped or released since: keep the list about as long as what is held.
+            if heldOrder.count > 64, heldOrder.count > 2 * (index?.count ?? 0) {
+                heldOrder.removeAll { index?[$0]?.held == nil }
+            }
         }
     }
 
@@ -135,6 +155,7 @@ public final class ResponseCache: Sendable {
             state.index = [:]
             state.totalBytes = 0
             state.heldBytes = 0
+            state.heldOrder = []
         }
     }
 
