@@ -24,7 +24,8 @@ public final class BoundedDownloader: Sendable {
     public let evaluator: ServerTrustEvaluator
     /// The most bytes one download may have.
     public let maximumBytes: Int
-    private let session: URLSession
+    /// Invalidated when the downloader goes.
+    private let owned: OwnedURLSession
     private let delegate: DownloadDelegate
 
     /// A downloader whose URLSession has `configuration` (ephemeral by default).
@@ -33,11 +34,7 @@ public final class BoundedDownloader: Sendable {
         self.maximumBytes = maximumBytes
         let delegate = DownloadDelegate(evaluator: evaluator, maximumBytes: maximumBytes)
         self.delegate = delegate
-        session = URLSession(configuration: SDKTransport.sessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
+        owned = OwnedURLSession(URLSession(configuration: SDKTransport.sessionConfiguration(configuration), delegate: delegate, delegateQueue: nil))
     }
 
     /// The most body bytes any download of this downloader has held at once
@@ -52,7 +49,7 @@ public final class BoundedDownloader: Sendable {
         let host = url.host ?? ""
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: url)
+                let task = owned.session.dataTask(with: url)
                 delegate.start(task.taskIdentifier, continuation: continuation)
                 task.resume()
             }
