@@ -359,7 +359,6 @@ extension SpecComparator {
     /// Whether `property` of `object` is a guess of the spec: its own
     /// `x-assumed`, else its object's.
     static func isAssumed(_ property: RefOr<Schema>, in object: Schema) -> Bool {
-        let own: Bool? = if case .value(let inline) = property { AssumedExtension.value(inline.extensions) } else { nil }
-        return own ?? AssumedExtension.isMarked(object.extensions)
+        AssumedExtension.isAssumed(property, objectAssumed: AssumedExtension.isMarked(object.extensions))
     }
 }

@@ -319,9 +319,7 @@ final class ModelTranslator {
                 type = .optional(base)
             }
             if base == .json, type == .optional(.json) || type == .json { type = required ? .json : .optional(.json) }
-            // The property's own mark, else its object's (`x-assumed: false` opts out).
-            let ownMark: Bool? = if case .value(let inline) = property { AssumedExtension.value(inline.extensions) } else { nil }
-            let isAssumed = ownMark ?? objectAssumed
+            let isAssumed = AssumedExtension.isAssumed(property, objectAssumed: objectAssumed)
             let (valueConstraints, elementConstraints) = constraints.constraints(of: property, type: base, wireName: wireName, assumed: isAssumed)
             properties.append(PropertyDeclaration(
                 name: propertyNames.claim(SwiftName.caseName(wireName, fallback: "property\(properties.count + 1)")), wireName: wireName, type: type,

@@ -27,6 +27,13 @@ public enum AssumedExtension {
         value(extensions) == true
     }
 
+    /// Whether a property is a guess: its own mark (`x-assumed: false` opts
+    /// out), else its object's (`objectAssumed`).
+    public static func isAssumed(_ property: RefOr<Schema>, objectAssumed: Bool) -> Bool {
+        let own: Bool? = if case .value(let inline) = property { value(inline.extensions) } else { nil }
+        return own ?? objectAssumed
+    }
+
     /// Every guess `document` marks, in file order: component schemas
     /// and their properties (nested inline objects too), component
     /// parameters, and the parameters and inline body schemas of operations.
