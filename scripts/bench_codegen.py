@@ -15,7 +15,7 @@ Prints `BENCH <name> <value> <unit>` lines; figures are medians."""
 import argparse, glob, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scratch_package import write_manifest
+from scratch_package import timed_debug_build, write_manifest
 from peer_generator import CONFIG as PEER_CONFIG, peer_executable, write_client_package
 
 parser = argparse.ArgumentParser()
@@ -86,28 +86,6 @@ def compile_peer(executable):
                          "Scratch package of `make bench`: the peer's generated GitHub client, compiled in debug.")
     return timed_debug_build(package, 'PeerGitHubClient', warm_target='OpenAPIRuntime')
 
-
-def timed_debug_build(package, target, warm_target):
-    """A from-scratch debug build of `target` after its dependencies
-    (`warm_target`) are built, so the figure is the target's own: seconds,
-    the peak RSS (MB) of the largest compiler process, and the compilers'
-    CPU seconds (user + system)."""
-    # Forget the target's objects and the build plan (whose output file map
-    # names the generated files), then build the dependencies.
-    shutil.rmtree(os.path.join(package, '.build', 'debug', target + '.build'), ignore_errors=True)
-    for plan in ('debug.yaml', 'build.db'):
-        if os.path.exists(os.path.join(package, '.build', plan)):
-            os.remove(os.path.join(package, '.build', plan))
-    subprocess.run(['swift', 'build', '--package-path', package, '--target', warm_target], check=True, capture_output=True)
-    timing = os.path.join(scratch, target + '-time.txt')
-    started = time.monotonic()
-    build = subprocess.run(['/usr/bin/time', '-f', '%M %U %S', '-o', timing, 'swift', 'build', '--package-path', package, '--target', target], capture_output=True, text=True)
-    seconds = time.monotonic() - started
-    if build.returncode != 0:
-        sys.stderr.write(build.stdout[-3000:])
-        sys.exit(1)
-    peak_kb, user, system = open(timing).read().split()[-3:]
-    return seconds, int(peak_kb) / 1024, float(user) + float(system)
 
 try:
     github_s, github_lines, github_out = ours(github, args.runs)

@@ -30,7 +30,7 @@ the ratios; the table says what to look at.
 import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scratch_package import write_manifest
+from scratch_package import timed_debug_build, write_manifest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 COMPARE = os.path.join(ROOT, '.build-bench', 'compare')
@@ -131,22 +131,9 @@ def compile_setup(tree, side):
 
 
 def timed_compile(package):
-    """A debug build of the generated client alone: wall s, compilers' CPU s, peak RSS MB."""
-    shutil.rmtree(os.path.join(package, '.build', 'debug', 'GitHubClient.build'), ignore_errors=True)
-    for plan in ('debug.yaml', 'build.db'):
-        path = os.path.join(package, '.build', plan)
-        if os.path.exists(path):
-            os.remove(path)
-    with tempfile.NamedTemporaryFile('r') as timing:
-        started = time.monotonic()
-        result = subprocess.run(['/usr/bin/time', '-f', '%M %U %S', '-o', timing.name, 'swift', 'build', '--package-path', package,
-                                 '--target', 'GitHubClient'], capture_output=True, text=True)
-        seconds = time.monotonic() - started
-        if result.returncode != 0:
-            raise SystemExit(f'bench-compare: the generated client did not compile in {package}:\n{result.stdout[-2000:]}')
-        peak_kb, user, system = timing.read().split()[-3:]
-    return {'compile-github': (seconds, 's'), 'compile-github-cpu': (float(user) + float(system), 's'),
-            'compile-github-peak-rss': (int(peak_kb) / 1024, 'MB')}
+    """A debug build of the generated client alone, as BENCH figures."""
+    seconds, peak_mb, cpu = timed_debug_build(package, 'GitHubClient')
+    return {'compile-github': (seconds, 's'), 'compile-github-cpu': (cpu, 's'), 'compile-github-peak-rss': (peak_mb, 'MB')}
 
 
 def verdict(unit, ratios):

@@ -3,8 +3,9 @@ depending on ClientRuntime from this repository's package (by path: the
 checkout as it is), with one library product naming them all, so
 `swift build --product NAME` compiles them and nothing else the
 repository's package holds (used by corpus.py, compile_references.py and
-bench_codegen.py), all into one build folder."""
-import os
+bench_codegen.py), all into one build folder; and a timed debug build of
+one target of such a package (bench_codegen.py, bench_compare.py)."""
+import os, shutil, subprocess, tempfile, time
 
 # One build folder for every scratch package of this kind (`swift build
 # --scratch-path`): ClientRuntime and the packages it stands on are compiled
@@ -45,3 +46,28 @@ let package = Package(
     os.makedirs(package, exist_ok=True)
     with open(os.path.join(package, 'Package.swift'), 'w') as f:
         f.write(manifest)
+
+
+def timed_debug_build(package, target, warm_target=None):
+    """A from-scratch debug build of `target` in `package` (its own `.build`),
+    after `warm_target` (its dependencies) is built when given, so the
+    figure is the target's own: (wall seconds, peak RSS in MB of the largest
+    compiler process, the compilers' CPU seconds). SystemExit with the
+    build's output when it fails."""
+    # Forget the target's objects and the build plan (whose output file map
+    # names the generated files).
+    shutil.rmtree(os.path.join(package, '.build', 'debug', target + '.build'), ignore_errors=True)
+    for plan in ('debug.yaml', 'build.db'):
+        if os.path.exists(os.path.join(package, '.build', plan)):
+            os.remove(os.path.join(package, '.build', plan))
+    if warm_target:
+        subprocess.run(['swift', 'build', '--package-path', package, '--target', warm_target], check=True, capture_output=True)
+    with tempfile.NamedTemporaryFile('r') as timing:
+        started = time.monotonic()
+        build = subprocess.run(['/usr/bin/time', '-f', '%M %U %S', '-o', timing.name, 'swift', 'build', '--package-path', package, '--target', target],
+                               capture_output=True, text=True)
+        seconds = time.monotonic() - started
+        if build.returncode != 0:
+            raise SystemExit(f'{target} did not compile in {package}:\n{build.stdout[-3000:]}')
+        peak_kb, user, system = timing.read().split()[-3:]
+    return seconds, int(peak_kb) / 1024, float(user) + float(system)
