@@ -147,18 +147,18 @@ def project_settings(project):
     plain block style."""
     lines = project.splitlines()
     configurations, base, per = [], set(), {}
-    section = None
-    for index, line in enumerate(lines):
+    section, block, current = None, '', None
+    for line in lines:
         if re.match(r'^\S', line):
-            section = line.rstrip(':').strip()
+            section, block = line.rstrip(':').strip(), ''
             continue
         if section == 'configs':
             match = re.match(r'^  ([\w ]+):\s*(debug|release)\s*$', line)
             if match:
                 configurations.append(match.group(1))
         elif section == 'settings':
-            match = re.match(r'^    (\w+):', line)
-            block = next((l.strip() for l in reversed(lines[:index]) if re.match(r'^  \w', l)), '')
+            if re.match(r'^  \w', line):
+                block = line.strip()
             if block == 'base:' and re.match(r'^    \w', line):
                 base.add(line.strip().split(':')[0])
             elif block == 'configs:':
@@ -167,7 +167,7 @@ def project_settings(project):
                     current = config.group(1)
                     per.setdefault(current, set())
                 setting = re.match(r'^      (\w+):', line)
-                if setting:
+                if setting and current:
                     per.setdefault(current, set()).add(setting.group(1))
     configurations = configurations or ['Debug', 'Release']
     return configurations, {name: base | per.get(name, set()) for name in configurations}

@@ -82,7 +82,7 @@ def build_targets(package, targets, flags, env):
     return failed
 
 
-def peer_client(flags, env):
+def peer_client():
     """The peer generator's Safepocket client compiled for iOS: its bytes, or None (why printed)."""
     executable = peer_generator.peer_executable(purpose='no peer figure')
     if not executable:
@@ -99,7 +99,8 @@ def peer_client(flags, env):
     peer_generator.write_client_package(package, 'PeerSafepocketClient', '.iOS(.v16)',
                                         "Scratch package of `make ios-size`: the peer's generated Safepocket client.")
     scratch = os.path.join(SCRATCH, 'peer')
-    peer_flags = [flag if flag != SCRATCH else scratch for flag in flags]
+    # A build setup of its own: its scratch folder and module cache.
+    _, peer_flags, env, _ = ios_check.ios_build_setup(scratch)
     subprocess.run(['swift', 'package', '--package-path', package, '--scratch-path', scratch, 'resolve'], check=True, capture_output=True)
     if os.uname().sysname != 'Darwin':
         ios_check.read_as_swift_61(os.path.join(scratch, 'checkouts'))
@@ -154,7 +155,7 @@ def main():
     largest = max(SDK_TARGETS, key=lambda target: sizes.get(target, 0))
     print(f'ios-size: largest SDK target {largest}: {sizes.get(largest, 0) / 1024:.0f} KB (goal: each under 1024 KB)')
     if not args.no_peer:
-        peer = peer_client(flags, env)
+        peer = peer_client()
         if peer:
             ours = sizes.get('SafepocketAPI', 0) + sizes.get('ClientRuntime', 0)
             print(f'BENCH ios-size-peer-safepocket-client {peer / 1024:.1f} KB')
