@@ -21,6 +21,16 @@ private struct GuessedMood: Decodable {
     }
 }
 
+/// Another guessed model, reported to `AssumedFields.shared` by no other test.
+private struct GuessedTag: Decodable {
+    let label: String?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        label = container.decodeAssumed(String.self, forKey: "label", in: Self.self, required: true)
+    }
+}
+
 /// Reports collected by an observer, for the test to read.
 private final class Heard: @unchecked Sendable {
     // @unchecked Sendable: `reports` is read and written only under `lock`.
@@ -58,5 +68,19 @@ private final class Heard: @unchecked Sendable {
         #expect(first.all.count == 2 && second.all.count == 3)
         #expect(report.description == "SoulAPI.Mood.created_at was absent, not as the spec assumed (x-assumed); it decodes as nil")
         withExtendedLifetime((observation, other)) {}
+    }
+
+    @Test func aListOfDifferingRecordsReportsOnceAndAnObserverThatComesLaterStillHears() throws {
+        let first = Heard(), second = Heard()
+        let observation = AssumedFields.shared.observe(first.append)
+        let list = Data(#"[{"name":"a"},{"name":"b"},{"label":3}]"#.utf8)
+        _ = try ResponseJSONDecoder().decode([GuessedTag].self, from: list)
+        _ = try ResponseJSONDecoder().decode([GuessedTag].self, from: list)
+        let mine = { (heard: Heard) in heard.all.filter { $0.type.hasSuffix("GuessedTag") } }
+        #expect(mine(first).count == 1, "three records, two answers: heard once")
+        let later = AssumedFields.shared.observe(second.append)
+        _ = try ResponseJSONDecoder().decode([GuessedTag].self, from: list)
+        #expect(mine(second).count == 1 && mine(first).count == 1, "the newcomer hears of it, the first not again")
+        withExtendedLifetime((observation, later)) {}
     }
 }
