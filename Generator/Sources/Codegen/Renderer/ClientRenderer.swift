@@ -58,7 +58,7 @@ struct ClientRenderer {
             writer.line("/// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.")
             writer.block("\(access) enum Operations") { writer in
                 for operation in client.operations {
-                    writer.line("/// `\(operation.method.wireName) \(operation.path)`")
+                    writer.line("/// " + SwiftComment.code("\(operation.method.wireName) \(operation.path)"))
                     let security = operation.security.map { requirement in
                         "[" + requirement.map { use in
                             let scopes = use.scopes.isEmpty ? "" : ", scopes: [" + use.scopes.map(SwiftLiteral.string).joined(separator: ", ") + "]"
@@ -140,7 +140,7 @@ struct ClientRenderer {
         writer.line("/// gives them: the keys of `SecurityMiddleware`'s credentials.")
         writer.block("\(access) enum SecuritySchemes") { writer in
             for (use, name) in zip(uses, names) {
-                writer.line("/// `\(use.name)`: \(Self.summary(use.kind)).")
+                writer.line("/// \(SwiftComment.code(use.name)): \(Self.summary(use.kind)).")
                 writer.line("\(access) static let \(name) = \(SwiftLiteral.string(use.name))")
             }
             writer.line("")
@@ -152,10 +152,10 @@ struct ClientRenderer {
     /// Where a scheme's credential goes, in words.
     private static func summary(_ kind: SecurityKind) -> String {
         switch kind {
-        case .apiKeyHeader(let name): return "an API key in the `\(name)` header"
-        case .apiKeyQuery(let name): return "an API key in the `\(name)` query parameter"
-        case .apiKeyCookie(let name): return "an API key in the `\(name)` cookie"
-        case .http(let scheme): return "HTTP `\(scheme)` authentication"
+        case .apiKeyHeader(let name): return "an API key in the \(SwiftComment.code(name)) header"
+        case .apiKeyQuery(let name): return "an API key in the \(SwiftComment.code(name)) query parameter"
+        case .apiKeyCookie(let name): return "an API key in the \(SwiftComment.code(name)) cookie"
+        case .http(let scheme): return "HTTP \(SwiftComment.code(scheme)) authentication"
         case .oauth2: return "OAuth 2 (a bearer token)"
         case .openIDConnect: return "OpenID Connect (a bearer token)"
         case .mutualTLS: return "mutual TLS (a client certificate)"
@@ -175,7 +175,7 @@ struct ClientRenderer {
         writer.block("\(access) protocol APIProtocol: Sendable") { writer in
             for (index, operation) in client.operations.enumerated() {
                 if index > 0 { writer.line("") }
-                writer.line("/// `\(operation.method.wireName) \(operation.path)`" + (Self.summary(operation).map { ": \($0)" } ?? ""))
+                writer.line("/// " + SwiftComment.code("\(operation.method.wireName) \(operation.path)") + (Self.summary(operation).map { ": \($0)" } ?? ""))
                 if operation.isDeprecated { writer.line("@available(*, deprecated)") }
                 writer.line("func \(operation.methodName)(\(signature(operation, defaults: false).parameters)) async throws\(Self.returnClause(operation))")
             }
@@ -193,7 +193,7 @@ struct ClientRenderer {
     /// The first line of the operation's documentation.
     private static func summary(_ operation: OperationDeclaration) -> String? {
         guard let first = operation.documentation?.split(whereSeparator: \.isNewline).first else { return nil }
-        let line = first.trimmingCharacters(in: .whitespaces)
+        let line = SwiftComment.text(first.trimmingCharacters(in: .whitespaces))
         return line.isEmpty ? nil : line
     }
 
@@ -269,11 +269,11 @@ struct ClientRenderer {
             guard case .perStatus(let name, let cases) = result else { continue }
             results.line("")
             if let kept = repeatedResults[name] {
-                results.line("/// The bodies `\(operation.id)` documents, by status: the same cases as `\(kept)`.")
+                results.line("/// The bodies \(SwiftComment.code(operation.id)) documents, by status: the same cases as `\(kept)`.")
                 results.line("\(access) typealias \(name) = \(kept)")
                 continue
             }
-            results.line("/// The bodies `\(operation.id)` documents, by status.")
+            results.line("/// The bodies \(SwiftComment.code(operation.id)) documents, by status.")
             results.block("\(access) enum \(name): Hashable, Sendable") { writer in
                 for item in cases {
                     writer.documentation(item.documentation)

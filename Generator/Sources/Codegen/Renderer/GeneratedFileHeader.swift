@@ -9,11 +9,11 @@ public enum GeneratedFileHeader {
     /// from `specName` by this version of the generator, naming the command
     /// that regenerates it when known.
     static func lines(specName: String, regenerateCommand: String?) -> [String] {
-        let origin = "\(prefix) \(GeneratorVersion.current) from \(specName)."
+        let origin = "\(prefix) \(GeneratorVersion.current) from \(SwiftComment.text(specName))."
         guard let regenerateCommand else { return ["\(origin) Do not edit: change the spec and regenerate.", ""] }
         return [
             "\(origin) Do not edit: change the spec and regenerate, in this file's folder:",
-            "// \(regenerateCommand)",
+            "// \(SwiftComment.text(regenerateCommand))",
             "",
         ]
     }

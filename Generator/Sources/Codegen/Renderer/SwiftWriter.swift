@@ -68,7 +68,9 @@ struct SwiftWriter {
         func emit(_ end: String.UTF8View.Index) {
             var last = end
             while last > start, [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(utf8[utf8.index(before: last)]) { last = utf8.index(before: last) }
-            let body = Substring(utf8[start..<last])
+            // Each line without hidden characters (a bidi override, U+2028):
+            // the comment shows what it holds.
+            let body = SwiftComment.text(Substring(utf8[start..<last]))
             line(body.isEmpty ? "///" : "/// " + body)
         }
         while index < utf8.endIndex {

@@ -1,3 +1,5 @@
+import OpenAPIModel
+
 /// Swift source literals.
 enum SwiftLiteral {
     /// A string literal that reads back as exactly `text`.
@@ -11,7 +13,9 @@ enum SwiftLiteral {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                // Control characters, and format characters such as a bidi
+                // override, which would make the source show another text.
+                if HiddenCharacters.isHidden(scalar) {
                     result += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -24,7 +28,7 @@ enum SwiftLiteral {
     /// A raw string literal (`#"^\d+$"#`) when `text` is one line, so that
     /// regular expressions read as the spec writes them; else ``string(_:)``.
     static func rawString(_ text: String) -> String {
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return string(text) }
+        guard !HiddenCharacters.contains(in: text) else { return string(text) }
         var hashes = "#"
         while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
         return hashes + "\"" + text + "\"" + hashes

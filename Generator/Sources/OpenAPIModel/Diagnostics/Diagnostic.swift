@@ -63,7 +63,8 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         let position = "\(file):\(line):\(column)"
         var text = "\(position): \(severity.rawValue): \(message) [\(code)]"
-        if let pointer { text += " (at \(pointer))" }
+        // A pointer spells the spec's keys, which may hold a line break.
+        if let pointer { text += " (at \(HiddenCharacters.visible(pointer)))" }
         if let hint { text += "\n\(position): note: \(hint)" }
         return text
     }

@@ -75,6 +75,21 @@ extension DiagnosticCode {
         id: "unsupported-version", severity: .error,
         summary: "Swagger 2.0, or an `openapi` version that is not 3.x")
 
+    /// The `hidden-character` error.
+    public static let hiddenCharacter = DiagnosticCode(
+        id: "hidden-character", severity: .error,
+        summary: "a path, operationId, or parameter, header, property, media type, component or security scheme name holds a line break, another control character, or a Unicode format character such as a bidi override (U+202E): names become code and comments, and these would hide what they say")
+
+    /// The `comment-delimiter` error.
+    public static let commentDelimiter = DiagnosticCode(
+        id: "comment-delimiter", severity: .error,
+        summary: "a path or operationId holds `/*` or `*/`: no API names a resource or operation so, and in a block comment of generated code it would end the comment")
+
+    /// The `invalid-header-name` error.
+    public static let invalidHeaderName = DiagnosticCode(
+        id: "invalid-header-name", severity: .error,
+        summary: "a header parameter, response header or apiKey header name that is not an HTTP token (RFC 9110 5.1: letters, digits and ``!#$%&'*+-.^_`|~``): no request can carry it")
+
     /// The `unresolved-ref` error.
     public static let unresolvedRef = DiagnosticCode(
         id: "unresolved-ref", severity: .error,
@@ -344,7 +359,7 @@ extension DiagnosticCode {
     public static let all: [DiagnosticCode] = [
         .unreadableFile, .binaryFile, .yamlSyntax, .yamlDuplicateKey, .yamlUndefinedAlias, .yamlAliasExpansion,
         .yamlNestingTooDeep, .nestingTooDeep, .emptyDocument, .notAnOpenapiDocument, .missingOpenapiVersion,
-        .unsupportedVersion, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
+        .unsupportedVersion, .hiddenCharacter, .commentDelimiter, .invalidHeaderName, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
         .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
         .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret,

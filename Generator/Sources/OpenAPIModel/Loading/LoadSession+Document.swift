@@ -57,6 +57,7 @@ extension LoadSession {
             case "paths":
                 document.paths = map(value, "a Paths object") { path, item in
                     if path.hasPrefix("x-") { return nil }
+                    checkPathOrOperationID(path, "path", at: value.keyNode(path) ?? item)
                     if !path.hasPrefix("/") {
                         report(.pathWithoutSlash, "path '\(path)' does not start with '/'", at: value.keyNode(path) ?? item, hint: "write '/\(path)'")
                     }
@@ -249,7 +250,9 @@ extension LoadSession {
     /// A components map whose inline entries are also registered as `$ref` targets.
     private func componentMap<T: Referenceable>(_ node: Node, _ read: (Node) -> RefOr<T>?) -> OrderedMap<RefOr<T>> {
         map(node, "a map of \(T.componentsKey)") { name, value in
-            if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }) || !name.unicodeScalars.allSatisfy(\.isASCII) {
+            if HiddenCharacters.contains(in: name) {
+                checkVisible(name, "component name", at: node.keyNode(name) ?? value)
+            } else if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }) || !name.unicodeScalars.allSatisfy(\.isASCII) {
                 report(
                     .componentName, "component name '\(name)' has characters outside A-Z a-z 0-9 . - _", at: node.keyNode(name) ?? value,
                     hint: "rename it; references to it must escape those characters")
@@ -290,6 +293,13 @@ extension LoadSession {
         }
         guard node.isMapping else { return scheme }
         if !node.has("type") { missing("type", in: node, "a Security Scheme", isEssential: true) }
+        if let name = scheme.name, let nameNode = node.child("name") {
+            if scheme.keyLocation == "header" {
+                checkHeaderName(name, "apiKey header name", at: nameNode)
+            } else {
+                checkVisible(name, "apiKey parameter name", at: nameNode)
+            }
+        }
         if scheme.kind == .apiKey {
             if scheme.name == nil { missing("name", in: node, "an apiKey Security Scheme", hint: "add 'name:' with the header, query or cookie name") }
             if scheme.keyLocation == nil { missing("in", in: node, "an apiKey Security Scheme", hint: "add 'in: header' (or query, cookie)") }

@@ -56,7 +56,9 @@ extension LoadSession {
             case "summary": operation.summary = string(value)
             case "description": operation.description = string(value)
             case "externalDocs": operation.externalDocs = externalDocs(value)
-            case "operationId": operation.operationId = string(value)
+            case "operationId":
+                operation.operationId = string(value)
+                if let id = operation.operationId { checkPathOrOperationID(id, "operationId", at: value) }
             case "parameters": operation.parameters = list(value, "parameters") { parameterOrRef($0) }
             case "requestBody": operation.requestBody = refOr(value, "a Request Body") { [unowned self] in self.requestBody($0) }
             case "responses":
@@ -103,13 +105,16 @@ extension LoadSession {
         var parameter = Parameter(sourceLocation: node.location)
         var hasLocation = false
         var styleNode: Node?
+        var nameNode: Node?
         let known = [
             "name", "in", "description", "required", "deprecated", "allowEmptyValue", "style", "explode", "allowReserved",
             "schema", "content", "example", "examples",
         ]
         fields(of: node, "a Parameter", known: known, extensions: &parameter.extensions) { key, value in
             switch key {
-            case "name": parameter.name = string(value) ?? ""
+            case "name":
+                parameter.name = string(value) ?? ""
+                nameNode = value
             case "in":
                 guard let text = string(value) else { return true }
                 if let location = ParameterLocation(rawValue: text) {
@@ -140,6 +145,13 @@ extension LoadSession {
             return true
         }
         guard node.isMapping else { return parameter }
+        if let nameNode {
+            if parameter.location == .header {
+                checkHeaderName(parameter.name, "header parameter name", at: nameNode)
+            } else {
+                checkVisible(parameter.name, "parameter name", at: nameNode)
+            }
+        }
         if parameter.name.isEmpty {
             missing("name", in: node, "a Parameter", isEssential: true)
         }
@@ -199,8 +211,9 @@ extension LoadSession {
                 hasDescription = true
                 response.description = string(value) ?? ""
             case "headers":
-                response.headers = map(value, "a map of headers") { _, header in
-                    refOr(header, "a Header") { [unowned self] in self.header($0) }
+                response.headers = map(value, "a map of headers") { name, header in
+                    checkHeaderName(name, "header name", at: value.keyNode(name) ?? header)
+                    return refOr(header, "a Header") { [unowned self] in self.header($0) }
                 }
             case "content": response.content = mediaTypes(value)
             case "links":
@@ -239,7 +252,10 @@ extension LoadSession {
     }
 
     func mediaTypes(_ node: Node) -> OrderedMap<MediaType> {
-        map(node, "a map of media types") { _, value in mediaType(value) }
+        map(node, "a map of media types") { name, value in
+            checkVisible(name, "media type", at: node.keyNode(name) ?? value)
+            return mediaType(value)
+        }
     }
 
     private func mediaType(_ node: Node) -> MediaType? {
@@ -250,7 +266,11 @@ extension LoadSession {
             case "schema": media.schema = schemaOrRef(value)
             case "example": media.example = json(value)
             case "examples": media.examples = examples(value)
-            case "encoding": media.encoding = map(value, "a map of encodings") { _, encoding in self.encoding(encoding) }
+            case "encoding":
+                media.encoding = map(value, "a map of encodings") { name, encoding in
+                    checkVisible(name, "property name", at: value.keyNode(name) ?? encoding)
+                    return self.encoding(encoding)
+                }
             default: return false
             }
             return true
@@ -267,7 +287,10 @@ extension LoadSession {
             switch key {
             case "contentType": encoding.contentType = string(value)
             case "headers":
-                encoding.headers = map(value, "a map of headers") { _, header in refOr(header, "a Header") { [unowned self] in self.header($0) } }
+                encoding.headers = map(value, "a map of headers") { name, header in
+                    checkHeaderName(name, "header name", at: value.keyNode(name) ?? header)
+                    return refOr(header, "a Header") { [unowned self] in self.header($0) }
+                }
             case "style": encoding.style = string(value)
             case "explode": encoding.explode = bool(value)
             case "allowReserved": encoding.allowReserved = bool(value) ?? false

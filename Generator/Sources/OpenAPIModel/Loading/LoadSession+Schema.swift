@@ -88,7 +88,10 @@ extension LoadSession {
                     report(.wrongValueKind, "'examples' in a schema must be a list, found \(describe(value))", at: value, hint: "use 'example:' for a single value")
                 }
             case "properties":
-                schema.properties = map(value, "a map of property schemas") { _, property in schemaOrRef(property) }
+                schema.properties = map(value, "a map of property schemas") { name, property in
+                    checkVisible(name, "property name", at: value.keyNode(name) ?? property)
+                    return schemaOrRef(property)
+                }
             case "required":
                 if value.kind == .scalar, case .bool? = value.tree.scalar(value.id) {
                     report(

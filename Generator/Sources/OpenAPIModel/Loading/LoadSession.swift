@@ -38,6 +38,39 @@ final class LoadSession {
         diagnostics.append(Diagnostic(code, message, at: node.location, hint: hint))
     }
 
+    /// Reports `name` when it holds a hidden character (``HiddenCharacters``):
+    /// `what` says what the name is (`path`, `operationId`), `node` where it is.
+    func checkVisible(_ name: String, _ what: String, at node: Node) {
+        guard HiddenCharacters.contains(in: name), let first = HiddenCharacters.firstDescribed(in: name) else { return }
+        report(
+            .hiddenCharacter, "\(what) '\(HiddenCharacters.visible(name))' holds \(first), a character that is not shown as itself",
+            at: node, hint: "remove it: control characters, line breaks and Unicode format characters (bidi overrides) have no place in a name")
+    }
+
+    /// ``checkVisible(_:_:at:)``, and reports `/*` or `*/` in a path or operationId.
+    func checkPathOrOperationID(_ name: String, _ what: String, at node: Node) {
+        checkVisible(name, what, at: node)
+        guard name.contains("/*") || name.contains("*/") else { return }
+        report(
+            .commentDelimiter, "\(what) '\(HiddenCharacters.visible(name))' holds a comment delimiter ('/*' or '*/')", at: node,
+            hint: "rename it without '/*' and '*/'")
+    }
+
+    /// ``checkVisible(_:_:at:)``, and reports a header name that is not an
+    /// HTTP token (RFC 9110 section 5.1), which no request can carry.
+    func checkHeaderName(_ name: String, _ what: String, at node: Node) {
+        checkVisible(name, what, at: node)
+        guard !HiddenCharacters.contains(in: name) else { return }
+        let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
+        let isToken = !name.isEmpty && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || tokenPunctuation.contains(byte)
+        }
+        guard !isToken else { return }
+        report(
+            .invalidHeaderName, "\(what) '\(name)' is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)", at: node,
+            hint: "use the header's name as it goes on the wire, such as 'X-Request-ID'")
+    }
+
     // MARK: Files
 
     /// Reads a file once; reports a failure at `referencedFrom` (or at 1:1 of
