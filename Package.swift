@@ -90,7 +90,8 @@ let runtimeTargets: [Target] = [
     .target(name: "RuntimeSupport", path: "Runtime/Sources/RuntimeSupport"),
     // For apps' tests: an in-memory transport that records requests and
     // answers from a script; a log capture.
-    .target(name: "ClientRuntimeTesting", dependencies: ["RuntimeSupport", openAPIRuntime, httpTypes, logging], path: "Runtime/Sources/ClientRuntimeTesting"),
+    // And the loop of the conformance drivers `clientgen conformance-driver` renders.
+    .target(name: "ClientRuntimeTesting", dependencies: ["ClientRuntime", "RuntimeSupport", openAPIRuntime, httpTypes, logging], path: "Runtime/Sources/ClientRuntimeTesting"),
     // For tests that need real HTTP over a real socket: an in-process
     // HTTP/1.1 server on 127.0.0.1 with scripted, fault-injecting replies.
     .target(name: "LoopbackHTTPServer", dependencies: ["RuntimeSupport"], path: "Runtime/Sources/LoopbackHTTPServer"),

@@ -180,6 +180,13 @@ public enum ClientGenerator {
         render(translate(document, options: options), options: options)
     }
 
+    /// The conformance driver of a translated client: a `main.swift` for an
+    /// executable that links the client's module (``ConformanceDriverRenderer``).
+    public static func conformanceDriver(_ client: ClientRepresentation, options: GeneratorOptions) -> GeneratedFile {
+        let header = GeneratedFileHeader.lines(specName: options.specName, regenerateCommand: options.regenerateCommand)
+        return GeneratedFile(name: "main.swift", contents: ConformanceDriverRenderer(clientModule: options.moduleName).render(client, header: header))
+    }
+
     /// Names the model and operation files. One of each: `Models.swift` and
     /// `Operations.swift`. More: `01-Models.swift`, `02-Operations.swift`,
     /// ... with the two kinds spread evenly through the name order. The Swift

@@ -8,5 +8,5 @@ struct ClientGen: ParsableCommand {
         commandName: "clientgen",
         abstract: "Reads OpenAPI 3.0/3.1 specs and generates typed Swift clients.",
         version: GeneratorVersion.current,
-        subcommands: [Lint.self, Generate.self, Diff.self])
+        subcommands: [Lint.self, Generate.self, Diff.self, ConformanceDriverCommand.self])
 }

@@ -402,7 +402,8 @@ struct ClientRenderer {
                 writer.line("try request.setPath(\(name), \(value)\(style)\(parameter.explode ? ", explode: true" : ""))")
             case .query:
                 let style = parameter.style == .form ? "" : ", style: .\(parameter.style.rawValue)"
-                writer.line("try request.addQuery(\(name), \(value)\(style)\(parameter.explode ? "" : ", explode: false"))")
+                let reserved = parameter.allowReserved ? ", allowReserved: true" : ""
+                writer.line("try request.addQuery(\(name), \(value)\(style)\(parameter.explode ? "" : ", explode: false")\(reserved))")
             case .header: writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
             case .cookie: writer.line("try request.addCookie(\(name), \(value))")
             }
@@ -432,7 +433,16 @@ struct ClientRenderer {
         case .json:
             let contentType = body.contentType == "application/json" ? "" : ", contentType: \(content)"
             lines = ["try request.setJSONBody(\(value)\(contentType))"]
-        case .form: lines = ["try request.setFormBody(\(value))"]
+        case .form:
+            let encodings = body.fieldEncodings.map { field -> String in
+                var arguments: [String] = []
+                if let style = field.style, ["form", "spaceDelimited", "pipeDelimited", "deepObject"].contains(style) { arguments.append("style: .\(style)") }
+                if let explode = field.explode { arguments.append("explode: \(explode)") }
+                if field.allowReserved { arguments.append("allowReserved: true") }
+                if let contentType = field.contentType { arguments.append("contentType: \(SwiftLiteral.string(contentType))") }
+                return "\(SwiftLiteral.string(field.name)): FormFieldEncoding(\(arguments.joined(separator: ", ")))"
+            }
+            lines = [encodings.isEmpty ? "try request.setFormBody(\(value))" : "try request.setFormBody(\(value), encodings: [\(encodings.joined(separator: ", "))])"]
         case .text: lines = ["request.setTextBody(\(value), contentType: \(content))"]
         case .data: lines = ["request.setDataBody(\(value), contentType: \(content))"]
         case .multipart:
@@ -441,12 +451,14 @@ struct ClientRenderer {
                 for part in parts {
                     let name = SwiftLiteral.string(part.name)
                     let member = "\(value).\(SwiftName.unescaped(part.member))"
+                    // The spec's `encoding` names the part's media type.
+                    let type = part.contentType.map { ", contentType: \(SwiftLiteral.string($0))" } ?? ""
                     switch part.kind {
-                    case .file: lines.append("form.append(\(name), \(member))")
-                    case .nullableFile: lines.append("if case .value(let part)? = \(member) { form.append(\(name), part) }")
-                    case .files: lines.append("for part in \(member) { form.append(\(name), part) }")
-                    case .optionalFiles: lines.append("for part in \(member) ?? [] { form.append(\(name), part) }")
-                    case .value: lines.append("try form.append(\(name), \(member))")
+                    case .file: lines.append("form.append(\(name), \(member)\(type))")
+                    case .nullableFile: lines.append("if case .value(let part)? = \(member) { form.append(\(name), part\(type)) }")
+                    case .files: lines.append("for part in \(member) { form.append(\(name), part\(type)) }")
+                    case .optionalFiles: lines.append("for part in \(member) ?? [] { form.append(\(name), part\(type)) }")
+                    case .value: lines.append("try form.append(\(name), \(member)\(type))")
                     }
                 }
             } else {

@@ -21,4 +21,6 @@ public struct MultipartPart: Sendable, Hashable {
     public var member: String
     /// How it is appended.
     public var kind: Kind
+    /// The part's media type from the spec's `encoding`; nil for the default.
+    public var contentType: String? = nil
 }

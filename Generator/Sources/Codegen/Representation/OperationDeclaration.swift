@@ -121,6 +121,8 @@ public struct ParameterDeclaration: Sendable, Hashable {
     public var constraints: ConstraintDeclaration?
     /// The constraints on each element of an array value.
     public var elementConstraints: ConstraintDeclaration?
+    /// `allowReserved`: RFC 3986 reserved characters go unescaped (query parameters).
+    public var allowReserved: Bool = false
 
     /// The validation path of the value: `query.limit`.
     public var validationKey: String { "\(location.rawValue).\(wireName)" }
@@ -159,6 +161,32 @@ public struct BodyDeclaration: Sendable, Hashable {
     /// A multipart body's parts, when its type is a declared structure; nil
     /// for other multipart bodies (each member of their JSON is a part).
     public var multipartParts: [MultipartPart]?
+    /// The media type's `encoding` entries, by property wire name, sorted:
+    /// how each field of a form body (or part of a multipart body) is written.
+    public var fieldEncodings: [FieldEncodingDeclaration] = []
+}
+
+/// The spec's Encoding object for one property of a form or multipart body.
+public struct FieldEncodingDeclaration: Sendable, Hashable {
+    /// The property's wire name.
+    public var name: String
+    /// `style` (`form`, `spaceDelimited`, `pipeDelimited`, `deepObject`); nil for the default.
+    public var style: String?
+    /// `explode`; nil for the style's default.
+    public var explode: Bool?
+    /// `allowReserved`.
+    public var allowReserved: Bool
+    /// `contentType`: the first media type listed.
+    public var contentType: String?
+
+    /// An encoding.
+    public init(name: String, style: String? = nil, explode: Bool? = nil, allowReserved: Bool = false, contentType: String? = nil) {
+        self.name = name
+        self.style = style
+        self.explode = explode
+        self.allowReserved = allowReserved
+        self.contentType = contentType
+    }
 }
 
 /// The type a method returns or throws.

@@ -9,7 +9,9 @@ enum MultipartAnalysis {
         return operations.map { operation in
             guard var body = operation.body, body.encoding == .multipart, let shape = structure(of: body.type, in: byName) else { return operation }
             body.multipartParts = shape.properties.map { property in
-                MultipartPart(name: property.wireName, member: property.storageName, kind: kind(of: property.type, in: byName))
+                MultipartPart(
+                    name: property.wireName, member: property.storageName, kind: kind(of: property.type, in: byName),
+                    contentType: body.fieldEncodings.first { $0.name == property.wireName }?.contentType)
             }
             var operation = operation
             operation.body = body

@@ -67,7 +67,7 @@ struct OperationTranslator {
                 label: labels.claim(label), wireName: parameter.name, location: parameter.location,
                 type: required ? base : .optional(base), isOptional: !required, style: style,
                 explode: parameter.explode ?? (style == .form), isJSONContent: isJSONContent, documentation: Documentation.text(parameter.description),
-                constraints: checks?.value, elementConstraints: checks?.elements)
+                constraints: checks?.value, elementConstraints: checks?.elements, allowReserved: parameter.allowReserved)
         }
 
         let body = operation.requestBody.flatMap { document.resolve($0) }.flatMap { requestBody in
@@ -168,10 +168,20 @@ struct OperationTranslator {
         // A multipart body without a schema is sent as the caller's bytes.
         let effective: BodyDeclaration.Encoding = encoding == .multipart && type == .named("Data") ? .data : encoding
         let checks = [.json, .form].contains(effective) ? media.schema.map { models.constraints.constraints(of: $0, type: type, wireName: "body") } : nil
+        // How each field of a form or part of a multipart body is written (`encoding`), sorted by name.
+        let fieldEncodings = [.form, .multipart].contains(effective)
+            ? media.encoding.keys.sorted().compactMap { name in
+                media.encoding[name].map { encoding in
+                    FieldEncodingDeclaration(
+                        name: name, style: encoding.style, explode: encoding.explode, allowReserved: encoding.allowReserved,
+                        contentType: encoding.contentType?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) })
+                }
+            }
+            : []
         return BodyDeclaration(
             type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required, encoding: effective,
             contentType: contentType, documentation: Documentation.text(requestBody.description),
-            constraints: checks?.value, elementConstraints: checks?.elements)
+            constraints: checks?.value, elementConstraints: checks?.elements, fieldEncodings: fieldEncodings)
     }
 
     // MARK: Responses

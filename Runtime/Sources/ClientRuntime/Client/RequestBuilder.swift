@@ -33,10 +33,20 @@ public struct RequestBuilder: Sendable {
         path = path.replacingOccurrences(of: "{\(name)}", with: ParameterEncoding.pathValue(name: name, value: encoded, style: style, explode: explode))
     }
 
-    /// Adds a query parameter; `nil` adds nothing.
-    public mutating func addQuery<Value: Encodable>(_ name: String, _ value: Value?, style: ParameterEncoding.QueryStyle = .form, explode: Bool = true) throws {
+    /// Adds a query parameter; `nil` adds nothing. Any value its schema
+    /// allows has a form (``ParameterEncoding/items(name:value:style:explode:allowReserved:)``):
+    /// nested objects and arrays in brackets.
+    public mutating func addQuery<Value: Encodable>(
+        _ name: String, _ value: Value?, style: ParameterEncoding.QueryStyle = .form, explode: Bool = true, allowReserved: Bool = false
+    ) throws {
         guard let value else { return }
-        queryItems += ParameterEncoding.queryItems(name: name, value: try ParameterValue(encoding: value), style: style, explode: explode)
+        let json = try JSONValue(encoding: value)
+        // A null sent for an optional parameter is `name=` (the spec's empty value).
+        if json == .null {
+            queryItems.append(ParameterEncoding.escape(name, allowing: ParameterEncoding.queryNameSafe) + "=")
+            return
+        }
+        queryItems += ParameterEncoding.items(name: name, value: json, style: style, explode: explode, allowReserved: allowReserved)
     }
 
     /// Sets a header parameter (`simple` style); `nil` sets nothing.
@@ -62,18 +72,12 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Sets an `application/x-www-form-urlencoded` body from an object's
-    /// properties (arrays repeat the key, nested objects use `deepObject`).
-    public mutating func setFormBody<Body: Encodable>(_ value: Body) throws {
-        var items: [String] = []
-        if case .object(let pairs) = try JSONValue(encoding: value) {
-            for (key, member) in JSONValue.sortedMembers(pairs) {
-                switch member {
-                case .null: continue
-                case .object: items += ParameterEncoding.queryItems(name: key, value: try ParameterValue(json: member), style: .deepObject)
-                default: items += ParameterEncoding.queryItems(name: key, value: try ParameterValue(json: member))
-                }
-            }
-        }
+    /// properties, each written as the spec's `encoding` for it says
+    /// (``ParameterEncoding/formItems(_:encodings:)``): by default scalars
+    /// and arrays of scalars as `form` (`tag=a&tag=b`), objects and nested
+    /// arrays in brackets (`line_items[0][price]=p_1`).
+    public mutating func setFormBody<Body: Encodable>(_ value: Body, encodings: [String: FormFieldEncoding] = [:]) throws {
+        let items = try ParameterEncoding.formItems(JSONValue(encoding: value), encodings: encodings)
         body = Data(items.joined(separator: "&").utf8)
         headerFields[.contentType] = "application/x-www-form-urlencoded"
     }

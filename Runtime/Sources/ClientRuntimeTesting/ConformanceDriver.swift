@@ -1,0 +1,205 @@
+import ClientRuntime
+import Foundation
+
+/// The loop of a conformance driver: the program `clientgen
+/// conformance-driver` renders for a spec, which calls every operation of
+/// its generated client with the arguments a harness sends, over real
+/// HTTP, and reports what the client decoded (`make conformance`; the wire
+/// protocol is `scripts/conformance/PROTOCOL.md`).
+///
+/// `DRIVER --manifest` prints the operations the client has; `DRIVER
+/// --server-url URL` reads one JSON request a line from standard input and
+/// writes one JSON result a line.
+public enum ConformanceDriver {
+    /// Runs the driver with the process's arguments: prints `manifest`, or
+    /// answers each request line through `call` (the operation's key, the
+    /// server URL and the arguments) until standard input ends.
+    public static func main(
+        manifest: String,
+        call: @Sendable (_ key: String, _ serverURL: URL, _ arguments: ConformanceArguments) async throws -> ConformanceOutcome
+    ) async {
+        let arguments = CommandLine.arguments
+        if arguments.contains("--manifest") {
+            print(manifest)
+            return
+        }
+        guard let index = arguments.firstIndex(of: "--server-url"), index + 1 < arguments.count, let serverURL = URL(string: arguments[index + 1]) else {
+            FileHandle.standardError.write(Data("usage: \(arguments.first ?? "driver") --manifest | --server-url URL\n".utf8))
+            exit(2)
+        }
+        while let line = readLine(strippingNewline: true) {
+            guard !line.isEmpty else { continue }
+            let result = await answer(line, serverURL: serverURL, call: call)
+            FileHandle.standardOutput.write(result + Data("\n".utf8))
+        }
+    }
+
+    /// The result line of one request line.
+    static func answer(
+        _ line: String, serverURL: URL,
+        call: @Sendable (String, URL, ConformanceArguments) async throws -> ConformanceOutcome
+    ) async -> Data {
+        var result: [String: JSONValue] = [:]
+        do {
+            let request = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            guard case .object(let members) = request, case .string(let key)? = members["key"] else {
+                throw ConformanceArgumentError(message: "a request line needs a string 'key'")
+            }
+            result["key"] = .string(key)
+            result["call"] = members["call"] ?? .null
+            let arguments = try ConformanceArguments(members["arguments"] ?? .object([:]))
+            do {
+                let outcome = try await call(key, serverURL, arguments)
+                result["outcome"] = "ok"
+                result["status"] = .int(outcome.status)
+                switch outcome.body {
+                case .json(let value): (result["bodyKind"], result["body"]) = ("json", value)
+                case .text(let text): (result["bodyKind"], result["body"]) = ("text", .string(text))
+                case .data(let data): (result["bodyKind"], result["body"]) = ("data", .string(data.base64EncodedString()))
+                case .empty: (result["bodyKind"], result["body"]) = ("empty", .null)
+                }
+            } catch let error as ConformanceArgumentError {
+                (result["outcome"], result["stage"], result["error"]) = ("failed", "arguments", .string(error.message))
+            } catch let error as any ClientResponseError {
+                (result["outcome"], result["stage"], result["error"]) = ("failed", "response", .string(String(describing: error)))
+                result["status"] = error.responseStatus.map(JSONValue.int) ?? .null
+            } catch {
+                (result["outcome"], result["stage"], result["error"]) = ("failed", "send", .string(String(describing: error)))
+            }
+        } catch {
+            (result["outcome"], result["stage"], result["error"]) = ("failed", "arguments", .string(String(describing: error)))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(JSONValue.object(result))) ?? Data(#"{"outcome":"failed","stage":"send","error":"unencodable result"}"#.utf8)
+    }
+}
+
+/// An error that came from reading a response (an undocumented status, a
+/// body that does not decode): the driver reports it at the `response` stage.
+protocol ClientResponseError: Error {
+    /// The response's status.
+    var responseStatus: Int? { get }
+}
+
+extension UndocumentedResponseError: ClientResponseError {
+    var responseStatus: Int? { response.status.code }
+}
+
+extension ResponseDecodingError: ClientResponseError {
+    var responseStatus: Int? { status }
+}
+
+/// One call's arguments, by location and wire name, as JSON: the driver
+/// decodes each into its generated Swift type.
+public struct ConformanceArguments: Sendable {
+    /// `path`, `query`, `header`, `cookie` -> name -> value.
+    public let parameters: [String: [String: JSONValue]]
+    /// The body, absent when the call passes none.
+    public let body: JSONValue?
+
+    /// Reads the `arguments` object of a request line.
+    public init(_ json: JSONValue) throws {
+        guard case .object(let members) = json else { throw ConformanceArgumentError(message: "'arguments' must be an object") }
+        var parameters: [String: [String: JSONValue]] = [:]
+        for location in ["path", "query", "header", "cookie"] {
+            switch members[location] {
+            case .object(let values)?: parameters[location] = values
+            case nil, .null?: parameters[location] = [:]
+            default: throw ConformanceArgumentError(message: "'\(location)' must be an object")
+            }
+        }
+        self.parameters = parameters
+        self.body = members["body"]
+    }
+
+    /// The parameter `name` in `location` as `T`; an absent one decodes as
+    /// JSON null (nil for an optional type, an error otherwise).
+    public func value<T: Decodable>(_ location: String, _ name: String, as type: T.Type = T.self) throws -> T {
+        try decode(parameters[location]?[name] ?? .null, as: type, what: "\(location).\(name)")
+    }
+
+    /// The body as `T` (nil for an optional type when absent).
+    public func bodyValue<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        try decode(body ?? .null, as: type, what: "body")
+    }
+
+    /// The bytes of a body sent as a base64 string; nil when absent.
+    public func bodyData() throws -> Data? {
+        guard let body, body != .null else { return nil }
+        guard case .string(let text) = body, let data = Data(base64Encoded: text) else {
+            throw ConformanceArgumentError(message: "body: expected a base64 string")
+        }
+        return data
+    }
+
+    /// The bytes of a required body.
+    public func requiredBodyData() throws -> Data {
+        guard let data = try bodyData() else { throw ConformanceArgumentError(message: "body: required, absent") }
+        return data
+    }
+
+    /// A text body; nil when absent.
+    public func bodyText() throws -> String? {
+        guard let body, body != .null else { return nil }
+        guard case .string(let text) = body else { throw ConformanceArgumentError(message: "body: expected a string") }
+        return text
+    }
+
+    /// A required text body.
+    public func requiredBodyText() throws -> String {
+        guard let text = try bodyText() else { throw ConformanceArgumentError(message: "body: required, absent") }
+        return text
+    }
+
+    private func decode<T: Decodable>(_ json: JSONValue, as type: T.Type, what: String) throws -> T {
+        do {
+            let data = try JSONEncoder().encode(json)
+            return try JSONCoding.makeDecoder().decode(T.self, from: data)
+        } catch {
+            throw ConformanceArgumentError(message: "\(what): \(error)")
+        }
+    }
+}
+
+/// What an operation returned: the status and the decoded body.
+public struct ConformanceOutcome: Sendable {
+    /// The response status.
+    public let status: Int
+    /// The decoded body, to be encoded again.
+    public let body: ConformanceBody
+
+    /// An outcome.
+    public init(status: Int, body: ConformanceBody) {
+        self.status = status
+        self.body = body
+    }
+}
+
+/// A decoded body as the driver reports it.
+public enum ConformanceBody: Sendable {
+    /// A value encoded again by its Swift type.
+    case json(JSONValue)
+    /// A text body.
+    case text(String)
+    /// A binary body.
+    case data(Data)
+    /// No body.
+    case empty
+
+    /// A value encoded again by its Swift type, with the client's date rules.
+    public static func encoding<T: Encodable>(_ value: T) throws -> ConformanceBody {
+        .json(try JSONValue(encoding: value))
+    }
+}
+
+/// Arguments that do not decode into the operation's Swift types.
+public struct ConformanceArgumentError: Error, Sendable {
+    /// What was wrong, and where.
+    public let message: String
+
+    /// An error saying `message`.
+    public init(message: String) {
+        self.message = message
+    }
+}

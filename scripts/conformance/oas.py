@@ -1,0 +1,184 @@
+"""Reading an OpenAPI document the way the conformance harness needs it.
+
+The harness reads each spec on its own, independently of the Swift
+generator: this module loads the YAML or JSON file (keeping dates as the
+strings they are written as, since schemas compare them as strings),
+resolves local `$ref`s while remembering the JSON pointer of the node a
+reference lands on (the synthesizer validates its values against the
+schema found at that pointer), and lists the operations of the document:
+every method under every path item, webhooks excluded.
+"""
+import json
+import os
+from dataclasses import dataclass, field
+
+import yaml
+
+METHODS = ('get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace')
+
+try:
+    _BaseLoader = yaml.CSafeLoader
+except AttributeError:  # PyYAML built without libyaml
+    _BaseLoader = yaml.SafeLoader
+
+
+class _Loader(_BaseLoader):
+    """A safe loader that keeps timestamps as strings."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != 'tag:yaml.org,2002:timestamp']
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.copy().items()
+}
+
+
+def load(path):
+    """The document at `path` (YAML or JSON) as plain Python values."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    if path.endswith('.json'):
+        return json.loads(text)
+    return yaml.load(text, Loader=_Loader)
+
+
+def dialect(doc):
+    """'3.1' for OpenAPI 3.1 (and later) documents, '3.0' otherwise."""
+    version = str(doc.get('openapi', '3.0.0'))
+    return '3.0' if version.startswith('3.0') else '3.1'
+
+
+def escape(token):
+    """A JSON pointer token for a key."""
+    return str(token).replace('~', '~0').replace('/', '~1')
+
+
+def unescape(token):
+    return token.replace('~1', '/').replace('~0', '~')
+
+
+def at(doc, pointer):
+    """The node at JSON pointer `pointer` ('#/a/b' or '/a/b')."""
+    node = doc
+    for token in pointer.lstrip('#').split('/')[1:]:
+        node = node[int(token)] if isinstance(node, list) else node[unescape(token)]
+    return node
+
+
+def resolve(doc, node, pointer):
+    """Follows `$ref`s from `node` (found at `pointer`) to a node that is not
+    a reference: (node, its pointer). Only references inside the document
+    are followed; a `$ref` naming another file is left as it is."""
+    seen = set()
+    while isinstance(node, dict) and isinstance(node.get('$ref'), str) and node['$ref'].startswith('#'):
+        ref = node['$ref']
+        if ref in seen:
+            break
+        seen.add(ref)
+        pointer = ref
+        node = at(doc, ref)
+    return node, pointer
+
+
+@dataclass
+class Parameter:
+    name: str
+    location: str          # path, query, header or cookie
+    required: bool
+    node: dict             # the resolved parameter object
+    pointer: str           # where it lives in the document
+
+    @property
+    def schema_pointer(self):
+        if 'schema' in self.node:
+            return self.pointer + '/schema'
+        media = next(iter(self.node.get('content') or {}), None)
+        return f'{self.pointer}/content/{escape(media)}/schema' if media else None
+
+    @property
+    def style(self):
+        default = {'query': 'form', 'cookie': 'form'}.get(self.location, 'simple')
+        return self.node.get('style', default)
+
+    @property
+    def explode(self):
+        return self.node.get('explode', self.style == 'form')
+
+    @property
+    def content_type(self):
+        """The media type of a parameter described with `content`, else None."""
+        return next(iter(self.node.get('content') or {}), None)
+
+
+@dataclass
+class Operation:
+    method: str            # upper case
+    path: str              # the path template as written in the spec
+    node: dict
+    pointer: str
+    parameters: list = field(default_factory=list)
+
+    @property
+    def key(self):
+        return f'{self.method} {self.path}'
+
+    @property
+    def operation_id(self):
+        return self.node.get('operationId')
+
+
+def parameters_of(doc, path_item, path_pointer, op, op_pointer):
+    """The operation's parameters, the path item's ones overridden by the
+    operation's (same name and location)."""
+    found = {}
+    for holder, pointer in ((path_item, path_pointer), (op, op_pointer)):
+        for index, raw in enumerate(holder.get('parameters') or []):
+            node, where = resolve(doc, raw, f'{pointer}/parameters/{index}')
+            location = node.get('in')
+            found[(node.get('name'), location)] = Parameter(
+                node['name'], location, bool(node.get('required')) or location == 'path', node, where)
+    return list(found.values())
+
+
+def operations(doc):
+    """Every operation of the document, in document order."""
+    result = []
+    for path, raw_item in (doc.get('paths') or {}).items():
+        item_pointer = '#/paths/' + escape(path)
+        item, item_pointer = resolve(doc, raw_item, item_pointer)
+        for method in METHODS:
+            if method not in item:
+                continue
+            op_pointer = f'{item_pointer}/{method}'
+            op = item[method]
+            result.append(Operation(method.upper(), path, op, op_pointer,
+                                    parameters_of(doc, item, item_pointer, op, op_pointer)))
+    return result
+
+
+def request_body(doc, op):
+    """The resolved request body object of `op` and its pointer, or (None, None)."""
+    if 'requestBody' not in op.node:
+        return None, None
+    return resolve(doc, op.node['requestBody'], op.pointer + '/requestBody')
+
+
+def media_schema_pointer(doc, holder, holder_pointer, media_type):
+    """Pointer to the schema of `media_type` in a request body or response,
+    or None when the media type has no schema."""
+    media = (holder.get('content') or {}).get(media_type)
+    if not isinstance(media, dict) or 'schema' not in media:
+        return None
+    return f'{holder_pointer}/content/{escape(media_type)}/schema'
+
+
+def responses(doc, op):
+    """[(status string, resolved response, pointer)] in document order."""
+    result = []
+    for status, raw in (op.node.get('responses') or {}).items():
+        node, pointer = resolve(doc, raw, f'{op.pointer}/responses/{escape(status)}')
+        result.append((str(status), node, pointer))
+    return result
+
+
+def spec_name(path):
+    return os.path.basename(path)

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""`make conformance`: every operation of every spec, called by the
+generated Swift client over real HTTP and checked by an independent reading
+of OpenAPI.
+
+Usage: run.py --clientgen PATH [--specs DIR_OR_FILE ...] [--work DIR]
+              [--min-percent N] [--driver COMMAND]
+
+For each spec (default: specs/ and corpus/), clientgen generates the
+client module and its conformance driver (an executable target that links
+the client; the protocol between driver and harness is in PROTOCOL.md)
+into one scratch package, which `swift build` compiles in one invocation
+for all the specs. Then, per spec, the harness starts the conformance
+server (server.py), asks the driver for its manifest, and feeds it the
+calls of each operation (calls.py): the server checks each request and
+answers it, and the harness checks that the body the driver decoded and
+encoded again equals the body the server sent (compare.py).
+
+Output: for each spec its failures, one a line,
+    FAIL <spec> <METHOD path> <location> <rule>
+then `CONFORMANCE <spec> <ok>/<operations>`, and last
+`CONFORMANCE total <ok>/<operations> <percent>%`. An operation is ok when
+every one of its calls passed both checks; an operation the manifest lacks
+fails with `not generated`. Exit 1 when the total is below --min-percent.
+
+`--driver 'python3 scripts/conformance/fake_driver.py {spec}'` runs a ready
+driver command instead of generating and building (the fake driver is how
+the harness itself is tested).
+"""
+import argparse
+import base64
+import importlib.util
+import json
+import os
+import re
+import selectors
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+REQUIRED_MODULES = ('openapi_core', 'jsonschema', 'yaml', 'referencing')
+# Seconds a driver may take to answer one call.
+CALL_TIMEOUT = 60
+
+
+def ensure_requirements():
+    """Installs the pinned requirements when a module is missing."""
+    if all(importlib.util.find_spec(m) for m in REQUIRED_MODULES):
+        return
+    subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '-r', os.path.join(HERE, 'requirements.txt')], check=True)
+
+
+ensure_requirements()
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+
+import calls as call_plans  # noqa: E402
+import oas  # noqa: E402
+from compare import differences  # noqa: E402
+from server import ConformanceServer  # noqa: E402
+from synth import Synthesizer  # noqa: E402
+
+
+def spec_files(paths):
+    found = []
+    for path in paths:
+        if os.path.isdir(path):
+            found += sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(('.yaml', '.yml', '.json')))
+        elif os.path.exists(path):
+            found.append(path)
+    return [f for f in found if not f.endswith('clients.json')]
+
+
+def module_name(path):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    words = re.split(r'[^A-Za-z0-9]+', stem)
+    return 'Conformance' + ''.join(w[:1].upper() + w[1:] for w in words if w)
+
+
+# -- building the drivers -------------------------------------------------------
+
+def write_manifest(package, modules):
+    """Package.swift: one library target per client, one executable per driver."""
+    runtime = ('.product(name: "ClientRuntime", package: "OpenAPIMobileClients"), '
+               '.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), '
+               '.product(name: "HTTPTypes", package: "swift-http-types")')
+    targets = []
+    for m in modules:
+        targets.append(f'        .target(name: "{m}", dependencies: [{runtime}])')
+        targets.append(f'        .executableTarget(name: "{m}Driver", dependencies: ["{m}", {runtime}, '
+                       f'.product(name: "ClientRuntimeTesting", package: "OpenAPIMobileClients"), '
+                       f'.product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")])')
+    target_list = ',\n'.join(targets)
+    products = ', '.join(f'.executable(name: "{m}Driver", targets: ["{m}Driver"])' for m in modules)
+    manifest = f'''// swift-tools-version:6.0
+// Scratch package: generated clients and their conformance drivers.
+import PackageDescription
+
+let package = Package(
+    name: "ConformanceDrivers",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [{products}],
+    dependencies: [
+        .package(name: "OpenAPIMobileClients", path: "{ROOT}"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
+    ],
+    targets: [
+{target_list}
+    ],
+    swiftLanguageModes: [.v6]
+)
+'''
+    with open(os.path.join(package, 'Package.swift'), 'w') as f:
+        f.write(manifest)
+
+
+def generate(clientgen, spec, package, module):
+    """Generates the client and the driver of `spec`; an error message or None."""
+    for command, folder in (('generate', module), ('conformance-driver', module + 'Driver')):
+        out = os.path.join(package, 'Sources', folder)
+        shutil.rmtree(out, ignore_errors=True)
+        result = subprocess.run([clientgen, command, spec, '--output', out, '--module', module], capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.stderr.write(result.stderr[-2000:])
+            return f'clientgen {command} failed'
+    return None
+
+
+def build_drivers(clientgen, specs, work):
+    """{spec: driver command or error string}."""
+    from scratch_package import build_command
+    package = os.path.join(work, 'package')
+    os.makedirs(os.path.join(package, 'Sources'), exist_ok=True)
+    drivers, modules = {}, {}
+    for spec in specs:
+        module = module_name(spec)
+        error = generate(clientgen, spec, package, module)
+        if error:
+            drivers[spec] = error
+        else:
+            modules[spec] = module
+    for stale in os.listdir(os.path.join(package, 'Sources')):
+        if stale.removesuffix('Driver') not in modules.values():
+            shutil.rmtree(os.path.join(package, 'Sources', stale), ignore_errors=True)
+    if not modules:
+        return drivers
+    write_manifest(package, list(modules.values()))
+    selection = ['--product', next(iter(modules.values())) + 'Driver'] if len(modules) == 1 else []
+    build = subprocess.run(build_command(package, *selection), capture_output=True, text=True)
+    failed = set()
+    if build.returncode != 0:
+        # Find which specs do not compile, one product at a time.
+        for spec, module in modules.items():
+            one = subprocess.run(build_command(package, '--product', module + 'Driver'), capture_output=True, text=True)
+            if one.returncode != 0:
+                errors = [line for line in one.stdout.splitlines() if ': error:' in line]
+                sys.stderr.write(f'{os.path.basename(spec)}: {len(errors)} compile errors, first ones:\n' + '\n'.join(errors[:10]) + '\n')
+                failed.add(spec)
+    bin_path = subprocess.run(build_command(package, '--show-bin-path'), capture_output=True, text=True).stdout.strip()
+    for spec, module in modules.items():
+        drivers[spec] = 'build failed' if spec in failed else [os.path.join(bin_path, module + 'Driver')]
+    return drivers
+
+
+# -- running one spec -----------------------------------------------------------
+
+class DriverProcess:
+    """A driver started with --server-url: one request line in, one result line out."""
+
+    def __init__(self, command, url):
+        self.process = subprocess.Popen(command + ['--server-url', url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.process.stdout, selectors.EVENT_READ)
+
+    def call(self, line):
+        """The driver's result for `line`, or None when it died or timed out."""
+        if self.process.poll() is not None:
+            return None
+        try:
+            self.process.stdin.write(json.dumps(line) + '\n')
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            return None
+        if not self.selector.select(CALL_TIMEOUT):
+            self.process.kill()
+            return None
+        text = self.process.stdout.readline()
+        try:
+            return json.loads(text) if text else None
+        except ValueError:
+            return None
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=30)
+        except (subprocess.TimeoutExpired, BrokenPipeError):
+            self.process.kill()
+
+
+def response_failures(result, sent):
+    """[(location, rule)] of the driver's report against what the server sent."""
+    if result.get('outcome') != 'ok':
+        return [(result.get('stage') or 'driver', f'driver {result.get("stage")}: {result.get("error")}')]
+    if sent is None:
+        return [('request', 'the server got no request')]
+    if result.get('status') != sent.status:
+        return [('response.status', f'{result.get("status")} != expected {sent.status}')]
+    kind, body = result.get('bodyKind'), result.get('body')
+    if sent.kind == 'empty':
+        return [] if kind == 'empty' or body in (None, '') else [('response.body', f'{kind} body, expected none')]
+    if sent.streaming:
+        return stream_failures(kind, body, sent)
+    if kind == 'json' and sent.kind == 'json':
+        return differences(sent.value, body, 'response.body')
+    received = _bytes_of(kind, body)
+    if received is None:
+        return [('response.body', f'{kind} body, expected {sent.kind}')]
+    return [] if received == sent.raw else [('response.body', f'{len(received)} bytes differ from the {len(sent.raw)} sent')]
+
+
+def stream_failures(kind, body, sent):
+    if kind == 'json' and isinstance(body, list):
+        return differences(sent.events, body, 'response.events')
+    received = _bytes_of(kind, body)
+    if received == sent.raw:
+        return []
+    return [('response.body', 'stream differs from the one sent')]
+
+
+def _bytes_of(kind, body):
+    if kind == 'text' and isinstance(body, str):
+        return body.encode()
+    if kind == 'data' and isinstance(body, str):
+        return base64.b64decode(body)
+    if kind == 'json':
+        return json.dumps(body).encode()
+    return None
+
+
+def run_spec(spec, command):
+    """(ok operations, operations, [(key, location, rule)])."""
+    doc = oas.load(spec)
+    operations = oas.operations(doc)
+    failures = []
+    if isinstance(command, str):  # generation or build failed
+        return 0, len(operations), [(op.key, 'client', command) for op in operations]
+    listing = subprocess.run(command + ['--manifest'], capture_output=True, text=True)
+    try:
+        entries = {e['key']: e for e in json.loads(listing.stdout)['operations']}
+    except (ValueError, KeyError):
+        return 0, len(operations), [(op.key, 'driver', 'no manifest') for op in operations]
+    synth = Synthesizer(doc)
+    counter = call_plans.BranchCounter(synth)
+    server = ConformanceServer(doc, synth).start()
+    driver = DriverProcess(command, server.url)
+    ok = 0
+    try:
+        for op in operations:
+            entry = entries.get(op.key)
+            if entry is None:
+                failures.append((op.key, 'operation', 'not generated'))
+                continue
+            op_failures = []
+            for call in call_plans.plan(synth, counter, op, entry):
+                op_failures += run_call(server, driver, op, call, entry)
+            failures += [(op.key, loc, rule) for loc, rule in dict.fromkeys(op_failures)]
+            ok += not op_failures
+    finally:
+        driver.close()
+        server.stop()
+    return ok, len(operations), failures
+
+
+def run_call(server, driver, op, call, entry):
+    if call.error:
+        return [('arguments', f'cannot synthesize: {call.error}')]
+    server.expect(op, call, entry)
+    result = driver.call(call.request_line())
+    outcome = server.result()
+    if result is None:
+        return [('driver', 'no result line (crashed or timed out)')]
+    found = list(outcome.failures)
+    if not outcome.arrived and result.get('outcome') == 'ok':
+        found.append(('request', 'the server got no request'))
+    found += response_failures(result, outcome.sent if outcome.arrived else None)
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--clientgen', help='the clientgen executable (not needed with --driver)')
+    parser.add_argument('--specs', nargs='+', action='extend', help='spec files or folders (default: specs corpus)')
+    parser.add_argument('--work', default='.build-conformance', help='folder of the scratch package')
+    parser.add_argument('--min-percent', type=float, default=99.0)
+    parser.add_argument('--driver', help="a driver command to use as it is; {spec} stands for the spec's path")
+    args = parser.parse_args()
+    specs = spec_files(args.specs or ['specs', 'corpus'])
+    if not specs:
+        sys.exit('no specs found')
+    started = time.monotonic()
+    if args.driver:
+        drivers = {s: [w.replace('{spec}', s) for w in shlex.split(args.driver)] for s in specs}
+    else:
+        if not args.clientgen:
+            sys.exit('--clientgen is needed (or --driver)')
+        drivers = build_drivers(os.path.abspath(args.clientgen), specs, os.path.abspath(args.work))
+    built = time.monotonic()
+    total_ok = total = 0
+    for spec in specs:
+        name = os.path.basename(spec)
+        ok, count, failures = run_spec(spec, drivers[spec])
+        for key, location, rule in failures:
+            print(f'FAIL {name} {key} {location} {rule}')
+        print(f'CONFORMANCE {name} {ok}/{count}', flush=True)
+        total_ok, total = total_ok + ok, total + count
+    percent = 100.0 * total_ok / total if total else 100.0
+    print(f'CONFORMANCE total {total_ok}/{total} {percent:.1f}%')
+    print(f'(build {built - started:.0f} s, calls {time.monotonic() - built:.0f} s)', file=sys.stderr)
+    sys.exit(0 if percent >= args.min_percent else 1)
+
+
+if __name__ == '__main__':
+    main()
