@@ -21,6 +21,10 @@ SPECS := $(wildcard specs/*.yaml)
 # clientgen is a product of the generator package (Generator/); the SDK package depends on it, so it builds into .build too.
 CLIENTGEN := .build/debug/clientgen
 CLIENTS := specs/clients.json
+# The specs `make conformance` calls every operation of: specs/ and corpus/, or CONFORMANCE_SPECS=DIR (files or folders).
+CONFORMANCE_SPECS ?= specs corpus
+# The share of operations that must round-trip (percent).
+CONFORMANCE_MIN ?= 99
 # Specs `make corpus` leaves out (CI skips the 3 MB GitHub spec: CORPUS_SKIP=22-github-rest-api.yaml).
 CORPUS_SKIP ?=
 # `make bench BENCH_CODEGEN_FLAGS=--peer-compile` also compiles the peer's GitHub client (4+ minutes, 7 GB).
@@ -36,7 +40,7 @@ INSTALL_CONFIGURATION ?= release
 # Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
 INSTALL_BUILD_FLAGS ?=
 
-.PHONY: help deps build install install-check generate drift spec-diff lint layout privacy ios-check corpus references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
+.PHONY: help deps build install install-check generate drift spec-diff lint layout privacy ios-check corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -99,6 +103,16 @@ corpus: deps ## Lint, generate and compile a client for every spec in $(CORPUS) 
 	@for spec in $(wildcard $(CORPUS)/*.yaml $(CORPUS)/*.json); do $(CLIENTGEN) lint "$$spec" 2>&1 | tail -n 1; $(CLIENTGEN) lint "$$spec" >/dev/null 2>&1 || exit 1; done
 	python3 scripts/corpus.py $(CLIENTGEN) $(CORPUS) $(foreach s,$(CORPUS_SKIP),--skip $(s))
 
+conformance: deps ## Call every operation of each spec in CONFORMANCE_SPECS through its generated client over loopback, checked by openapi-core; prints CONFORMANCE lines
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen
+	python3 scripts/conformance/run.py --clientgen $(CLIENTGEN) --specs $(CONFORMANCE_SPECS) --min-percent $(CONFORMANCE_MIN)
+
+ci-conformance: # The harness's own tests, the serialisation shapes (Stripe's bracket forms, encoding, allowReserved; every call must pass), then the default folders
+	@python3 -c 'import openapi_core, jsonschema, yaml, werkzeug, pytest' 2>/dev/null || python3 -m pip install -q -r scripts/conformance/requirements.txt
+	python3 -m pytest -q -p no:cacheprovider scripts/conformance
+	$(MAKE) --no-print-directory conformance CONFORMANCE_SPECS=scripts/conformance/specs CONFORMANCE_MIN=100
+	$(MAKE) --no-print-directory conformance
+
 docs: deps ## DocC reference of ClientRuntime, Resilience and the SDKs in .build/docs (docc, warnings fail)
 	python3 scripts/docs.py
 
@@ -145,7 +159,7 @@ install-check: deps ## make install into a scratch prefix and check the version 
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-CI_STEPS := test test-heavy layout privacy ios-check lint drift spec-diff ci-corpus guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references
+CI_STEPS := test test-heavy layout privacy ios-check lint drift spec-diff ci-corpus ci-conformance guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references
 ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 	scripts/ci.sh $(CI_STEPS)
 

@@ -306,7 +306,15 @@ class _Draw:
                 return found
         length = max(lo, min(8, hi if hi is not None else 8))
         alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
-        return ''.join(self.rng.choice(alphabet) for _ in range(length))
+        text = ''.join(self.rng.choice(alphabet) for _ in range(length))
+        if length >= 4 and self.rng.random() < 0.5:
+            # Characters that escaping must carry through every location: a
+            # space, the query's and the path's delimiters, a percent sign,
+            # brackets, a quote, and letters outside ASCII.
+            special = self.rng.choice([' ', '&', '=', '+', '/', '?', '#', '%', '[', ']', ',', ';', '"', "'", 'é', '中', '😀'])
+            index = self.rng.randrange(1, length - 1)
+            text = text[:index] + special + text[index + 1:]
+        return text
 
     def base64_text(self, node):
         size = 1 + self.rng.randrange(12)
@@ -369,11 +377,33 @@ class _Draw:
             count = max(count, node.get('minProperties', 0))
             for index in range(1, count + 1):
                 value[f'key{index}'] = self.any_value() if extra is True or extra == {} else self.of(extra, depth + 1)
+        for name, schema in properties.items():
+            # A member left out is one whose `default` the reader assumes: a
+            # client may send that default itself, so expect it either way.
+            if name in value or self.skipped(schema):
+                continue
+            resolved = merge_all_of(self.synth, schema)
+            if isinstance(resolved, dict) and 'default' in resolved and _plausible_default(resolved):
+                value[name] = resolved['default']
         for name in required - set(value):
             # A required member not among `properties` (or one readOnly/writeOnly hides): any value.
             if name not in properties:
                 value[name] = self.any_value() if extra in (None, True, {}) else self.of(extra, depth + 1)
         return value
+
+
+def _plausible_default(schema):
+    """Whether a schema's `default` fits its own `enum` and `type` (some specs' do not)."""
+    default = schema['default']
+    if 'enum' in schema and default not in schema['enum']:
+        return False
+    kinds = {'string': str, 'boolean': bool, 'integer': int, 'number': (int, float), 'array': list, 'object': dict}
+    types = schema.get('type')
+    types = types if isinstance(types, list) else [types] if types else []
+    if default is None:
+        return 'null' in types or schema.get('nullable') is True
+    return not types or any(t in kinds and isinstance(default, kinds[t]) and not (t in ('integer', 'number') and isinstance(default, bool))
+                            for t in types)
 
 
 def _uuid(rng):

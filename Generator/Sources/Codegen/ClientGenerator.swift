@@ -67,7 +67,7 @@ public enum ClientGenerator {
             servers: ServerTranslator.servers(of: document),
             operations: MultipartAnalysis.describeParts(operations, types: models.declarations),
             types: ValidationAnalysis.markValidatable(AssumptionAnalysis.markLenient(MutabilityAnalysis.markResponseOnly(
-                RecursionAnalysis.markRecursive(models.declarations),
+                RecursionAnalysis.markRecursive(UnionKeysAnalysis.fillKeys(models.declarations)),
                 requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) },
                 responseRoots: operations.flatMap(AssumptionAnalysis.responseTypes)))))
         client.componentTypeNames = models.componentTypeNames

@@ -533,14 +533,10 @@ public enum IDOrName: Codable, Hashable, Sendable {
 
     /// Decodes the member the value matches.
     public init(from decoder: any Decoder) throws {
-        if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
-        if let value = try? decoder.decodeMember(String.self) { self = .string(value); return }
-        throw DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: NoMatchingMemberError(typeName: "IDOrName", members: ["Int", "String"]).description
-            )
-        )
+        var match = UnionMatch<IDOrName>(decoder)
+        match.consider(keys: nil) { .int(try $0.decodeMember(Int.self)) }
+        match.consider(keys: nil) { .string(try $0.decodeMember(String.self)) }
+        self = try match.chosen(typeName: "IDOrName", members: ["Int", "String"])
     }
 
     /// Encodes the member's value.
@@ -953,17 +949,10 @@ public enum OrderShape: Codable, Hashable, Sendable, Validatable {
 
     /// Decodes the member the value matches.
     public init(from decoder: any Decoder) throws {
-        if let value = try? decoder.decodeMember(OrderLine.self) { self = .orderLine(value); return }
-        if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
-        throw DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: NoMatchingMemberError(
-                    typeName: "OrderShape",
-                    members: ["OrderLine", "Int"]
-                ).description
-            )
-        )
+        var match = UnionMatch<OrderShape>(decoder)
+        match.consider(keys: ["note"]) { .orderLine(try $0.decodeMember(OrderLine.self)) }
+        match.consider(keys: nil) { .int(try $0.decodeMember(Int.self)) }
+        self = try match.chosen(typeName: "OrderShape", members: ["OrderLine", "Int"])
     }
 
     /// Encodes the member's value.
@@ -1032,17 +1021,10 @@ public struct Links: Codable, Hashable, Sendable {
 
         /// Decodes the member the value matches.
         public init(from decoder: any Decoder) throws {
-            if let value = try? decoder.decodeMember(LowercaseUUID.self) { self = .uuid(value); return }
-            if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: NoMatchingMemberError(
-                        typeName: "Target",
-                        members: ["LowercaseUUID", "Int"]
-                    ).description
-                )
-            )
+            var match = UnionMatch<Target>(decoder)
+            match.consider(keys: nil) { .uuid(try $0.decodeMember(LowercaseUUID.self)) }
+            match.consider(keys: nil) { .int(try $0.decodeMember(Int.self)) }
+            self = try match.chosen(typeName: "Target", members: ["LowercaseUUID", "Int"])
         }
 
         /// Encodes the member's value.

@@ -21,15 +21,28 @@ struct ConformanceDriverRenderer {
         writer.line("/// The operations of `\(clientModule)`, as the harness reads them.")
         writer.line("let manifest = \(SwiftLiteral.string(Self.manifest(client)))")
         writer.line("")
-        writer.closure("await ConformanceDriver.main(manifest: manifest)", parameters: "key, serverURL, arguments") { writer in
-            writer.line("let client = Client(serverURL: serverURL, transport: URLSessionTransport())")
+        // One small function per operation and a switch that only names
+        // them: a spec of a thousand operations type-checks in linear time
+        // (one closure holding every call took the compiler over 16 GB).
+        writer.line("/// Calls the operation `key` names.")
+        writer.block("func call(_ key: String, _ client: Client, _ arguments: ConformanceArguments) async throws -> ConformanceOutcome") { writer in
             writer.line("switch key {")
-            for operation in client.operations {
-                writer.line("case \(SwiftLiteral.string(Self.key(operation))):")
-                renderCall(operation, into: &writer)
+            for (index, operation) in client.operations.enumerated() {
+                writer.line("case \(SwiftLiteral.string(Self.key(operation))): return try await call\(index)(client, arguments)")
             }
             writer.line("default: throw ConformanceArgumentError(message: \"no operation \\(key)\")")
             writer.line("}")
+        }
+        for (index, operation) in client.operations.enumerated() {
+            writer.line("")
+            writer.line("/// " + SwiftComment.code(Self.key(operation)))
+            writer.block("func call\(index)(_ client: Client, _ arguments: ConformanceArguments) async throws -> ConformanceOutcome") { writer in
+                renderCall(operation, into: &writer)
+            }
+        }
+        writer.line("")
+        writer.closure("await ConformanceDriver.main(manifest: manifest)", parameters: "key, serverURL, arguments") { writer in
+            writer.line("try await call(key, Client(serverURL: serverURL, transport: URLSessionTransport()), arguments)")
         }
         return writer.text
     }
@@ -55,41 +68,57 @@ struct ConformanceDriverRenderer {
             }
         }
         let call = "try await client.\(SwiftName.unescaped(operation.responseMethodName))(\(arguments.joined(separator: ", ")))"
-        writer.line("    do {")
-        writer.line("        let response = \(call)")
-        writer.line("        return try ConformanceOutcome(status: response.status, body: \(bodyExpression(operation.success, value: "response.body", responses: operation.responses.filter(\.isSuccess))))")
-        if let failure = operation.failure {
-            writer.line("    } catch let error as APIError<\(failure.bodyType)> {")
-            writer.line("        return try ConformanceOutcome(status: error.status, body: \(bodyExpression(failure, value: "error.body", responses: operation.responses.filter { !$0.isSuccess })))")
+        let success = operation.responses.filter(\.isSuccess)
+        guard let failure = operation.failure else {
+            writer.line("let response = \(call)")
+            renderOutcome(operation.success, value: "response", responses: success, into: &writer)
+            return
         }
-        writer.line("    }")
+        // The function's body is one level deep; the `do` and `catch` blocks two.
+        var attempt = SwiftWriter(depth: 2)
+        attempt.line("let response = \(call)")
+        renderOutcome(operation.success, value: "response", responses: success, into: &attempt)
+        var caught = SwiftWriter(depth: 2)
+        renderOutcome(failure, value: "error", responses: operation.responses.filter { !$0.isSuccess }, into: &caught)
+        writer.line("do {")
+        writer.append(rendered: attempt.lines)
+        writer.line("} catch let error as APIError<\(failure.bodyType)> {")
+        writer.append(rendered: caught.lines)
+        writer.line("}")
     }
 
-    /// The `ConformanceBody` of a decoded body: a per-status enum through a
-    /// closure that switches over its cases.
-    private func bodyExpression(_ result: ResultDeclaration, value: String, responses: [ResponseCase]) -> String {
+    /// `return ConformanceOutcome(...)` of `value` (a `Response` or an
+    /// `APIError`): its status and its body encoded again; a per-status
+    /// enum through a switch over its cases.
+    private func renderOutcome(_ result: ResultDeclaration, value: String, responses: [ResponseCase], into writer: inout SwiftWriter) {
+        let status = "\(value).status"
         switch result {
         case .empty:
-            return ".empty"
+            writer.line("return ConformanceOutcome(status: \(status), body: .empty)")
         case .single(let type):
-            return Self.body(of: value, decoding: responses.first { $0.decoding != .none }?.decoding ?? .json(type))
-        case .perStatus(let name, let cases):
-            let arms = cases.map { item -> String in
+            let decoding = responses.first { $0.decoding != .none }?.decoding ?? .json(type)
+            writer.line("return \(Self.outcome(status: status, body: "\(value).body", decoding: decoding))")
+        case .perStatus(_, let cases):
+            writer.line("switch \(value).body {")
+            for item in cases {
                 let caseName = SwiftName.unescaped(item.name)
-                guard item.type != nil else { return "case .\(caseName): return .empty" }
-                let decoding = responses.first { $0.caseName == item.name }?.decoding ?? .json(item.type!)
-                return "case .\(caseName)(let value): return \(Self.body(of: "value", decoding: decoding))"
+                if let type = item.type {
+                    let decoding = responses.first { $0.caseName == item.name }?.decoding ?? .json(type)
+                    writer.line("case .\(caseName)(let body): return \(Self.outcome(status: status, body: "body", decoding: decoding))")
+                } else {
+                    writer.line("case .\(caseName): return ConformanceOutcome(status: \(status), body: .empty)")
+                }
             }
-            return "{ (body: \(name)) throws -> ConformanceBody in switch body { \(arms.joined(separator: "; ")) } }(\(value))"
+            writer.line("}")
         }
     }
 
-    private static func body(of value: String, decoding: ResponseCase.Decoding) -> String {
+    private static func outcome(status: String, body: String, decoding: ResponseCase.Decoding) -> String {
         switch decoding {
-        case .none: return ".empty"
-        case .text: return ".text(\(value))"
-        case .data: return ".data(\(value))"
-        case .json: return "try .encoding(\(value))"
+        case .none: return "ConformanceOutcome(status: \(status), body: .empty)"
+        case .text: return "ConformanceOutcome(status: \(status), body: .text(\(body)))"
+        case .data: return "ConformanceOutcome(status: \(status), body: .data(\(body)))"
+        case .json: return "try ConformanceOutcome(status: \(status), body: .encoding(\(body)))"
         }
     }
 

@@ -262,11 +262,14 @@ struct ModelRenderer {
                     writer.line("default: self = .undocumented(try decoder.decodeMember(JSONValue.self))")
                     writer.line("}")
                 } else {
+                    // The member the value matches best (``UnionMatch``), not the first that decodes.
+                    writer.line("var match = UnionMatch<\(declaration.name)>(decoder)")
                     for member in shape.members {
-                        writer.line("if let value = try? decoder.decodeMember(\(member.type).self) { self = .\(SwiftName.unescaped(member.name))(value); return }")
+                        let keys = member.objectKeys.map { "[" + $0.map(SwiftLiteral.string).joined(separator: ", ") + "]" } ?? "nil"
+                        writer.line("match.consider(keys: \(keys)) { .\(SwiftName.unescaped(member.name))(try $0.decodeMember(\(member.type).self)) }")
                     }
                     let names = shape.members.map { SwiftLiteral.string($0.type.description) }.joined(separator: ", ")
-                    writer.line("throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: NoMatchingMemberError(typeName: \(SwiftLiteral.string(declaration.name)), members: [\(names)]).description))")
+                    writer.line("self = try match.chosen(typeName: \(SwiftLiteral.string(declaration.name)), members: [\(names)])")
                 }
             }
             writer.line("")

@@ -141,6 +141,10 @@ public struct UnionShape: Sendable, Hashable {
         public var constraints: ConstraintDeclaration?
         /// The constraints on each element of an array member.
         public var elementConstraints: ConstraintDeclaration?
+        /// The wire names of its properties, when it is an object that takes
+        /// no others (``UnionKeysAnalysis``): how a value without a
+        /// discriminator is matched to the member that declares the most of it.
+        public var objectKeys: [String]?
     }
 
     /// The members, tried in order when there is no discriminator.

@@ -186,7 +186,7 @@ final class ModelTranslator {
         if openEnumShape(schema) != nil { return true }
         if let members = unionMembers(schema), members.count > 1 || schema.discriminator != nil { return true }
         if !schema.allOf.isEmpty { return mergedObject(schema).map { !$0.properties.isEmpty } ?? false }
-        return !schema.properties.isEmpty
+        return !schema.properties.isEmpty && (schema.types.isEmpty || schema.types.contains(.object))
     }
 
     // MARK: Enums
@@ -275,8 +275,11 @@ final class ModelTranslator {
     /// required names, in order. Nil when the schema is not an object.
     private func mergedObject(_ schema: Schema, depth: Int = 0) -> Schema? {
         guard depth < 16 else { return nil }
-        let isObject = schema.singleType == .object || !schema.properties.isEmpty || !schema.allOf.isEmpty
-            || (schema.types.isEmpty && schema.additionalProperties != nil)
+        // `properties` next to `type: array` (or another type that is not an
+        // object) constrains nothing: JSON Schema applies it to objects only.
+        let mayBeObject = schema.types.isEmpty || schema.types.contains(.object)
+        let isObject = mayBeObject && (schema.singleType == .object || !schema.properties.isEmpty || !schema.allOf.isEmpty
+            || (schema.types.isEmpty && schema.additionalProperties != nil))
         // An object with an `enum` that is not a string or integer set (an
         // enum of objects, `[null]`) is still a struct: the enum is not typed.
         guard isObject, schema.enumValues == nil || openEnumShape(schema) == nil else { return nil }
@@ -304,7 +307,12 @@ final class ModelTranslator {
             let resolved = document.resolve(property)
             if resolved?.alwaysValid == false { continue }
             let base = swiftType(for: property, suggestedName: SwiftName.typeName(wireName), in: &scope)
-            let required = schema.required.contains(wireName)
+            // A required member the server alone sends (`readOnly`) is required in
+            // responses only, one the client alone sends (`writeOnly`) in requests
+            // only (OpenAPI 3.0, Schema Object): one Swift type serves both, so
+            // the member is optional there.
+            let oneWay = resolved?.readOnly == true || resolved?.writeOnly == true
+            let required = schema.required.contains(wireName) && !oneWay
             let nullable = isNullable(property) && base != .json
             var type: SwiftType
             var defaultValue: String?
@@ -326,6 +334,15 @@ final class ModelTranslator {
                 documentation: Documentation.text(resolved?.title, property.reference?.description ?? resolved?.description),
                 isDeprecated: resolved?.deprecated ?? false, defaultValue: defaultValue, isRequired: required,
                 constraints: valueConstraints, elementConstraints: elementConstraints, isAssumed: isAssumed))
+        }
+        // A name in `required` that `properties` does not describe is still a
+        // member every value has: kept as JSON, so it is neither lost when a
+        // value is decoded and sent again nor missing from one built in code.
+        for wireName in schema.required where schema.properties[wireName] == nil && !wireName.isEmpty {
+            properties.append(PropertyDeclaration(
+                name: propertyNames.claim(SwiftName.caseName(wireName, fallback: "property\(properties.count + 1)")), wireName: wireName, type: .json,
+                documentation: nil, isDeprecated: false, defaultValue: nil, isRequired: true,
+                constraints: nil, elementConstraints: nil, isAssumed: objectAssumed))
         }
         var additional: SwiftType?
         if !properties.isEmpty {

@@ -187,6 +187,11 @@ struct OperationTranslator {
     // MARK: Responses
 
     private func responseCases(_ operation: OpenAPIModel.Operation, typePrefix: String) -> ([ResponseCase], ResultDeclaration, ResultDeclaration?) {
+        // OpenAPI 3.1 lets an operation document no response: any success is
+        // read as one without a body, rather than every status as undocumented.
+        if operation.responses.isEmpty {
+            return ([ResponseCase(status: "2XX", isSuccess: true, decoding: .none, caseName: nil)], .empty, nil)
+        }
         let hasSuccess = operation.responses.keys.contains { $0.hasPrefix("2") }
         var cases: [ResponseCase] = []
         var successCases: [(status: String, type: SwiftType?, documentation: String?)] = []
@@ -269,10 +274,13 @@ struct OperationTranslator {
     }
 
     private static func acceptHeader(_ operation: OpenAPIModel.Operation, document: OpenAPIDocument) -> String? {
+        // Only the media type the client reads of each response: one it lists
+        // but reads another way (GitHub's `application/vnd.github.v3.object`
+        // next to `application/json`) invites a body it cannot decode.
         var types: [String] = []
         for (_, response) in operation.responses {
-            guard let resolved = document.resolve(response) else { continue }
-            for key in resolved.content.keys where !types.contains(key) { types.append(key) }
+            guard let resolved = document.resolve(response), let (key, _, _) = preferredContent(resolved.content) else { continue }
+            if !types.contains(key) { types.append(key) }
         }
         return types.isEmpty ? nil : types.joined(separator: ", ")
     }

@@ -1,3 +1,4 @@
+import Foundation
 import OpenAPIModel
 
 /// Maps schemas to the Swift types generated code uses for them.
@@ -47,7 +48,13 @@ public struct TypeMapping {
             return swiftType(for: only, named: named)
         }
         switch schema.singleType {
-        case .string?: return .named(stringType(format: schema.format, contentEncoding: schema.contentEncoding))
+        case .string?:
+            let type = stringType(format: schema.format, contentEncoding: schema.contentEncoding)
+            // A `uri` whose default is no URL (GitHub's `environment_url`
+            // defaults to "", and the API sends it) stays a String: `URL`
+            // cannot hold the value, and a response holding it would not decode.
+            if type == "URL", case .string(let text)? = schema.defaultValue, URL(string: text) == nil { return .named("String") }
+            return .named(type)
         case .integer?:
             switch schema.format {
             case "int32": return .named("Int32")
@@ -80,7 +87,8 @@ public struct TypeMapping {
         if schema.enumValues != nil { return true }
         if !schema.oneOf.isEmpty || !schema.anyOf.isEmpty { return true }
         if schema.allOf.count > 1 || (!schema.allOf.isEmpty && !schema.properties.isEmpty) { return true }
-        return !schema.properties.isEmpty
+        // `properties` applies to objects only (`type: array` with `properties` is an array).
+        return !schema.properties.isEmpty && (schema.types.isEmpty || schema.types.contains(.object))
     }
 
     private func stringType(format: String?, contentEncoding: String?) -> String {

@@ -202,14 +202,10 @@ public enum IDOrName: Codable, Hashable, Sendable {
 
     /// Decodes the member the value matches.
     public init(from decoder: any Decoder) throws {
-        if let value = try? decoder.decodeMember(Int.self) { self = .int(value); return }
-        if let value = try? decoder.decodeMember(String.self) { self = .string(value); return }
-        throw DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: NoMatchingMemberError(typeName: "IDOrName", members: ["Int", "String"]).description
-            )
-        )
+        var match = UnionMatch<IDOrName>(decoder)
+        match.consider(keys: nil) { .int(try $0.decodeMember(Int.self)) }
+        match.consider(keys: nil) { .string(try $0.decodeMember(String.self)) }
+        self = try match.chosen(typeName: "IDOrName", members: ["Int", "String"])
     }
 
     /// Encodes the member's value.
@@ -227,17 +223,10 @@ public enum Contact: Codable, Hashable, Sendable {
 
     /// Decodes the member the value matches.
     public init(from decoder: any Decoder) throws {
-        if let value = try? decoder.decodeMember(Base.self) { self = .base(value); return }
-        if let value = try? decoder.decodeMember(Contact.EmailContact.self) { self = .emailContact(value); return }
-        throw DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: NoMatchingMemberError(
-                    typeName: "Contact",
-                    members: ["Base", "Contact.EmailContact"]
-                ).description
-            )
-        )
+        var match = UnionMatch<Contact>(decoder)
+        match.consider(keys: ["id"]) { .base(try $0.decodeMember(Base.self)) }
+        match.consider(keys: ["email"]) { .emailContact(try $0.decodeMember(Contact.EmailContact.self)) }
+        self = try match.chosen(typeName: "Contact", members: ["Base", "Contact.EmailContact"])
     }
 
     /// Encodes the member's value.
