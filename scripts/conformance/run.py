@@ -160,7 +160,8 @@ def build_drivers(clientgen, specs, work):
             one = subprocess.run(build_command(package, '--product', module + 'Driver'), capture_output=True, text=True)
             if one.returncode != 0:
                 errors = [line for line in one.stdout.splitlines() if ': error:' in line]
-                sys.stderr.write(f'{os.path.basename(spec)}: {len(errors)} compile errors, first ones:\n' + '\n'.join(errors[:10]) + '\n')
+                detail = '\n'.join(errors[:10]) if errors else (one.stdout[-2000:] + one.stderr[-2000:])
+                sys.stderr.write(f'{os.path.basename(spec)}: {len(errors)} compile errors, first ones:\n{detail}\n')
                 failed.add(spec)
     bin_path = subprocess.run(build_command(package, '--show-bin-path'), capture_output=True, text=True).stdout.strip()
     for spec, module in modules.items():
