@@ -175,9 +175,11 @@ bench-compare: deps ## HEAD's benchmarks against BASE=<revision>'s (default: the
 ios-size: ## Object code per module compiled for arm64-apple-ios16.0 with -Osize (IOS_SDK=<iPhoneOS SDK>; Linux: IOS_APINOTES), against the peer's client
 	python3 scripts/ios_size.py
 
-fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n); fails on any crash
+fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n), and hostile strings in every place of a spec (no live code); fails on any crash
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/fuzz_lint.py $(or $(SEED),1)
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --target ClientRuntime
+	python3 scripts/fuzz_hostile.py .build/release/clientgen .build/debug/Modules
 
 clean: ## Remove build products
 	rm -rf .build .build-bench .build-ios .build-ios-size Sandbox/Server/.build Benchmarks/PeerComparison/.build

@@ -340,6 +340,11 @@ extension DiagnosticCode {
         id: "header-name", severity: .warning,
         summary: "`name:` or `in:` in a Header object, which takes its name from its key: ignored")
 
+    /// The `no-parameter-form` warning.
+    public static let noParameterForm = DiagnosticCode(
+        id: "no-parameter-form", severity: .warning,
+        summary: "a path, header or cookie parameter whose schema nests arrays or objects: the `simple` and `form` styles write one level only, so such a value cannot be sent (a query parameter or form field uses brackets instead)")
+
     /// The `component-name` warning.
     public static let componentName = DiagnosticCode(
         id: "component-name", severity: .warning,
@@ -368,7 +373,7 @@ extension DiagnosticCode {
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,
         .quotedBoolean, .quotedNumber, .invalidStatusCode, .serverDefaultNotInEnum, .undefinedServerVariable,
-        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .componentName, .complexKey,
+        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .noParameterForm, .componentName, .complexKey,
         .yamlExtraDocuments
     ]
 }

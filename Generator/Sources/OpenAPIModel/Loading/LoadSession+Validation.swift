@@ -10,6 +10,39 @@ extension LoadSession {
         checkOfflineExtensions(document)
         checkBooleanMarks()
         checkStreamedArrays(document)
+        checkParameterForms(document)
+    }
+
+    /// A path, header or cookie value is written in one level (`simple`:
+    /// `3,4`, `role=admin,name=a`; a cookie's `form`): a schema whose values
+    /// nest arrays or objects has no form there, and the client would throw
+    /// when asked to send one. Said once per parameter, at its schema.
+    private func checkParameterForms(_ document: OpenAPIDocument) {
+        var seen: Set<String> = []
+        for (path, method, operation, item) in document.operations {
+            for reference in item.parameters + operation.parameters {
+                guard let parameter = document.resolve(reference), [.path, .header, .cookie].contains(parameter.location),
+                    let schemaReference = parameter.schema, let schema = document.resolve(schemaReference)
+                else { continue }
+                let location = schemaReference.reference?.location ?? schema.location
+                guard nestsContainers(schema, in: document), seen.insert("\(location.file):\(location.line):\(location.column)").inserted else { continue }
+                diagnostics.append(
+                    Diagnostic(
+                        .noParameterForm,
+                        "\(parameter.location.rawValue) parameter '\(parameter.name)' of \(method.wireName) \(path) holds nested arrays or objects, which the \(parameter.location == .cookie ? "form" : "simple") style cannot write",
+                        at: location, hint: "flatten its schema, or give it 'content: {application/json: {schema: ...}}' to send its JSON text"))
+            }
+        }
+    }
+
+    /// Whether values of the schema hold an array or object inside an array or object.
+    private func nestsContainers(_ schema: Schema, in document: OpenAPIDocument) -> Bool {
+        func isContainer(_ reference: RefOr<Schema>?) -> Bool {
+            guard let reference, let resolved = document.resolve(reference) else { return false }
+            return resolved.singleType == .array || resolved.singleType == .object || !resolved.properties.isEmpty || resolved.items != nil
+        }
+        if schema.singleType == .array || schema.items != nil { return isContainer(schema.items) }
+        return schema.properties.values.contains { isContainer($0) }
     }
 
     /// Every `{name}` in a path template needs a path parameter, and every
