@@ -157,15 +157,10 @@ def check(spec_text, label):
 
 
 for index, text in enumerate(HOSTILE):
-    for place in TEXT_PLACES:
+    specs = [(place, text_spec(place, text)) for place in TEXT_PLACES] + [(place, name_spec(place, text)) for place in NAME_PLACES]
+    for place, spec_text in specs:
         cases += 1
-        problem = check(text_spec(place, text), f'{place} {index}')
-        if problem:
-            print(f'HOSTILE {place} #{index}: {problem}')
-            failures += 1
-    for place in NAME_PLACES:
-        cases += 1
-        problem = check(name_spec(place, text), f'{place} {index}')
+        problem = check(spec_text, f'{place} {index}')
         if problem:
             print(f'HOSTILE {place} #{index}: {problem}')
             failures += 1

@@ -18,12 +18,24 @@ def build_command(package, *selection):
     return ['swift', 'build', '--package-path', package, '--scratch-path', BUILD_FOLDER, *selection]
 
 
-def write_manifest(package, root, modules, name):
-    """Writes `package`/Package.swift with one target per module in `modules`."""
-    targets = ',\n'.join(
-        f'        .target(name: "{m}", dependencies: [.product(name: "ClientRuntime", package: "OpenAPIMobileClients"), '
-        f'.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "HTTPTypes", package: "swift-http-types")])'
-        for m in modules)
+def write_manifest(package, root, modules, name, drivers=False):
+    """Writes `package`/Package.swift with one target per module in `modules`;
+    with `drivers`, each module also gets an executable `<module>Driver`
+    (its conformance driver, scripts/conformance) and the products are those
+    executables instead of one library."""
+    runtime = ('.product(name: "ClientRuntime", package: "OpenAPIMobileClients"), '
+               '.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), .product(name: "HTTPTypes", package: "swift-http-types")')
+    targets = [f'        .target(name: "{m}", dependencies: [{runtime}])' for m in modules]
+    names = ', '.join(f'"{m}"' for m in modules)
+    products = f'.library(name: "{name}", targets: [{names}])'
+    dependencies = ''
+    if drivers:
+        targets += [f'        .executableTarget(name: "{m}Driver", dependencies: ["{m}", {runtime}, '
+                    '.product(name: "ClientRuntimeTesting", package: "OpenAPIMobileClients"), '
+                    '.product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")])' for m in modules]
+        products = ', '.join(f'.executable(name: "{m}Driver", targets: ["{m}Driver"])' for m in modules)
+        dependencies = '\n        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),'
+    target_list = ',\n'.join(targets)
     manifest = f'''// swift-tools-version:6.0
 // Scratch package: generated clients compiled against ClientRuntime.
 import PackageDescription
@@ -31,14 +43,14 @@ import PackageDescription
 let package = Package(
     name: "{name}",
     platforms: [.macOS(.v14), .iOS(.v17)],
-    products: [.library(name: "{name}", targets: [{', '.join(f'"{m}"' for m in modules)}])],
+    products: [{products}],
     dependencies: [
         .package(name: "OpenAPIMobileClients", path: "{root}"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),{dependencies}
     ],
     targets: [
-{targets}
+{target_list}
     ],
     swiftLanguageModes: [.v6]
 )

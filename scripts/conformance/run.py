@@ -83,43 +83,6 @@ def module_name(path):
 
 # -- building the drivers -------------------------------------------------------
 
-def write_manifest(package, modules):
-    """Package.swift: one library target per client, one executable per driver."""
-    runtime = ('.product(name: "ClientRuntime", package: "OpenAPIMobileClients"), '
-               '.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"), '
-               '.product(name: "HTTPTypes", package: "swift-http-types")')
-    targets = []
-    for m in modules:
-        targets.append(f'        .target(name: "{m}", dependencies: [{runtime}])')
-        targets.append(f'        .executableTarget(name: "{m}Driver", dependencies: ["{m}", {runtime}, '
-                       f'.product(name: "ClientRuntimeTesting", package: "OpenAPIMobileClients"), '
-                       f'.product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")])')
-    target_list = ',\n'.join(targets)
-    products = ', '.join(f'.executable(name: "{m}Driver", targets: ["{m}Driver"])' for m in modules)
-    manifest = f'''// swift-tools-version:6.0
-// Scratch package: generated clients and their conformance drivers.
-import PackageDescription
-
-let package = Package(
-    name: "ConformanceDrivers",
-    platforms: [.macOS(.v14), .iOS(.v17)],
-    products: [{products}],
-    dependencies: [
-        .package(name: "OpenAPIMobileClients", path: "{ROOT}"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
-        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
-    ],
-    targets: [
-{target_list}
-    ],
-    swiftLanguageModes: [.v6]
-)
-'''
-    with open(os.path.join(package, 'Package.swift'), 'w') as f:
-        f.write(manifest)
-
-
 def generate(clientgen, spec, package, module):
     """Generates the client and the driver of `spec`; an error message or None."""
     for command, folder in (('generate', module), ('conformance-driver', module + 'Driver')):
@@ -134,7 +97,7 @@ def generate(clientgen, spec, package, module):
 
 def build_drivers(clientgen, specs, work):
     """{spec: driver command or error string}."""
-    from scratch_package import build_command
+    from scratch_package import build_command, write_manifest
     package = os.path.join(work, 'package')
     os.makedirs(os.path.join(package, 'Sources'), exist_ok=True)
     drivers, modules = {}, {}
@@ -150,7 +113,7 @@ def build_drivers(clientgen, specs, work):
             shutil.rmtree(os.path.join(package, 'Sources', stale), ignore_errors=True)
     if not modules:
         return drivers
-    write_manifest(package, list(modules.values()))
+    write_manifest(package, ROOT, list(modules.values()), 'ConformanceDrivers', drivers=True)
     selection = ['--product', next(iter(modules.values())) + 'Driver'] if len(modules) == 1 else []
     build = subprocess.run(build_command(package, *selection), capture_output=True, text=True)
     failed = set()
