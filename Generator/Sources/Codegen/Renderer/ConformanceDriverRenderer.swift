@@ -47,6 +47,12 @@ struct ConformanceDriverRenderer {
         return writer.text
     }
 
+    /// `Pet.self`, `Optional<[String]>.self`.
+    static func metatype(_ type: SwiftType) -> String {
+        let text = type.description
+        return text.hasSuffix("?") ? "Optional<\(text.dropLast())>.self" : "\(text).self"
+    }
+
     /// `GET /pets/{petId}`.
     static func key(_ operation: OperationDeclaration) -> String {
         operation.method.wireName.uppercased() + " " + operation.path
@@ -58,12 +64,14 @@ struct ConformanceDriverRenderer {
             switch argument {
             case .parameter(let parameter):
                 let label = SwiftName.unescaped(parameter.label)
-                arguments.append("\(label): arguments.value(\(SwiftLiteral.string(parameter.location.rawValue)), \(SwiftLiteral.string(parameter.wireName)))")
+                // Each type spelled out: inferring a generic argument per parameter of a
+                // long call made the type checker take minutes and gigabytes on GitHub's spec.
+                arguments.append("\(label): arguments.value(\(SwiftLiteral.string(parameter.location.rawValue)), \(SwiftLiteral.string(parameter.wireName)), as: \(Self.metatype(parameter.type)))")
             case .body(let body):
                 switch body.encoding {
                 case .data: arguments.append("body: arguments.\(body.isOptional ? "bodyData" : "requiredBodyData")()")
                 case .text: arguments.append("body: arguments.\(body.isOptional ? "bodyText" : "requiredBodyText")()")
-                case .json, .form, .multipart: arguments.append("body: arguments.bodyValue()")
+                case .json, .form, .multipart: arguments.append("body: arguments.bodyValue(as: \(Self.metatype(body.type)))")
                 }
             }
         }
