@@ -13,9 +13,9 @@ import os, shutil, subprocess, tempfile, time
 BUILD_FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), '.build-scratch')
 
 
-def build_command(package, *selection):
-    """`swift build` of `package` into the shared build folder, for `selection` (e.g. --product NAME)."""
-    return ['swift', 'build', '--package-path', package, '--scratch-path', BUILD_FOLDER, *selection]
+def build_command(package, *selection, folder=BUILD_FOLDER):
+    """`swift build` of `package` into the shared build folder (or `folder`), for `selection` (e.g. --product NAME)."""
+    return ['swift', 'build', '--package-path', package, '--scratch-path', folder, *selection]
 
 
 def write_manifest(package, root, modules, name, drivers=False):
