@@ -182,7 +182,7 @@ public enum ClientGenerator {
 
     /// The conformance driver of a translated client: a `main.swift` for an
     /// executable that links the client's module (``ConformanceDriverRenderer``).
-    public static func conformanceDriver(_ client: ClientRepresentation, options: GeneratorOptions) -> GeneratedFile {
+    package static func conformanceDriver(_ client: ClientRepresentation, options: GeneratorOptions) -> GeneratedFile {
         let header = GeneratedFileHeader.lines(specName: options.specName, regenerateCommand: options.regenerateCommand)
         return GeneratedFile(name: "main.swift", contents: ConformanceDriverRenderer(clientModule: options.moduleName).render(client, header: header))
     }

@@ -94,12 +94,12 @@ extension ResponseDecodingError: ClientResponseError {
 /// decodes each into its generated Swift type.
 public struct ConformanceArguments: Sendable {
     /// `path`, `query`, `header`, `cookie` -> name -> value.
-    public let parameters: [String: [String: JSONValue]]
+    let parameters: [String: [String: JSONValue]]
     /// The body, absent when the call passes none.
-    public let body: JSONValue?
+    let body: JSONValue?
 
     /// Reads the `arguments` object of a request line.
-    public init(_ json: JSONValue) throws {
+    init(_ json: JSONValue) throws {
         guard case .object(let members) = json else { throw ConformanceArgumentError(message: "'arguments' must be an object") }
         var parameters: [String: [String: JSONValue]] = [:]
         for location in ["path", "query", "header", "cookie"] {
@@ -165,9 +165,9 @@ public struct ConformanceArguments: Sendable {
 /// What an operation returned: the status and the decoded body.
 public struct ConformanceOutcome: Sendable {
     /// The response status.
-    public let status: Int
+    let status: Int
     /// The decoded body, to be encoded again.
-    public let body: ConformanceBody
+    let body: ConformanceBody
 
     /// An outcome.
     public init(status: Int, body: ConformanceBody) {

@@ -15,7 +15,7 @@ enum SwiftComment {
     /// `text` safe on one comment line: `\n`, `\r` (and `\r\n`) become a
     /// space, every other hidden character (``HiddenCharacters``) `\u{…}`.
     static func text<S: StringProtocol>(_ text: S) -> String {
-        guard HiddenCharacters.contains(in: String(text)) else { return String(text) }
+        guard HiddenCharacters.contains(in: text) else { return String(text) }
         var result = ""
         var previousWasCarriageReturn = false
         for scalar in text.unicodeScalars {
@@ -24,7 +24,7 @@ enum SwiftComment {
             if scalar == "\n" || scalar == "\r" || scalar == "\t" {
                 result += " "
             } else if HiddenCharacters.isHidden(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                result += HiddenCharacters.escaped(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }

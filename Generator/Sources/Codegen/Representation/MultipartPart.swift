@@ -22,5 +22,5 @@ public struct MultipartPart: Sendable, Hashable {
     /// How it is appended.
     public var kind: Kind
     /// The part's media type from the spec's `encoding`; nil for the default.
-    public var contentType: String? = nil
+    package var contentType: String? = nil
 }

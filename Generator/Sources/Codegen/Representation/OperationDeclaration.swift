@@ -122,7 +122,7 @@ public struct ParameterDeclaration: Sendable, Hashable {
     /// The constraints on each element of an array value.
     public var elementConstraints: ConstraintDeclaration?
     /// `allowReserved`: RFC 3986 reserved characters go unescaped (query parameters).
-    public var allowReserved: Bool = false
+    package var allowReserved: Bool = false
 
     /// The validation path of the value: `query.limit`.
     public var validationKey: String { "\(location.rawValue).\(wireName)" }
@@ -163,24 +163,24 @@ public struct BodyDeclaration: Sendable, Hashable {
     public var multipartParts: [MultipartPart]?
     /// The media type's `encoding` entries, by property wire name, sorted:
     /// how each field of a form body (or part of a multipart body) is written.
-    public var fieldEncodings: [FieldEncodingDeclaration] = []
+    package var fieldEncodings: [FieldEncodingDeclaration] = []
 }
 
 /// The spec's Encoding object for one property of a form or multipart body.
-public struct FieldEncodingDeclaration: Sendable, Hashable {
+package struct FieldEncodingDeclaration: Sendable, Hashable {
     /// The property's wire name.
-    public var name: String
+    package var name: String
     /// `style` (`form`, `spaceDelimited`, `pipeDelimited`, `deepObject`); nil for the default.
-    public var style: String?
+    package var style: String?
     /// `explode`; nil for the style's default.
-    public var explode: Bool?
+    package var explode: Bool?
     /// `allowReserved`.
-    public var allowReserved: Bool
+    package var allowReserved: Bool
     /// `contentType`: the first media type listed.
-    public var contentType: String?
+    package var contentType: String?
 
     /// An encoding.
-    public init(name: String, style: String? = nil, explode: Bool? = nil, allowReserved: Bool = false, contentType: String? = nil) {
+    package init(name: String, style: String? = nil, explode: Bool? = nil, allowReserved: Bool = false, contentType: String? = nil) {
         self.name = name
         self.style = style
         self.explode = explode
@@ -199,7 +199,7 @@ public enum ResultDeclaration: Sendable, Hashable {
     case perStatus(name: String, cases: [StatusCase])
 
     /// The type in `Response<...>`/`APIError<...>`.
-    public var bodyType: String {
+    package var bodyType: String {
         switch self {
         case .empty: return "EmptyBody"
         case .single(let type): return type.description
@@ -211,11 +211,11 @@ public enum ResultDeclaration: Sendable, Hashable {
 /// A case of a per-status enum.
 public struct StatusCase: Sendable, Hashable {
     /// The case name (`created`, `status418`).
-    public var name: String
+    package var name: String
     /// The payload, if the response has content.
-    public var type: SwiftType?
+    package var type: SwiftType?
     /// The status description.
-    public var documentation: String?
+    package var documentation: String?
 }
 
 /// How one documented status is read.
@@ -233,11 +233,11 @@ public struct ResponseCase: Sendable, Hashable {
     }
 
     /// `200`, `4XX` or `default`.
-    public var status: String
+    package var status: String
     /// Whether it is a success.
-    public var isSuccess: Bool
+    package var isSuccess: Bool
     /// How the body is decoded.
-    public var decoding: Decoding
+    package var decoding: Decoding
     /// The case of the per-status enum, when the result has one.
-    public var caseName: String?
+    package var caseName: String?
 }

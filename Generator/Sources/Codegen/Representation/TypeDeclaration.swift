@@ -144,7 +144,7 @@ public struct UnionShape: Sendable, Hashable {
         /// The wire names of its properties, when it is an object that takes
         /// no others (``UnionKeysAnalysis``): how a value without a
         /// discriminator is matched to the member that declares the most of it.
-        public var objectKeys: [String]?
+        package var objectKeys: [String]?
     }
 
     /// The members, tried in order when there is no discriminator.

@@ -251,7 +251,7 @@ extension LoadSession {
     private func componentMap<T: Referenceable>(_ node: Node, _ read: (Node) -> RefOr<T>?) -> OrderedMap<RefOr<T>> {
         map(node, "a map of \(T.componentsKey)") { name, value in
             if HiddenCharacters.contains(in: name) {
-                checkVisible(name, "component name", at: node.keyNode(name) ?? value)
+                checkVisible(name, "component name", at: node.keyNode(name) ?? value)  // an error, which says more than the warning below
             } else if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }) || !name.unicodeScalars.allSatisfy(\.isASCII) {
                 report(
                     .componentName, "component name '\(name)' has characters outside A-Z a-z 0-9 . - _", at: node.keyNode(name) ?? value,

@@ -5,12 +5,12 @@
 /// loader reports these in the names that become code and comments (paths,
 /// operation ids, parameter, header, property and component names), and the
 /// generator never writes one into Swift source as it is.
-public enum HiddenCharacters {
+package enum HiddenCharacters {
     /// Whether a scalar is hidden: general category Cc (C0 and C1 controls,
     /// DEL) or Cf (format characters: U+200B-U+200F, U+202A-U+202E,
     /// U+2060-U+2069, U+FEFF, ...), or a line or paragraph separator
     /// (U+2028, U+2029), which editors show as a line break.
-    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x20 || (value >= 0x7F && value <= 0x9F) { return true }
         if value < 0xA0 { return false }
@@ -20,36 +20,26 @@ public enum HiddenCharacters {
         }
     }
 
-    /// Whether a scalar changes the order in which text is shown: the
-    /// bidirectional marks, embeddings, overrides and isolates (U+061C,
-    /// U+200E, U+200F, U+202A-U+202E, U+2066-U+2069).
-    public static func isBidirectionalControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
-
     /// Whether `text` holds a hidden character. Plain ASCII text is checked
     /// byte by byte, without decoding scalars.
-    public static func contains(in text: String) -> Bool {
+    package static func contains<Text: StringProtocol>(in text: Text) -> Bool {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
         return text.unicodeScalars.contains(where: isHidden)
     }
 
     /// The first hidden character of `text`, as `U+202E`, for a message.
-    public static func firstDescribed(in text: String) -> String? {
+    package static func firstDescribed(in text: String) -> String? {
         text.unicodeScalars.first(where: isHidden).map(describe)
     }
 
     /// `text` with every hidden character written as `\u{…}`: how a
     /// diagnostic quotes a name, so the terminal shows what the file holds.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard contains(in: text) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                result += escaped(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }
@@ -57,8 +47,13 @@ public enum HiddenCharacters {
         return result
     }
 
+    /// `\u{A}`, `\u{202E}`: a scalar as Swift and this tool's messages write it.
+    package static func escaped(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
+
     /// `U+000A`, `U+202E`.
-    public static func describe(_ scalar: Unicode.Scalar) -> String {
+    package static func describe(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }

@@ -34,7 +34,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Adds a query parameter; `nil` adds nothing. Any value its schema
-    /// allows has a form (``ParameterEncoding/items(name:value:style:explode:allowReserved:)``):
+    /// allows has a form (`ParameterEncoding.items`):
     /// nested objects and arrays in brackets.
     public mutating func addQuery<Value: Encodable>(
         _ name: String, _ value: Value?, style: ParameterEncoding.QueryStyle = .form, explode: Bool = true, allowReserved: Bool = false
@@ -73,7 +73,7 @@ public struct RequestBuilder: Sendable {
 
     /// Sets an `application/x-www-form-urlencoded` body from an object's
     /// properties, each written as the spec's `encoding` for it says
-    /// (``ParameterEncoding/formItems(_:encodings:)``): by default scalars
+    /// (`ParameterEncoding.formItems`): by default scalars
     /// and arrays of scalars as `form` (`tag=a&tag=b`), objects and nested
     /// arrays in brackets (`line_items[0][price]=p_1`).
     public mutating func setFormBody<Body: Encodable>(_ value: Body, encodings: [String: FormFieldEncoding] = [:]) throws {

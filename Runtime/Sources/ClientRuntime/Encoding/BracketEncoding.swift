@@ -8,7 +8,7 @@ public struct FormFieldEncoding: Sendable, Hashable {
     public var style: ParameterEncoding.QueryStyle
     /// `explode`; OpenAPI's default is true for `form`.
     public var explode: Bool
-    /// Whether RFC 3986 reserved characters go as they are (``ParameterEncoding/reservedAllowed``).
+    /// Whether RFC 3986 reserved characters go as they are (`ParameterEncoding.reservedAllowed`).
     public var allowReserved: Bool
     /// A media type for the field: a JSON one sends the value's JSON text.
     public var contentType: String?
@@ -28,7 +28,7 @@ extension ParameterEncoding {
     /// and `#` stay escaped even then: in a query they would end the value,
     /// start another one, read as a space, or end the URL, and no server
     /// would read back what was sent.
-    public static let reservedAllowed = queryValueSafe.union(":/?[]@!$'()*,;".utf8)
+    package static let reservedAllowed = queryValueSafe.union(":/?[]@!$'()*,;".utf8)
 
     /// The `name=value` pairs (percent-encoded) of a query parameter or a
     /// form field, for every value its schema allows.
@@ -44,7 +44,7 @@ extension ParameterEncoding {
     /// says which pairs belong to one element. Brackets are percent-encoded
     /// (`%5B`, `%5D`), as browsers send them; every such server decodes
     /// them first.
-    public static func items(name: String, value: JSONValue, style: QueryStyle = .form, explode: Bool = true, allowReserved: Bool = false) -> [String] {
+    package static func items(name: String, value: JSONValue, style: QueryStyle = .form, explode: Bool = true, allowReserved: Bool = false) -> [String] {
         let valueSafe = allowReserved ? reservedAllowed : queryValueSafe
         let key = escape(name, allowing: queryNameSafe)
         func text(_ scalar: JSONValue) -> String { escape(scalar.parameterText ?? "", allowing: valueSafe) }
@@ -53,13 +53,8 @@ extension ParameterEncoding {
             return []
         case .array(let elements) where style != .deepObject && elements.allSatisfy(\.isScalar):
             let texts = elements.map(text)
-            switch style {
-            case .form where explode: return texts.map { "\(key)=\($0)" }
-            case .form: return ["\(key)=" + texts.joined(separator: ",")]
-            case .spaceDelimited: return ["\(key)=" + texts.joined(separator: "%20")]
-            case .pipeDelimited: return ["\(key)=" + texts.joined(separator: "%7C")]
-            case .deepObject: return []
-            }
+            if style == .form && explode { return texts.map { "\(key)=\($0)" } }
+            return ["\(key)=" + texts.joined(separator: delimiter(style))]
         case .object(let members) where style != .deepObject:
             let sorted = JSONValue.sortedMembers(members).filter { $0.value != .null }
             if style == .form && explode {
@@ -71,12 +66,21 @@ extension ParameterEncoding {
                 }
             }
             guard sorted.allSatisfy({ $0.value.isScalar }) else { return bracketItems(prefix: key, value: value, valueSafe: valueSafe) }
-            let separator = style == .spaceDelimited ? "%20" : style == .pipeDelimited ? "%7C" : ","
-            return ["\(key)=" + sorted.flatMap { [escape($0.key, allowing: valueSafe), text($0.value)] }.joined(separator: separator)]
+            return ["\(key)=" + sorted.flatMap { [escape($0.key, allowing: valueSafe), text($0.value)] }.joined(separator: delimiter(style))]
         case .array, .object:
             return bracketItems(prefix: key, value: value, valueSafe: valueSafe)
         default:
             return ["\(key)=\(text(value))"]
+        }
+    }
+
+    /// What joins the values of an unexploded array or object: `,`, or the
+    /// escaped space or pipe of the delimited styles.
+    private static func delimiter(_ style: QueryStyle) -> String {
+        switch style {
+        case .spaceDelimited: return "%20"
+        case .pipeDelimited: return "%7C"
+        case .form, .deepObject: return ","
         }
     }
 
@@ -107,7 +111,7 @@ extension ParameterEncoding {
     /// default would spread an object's members as fields of their own,
     /// losing its name; the bracket form is what form-reading servers
     /// read). A field whose `contentType` is JSON carries its JSON text.
-    public static func formItems(_ body: JSONValue, encodings: [String: FormFieldEncoding] = [:]) throws -> [String] {
+    package static func formItems(_ body: JSONValue, encodings: [String: FormFieldEncoding] = [:]) throws -> [String] {
         guard case .object(let members) = body else {
             throw ParameterEncodingError(reason: "an application/x-www-form-urlencoded body must be an object")
         }
@@ -144,7 +148,7 @@ extension JSONValue {
 
 extension String {
     /// `application/json`, `application/problem+json`, `text/json`, with or without parameters.
-    var isJSONMediaType: Bool {
+    package var isJSONMediaType: Bool {
         let type = split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
     }

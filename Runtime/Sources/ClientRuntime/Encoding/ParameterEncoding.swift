@@ -48,7 +48,7 @@ public enum ParameterEncoding {
 
     /// The `name=value` pairs (already percent-encoded) a flat query
     /// parameter becomes; generated code calls
-    /// ``items(name:value:style:explode:allowReserved:)``, which takes any value.
+    /// `items(name:value:style:explode:allowReserved:)`, which takes any value.
     public static func queryItems(name: String, value: ParameterValue, style: QueryStyle = .form, explode: Bool = true) -> [String] {
         let key = escape(name, allowing: queryNameSafe)
         switch (value, style) {
@@ -62,7 +62,7 @@ public enum ParameterEncoding {
         case (.array(let items), .pipeDelimited):
             return ["\(key)=" + items.map { escape($0, allowing: queryValueSafe) }.joined(separator: "%7C")]
         case (.array(let items), .deepObject):
-            // Indexed brackets, as ``items(name:value:style:explode:allowReserved:)`` writes them.
+            // Indexed brackets, as `items(name:value:style:explode:allowReserved:)` writes them.
             return items.enumerated().map { "\(key)%5B\($0.offset)%5D=\(escape($0.element, allowing: queryValueSafe))" }
         case (.object(let pairs), .deepObject):
             return pairs.map { "\(key)%5B\(escape($0.0, allowing: queryNameSafe))%5D=\(escape($0.1, allowing: queryValueSafe))" }

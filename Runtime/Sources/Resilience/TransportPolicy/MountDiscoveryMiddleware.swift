@@ -61,9 +61,7 @@ public struct MountDiscoveryMiddleware: ClientMiddleware {
     }
 
     static func isJSON(_ response: HTTPResponse) -> Bool {
-        guard let type = response.headerFields[.contentType]?.lowercased() else { return false }
-        let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return media == "application/json" || media.hasSuffix("+json")
+        response.headerFields[.contentType]?.isJSONMediaType ?? false
     }
 
     /// Sends the request to the remembered mount, or discovers one.
