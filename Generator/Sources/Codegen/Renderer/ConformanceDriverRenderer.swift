@@ -18,7 +18,7 @@ struct ConformanceDriverRenderer {
             writer.line("import \(module)")
         }
         writer.line("")
-        writer.line("/// The operations of `\(clientModule)`, as the harness reads them.")
+        writer.line("/// The operations of \(SwiftComment.code(clientModule)), as the harness reads them.")
         writer.line("let manifest = \(SwiftLiteral.string(Self.manifest(client)))")
         writer.line("")
         // One small function per operation and a switch that only names
