@@ -2,16 +2,17 @@ import Foundation
 
 /// How one field of an `application/x-www-form-urlencoded` body is written:
 /// the spec's Encoding object for that property (`style`, `explode`,
-/// `allowReserved`, `contentType`).
+/// `allowReserved`, `contentType`). Generated clients build it; the runtime
+/// alone reads it.
 public struct FormFieldEncoding: Sendable, Hashable {
     /// `form` (the default), `spaceDelimited`, `pipeDelimited` or `deepObject`.
-    public var style: ParameterEncoding.QueryStyle
+    package let style: ParameterEncoding.QueryStyle
     /// `explode`; OpenAPI's default is true for `form`.
-    public var explode: Bool
+    package let explode: Bool
     /// Whether RFC 3986 reserved characters go as they are (`ParameterEncoding.reservedAllowed`).
-    public var allowReserved: Bool
+    package let allowReserved: Bool
     /// A media type for the field: a JSON one sends the value's JSON text.
-    public var contentType: String?
+    package let contentType: String?
 
     /// An encoding; the defaults are OpenAPI's.
     public init(style: ParameterEncoding.QueryStyle = .form, explode: Bool? = nil, allowReserved: Bool = false, contentType: String? = nil) {
