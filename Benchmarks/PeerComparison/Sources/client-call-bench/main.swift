@@ -74,7 +74,7 @@ let request = RAGSearchRequest(
 
 // Both must work, and read every hit, before anything is timed.
 let first = try await checked.searchRAG(body: request)
-precondition(first.results.count == 1000 && first.stats?.count == 1000, "the reply must decode into 1,000 hits")
+precondition(first.results?.count == 1000 && first.stats?.count == 1000, "the reply must decode into 1,000 hits")
 let broken = RAGSearchRequest(query: "", topK: 100)
 do {
     _ = try await checked.searchRAG(body: broken)

@@ -120,18 +120,42 @@ extension KeyedDecodingContainer {
     /// is there as guessed, otherwise `nil`, reported to
     /// ``AssumedFields/shared`` (absent or `null` only when the spec
     /// `required` it; another type always). What generated clients call.
+    ///
+    /// Inlinable, so that each call site is specialised for its type and
+    /// reaches the decoder's own method for a JSON scalar (a string, a
+    /// number, a boolean) instead of the generic one, which decodes the
+    /// scalar through a nested decoder: the cost of every guessed field of
+    /// every answer.
+    @inlinable
     public func decodeAssumed<T: Decodable>(_ type: T.Type, forKey key: Key, in owner: Any.Type, required: Bool) -> T? {
-        func report(_ difference: AssumedFieldReport.Difference) {
-            AssumedFields.shared.report(AssumedFieldReport(type: String(reflecting: owner), field: key.stringValue, difference: difference))
-        }
         // One lookup when the member is there as guessed, the usual case.
         do {
-            if let value = try decodeIfPresent(T.self, forKey: key) { return value }
+            if let value = try decodeScalarOrValueIfPresent(T.self, forKey: key) { return value }
         } catch {
-            report(.otherType(expected: String(describing: T.self)))
+            reportAssumed(.otherType(expected: String(describing: T.self)), forKey: key, in: owner)
             return nil
         }
-        if required { report(contains(key) ? .null : .absent) }
+        if required { reportAssumed(contains(key) ? .null : .absent, forKey: key, in: owner) }
         return nil
+    }
+
+    /// `decodeIfPresent`, through the container's concrete method when `T`
+    /// is a JSON scalar (the branches fold away once specialised).
+    @inlinable
+    func decodeScalarOrValueIfPresent<T: Decodable>(_: T.Type, forKey key: Key) throws -> T? {
+        if T.self == String.self { return try decodeIfPresent(String.self, forKey: key).map { $0 as! T } }
+        if T.self == Int64.self { return try decodeIfPresent(Int64.self, forKey: key).map { $0 as! T } }
+        if T.self == Int32.self { return try decodeIfPresent(Int32.self, forKey: key).map { $0 as! T } }
+        if T.self == Int.self { return try decodeIfPresent(Int.self, forKey: key).map { $0 as! T } }
+        if T.self == Double.self { return try decodeIfPresent(Double.self, forKey: key).map { $0 as! T } }
+        if T.self == Float.self { return try decodeIfPresent(Float.self, forKey: key).map { $0 as! T } }
+        if T.self == Bool.self { return try decodeIfPresent(Bool.self, forKey: key).map { $0 as! T } }
+        return try decodeIfPresent(T.self, forKey: key)
+    }
+
+    /// Tells ``AssumedFields/shared`` of a guessed field that arrived otherwise.
+    @usableFromInline
+    func reportAssumed(_ difference: AssumedFieldReport.Difference, forKey key: Key, in owner: Any.Type) {
+        AssumedFields.shared.report(AssumedFieldReport(type: String(reflecting: owner), field: key.stringValue, difference: difference))
     }
 }

@@ -241,17 +241,27 @@ struct ValuePath {
 }
 
 /// The key of an array element (`Index 3`), or of a container's super decoder.
-struct IndexKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
+///
+/// An enum that holds the index, not its name: every element decoded makes
+/// one, and only a failure reads its name. It fits an existential's inline
+/// buffer, so passing it as `any CodingKey` allocates nothing.
+enum IndexKey: CodingKey {
+    case index(Int)
+    case named(String)
 
-    init(intValue: Int) {
-        self.stringValue = "Index \(intValue)"
-        self.intValue = intValue
+    init(intValue: Int) { self = .index(intValue) }
+
+    init(stringValue: String) { self = .named(stringValue) }
+
+    var intValue: Int? {
+        if case .index(let index) = self { return index }
+        return nil
     }
 
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
+    var stringValue: String {
+        switch self {
+        case .index(let index): return "Index \(index)"
+        case .named(let name): return name
+        }
     }
 }
