@@ -42,7 +42,7 @@ INSTALL_CONFIGURATION ?= release
 # Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
 INSTALL_BUILD_FLAGS ?=
 
-.PHONY: help deps build install install-check generate drift spec-diff lint layout privacy ios-check corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
+.PHONY: help deps build bench-build install install-check generate drift spec-diff lint layout privacy ios-check corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -160,9 +160,13 @@ install-check: deps ## make install into a scratch prefix and check the version 
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-CI_STEPS := test test-heavy layout privacy ios-check lint drift spec-diff ci-conformance guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references
+CI_STEPS := test test-heavy bench-build layout privacy ios-check lint drift spec-diff ci-conformance guide plugin-check url-check docs install-check sandbox-check sandbox-e2e references
 ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 	scripts/ci.sh $(CI_STEPS)
+
+bench-build: deps ## Compile every benchmark without running one (debug, sharing the tests' build), the peer comparison's package too: a benchmark that no longer compiles fails CI
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS)
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --package-path Benchmarks/PeerComparison --product client-call-bench
 
 bench: deps ## Parse, middleware, SDK, branding store and code generation benchmarks (release); prints BENCH lines
 	scripts/bench.sh
