@@ -356,10 +356,13 @@ let sdks = ["SecureNodeSDK", "SecureNode", "BrandingStore", "SecureNodeCallDirec
 /// The runtime products a team with its own spec links.
 let runtimeLibraries = ["ClientRuntime", "Resilience", "ClientRuntimeTesting"]
 /// Libraries of this repository's own tools (the sandbox server package
-/// links them); not for apps.
-let toolLibraries = ["SandboxCore", "ContractCheck"]
-/// The iOS sample app's screens, for the app's own package (`Examples/ios-app`).
-let sampleLibraries = ["SampleAppModels"]
+/// links them) and the iOS sample app's screens (for the app's own
+/// package, `Examples/ios-app`): not for apps. SwiftPM offers every product
+/// of a package, so these are named with a leading underscore, the
+/// convention for products outside a package's API (as the peer
+/// generator's `_OpenAPIGeneratorCore`): an app team's product list does
+/// not lead them there, and no release promises them.
+let internalLibraries = ["SandboxCore", "ContractCheck", "SampleAppModels"]
 
 let package = Package(
     name: "OpenAPIMobileClients",
@@ -375,8 +378,7 @@ let package = Package(
             .plugin(name: "ClientgenBuildPlugin", targets: ["ClientgenBuildPlugin"]),
             .plugin(name: "ClientgenCommandPlugin", targets: ["ClientgenCommandPlugin"]),
         ]
-        + toolLibraries.map { .library(name: $0, targets: [$0]) }
-        + sampleLibraries.map { .library(name: $0, targets: [$0]) },
+        + internalLibraries.map { .library(name: "_" + $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),

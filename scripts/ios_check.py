@@ -290,7 +290,7 @@ def type_check(adapters, problems):
 # sample app package depends on the root one, so it is the root of the build.
 APP_PACKAGE = 'Examples/ios-app'
 # Library products that are this repository's tools, not an app's: they need the system libyaml.
-TOOL_PRODUCTS = {'SandboxCore', 'ContractCheck'}
+TOOL_PRODUCTS = {'_SandboxCore', '_ContractCheck'}
 
 
 def library_targets(package):

@@ -23,7 +23,7 @@ let package = Package(
         .target(
             name: "SampleApp",
             dependencies: [
-                .product(name: "SampleAppModels", package: "OpenAPIMobileClients"),
+                .product(name: "_SampleAppModels", package: "OpenAPIMobileClients"),
                 .product(name: "SecureNodeSDK", package: "OpenAPIMobileClients"),
                 .product(name: "Soul", package: "OpenAPIMobileClients"),
                 .product(name: "Safepocket", package: "OpenAPIMobileClients"),

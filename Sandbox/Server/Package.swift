@@ -21,8 +21,8 @@ let package = Package(
         .executableTarget(
             name: "sandbox",
             dependencies: [
-                .product(name: "SandboxCore", package: "OpenAPIMobileClients"),
-                .product(name: "ContractCheck", package: "OpenAPIMobileClients"),
+                .product(name: "_SandboxCore", package: "OpenAPIMobileClients"),
+                .product(name: "_ContractCheck", package: "OpenAPIMobileClients"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -186,8 +186,6 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
             }
         case .unexpectedResponse(let status, let reason): self = .unexpectedResponse(status: status, reason: reason)
         case .constraintViolated(let violation): self = .constraintViolated(violation)
-        case .rateLimited(let wait):
-            self = .api(SafepocketFailure(status: 429, code: .rateLimited, message: nil, traceID: nil, retryAfter: wait))
         case .sessionExpired: self = .sessionExpired
         case .notSignedIn: self = .notSignedIn
         case .insecureBaseURL: self = .insecureBaseURL

@@ -189,7 +189,6 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
             }
         case .unexpectedResponse(let status, let reason): self = .unexpectedResponse(status: status, reason: reason)
         case .constraintViolated(let violation): self = .constraintViolated(violation)
-        case .rateLimited(let wait): self = .rateLimited(retryAfter: wait)
         case .sessionExpired: self = .sessionExpired
         case .notSignedIn: self = .notSignedIn
         case .insecureBaseURL: self = .insecureBaseURL

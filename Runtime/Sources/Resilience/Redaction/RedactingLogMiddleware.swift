@@ -74,7 +74,6 @@ public struct RedactingLogMiddleware: ClientMiddleware {
         let cause = (error as? ClientError)?.underlyingError ?? error
         switch cause {
         case let urlError as URLError: return "URLError \(urlError.code.rawValue)"
-        case let error as RateLimitedError: return error.description
         case let error as RequestTimeoutError: return error.description
         case let error as ConnectTimeoutError: return error.description
         case let error as TokenRefreshError: return error.description

@@ -133,7 +133,7 @@ public struct RetryMiddleware<C: Clock>: ClientMiddleware where C.Duration == Du
     static func isTransportFailure(_ error: any Error) -> Bool {
         let cause = (error as? ClientError)?.underlyingError ?? error
         switch cause {
-        case is CancellationError, is RateLimitedError, is TokenRefreshError, is InsecureBaseURLError, is CertificatePinningError:
+        case is CancellationError, is TokenRefreshError, is InsecureBaseURLError, is CertificatePinningError:
             return false
         case let urlError as URLError:
             return urlError.code != .cancelled && !TLSFailure.matches(urlError)

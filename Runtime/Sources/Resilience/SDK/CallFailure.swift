@@ -23,8 +23,6 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
     case unexpectedResponse(status: Int, reason: String)
     /// A value broke the spec's constraints before anything was sent.
     case constraintViolated(ConstraintViolation)
-    /// The client-side rate limiter refused the call; try again after the wait.
-    case rateLimited(retryAfter: Duration)
     /// The session ended (the refresh token, or the new access token, was refused).
     case sessionExpired
     /// No one is signed in.
@@ -73,7 +71,6 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
                 ? .errorResponse(FailedResponse(status: error.status, headerFields: error.headerFields, body: nil, rawBody: error.rawBody, reason: reason))
                 : .unexpectedResponse(status: error.status, reason: reason)
         case let error as ConstraintViolation: self = .constraintViolated(error)
-        case let error as RateLimitedError: self = .rateLimited(retryAfter: error.retryAfter)
         case let error as TokenRefreshError: self = error == .notSignedIn ? .notSignedIn : .sessionExpired
         case is InsecureBaseURLError: self = .insecureBaseURL
         case is TokenStoreError: self = .storageFailed
