@@ -6,19 +6,44 @@ import Foundation
 /// node or dictionary is made per value.
 final class TapeDecoder: Decoder {
     let tape: JSONTape
-    /// The entry `init(from:)` of the type being decoded reads.
-    private var current: Int
-    /// The coding path of `current`. A container remembers how long it was
-    /// when the container was made: decoding is depth-first, so that part
-    /// stays in place while the container is in use.
-    private var stack: [any CodingKey]
+    /// Where the decoder is: the entry `init(from:)` of the type being
+    /// decoded reads, and that entry's coding path. A container remembers
+    /// how long the path was when the container was made: decoding is
+    /// depth-first, so that part stays in place while the container is in
+    /// use.
+    struct Position {
+        var current: Int
+        var stack: [any CodingKey]
+    }
+
+    /// The position, in memory of the decoder's own rather than in stored
+    /// properties: a class's stored `var` is checked for exclusive access at
+    /// run time on every read and write, twice per value decoded; this one
+    /// is read and written only by this decoder, on one thread, one access
+    /// at a time (a decoder is not `Sendable`), so nothing needs checking.
+    private let position: UnsafeMutablePointer<Position>
+
+    private var current: Int {
+        get { position.pointee.current }
+        set { position.pointee.current = newValue }
+    }
+
+    private var stack: [any CodingKey] {
+        get { position.pointee.stack }
+        _modify { yield &position.pointee.stack }
+    }
 
     let userInfo: [CodingUserInfoKey: Any] = [:]
 
     init(tape: JSONTape, current: Int = 0, path: [any CodingKey] = []) {
         self.tape = tape
-        self.current = current
-        self.stack = path
+        position = .allocate(capacity: 1)
+        position.initialize(to: Position(current: current, stack: path))
+    }
+
+    deinit {
+        position.deinitialize(count: 1)
+        position.deallocate()
     }
 
     var codingPath: [any CodingKey] { stack }
@@ -34,6 +59,9 @@ final class TapeDecoder: Decoder {
         path(depth: place.depth, extra: place.extra) + (place.key.map { [$0] } ?? [])
     }
 
+    // Generated clients key every object by DynamicCodingKey: a specialised
+    // entry spares each object a lookup of its container's generic metadata.
+    @_specialize(where Key == DynamicCodingKey)
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try expect(.object, at: current, path: ValuePath(depth: stack.count, extra: [], key: nil))
         return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, depth: stack.count, extra: []))
@@ -69,13 +97,14 @@ final class TapeDecoder: Decoder {
 
         let savedCurrent = current
         let savedCount = stack.count
-        if stack.count > depth { stack.removeSubrange(depth...) }
-        stack.append(contentsOf: extra)
+        if savedCount > depth { stack.removeSubrange(depth...) }
+        if !extra.isEmpty { stack.append(contentsOf: extra) }
         if let key { stack.append(key) }
         current = index
         defer {
             current = savedCurrent
-            if stack.count > savedCount { stack.removeSubrange(savedCount...) }
+            // Usually one key: the element's or the member's.
+            if stack.count == savedCount + 1 { stack.removeLast() } else if stack.count > savedCount { stack.removeSubrange(savedCount...) }
         }
         return try T(from: self)
     }

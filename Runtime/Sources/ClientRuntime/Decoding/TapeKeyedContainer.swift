@@ -25,9 +25,11 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return keys
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func contains(_ key: Key) -> Bool { find(key) != nil }
 
     /// The entry of `key`'s value, or nil when the object has no such key.
+    @_specialize(where Key == DynamicCodingKey)
     func find(_ key: Key) -> Int? { find(named: key.stringValue) }
 
     /// The entry of the value of the key named `name`, searched from where
@@ -68,28 +70,34 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         decoder.isNull(try value(for: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         try decoder.bool(at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
         return try decoder.bool(at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try decoder.string(at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
         return try decoder.string(at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         try decoder.floatingPoint(Double.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
         return try decoder.floatingPoint(Double.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
@@ -104,10 +112,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.float(at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
         try decoder.integer(Int.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
         return try decoder.integer(Int.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
@@ -131,19 +141,23 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.narrowInteger(Int16.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
         try decoder.integer(Int32.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
         return try decoder.integer(Int32.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
         try decoder.integer(Int64.self, at: value(for: key), path: ValuePath(depth: depth, extra: extra, key: key))
     }
 
+    @_specialize(where Key == DynamicCodingKey)
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         guard let index = find(key), !decoder.isNull(index) else { return nil }
         return try decoder.integer(Int64.self, at: index, path: ValuePath(depth: depth, extra: extra, key: key))
