@@ -116,7 +116,7 @@ func client(_ name: String, path: String) -> Target {
 let sdkTargets: [Target] = [
     // SecureNode's offline branding dataset (SQLite through GRDB): atomic
     // syncs with their cursor, local lookups, the Call Directory snapshot.
-    .target(name: "BrandingStore", dependencies: [grdb, "SecureNodeCallDirectory"], resources: [privacyManifest]),
+    .target(name: "BrandingStore", dependencies: [grdb, "SecureNodeCallDirectory", "RuntimeSupport"], resources: [privacyManifest]),
     // What the Call Directory extension links, Foundation only: the shared
     // files' formats, the load state, the whole request in one call.
     .target(name: "SecureNodeCallDirectory"),
@@ -167,7 +167,7 @@ let exampleTargets: [Target] = [
         path: "Examples/safepocket-example"),
     .executableTarget(name: "tracker-example", dependencies: ["MobileTracker", argumentParser, logging], path: "Examples/tracker-example"),
     .executableTarget(
-        name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", argumentParser, urlSession, logging], path: "Examples/securenode-example"),
+        name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", "Resilience", argumentParser, urlSession, logging], path: "Examples/securenode-example"),
 ]
 
 // MARK: The iOS sample app's screens

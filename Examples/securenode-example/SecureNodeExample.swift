@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Resilience
 import SecureNodeSDK
 
 /// A command-line SecureNode client: the code an app team copies. The
@@ -288,10 +289,9 @@ func report(_ body: () async throws -> Void) async throws {
     }
 }
 
-/// `+61•••••5678`: numbers are not printed whole.
+/// `+*******5678`: numbers are not printed whole (the SDKs' rule, `Redactor.maskPhone`).
 func mask(_ e164: String) -> String {
-    guard e164.count > 6 else { return String(repeating: "•", count: e164.count) }
-    return String(e164.prefix(3)) + String(repeating: "•", count: e164.count - 7) + String(e164.suffix(4))
+    Redactor.maskPhone(e164)
 }
 
 /// One JSON object on one line of stdout.

@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 /// What one sync response asks the store to do.
 public struct SyncBatch: Sendable {
     /// How the records apply.
@@ -133,9 +135,8 @@ public enum SyncRejection: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `+61•••••5678`: the country code's first digits and the last four.
+    /// `+*******5678`: every digit but the last four masked.
     static func mask(_ e164: String) -> String {
-        guard e164.count > 6 else { return String(repeating: "•", count: e164.count) }
-        return String(e164.prefix(3)) + String(repeating: "•", count: e164.count - 7) + String(e164.suffix(4))
+        PhoneMask.masked(e164)
     }
 }

@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 /// A phone number in E.164 form (`+`, a country code that does not start
 /// with 0, at most 15 digits in all), checked before anything is sent.
 ///
@@ -57,7 +59,6 @@ public struct E164PhoneNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// `+*******0123`: every digit but the last 4 masked.
     public var description: String {
-        let digits = e164.count - 1
-        return "+" + String(repeating: "*", count: max(0, digits - 4)) + e164.suffix(min(4, digits))
+        PhoneMask.masked(e164)
     }
 }

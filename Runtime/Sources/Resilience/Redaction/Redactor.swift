@@ -1,5 +1,6 @@
 import ClientRuntime
 import Foundation
+import RuntimeSupport
 
 /// Masks secrets in what is logged: API keys, bearer and refresh tokens, OTP
 /// codes, and all but the last 4 digits of phone numbers; in headers, query
@@ -144,15 +145,10 @@ public struct Redactor: Sendable {
         return result
     }
 
-    /// `+15551234567` -> `+*******4567`: every digit but the last 4 masked.
+    /// `+15551234567` -> `+*******4567`: every digit but the last 4 masked
+    /// (the project's one rule, ``PhoneMask``).
     public static func maskPhone(_ value: String) -> String {
-        let digits = value.filter(\.isNumber).count
-        var seen = 0
-        return String(value.map { character -> Character in
-            guard character.isNumber else { return character }
-            seen += 1
-            return seen > digits - 4 ? character : "*"
-        })
+        PhoneMask.masked(value)
     }
 
     static func normalise(_ name: String) -> String {
