@@ -1,4 +1,5 @@
 import Foundation
+import Resilience
 
 /// The tracker's options, with the document's defaults.
 public struct TrackerConfig: Sendable, Hashable {
@@ -41,8 +42,8 @@ public struct TrackerConfig: Sendable, Hashable {
         guard !text.isEmpty, let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
             throw .invalidConfiguration(reason: "apiUrl is not a valid URL")
         }
-        let loopback = ["localhost", "127.0.0.1", "::1", "[::1]"].contains(url.host ?? "") || (url.host ?? "").hasPrefix("127.")
-        guard scheme == "https" || (scheme == "http" && loopback) else {
+        // The family's one loopback rule: a host named 127.example.com is not this machine.
+        guard scheme == "https" || (scheme == "http" && BaseURLPolicy.isLoopback(url.host)) else {
             throw .invalidConfiguration(reason: "apiUrl must use https (http only to a loopback host)")
         }
         guard let key = xApiKey, !key.trimmingCharacters(in: .whitespaces).isEmpty else {

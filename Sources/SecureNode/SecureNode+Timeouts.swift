@@ -8,6 +8,7 @@ import Resilience
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import RuntimeSupport
 #endif
 
 /// How long SecureNode's requests may wait: every wait has a bound, and

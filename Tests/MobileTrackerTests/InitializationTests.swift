@@ -21,6 +21,9 @@ import Testing
             (nil, "a configuration with apiUrl and xApiKey is required"),
             (TrackerConfig(xApiKey: "k"), "apiUrl is required"),
             (TrackerConfig(apiUrl: "http://api.example.com", xApiKey: "k"), "apiUrl must use https (http only to a loopback host)"),
+            // A name that starts like a loopback address is not one: the key would go in clear to whoever it names.
+            (TrackerConfig(apiUrl: "http://127.example.com", xApiKey: "k"), "apiUrl must use https (http only to a loopback host)"),
+            (TrackerConfig(apiUrl: "http://127.0.0.1.example.com", xApiKey: "k"), "apiUrl must use https (http only to a loopback host)"),
             (TrackerConfig(apiUrl: "not a url", xApiKey: "k"), "apiUrl is not a valid URL"),
             (TrackerConfig(apiUrl: url, xApiKey: " "), "xApiKey is required"),
             (TrackerConfig(apiUrl: url, xApiKey: "k", cookieExpiration: 0), "cookieExpiration must be more than 0 days"),

@@ -157,7 +157,7 @@ public final class SoulSignInModel: ScreenModel {
     private func show(_ error: SoulError) {
         switch error {
         case .rateLimited(let wait), .resendTooSoon(let wait):
-            resendAllowedAt = now().addingTimeInterval(wait.totalSeconds)
+            resendAllowedAt = now().addingTimeInterval(TimeInterval(SoulError.wholeSeconds(wait)))
         case .sessionExpired:
             step = .phone
         default:

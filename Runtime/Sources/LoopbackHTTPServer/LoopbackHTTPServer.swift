@@ -221,7 +221,7 @@ public final class LoopbackHTTPServer: Sendable {
             var reply = state.handler(request)
             while true {
                 if case .delayed(let duration, let next) = reply {
-                    Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+                    Thread.sleep(forTimeInterval: duration.totalSeconds)
                     reply = next
                 } else if case .gated(let gate, let next) = reply {
                     gate.hold()

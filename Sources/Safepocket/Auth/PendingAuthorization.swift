@@ -1,5 +1,6 @@
 import Foundation
 import Resilience
+import RuntimeSupport
 
 /// A sign-in that has started: the verifier and `state` wait here between
 /// opening the authorization URL and the redirect back. Kept in memory, and

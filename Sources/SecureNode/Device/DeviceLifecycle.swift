@@ -2,6 +2,7 @@ import ClientRuntime
 import Foundation
 import Resilience
 import SecureNodeAPI
+import RuntimeSupport
 
 /// What the server should know about this install.
 public struct DeviceProfile: Codable, Sendable, Hashable {

@@ -3,6 +3,7 @@ import ClientRuntime
 import Foundation
 import Resilience
 import SecureNodeAPI
+import RuntimeSupport
 
 /// The network fallback for a number the local store does not know:
 /// `GET /branding/lookup`, run in the background after a miss and never

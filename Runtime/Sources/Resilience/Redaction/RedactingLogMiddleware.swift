@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import OpenAPIRuntime
+import RuntimeSupport
 
 /// Logs each request and response through swift-log with secrets masked by
 /// a ``Redactor``: credentials in headers, tokens and OTP codes in query
@@ -101,6 +102,6 @@ public struct RedactingLogMiddleware: ClientMiddleware {
     }
 
     private func milliseconds(_ duration: Duration) -> String {
-        String(Int((Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15).rounded()))
+        String(duration.roundedMilliseconds)
     }
 }

@@ -1,3 +1,5 @@
+import RuntimeSupport
+
 /// Exponential backoff with full jitter: the wait before retry `n` (1-based)
 /// is a uniformly random duration in `[0, min(maximumDelay, baseDelay * 2^(n-1))]`.
 ///
@@ -38,10 +40,3 @@ public struct BackoffPolicy: Sendable, Hashable {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as a `Double` (`TimeInterval`), for
-    /// Foundation's date arithmetic.
-    public var totalSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

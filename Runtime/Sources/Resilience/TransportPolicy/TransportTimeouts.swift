@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import RuntimeSupport
 #endif
 
 /// Connect and read timeouts for a transport (SOUL's client rules: 5 s to
