@@ -6,19 +6,19 @@
 /// let caller = ClientCaller(client: client, connectivity: connectivity)
 /// let moods = try await caller.perform(offline: SoulError.offline, failure: { SoulError($0, ...) }) { try await $0.listMoods() }
 /// ```
-public struct ClientCaller<Client: Sendable>: Sendable {
+package struct ClientCaller<Client: Sendable>: Sendable {
     /// The generated client with the SDK's middleware stack.
-    public let client: Client
+    package let client: Client
     /// The device's connectivity as the app reports it (nil: always try).
-    public let connectivity: Connectivity?
+    package let connectivity: Connectivity?
 
     /// Whether the client's stack has a ``ResponseCacheMiddleware``: then
     /// reads are not refused while offline (the cache answers them, or
     /// throws ``DeviceOfflineError`` without sending).
-    public let servesFromCache: Bool
+    package let servesFromCache: Bool
 
     /// A caller of `client`, checking `connectivity` first when there is one.
-    public init(client: Client, connectivity: Connectivity?, servesFromCache: Bool = false) {
+    package init(client: Client, connectivity: Connectivity?, servesFromCache: Bool = false) {
         self.client = client
         self.connectivity = connectivity
         self.servesFromCache = servesFromCache
@@ -26,7 +26,7 @@ public struct ClientCaller<Client: Sendable>: Sendable {
 
     /// Runs `call` on the client. Throws `offline` without sending anything
     /// while connectivity says offline; maps anything `call` throws with `failure`.
-    public func perform<Result: Sendable, Failure: Error>(
+    package func perform<Result: Sendable, Failure: Error>(
         offline: @autoclosure () -> Failure, failure: (any Error) -> Failure, _ call: (Client) async throws -> Result
     ) async throws(Failure) -> Result {
         if let connectivity, await connectivity.isKnownOffline { throw offline() }
@@ -41,7 +41,7 @@ public struct ClientCaller<Client: Sendable>: Sendable {
     /// the server, or the response cache (with its age) while offline or
     /// when the server cannot be reached. Without a cache in the stack it is
     /// ``perform(offline:failure:_:)`` with ``ResponseSource/network``.
-    public func performRead<Result: Sendable, Failure: Error>(
+    package func performRead<Result: Sendable, Failure: Error>(
         offline: @autoclosure () -> Failure, failure: (any Error) -> Failure, _ call: (Client) async throws -> Result
     ) async throws(Failure) -> CachedResponse<Result> {
         if !servesFromCache, let connectivity, await connectivity.isKnownOffline { throw offline() }

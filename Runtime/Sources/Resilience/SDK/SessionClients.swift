@@ -13,19 +13,19 @@ import OpenAPIRuntime
 /// - the ``ClientCaller`` the facade's calls go through,
 /// - a warning in the logs, once per field, when an answer differs from
 ///   what the spec assumed (``AssumedFieldLogging``).
-public struct SessionClients<Client: Sendable>: Sendable {
+package struct SessionClients<Client: Sendable>: Sendable {
     /// The authenticated client: every operation, with the whole stack.
-    public let client: Client
+    package let client: Client
     /// The client sign-in and refresh use: https and logs only.
-    public let authClient: Client
+    package let authClient: Client
     /// The token lifecycle.
-    public let session: TokenSession
+    package let session: TokenSession
     /// Masks secrets in logs and error texts, the session's tokens included.
-    public let redactor: Redactor
+    package let redactor: Redactor
     /// The facade's call path (connectivity check, failure mapping).
-    public let caller: ClientCaller<Client>
+    package let caller: ClientCaller<Client>
     /// Logs the answers that differ from the spec's guesses, while the SDK lives.
-    public let assumedFields: AssumedFieldObservation
+    package let assumedFields: AssumedFieldObservation
 
     /// Wires the clients for `baseURL`. `transport` is built only once the
     /// URL is accepted; `stack` is the SDK's documented middleware stack for
@@ -37,7 +37,7 @@ public struct SessionClients<Client: Sendable>: Sendable {
     /// deletes (``OfflineStorage/sessionEndHandler(keepingWrites:also:)``).
     /// Throws ``InsecureBaseURLError`` for an http URL to a host that is not
     /// loopback.
-    public init(
+    package init(
         baseURL: URL, transport makeTransport: @autoclosure () -> any ClientTransport, tokenStore: any TokenStore, logger: Logger,
         connectivity: Connectivity?, servesFromCache: Bool = false, onSessionEnd: SessionEndHandler? = nil,
         stack: (TokenSession) -> [any ClientMiddleware], makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client,

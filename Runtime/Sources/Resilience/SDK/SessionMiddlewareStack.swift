@@ -26,9 +26,9 @@ import OpenAPIRuntime
 ///     attempt that could not connect. On Apple platforms URLSession's
 ///     request timeout bounds the connection instead
 ///     (``TransportTimeouts/urlSessionConfiguration(_:)``).
-public enum SessionMiddlewareStack {
+package enum SessionMiddlewareStack {
     /// The stack for `session`; see the type's documentation for the order.
-    public static func middlewares(
+    package static func middlewares(
         session: TokenSession, idempotencyKeyOperations: Set<String> = [], bearerScheme: String = "bearerAuth",
         retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil,
         timeouts: TransportTimeouts? = nil

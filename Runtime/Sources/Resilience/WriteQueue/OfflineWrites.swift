@@ -36,11 +36,11 @@ public enum Submission<Value: Sendable>: Sendable {
 /// operation is idempotent, or it carries an `Idempotency-Key`); otherwise
 /// ``WriteOutcomeUnknownError`` is thrown. An answer from the server (an
 /// error status, a body outside the contract) is thrown as it is.
-public struct OfflineWrites<Client: Sendable>: Sendable {
+package struct OfflineWrites<Client: Sendable>: Sendable {
     /// The durable queue.
-    public let queue: OfflineWriteQueue
+    package let queue: OfflineWriteQueue
     /// How each kind of queued write is sent.
-    public let senders: QueuedWriteSenders<Client>
+    package let senders: QueuedWriteSenders<Client>
     let client: Client
     let connectivity: Connectivity?
     let subject: @Sendable () -> String?
@@ -51,7 +51,7 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
     /// them); `session`, when there is one, binds each queued write's send
     /// to the sign-in it was checked under, so it never leaves with the
     /// token of a sign-in that replaced it (``TokenSession/boundSignIn``).
-    public init(
+    package init(
         queue: OfflineWriteQueue, senders: QueuedWriteSenders<Client>, client: Client, connectivity: Connectivity?, session: TokenSession? = nil,
         subject: @escaping @Sendable () -> String?
     ) {
@@ -65,14 +65,14 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
 
     /// The signed-in subject's queued writes, oldest first (pending, in
     /// doubt, refused): never another user's.
-    public func writesOfSignedInUser() async -> [QueuedWrite] {
+    package func writesOfSignedInUser() async -> [QueuedWrite] {
         await queue.writes(of: subject())
     }
 
     /// Sends the queue each time the connectivity given at creation comes
     /// back online, for as long as `owner` (the SDK instance) lives; nothing
     /// when there is no connectivity: then the next call sends it.
-    public func deliverWhenOnline(while owner: some AnyObject & Sendable) {
+    package func deliverWhenOnline(while owner: some AnyObject & Sendable) {
         guard let connectivity else { return }
         let writes = self
         Task { [weak owner] in
@@ -83,7 +83,7 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
 
     /// Sends the signed-in subject's queued writes when there are any (the
     /// SDKs call it before each call); nil when there were none.
-    public func deliverPendingIfAny() async -> WriteDeliveryReport? {
+    package func deliverPendingIfAny() async -> WriteDeliveryReport? {
         guard await queue.hasPending(subject: subject()) else { return nil }
         return await deliverPending()
     }
@@ -93,7 +93,7 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
     /// sign-in is read first, the subject checked after it (a new user's
     /// sign-in changes the subject before its tokens exist), so a write
     /// that passes the check carries its own user's token or none.
-    public func deliverPending() async -> WriteDeliveryReport {
+    package func deliverPending() async -> WriteDeliveryReport {
         let (client, senders, session, subject) = (client, senders, session, subject)
         return await queue.deliver(subject: subject()) { write in
             let signIn = session?.signInEpoch
@@ -111,7 +111,7 @@ public struct OfflineWrites<Client: Sendable>: Sendable {
     ///   - payload: the operation's input, JSON-encoded, for the queue.
     ///   - idempotencyKey: the key the request carries, stored with a queued write.
     ///   - send: the call on the generated client.
-    public func submit<Value: Sendable>(
+    package func submit<Value: Sendable>(
         _ operation: OperationDescriptor, payload: Data, idempotencyKey: String? = nil, send: (Client) async throws -> Value
     ) async throws -> Submission<Value> {
         // Only the spec makes a write safe to repeat (`x-idempotent`, or a method idempotent by

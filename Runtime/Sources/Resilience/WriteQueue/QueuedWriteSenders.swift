@@ -11,20 +11,20 @@ import OpenAPIRuntime
 ///     "createMood": { client, write in _ = try await client.createMood(body: try write.decodePayload()) },
 /// ])
 /// ```
-public struct QueuedWriteSenders<Client: Sendable>: Sendable {
+package struct QueuedWriteSenders<Client: Sendable>: Sendable {
     /// Sends one stored write.
-    public typealias Send = @Sendable (Client, QueuedWrite) async throws -> Void
+    package typealias Send = @Sendable (Client, QueuedWrite) async throws -> Void
     /// The senders, by `operationId`.
-    public let byOperation: [String: Send]
+    package let byOperation: [String: Send]
 
     /// Creates the table.
-    public init(_ byOperation: [String: Send]) {
+    package init(_ byOperation: [String: Send]) {
         self.byOperation = byOperation
     }
 
     /// Sends `write` and classifies the result (see ``classify(_:)``); a
     /// write of an operation the table lacks is refused with status 0.
-    public func send(_ write: QueuedWrite, with client: Client) async -> WriteDeliveryOutcome {
+    package func send(_ write: QueuedWrite, with client: Client) async -> WriteDeliveryOutcome {
         guard let send = byOperation[write.operationID] else { return .rejected(status: 0) }
         do {
             try await send(client, write)
@@ -45,7 +45,7 @@ public struct QueuedWriteSenders<Client: Sendable>: Sendable {
     ///   spec forbids (caught before sending): rejected with status 0;
     /// - anything else (a timeout, a lost connection, a 500, cancellation):
     ///   ``WriteDeliveryOutcome/inDoubt``.
-    public static func classify(_ error: any Error) -> WriteDeliveryOutcome {
+    package static func classify(_ error: any Error) -> WriteDeliveryOutcome {
         let cause = (error as? ClientError)?.underlyingError ?? error
         if NetworkFailure.requestNeverLeft(cause) || cause is TokenRefreshError || cause is CertificatePinningError || TLSFailure.matches(cause) {
             return .notSent
@@ -64,7 +64,7 @@ public struct QueuedWriteSenders<Client: Sendable>: Sendable {
 
 extension QueuedWrite {
     /// The payload decoded as the operation's input.
-    public func decodePayload<Input: Decodable>(as type: Input.Type = Input.self) throws -> Input {
+    package func decodePayload<Input: Decodable>(as type: Input.Type = Input.self) throws -> Input {
         try JSONCoding.makeDecoder().decode(Input.self, from: payload)
     }
 }
