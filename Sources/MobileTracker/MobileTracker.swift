@@ -105,6 +105,12 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// past it the call fails with `sessionCreationFailed` naming the
         /// time it really waited.
         public var initializationTimeout: Duration
+        /// How long one request waits to connect and for the next bytes of
+        /// its answer (``TransportTimeouts``, the family's one type): an
+        /// attempt that outlasts them fails as the network's failure and the
+        /// event stays queued. Default: connect 5 s, read 10 s, the other
+        /// SDKs' values.
+        public var timeouts: TransportTimeouts
 
         /// Creates options.
         public init(
@@ -113,8 +119,10 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
             tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none,
-            namesScreensByNavigationTitle: Bool = true, tracksLocationAutomatically: Bool = true, locationSource: (any LocationSource)? = nil
+            namesScreensByNavigationTitle: Bool = true, tracksLocationAutomatically: Bool = true, locationSource: (any LocationSource)? = nil,
+            timeouts: TransportTimeouts = TransportTimeouts()
         ) {
+            self.timeouts = timeouts
             self.namesScreensByNavigationTitle = namesScreensByNavigationTitle
             self.tracksLocationAutomatically = tracksLocationAutomatically
             #if canImport(CoreLocation) && !os(watchOS)

@@ -180,7 +180,8 @@ actor TrackerCore {
         let transport: any ClientTransport
         do {
             transport = try SDKTransport.make(
-                configured: options.transport, pinning: options.pinning, logger: logger, sessionConfiguration: .ephemeral,
+                configured: options.transport, pinning: options.pinning, logger: logger,
+                sessionConfiguration: options.timeouts.urlSessionConfiguration(),
                 overSession: { URLSessionTransport(configuration: .init(session: $0)) })
         } catch {
             throw TrackerError.invalidConfiguration(reason: "the pinning was refused: \(error)")
@@ -193,7 +194,10 @@ actor TrackerCore {
             middlewares: [
                 SecureTransportMiddleware(), APIKeyMiddleware { [apiKeys] in apiKeys.withLock { $0.last ?? "" } },
                 RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKeys] in apiKeys.withLock { $0 } })),
-            ] + (options.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? []),
+            ] + (options.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
+                // Below the log, so its line names the bound that ended an attempt.
+                + [TimeoutMiddleware(timeout: options.timeouts.read)]
+                + (ConnectTimeoutMiddleware.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: options.timeouts.connect)] : []),
             constraintChecks: [])
         assumedFields = AssumedFieldLogging.observe(module: "MobileTrackerAPI", logger: logger)
         let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()

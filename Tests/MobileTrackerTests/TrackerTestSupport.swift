@@ -34,11 +34,11 @@ struct TrackerHarness {
     /// does not.
     func makeTracker(
         primary: InMemoryKeyValueStore? = nil, connectivity: Connectivity? = nil, maximumQueuedItems: Int = 10_000, logLevel: Logger.Level = .trace,
-        initializationTimeout: Duration = .seconds(30)
+        initializationTimeout: Duration = .seconds(30), timeouts: TransportTimeouts = TransportTimeouts()
     ) -> MobileTracker {
         MobileTracker(options: .init(
             folder: folder, primaryStore: primary ?? self.primary, connectivity: connectivity, logger: log.logger(label: "tracker", level: logLevel),
-            maximumQueuedItems: maximumQueuedItems, initializationTimeout: initializationTimeout))
+            maximumQueuedItems: maximumQueuedItems, initializationTimeout: initializationTimeout, timeouts: timeouts))
     }
 
     func initialized() async throws -> MobileTracker {
