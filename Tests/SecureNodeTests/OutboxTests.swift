@@ -79,7 +79,7 @@ import Waiting
             == .drop(status: 422, reason: "bad_meta"))
         #expect(OutboxDelivery.disposition(for: apiError(408)) == .retry(notBefore: nil))
         #expect(OutboxDelivery.disposition(for: apiError(429, [.retryAfter: "7"])) == .retry(notBefore: .seconds(7)))
-        #expect(OutboxDelivery.disposition(for: apiError(503, [.retryAfter: "99999999999"])) == .retry(notBefore: .seconds(86_400)), "capped at a day")
+        #expect(OutboxDelivery.disposition(for: apiError(503, [.retryAfter: "99999999999"])) == .retry(notBefore: .seconds(3600)), "capped at an hour, as every durable queue")
         #expect(OutboxDelivery.disposition(for: UndocumentedResponseError(operationID: "x", response: HTTPResponse(status: 503), body: []))
             == .retry(notBefore: nil))
         #expect(OutboxDelivery.disposition(for: UndocumentedResponseError(operationID: "x", response: HTTPResponse(status: 404), body: []))

@@ -181,7 +181,7 @@ actor QueueDelivery {
             }
             return .delivered
         } catch let error as any HTTPStatusError {
-            let retryAfter = error.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }.map { min($0, .seconds(3600)) }
+            let retryAfter = RetryAfter.queueWait(in: error.headerFields)
             switch error.status {
             case 401, 403: return .paused(status: error.status)
             case 400, 422:

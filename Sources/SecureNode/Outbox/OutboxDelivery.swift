@@ -115,9 +115,7 @@ public actor OutboxDelivery {
             case 401, 403:
                 return .pause(status: failure.status)
             case 408, 429, 500...599:
-                // Honoured up to a day: an absurd value must not park an event for ever.
-                let retryAfter = failure.headerFields[.retryAfter].flatMap { RetryAfter.parse($0) }.map { min($0, .seconds(86_400)) }
-                return .retry(notBefore: retryAfter)
+                return .retry(notBefore: RetryAfter.queueWait(in: failure.headerFields))
             case 400, 422:
                 guard let reason = Self.serverReason(failure) else { return .retry(notBefore: nil) }
                 return .drop(status: failure.status, reason: reason)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// The `Retry-After` response header (RFC 9110, section 10.2.3): either a
 /// number of seconds or an HTTP date.
@@ -13,6 +14,17 @@ public enum RetryAfter {
             return .seconds(seconds)
         }
         return httpDate(trimmed).map { .seconds(max(0, $0.timeIntervalSince(now).rounded(.up))) }
+    }
+
+    /// The longest `Retry-After` a durable queue (the billing outbox, the
+    /// tracker's events) honours: an absurd value must not park an item for
+    /// ever, and a probe an hour later is cheap. The family's one cap.
+    package static let longestQueueWait: Duration = .seconds(3600)
+
+    /// The wait a queued item keeps before its next attempt, from an
+    /// answer's headers: their `Retry-After`, at most ``longestQueueWait``.
+    package static func queueWait(in fields: HTTPFields, now: Date = Date()) -> Duration? {
+        fields[.retryAfter].flatMap { parse($0, now: now) }.map { min($0, longestQueueWait) }
     }
 
     /// The date of an HTTP-date header value (`Date`, `Expires`,
