@@ -195,7 +195,7 @@ let testSupportTargets: [Target] = [
     .target(
         name: "BackendDoubles",
         dependencies: [
-            "LoopbackHTTPServer", "OpenAPIModel", "SandboxCore", "ContractCheck", "RuntimeSupport", logging, urlSession, openAPIRuntime, httpTypes,
+            "LoopbackHTTPServer", "OpenAPIModel", "SandboxCore", "ContractCheck", "RuntimeSupport", "ClientRuntimeTesting", logging, urlSession, openAPIRuntime, httpTypes,
         ],
         path: "Tests/Support/BackendDoubles"),
     // Every SOUL and Safepocket operation through its SDK's stack against
@@ -306,7 +306,7 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SampleAppModelsTests",
         dependencies: [
-            "SampleAppModels", "Soul", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNode", "Resilience", "BackendDoubles",
+            "SampleAppModels", "Soul", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNode", "Resilience", "BackendDoubles", "ClientRuntimeTesting",
             "LoopbackHTTPServer", "Waiting", "PlatformRules",
         ],
         path: "Examples/ios-app/Tests/SampleAppModelsTests"),

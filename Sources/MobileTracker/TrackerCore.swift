@@ -195,9 +195,13 @@ actor TrackerCore {
                 SecureTransportMiddleware(), APIKeyMiddleware { [apiKeys] in apiKeys.withLock { $0.last ?? "" } },
                 RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKeys] in apiKeys.withLock { $0 } })),
             ] + (options.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
-                // Below the log, so its line names the bound that ended an attempt.
+                // Below the log, so its line names the bound that ended an
+                // attempt. The connect deadline dials the URL's host, so it
+                // guards only the tracker's own transport: one of the app's
+                // own may send elsewhere, and bounds its connections itself.
                 + [TimeoutMiddleware(timeout: options.timeouts.read)]
-                + (ConnectTimeoutMiddleware.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: options.timeouts.connect)] : []),
+                + (ConnectTimeoutMiddleware.dialsBeforeSending && options.transport == nil
+                    ? [ConnectTimeoutMiddleware(timeout: options.timeouts.connect)] : []),
             constraintChecks: [])
         assumedFields = AssumedFieldLogging.observe(module: "MobileTrackerAPI", logger: logger)
         let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()

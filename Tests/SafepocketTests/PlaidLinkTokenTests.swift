@@ -1,3 +1,4 @@
+import ClientRuntimeTesting
 import BackendDoubles
 import Foundation
 import LoopbackHTTPServer

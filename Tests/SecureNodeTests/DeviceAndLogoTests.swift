@@ -1,4 +1,5 @@
 import ClientRuntime
+import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
 import Resilience
@@ -7,15 +8,6 @@ import SecureNode
 import SecureNodeAPI
 import Testing
 import Waiting
-
-/// A clock tests move by hand.
-final class TestClock: @unchecked Sendable {
-    // `@unchecked Sendable` is safe: `time` is read and written only while `lock` is held.
-    private let lock = NSLock()
-    private var time = Date(timeIntervalSince1970: 1_704_067_200)
-    var now: Date { lock.withLock { time } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { time += seconds } }
-}
 
 /// Device registration, updates, heartbeats and the debug-upload gate; the
 /// logo cache.
@@ -29,7 +21,7 @@ final class TestClock: @unchecked Sendable {
         }
         fake.route("POST /api/mobile/device/presence", .json(200, #"{"success":true}"#))
         let stateFile = folder.appendingPathComponent("device.json")
-        let clock = TestClock()
+        let clock = ManualClock(startingAt: Date(timeIntervalSince1970: 1_704_067_200))
         let profile = DeviceProfile(deviceID: "device-1", platform: .ios, osVersion: "17.4", sdkVersion: "1.0.0", capabilities: ["call_directory": true])
         let first = DeviceLifecycle(client: fake.client(), profile: profile, stateFile: stateFile, now: { clock.now })
         #expect(try await first.registerOrUpdate() == .registered)
@@ -46,9 +38,9 @@ final class TestClock: @unchecked Sendable {
         #expect(update.bodyText.contains(#""sdk_version":"1.1.0""#) && update.bodyText.contains(#""voip_push":true"#))
 
         #expect(try await second.heartbeat())
-        clock.advance(299)
+        clock.advance(by: 299)
         #expect(try await second.heartbeat() == false, "less than 5 minutes since the last one")
-        clock.advance(1)
+        clock.advance(by: 1)
         #expect(try await second.heartbeat())
         #expect(try await second.heartbeat(lastSyncedAt: clock.now, force: true), "after a sync, at once")
         let beats = fake.requests("/api/mobile/device/presence")

@@ -1,4 +1,5 @@
 import ClientRuntime
+import ClientRuntimeTesting
 import Foundation
 import HTTPTypes
 import LoopbackHTTPServer
@@ -23,7 +24,7 @@ import Waiting
         let server: LoopbackHTTPServer
         let client: TestClient
         let connectivity = Connectivity(isOnline: true)
-        let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = ManualClock()
 
         /// `folder`: another fixture's, for a relaunch over its files.
         init(
@@ -32,7 +33,7 @@ import Waiting
         ) throws {
             self.folder = folder
             let clock = clock
-            cache = ResponseCache(folder: folder, maximumBytes: maximumBytes, now: { clock.withLock { $0 } })
+            cache = ResponseCache(folder: folder, maximumBytes: maximumBytes, now: { clock.now })
             server = try LoopbackHTTPServer(handler: reply)
             client = TestClient(server: server, middlewares: [ResponseCacheMiddleware(cache: cache, connectivity: connectivity)], timeout: 30)
         }
@@ -45,7 +46,7 @@ import Waiting
             return (body, source)
         }
 
-        func advance(seconds: TimeInterval) { clock.withLock { $0 = $0.addingTimeInterval(seconds) } }
+        func advance(seconds: TimeInterval) { clock.advance(by: seconds) }
 
         var storedFiles: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".response") } }
 

@@ -1,4 +1,5 @@
 import BackendDoubles
+import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
 import Resilience
@@ -7,13 +8,6 @@ import SampleAppModels
 import MobileTracker
 import Soul
 import Testing
-
-/// A clock the tests move by hand, for countdowns.
-final class ScreenClock: Sendable {
-    private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.read() }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
 
 /// A folder of its own for each test.
 func makeFolder(_ name: String) throws -> URL {
@@ -29,7 +23,7 @@ func makeFolder(_ name: String) throws -> URL {
 @Suite @MainActor struct SoulScreensTests {
     let backend: SoulBackend
     let folder: URL
-    let clock = ScreenClock()
+    let clock = ManualClock()
 
     init() throws {
         backend = try SoulBackend()
