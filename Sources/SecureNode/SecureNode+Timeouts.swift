@@ -5,10 +5,10 @@ import Logging
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
+import RuntimeSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import RuntimeSupport
 #endif
 
 /// How long SecureNode's requests may wait: every wait has a bound, and

@@ -1,7 +1,7 @@
 import Foundation
 import Resilience
-import SafepocketAPI
 import RuntimeSupport
+import SafepocketAPI
 
 /// One PKCE sign-in at a time: the verifier and `state` of the authorization
 /// URL last opened, checked against the redirect, then the code exchange.

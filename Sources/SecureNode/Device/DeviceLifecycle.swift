@@ -1,8 +1,8 @@
 import ClientRuntime
 import Foundation
 import Resilience
-import SecureNodeAPI
 import RuntimeSupport
+import SecureNodeAPI
 
 /// What the server should know about this install.
 public struct DeviceProfile: Codable, Sendable, Hashable {

@@ -1,8 +1,8 @@
 import ClientRuntime
 import Foundation
 import Resilience
-import SecureNodeAPI
 import RuntimeSupport
+import SecureNodeAPI
 
 /// Delivers the ``BillingOutbox`` in the background: due events are sent
 /// (a few at once), removed when the server accepts them, rescheduled with

@@ -2,8 +2,8 @@ import BrandingStore
 import ClientRuntime
 import Foundation
 import Resilience
-import SecureNodeAPI
 import RuntimeSupport
+import SecureNodeAPI
 
 /// The network fallback for a number the local store does not know:
 /// `GET /branding/lookup`, run in the background after a miss and never

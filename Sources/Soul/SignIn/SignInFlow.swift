@@ -1,7 +1,7 @@
 import Foundation
 import Resilience
-import SoulAPI
 import RuntimeSupport
+import SoulAPI
 
 /// The OTP sign-in of SOUL: request a code for a phone number, verify it,
 /// and start the session; with the resend cooldown the UI shows.

@@ -1,8 +1,8 @@
 import Foundation
+import RuntimeSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import RuntimeSupport
 #endif
 
 /// Connect and read timeouts for a transport (SOUL's client rules: 5 s to
