@@ -219,7 +219,7 @@ let testSupportTargets: [Target] = [
     // iOS's rules for the frameworks the SDKs drive, kept by doubles on
     // Linux (BGTaskScheduler, ...): a rule iOS traps on is a test failure.
     .target(
-        name: "PlatformRules", dependencies: ["SecureNode", "SampleAppModels", "MobileTracker", "Resilience", "RuntimeSupport", "Waiting"],
+        name: "PlatformRules", dependencies: ["SecureNode", "MobileTracker", "Resilience", "RuntimeSupport", "Waiting"],
         path: "Tests/Support/PlatformRules"),
 ]
 

@@ -1,6 +1,5 @@
 import Foundation
 import RuntimeSupport
-import SampleAppModels
 import SecureNode
 import Testing
 
@@ -28,7 +27,7 @@ import Testing
 /// (`CNErrorCodeRecordDoesNotExist`). Asking for permission follows iOS: the
 /// prompt shows once; after an answer, asking again returns it without a
 /// prompt (the user changes it in Settings, ``setAuthorization(_:)``).
-public final class SimulatedContacts: ManagedContactStore, ContactsPermission {
+public final class SimulatedContacts: ManagedContactStore {
     /// `CNAuthorizationStatus`.
     public enum Authorization: Sendable, Equatable {
         /// Never asked.

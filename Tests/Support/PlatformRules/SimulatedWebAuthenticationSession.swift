@@ -1,6 +1,5 @@
 import Foundation
 import RuntimeSupport
-import SampleAppModels
 import Testing
 
 /// `ASWebAuthenticationSession` as iOS runs it, for the tests: the user's
@@ -13,7 +12,7 @@ import Testing
 ///   (any other navigation stays in the browser);
 /// - closing the session is `canceledLogin`: nil for the app.
 @MainActor
-public final class SimulatedWebAuthenticationSession: WebAuthenticating {
+public final class SimulatedWebAuthenticationSession {
     /// The URLs the app opened, in order.
     public private(set) var opened: [URL] = []
     /// Every rule broken so far (each also recorded as a test issue).
