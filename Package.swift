@@ -184,12 +184,12 @@ let sampleAppTargets: [Target] = [
 
 // MARK: Test support
 
-/// Targets the tests share (`Tests/Support/<name>`, `Generator/Tests/Support/<name>`).
+/// Targets the tests share (`Tests/Support/<name>`): the generator's tests, the runtime's and the SDKs'.
 let testSupportTargets: [Target] = [
     // Waiting for the state an assertion reads, with a hang guard, never for a time.
     .target(name: "Waiting", path: "Tests/Support/Waiting"),
     // Finding, running and killing the child processes tests start.
-    .target(name: "ProcessTestSupport", dependencies: ["Waiting"], path: "Generator/Tests/Support/ProcessTestSupport"),
+    .target(name: "ProcessTestSupport", dependencies: ["Waiting"], path: "Tests/Support/ProcessTestSupport"),
     // Backends that behave as their documents say (the sandbox's behaviours)
     // on the loopback server.
     .target(
