@@ -31,6 +31,7 @@ import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile, ti
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scratch_package import timed_debug_build, write_manifest
+import script_support
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 COMPARE = os.path.join(ROOT, '.build-bench', 'compare')
@@ -60,8 +61,7 @@ def log(message):
     print(f'bench-compare: {message}', file=sys.stderr, flush=True)
 
 
-def git(*arguments):
-    return subprocess.run(['git', *arguments], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+git = script_support.git
 
 
 def base_tree(revision):

@@ -12,6 +12,9 @@ docc directly keeps it out of the runtime package's dependencies, which
 every app resolves.)"""
 import glob, os, shutil, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
+
 root = os.path.abspath('.')
 # The Makefile's flags for debug builds into .build (the same for every one, so each reuses the last).
 debug_flags = (os.environ.get('DEBUG_BUILD_FLAGS') or open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'debug_build_flags')).read()).split()
@@ -19,9 +22,7 @@ products = [('Runtime/Sources', 'ClientRuntime'), ('Runtime/Sources', 'Resilienc
             ('Sources', 'Soul'), ('Sources', 'Safepocket'), ('Sources', 'MobileTracker')]
 
 
-def fail(message):
-    print(f'docs: FAILED: {message}', file=sys.stderr)
-    sys.exit(1)
+fail = script_support.failing('docs')
 
 
 def main():

@@ -21,6 +21,7 @@ Prints `guide: N steps ok, ...` and exits 1 on any failure."""
 import argparse, http.server, json, os, re, shutil, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
 import published_package as published
 
 parser = argparse.ArgumentParser()
@@ -35,9 +36,7 @@ work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix='own
 app = os.path.join(work, 'PetsApp')
 
 
-def fail(message):
-    print(f'guide: FAILED: {message}', file=sys.stderr)
-    sys.exit(1)
+fail = script_support.failing('guide')
 
 
 # --- The guide's steps --------------------------------------------------------

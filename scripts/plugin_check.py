@@ -24,14 +24,13 @@ on any failure."""
 import http.server, json, os, re, shutil, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
 import published_package as published
 
 root = os.path.abspath('.')
 
 
-def fail(message):
-    print(f'plugin: FAILED: {message}', file=sys.stderr)
-    sys.exit(1)
+fail = script_support.failing('plugin')
 
 
 def swift(*args, cwd, expect=0):

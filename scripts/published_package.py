@@ -11,7 +11,10 @@ of the working tree (to show what an older main did).
 `report()` says what a resolved and built scratch package fetched and
 built: the packages in its `.build/checkouts` with their sizes, and the
 modules compiled; and names any package that must never reach an app."""
-import os, re, shutil, subprocess
+import os, re, shutil, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 # The package identity SwiftPM gives this repository: the URL's last component.
@@ -26,8 +29,7 @@ def version():
     return re.search(r'current = "([^"]+)"', text).group(1)
 
 
-def git(*arguments, cwd=ROOT, env=None):
-    return subprocess.run(['git', *arguments], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+git = script_support.git
 
 
 def publish(scratch, revision=None):

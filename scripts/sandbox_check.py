@@ -15,13 +15,14 @@ valid and rejected requests over 4 keep-alive connections) and a last line
 `sandbox: ok`; exits 1 on any failure."""
 import http.client, json, os, statistics, subprocess, sys, threading, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
+
 root = os.path.abspath('.')
 package = os.path.join(root, 'Sandbox', 'Server')
 
 
-def fail(message):
-    print(f'sandbox: FAILED: {message}', file=sys.stderr)
-    sys.exit(1)
+fail = script_support.failing('sandbox')
 
 
 started = time.monotonic()

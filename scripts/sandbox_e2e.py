@@ -37,6 +37,9 @@ and prints its peak RSS: `BENCH sandbox-peak-rss-1m <MB> MB` and
 `BENCH sandbox-full-sync-1m <s> s`. Exits 1 on any failure."""
 import http.client, json, os, re, socket, subprocess, sys, tempfile, threading, time, urllib.parse
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
+
 root = os.path.abspath('.')
 package = os.path.join(root, 'Sandbox', 'Server')
 apps = ['soul-example', 'safepocket-example', 'securenode-example', 'tracker-example']
@@ -45,9 +48,7 @@ debug_flags = (os.environ.get('DEBUG_BUILD_FLAGS') or open(os.path.join(os.path.
 outputs = []
 
 
-def fail(message):
-    print(f'sandbox-e2e: FAILED: {message}', file=sys.stderr)
-    sys.exit(1)
+fail = script_support.failing('sandbox-e2e')
 
 
 def build():

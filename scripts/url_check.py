@@ -23,6 +23,7 @@ Usage: url_check.py [--revision REV] [--keep]   (REV: publish a commit instead o
 import argparse, os, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
 import published_package as published
 
 parser = argparse.ArgumentParser()
@@ -82,9 +83,7 @@ EXPECTED_PREFIXES = ['SecureNodeSDK ', 'BrandingStore empty', 'SecureNodeCallDir
                      'MobileTracker https://tracker.example', 'SoulAPI ok', 'Clients ', 'ClientRuntime 1970-01-01T00:00:00']
 
 
-def fail(message):
-    print(f'url-check: FAILED: {message}', file=sys.stderr)
-    sys.exit(1)
+fail = script_support.failing('url-check')
 
 
 def swift(*arguments, cwd):
