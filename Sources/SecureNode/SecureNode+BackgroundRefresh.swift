@@ -3,7 +3,7 @@ import Foundation
 
 /// The work of the app's `BGAppRefreshTask`: sync, deliver, reload, within
 /// the time the system grants.
-extension SecureNode {
+extension SecureNodeEngine {
     /// The background task identifier the host app lists under
     /// `BGTaskSchedulerPermittedIdentifiers` in its Info.plist.
     public static let backgroundRefreshTaskIdentifier = "com.securenode.branding.sync"

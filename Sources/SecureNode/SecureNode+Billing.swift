@@ -6,7 +6,7 @@ import Resilience
 import SecureNodeAPI
 
 /// Billing events: recorded durably at once, delivered exactly once.
-extension SecureNode {
+extension SecureNodeEngine {
     // MARK: Billing events
 
     /// The assisted incoming-call path (the README's `assistIncomingCall`):

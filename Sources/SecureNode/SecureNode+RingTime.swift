@@ -7,7 +7,7 @@ import SecureNodeAPI
 
 /// What runs while the phone rings: lookups, logos from the cache, and the
 /// Call Directory snapshot with its reload policy. No network request.
-extension SecureNode {
+extension SecureNodeEngine {
     // MARK: Ring time
 
     /// The branding for an incoming number, from the local dataset only:

@@ -6,7 +6,7 @@ import Resilience
 import SecureNodeAPI
 
 /// The API key, syncs of the branding dataset, heartbeats and debug logs.
-extension SecureNode {
+extension SecureNodeEngine {
     // MARK: Configuration
 
     /// New credentials: later requests send `apiKey` (kept in the key

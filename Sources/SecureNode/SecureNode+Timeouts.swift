@@ -13,7 +13,7 @@ import FoundationNetworking
 
 /// How long SecureNode's requests may wait: every wait has a bound, and
 /// the ones a background refresh meets fit in the time iOS grants it.
-extension SecureNode {
+extension SecureNodeEngine {
     /// The bounds of SecureNode's requests.
     ///
     /// | wait | bound | what ends it |
@@ -29,7 +29,7 @@ extension SecureNode {
         /// platforms URLSession's idle timeout (``stall``) bounds connecting.
         public var connect: Duration
         /// The longest wait for the next bytes of an answer: the idle
-        /// timeout of ``SecureNode/urlSessionTransport(timeouts:pinning:logger:)``. An
+        /// timeout of ``SecureNodeEngine/urlSessionTransport(timeouts:pinning:logger:)``. An
         /// answer that stops arriving ends as a timeout after it.
         public var stall: Duration
         /// The longest one attempt of a request other than the sync may take

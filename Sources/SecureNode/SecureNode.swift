@@ -13,7 +13,7 @@ import SecureNodeAPI
 /// lost and never billed twice.
 ///
 /// ```swift
-/// let secureNode = try SecureNode(.init(
+/// let secureNode = try SecureNodeEngine(.init(
 ///     apiKey: key, folder: appGroupFolder,
 ///     device: DeviceProfile(deviceID: installID, platform: .ios, sdkVersion: "1.0.0"),
 ///     transport: URLSessionTransport()))
@@ -26,7 +26,7 @@ import SecureNodeAPI
 /// Every call is safe from any thread. Network failures never reach the
 /// app as errors: sync outcomes are ``syncStatus()``, events wait in the
 /// outbox until delivered.
-public final class SecureNode: Sendable {
+public final class SecureNodeEngine: Sendable {
     /// What the SDK needs to start.
     public struct Configuration: Sendable {
         /// The API's base URL (`https://api.securenode.io` by default).
@@ -46,7 +46,7 @@ public final class SecureNode: Sendable {
         /// Reloads the Call Directory extension (`CallKitDirectoryReloader`
         /// on iOS). When given, the SDK exports and reloads on its own: after
         /// a sync, when branding is turned off (an empty snapshot, at once)
-        /// or back on, and in ``SecureNode/performBackgroundRefresh(budget:)``.
+        /// or back on, and in ``SecureNodeEngine/performBackgroundRefresh(budget:)``.
         public var callDirectoryReloader: (any CallDirectoryReloading)?
         /// Where the SDK keeps its files (an app-group container on iOS, so
         /// the Call Directory extension can read the snapshot).
@@ -54,7 +54,7 @@ public final class SecureNode: Sendable {
         /// This install.
         public var device: DeviceProfile
         /// How requests are sent. Nil, the default: the SDK's own
-        /// (``SecureNode/urlSessionTransport(timeouts:pinning:logger:)`` with
+        /// (``SecureNodeEngine/urlSessionTransport(timeouts:pinning:logger:)`` with
         /// ``timeouts`` and ``pinning``), whose idle timeout ends a stalled
         /// answer (``Timeouts/stall``). A transport of the app's own must
         /// enforce ``pinning`` when anything is pinned (a
@@ -84,7 +84,7 @@ public final class SecureNode: Sendable {
         /// The most numbers managed contacts hold in all (10,000); brands
         /// past it are left out and counted.
         public var managedContactsMaximumNumbers: Int
-        /// The bounds of every request and of a sync (``SecureNode/Timeouts``).
+        /// The bounds of every request and of a sync (``SecureNodeEngine/Timeouts``).
         public var timeouts: Timeouts
         /// Whether the connection is dialled first, within ``Timeouts/connect``
         /// (`ConnectTimeoutMiddleware`): by default only where the transport
@@ -107,7 +107,7 @@ public final class SecureNode: Sendable {
         public var logoCacheBytes: Int
         /// Whether the SDK sends presence heartbeats on its own while it is
         /// alive (every `heartbeatInterval`, as the iOS SDK does from `init`);
-        /// off, the host calls ``SecureNode/heartbeatIfDue()`` itself.
+        /// off, the host calls ``SecureNodeEngine/heartbeatIfDue()`` itself.
         public var sendsHeartbeats: Bool
         /// How often refused credentials (a 401/403) are checked again while
         /// the app runs: one cheap request, first after `baseDelay` (1 minute),
@@ -356,7 +356,3 @@ public final class SecureNode: Sendable {
         Task { await deliveryLoop.stop() }
     }
 }
-
-/// The engine's name where the README's static `SecureNode` facade (the
-/// `SecureNodeSDK` module) hides this class's.
-public typealias SecureNodeEngine = SecureNode

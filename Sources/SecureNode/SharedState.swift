@@ -10,7 +10,7 @@ final class SharedState: Sendable {
         /// The server's `config.branding_enabled` from the last sync (true when absent).
         var brandingEnabledByServer = true
         /// The Call Directory snapshot last exported: a sync generation, or
-        /// ``SecureNode/brandingOffVersion`` for the empty one.
+        /// ``SecureNodeEngine/brandingOffVersion`` for the empty one.
         var exportedVersion: String?
         var reloadPolicy: CallDirectoryReloadPolicy
     }

@@ -12,7 +12,7 @@ import Testing
 @Suite struct CallDirectoryExtensionTests {
     let fake: FakeSecureNode
     let folder: URL
-    let sdk: SecureNode
+    let sdk: SecureNodeEngine
     let phone = SimulatedCallDirectory()
 
     init() throws {
@@ -22,7 +22,7 @@ import Testing
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([
             FakeSecureNode.record("+61412345678", "Acme Bank"), FakeSecureNode.record("+1234567890", "Contoso Health"),
         ], syncedAt: "2024-01-02T08:15:00Z")))
-        sdk = try SecureNode(.init(
+        sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { _ in Data() }, sendsHeartbeats: false))

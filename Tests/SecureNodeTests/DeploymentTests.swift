@@ -25,8 +25,8 @@ import Waiting
 
     func route(_ route: String, _ reply: LoopbackHTTPServer.Reply) { fake.route(route, reply) }
 
-    func makeSDK(heartbeatInterval: Duration = .seconds(300)) throws -> SecureNode {
-        try SecureNode(.init(
+    func makeSDK(heartbeatInterval: Duration = .seconds(300)) throws -> SecureNodeEngine {
+        try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             heartbeatInterval: heartbeatInterval, logoFetch: { _ in Data() }, sendsHeartbeats: false))
@@ -213,7 +213,7 @@ import Waiting
         let stall = ReplyGate()
         defer { stall.open() }
         route("POST /api/mobile/device/presence", .gated(stall, .json(200, #"{"success":true}"#)))
-        let sdk = try SecureNode(.init(
+        let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { _ in Data() }, sendsHeartbeats: false, timeouts: .init(attempt: .milliseconds(500))))
@@ -223,8 +223,8 @@ import Waiting
 
     // MARK: Refused credentials come back
 
-    func makeSDK(recheck: BackoffPolicy) throws -> SecureNode {
-        try SecureNode(.init(
+    func makeSDK(recheck: BackoffPolicy) throws -> SecureNodeEngine {
+        try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { _ in Data() }, sendsHeartbeats: false, refusalRecheck: recheck))

@@ -130,8 +130,8 @@ import Waiting
     // MARK: Logos through the SDK
 
     /// An SDK over `fake` whose logo downloads fail `failures` times first, counting each.
-    func logoSDK(fake: FakeSecureNode, folder: URL, failures: Int, fetches: Locked<Int>) throws -> SecureNode {
-        try SecureNode(.init(
+    func logoSDK(fake: FakeSecureNode, folder: URL, failures: Int, fetches: Locked<Int>) throws -> SecureNodeEngine {
+        try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-logo", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { url in

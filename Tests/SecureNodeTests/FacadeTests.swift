@@ -11,7 +11,7 @@ import Waiting
 @Suite struct FacadeTests {
     let fake: FakeSecureNode
     let folder: URL
-    let sdk: SecureNode
+    let sdk: SecureNodeEngine
 
     init() throws {
         fake = try FakeSecureNode()
@@ -21,7 +21,7 @@ import Waiting
             FakeSecureNode.record("+61412345678", "Acme Bank", extra: "").replacingOccurrences(of: #""logo_url":null"#, with: #""logo_url":"https://assets.securenode.io/logos/acme.png""#),
             FakeSecureNode.record("+1234567890", "Contoso Health"),
         ], syncedAt: "2024-01-02T08:15:00Z")))
-        sdk = try SecureNode(.init(
+        sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false))
@@ -147,7 +147,7 @@ import Waiting
         defer { try? FileManager.default.removeItem(at: folder) }
         fake.route("GET /api/mobile/branding/lookup", .json(200,
             #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#))
-        let sdk = try SecureNode(.init(
+        let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-3", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { _ in Data() }, sendsHeartbeats: false, ringQuietBound: .seconds(3)))
@@ -273,7 +273,7 @@ import Waiting
     @Test func heartbeatsGoOnTheirOwnWhileTheSDKLives() async throws {
         let folder = try makeFolder("heartbeat")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var sdk: SecureNode? = try SecureNode(.init(
+        var sdk: SecureNodeEngine? = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-2", platform: .android), transport: FakeSecureNode.transport(),
             heartbeatInterval: .milliseconds(100)))

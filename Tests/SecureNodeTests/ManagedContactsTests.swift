@@ -42,8 +42,8 @@ import Testing
     }
 
     /// An SDK over `fake` with managed contacts in `contacts`.
-    func launch(_ fake: FakeSecureNode, folder: URL, contacts: (any ManagedContactStore)?) throws -> SecureNode {
-        try SecureNode(.init(
+    func launch(_ fake: FakeSecureNode, folder: URL, contacts: (any ManagedContactStore)?) throws -> SecureNodeEngine {
+        try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-contacts", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false, managedContacts: contacts))

@@ -49,8 +49,8 @@ final class RecordingReloader: CallDirectoryReloading {
 
     func launch(
         apiKey: String? = "sk_live_secret", reloader: RecordingReloader? = nil, connectivity: Connectivity? = nil
-    ) throws -> SecureNode {
-        try SecureNode(.init(
+    ) throws -> SecureNodeEngine {
+        try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: apiKey, folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             connectivity: connectivity, callDirectoryReloader: reloader, logoFetch: { _ in Data() }, sendsHeartbeats: false))
@@ -59,7 +59,7 @@ final class RecordingReloader: CallDirectoryReloading {
 
     @Test func refusedCredentialsEmptyTheCallDirectoryAndNewOnesRestoreIt() async throws {
         let reloader = RecordingReloader(folder: folder)
-        var sdk: SecureNode? = try launch(reloader: reloader)
+        var sdk: SecureNodeEngine? = try launch(reloader: reloader)
         _ = await sdk!.sync()
         #expect(reloader.reloads.count == 1 && reloader.reloads[0].count == 2, "the first sync reloads the extension with both numbers")
 
@@ -117,7 +117,7 @@ final class RecordingReloader: CallDirectoryReloading {
 
         let empty = try makeFolder("securenode-nokey")
         #expect(throws: SecureNodeError.noAPIKey) {
-            try SecureNode(.init(
+            try SecureNodeEngine(.init(
                 apiURL: fake.server.baseURL, apiKey: nil, folder: empty,
                 device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
                 connectivity: nil, sendsHeartbeats: false))
@@ -159,7 +159,7 @@ final class RecordingReloader: CallDirectoryReloading {
         let reloader = RecordingReloader(folder: folder)
         fake.route("POST /api/mobile/branding/imprint", .json(200, #"{"success":true}"#))
         let sdk = try launch(reloader: reloader)
-        #expect(SecureNode.backgroundRefreshTaskIdentifier == "com.securenode.branding.sync")
+        #expect(SecureNodeEngine.backgroundRefreshTaskIdentifier == "com.securenode.branding.sync")
 
         let first = await sdk.performBackgroundRefresh(budget: Self.unhurried)
         #expect(first.succeeded && first.receivedNewData && !first.ranOutOfTime)
@@ -201,28 +201,28 @@ final class RecordingReloader: CallDirectoryReloading {
     }
 
     @Test func theRegisteredBackgroundTaskAsksForItsNextRunBeforeEachRefreshAndReportsIt() async throws {
-        let system = SimulatedBackgroundTasks(permitted: [SecureNode.backgroundRefreshTaskIdentifier])
+        let system = SimulatedBackgroundTasks(permitted: [SecureNodeEngine.backgroundRefreshTaskIdentifier])
         let sdk = try launch()
         #expect(!sdk.registerBackgroundRefresh(scheduler: nil), "no scheduler (not iOS): nothing registered")
         let before = Date()
         #expect(sdk.registerBackgroundRefresh(every: 1_800, budget: Self.unhurried, scheduler: system.scheduler))
         system.finishLaunching()
         let first = try #require(system.requests.first)
-        #expect(first.identifier == SecureNode.backgroundRefreshTaskIdentifier)
+        #expect(first.identifier == SecureNodeEngine.backgroundRefreshTaskIdentifier)
         #expect(first.earliest.timeIntervalSince(before) >= 1_799, "the first run no sooner than the interval")
 
-        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == true, "a launch syncs and completes with success")
+        #expect(await system.launch(SecureNodeEngine.backgroundRefreshTaskIdentifier) == true, "a launch syncs and completes with success")
         #expect(system.requests.count == 2, "each launch asks for the next one")
         #expect(sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank")
 
         fake.route("GET /api/mobile/branding/sync", .json(500, #"{"error":"down"}"#))
-        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == false, "a failed sync completes the task with failure")
+        #expect(await system.launch(SecureNodeEngine.backgroundRefreshTaskIdentifier) == false, "a failed sync completes the task with failure")
         #expect(system.requests.count == 3, "and the next run is asked for all the same")
         #expect(system.violations.isEmpty)
     }
 
     @Test func registeringAgainNeverAsksTheSystemTwiceAndTheNewestEngineRuns() async throws {
-        let system = SimulatedBackgroundTasks(permitted: [SecureNode.backgroundRefreshTaskIdentifier])
+        let system = SimulatedBackgroundTasks(permitted: [SecureNodeEngine.backgroundRefreshTaskIdentifier])
         let first = try launch()
         #expect(first.registerBackgroundRefresh(budget: Self.unhurried, scheduler: system.scheduler))
         system.finishLaunching()
@@ -230,25 +230,25 @@ final class RecordingReloader: CallDirectoryReloading {
         let second = try launch()
         #expect(second.registerBackgroundRefresh(budget: Self.unhurried, scheduler: system.scheduler), "the first answer, the system not asked again")
         #expect(system.violations.isEmpty)
-        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier) == true)
+        #expect(await system.launch(SecureNodeEngine.backgroundRefreshTaskIdentifier) == true)
         #expect(second.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank", "the newest engine ran")
     }
 
     @Test func aLaunchTheSystemExpiresIsCancelledAndCompletedOnce() async throws {
-        let system = SimulatedBackgroundTasks(permitted: [SecureNode.backgroundRefreshTaskIdentifier])
+        let system = SimulatedBackgroundTasks(permitted: [SecureNodeEngine.backgroundRefreshTaskIdentifier])
         let gate = ReplyGate()
         fake.route("GET /api/mobile/branding/sync", .gated(gate, .json(200, FakeSecureNode.sync([], syncedAt: "2024-01-02T00:00:00Z"))))
         let sdk = try launch()
         #expect(sdk.registerBackgroundRefresh(budget: .seconds(3600), scheduler: system.scheduler))
         system.finishLaunching()
         // The sync waits on the server; the system ends the launch first.
-        #expect(await system.launch(SecureNode.backgroundRefreshTaskIdentifier, expiring: true) == false, "cancelled, completed as failed, once")
+        #expect(await system.launch(SecureNodeEngine.backgroundRefreshTaskIdentifier, expiring: true) == false, "cancelled, completed as failed, once")
         gate.open()
         #expect(system.violations.isEmpty)
     }
 
     @Test func theDoubleFailsWhatIOSWouldEndTheAppFor() async throws {
-        let identifier = SecureNode.backgroundRefreshTaskIdentifier
+        let identifier = SecureNodeEngine.backgroundRefreshTaskIdentifier
         // Registered after launch: iOS raises NSInternalInconsistencyException.
         let late = SimulatedBackgroundTasks(permitted: [identifier])
         late.finishLaunching()

@@ -25,9 +25,9 @@ import Waiting
     }
 
     func makeSDK(apiKey: String = "sk_live_secret", recheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(3600), maximumDelay: .seconds(3600))) throws
-        -> SecureNode
+        -> SecureNodeEngine
     {
-        try SecureNode(.init(
+        try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: apiKey, folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
             logoFetch: { _ in Data() }, sendsHeartbeats: false, refusalRecheck: recheck))

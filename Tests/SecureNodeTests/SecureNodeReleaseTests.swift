@@ -18,7 +18,7 @@ import Waiting
         let folder = try makeFolder("release")
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = LogCapture()
-        var secureNode: SecureNode? = try SecureNode(.init(
+        var secureNode: SecureNodeEngine? = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-release", platform: .ios, sdkVersion: "1.0.0"),
             logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false, logger: log.logger(label: "securenode")))

@@ -19,7 +19,7 @@ import Waiting
         defer { tls.stop() }
         let folder = try makeFolder("intercepted")
         // The SDK's own transport (no transport given): what an app gets.
-        let sdk = try SecureNode(.init(apiURL: tls.url, apiKey: "sk_live_secret", folder: folder, device: Self.device, sendsHeartbeats: false))
+        let sdk = try SecureNodeEngine(.init(apiURL: tls.url, apiKey: "sk_live_secret", folder: folder, device: Self.device, sendsHeartbeats: false))
         let status = await sdk.sync()
         guard case .connectionNotVerified(let refusal, _) = status else {
             Issue.record("not a security error: \(status)")
@@ -36,7 +36,7 @@ import Waiting
             .respond(status: 302, headers: [("Location", elsewhere.baseURL.absoluteString + request.target)], body: "")
         }
         defer { api.shutdown() }
-        let sdk = try SecureNode(.init(apiURL: api.baseURL, apiKey: "sk_live_secret", folder: try makeFolder("redirected"), device: Self.device, sendsHeartbeats: false))
+        let sdk = try SecureNodeEngine(.init(apiURL: api.baseURL, apiKey: "sk_live_secret", folder: try makeFolder("redirected"), device: Self.device, sendsHeartbeats: false))
         let status = await sdk.sync()
         guard case .connectionNotVerified(let refusal, _) = status else {
             Issue.record("\(status)")
@@ -51,7 +51,7 @@ import Waiting
     @Test func aPlainHTTPURLIsRefusedExceptToALoopbackHost() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("insecure-\(UUID().uuidString)")
         #expect(throws: SecureNodeError.insecureAPIURL("http://api.securenode.io")) {
-            _ = try SecureNode(.init(apiURL: URL(string: "http://api.securenode.io")!, apiKey: "sk_live_secret", folder: folder, device: Self.device))
+            _ = try SecureNodeEngine(.init(apiURL: URL(string: "http://api.securenode.io")!, apiKey: "sk_live_secret", folder: folder, device: Self.device))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "refused before any file was made")
         #expect(SecureNodeError.insecureAPIURL("http://x").description.contains("the API key would travel in clear"))
@@ -62,11 +62,11 @@ import Waiting
             "sha256/4sEBer2Lpb8nKWkQmA0+1KulJEtftPQA9TsEAJRvL/A=", "sha256/MKSwfbFgC0cuPG2r5af1fKfFM1Jlrjw9NidOkoEcY0E=",
         ]])
         #expect(throws: PinningConfigurationError.self) {
-            _ = try SecureNode(.init(
+            _ = try SecureNodeEngine(.init(
                 apiKey: "sk_live_secret", folder: try makeFolder("pinned"), device: Self.device, transport: FakeSecureNode.transport(), pinning: pinning))
         }
         // The SDK's own transport takes them (on Linux it cannot show certificates, so the pinned host is refused at each request).
-        let sdk = try SecureNode(.init(apiKey: "sk_live_secret", folder: try makeFolder("pinned-own"), device: Self.device, sendsHeartbeats: false, pinning: pinning))
+        let sdk = try SecureNodeEngine(.init(apiKey: "sk_live_secret", folder: try makeFolder("pinned-own"), device: Self.device, sendsHeartbeats: false, pinning: pinning))
         _ = sdk
     }
 
@@ -75,7 +75,7 @@ import Waiting
         fake.acceptDevice()
         fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_1"}"#))
         let folder = try makeFolder("erased")
-        let sdk = try SecureNode(.init(
+        let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder, device: Self.device, transport: FakeSecureNode.transport(),
             sendsHeartbeats: false))
         let caller = "+61499887766"
@@ -103,12 +103,12 @@ import Waiting
         try FileKeyStore(url: keychain).saveKey("sk_live_of_the_previous_install")
         let folder = try makeFolder("fresh")
         #expect(throws: SecureNodeError.noAPIKey, "an earlier install's key is not used") {
-            _ = try SecureNode(.init(apiKey: nil, keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
+            _ = try SecureNodeEngine(.init(apiKey: nil, keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
         }
         #expect(try FileKeyStore(url: keychain).loadKey() == nil)
         // Given on this install, it is kept for the next launch.
-        _ = try SecureNode(.init(apiKey: "sk_live_new", keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
-        _ = try SecureNode(.init(apiKey: nil, keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
+        _ = try SecureNodeEngine(.init(apiKey: "sk_live_new", keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
+        _ = try SecureNodeEngine(.init(apiKey: nil, keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
     }
 
     @Test func itsFilesAreReadableInTheBackgroundAndOutOfBackups() async throws {
@@ -117,7 +117,7 @@ import Waiting
         fake.acceptDevice()
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-02T08:15:00Z")))
         let folder = try makeFolder("at-rest")
-        let sdk = try SecureNode(.init(
+        let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder, device: Self.device, transport: FakeSecureNode.transport(),
             logoFetch: { _ in Data("logo".utf8) }, sendsHeartbeats: false))
         guard case .upToDate = await sdk.sync() else {

@@ -324,7 +324,7 @@ func makeFolder(_ name: String) throws -> URL {
 
     @Test func theDefaultTransportEndsAStalledAnswerAtItsStallBound() async throws {
         try await goodFullSync()
-        let transport = SecureNode.urlSessionTransport(timeouts: .init(stall: .seconds(1), sync: .seconds(30)))
+        let transport = SecureNodeEngine.urlSessionTransport(timeouts: .init(stall: .seconds(1), sync: .seconds(30)))
         let viaDefault = BrandingSync(store: store, client: SecureNodeAPI.Client(serverURL: fake.server.baseURL, transport: transport))
         let stall = ReplyGate()
         defer { stall.open() }

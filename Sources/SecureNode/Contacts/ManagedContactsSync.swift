@@ -5,7 +5,7 @@ import Foundation
 public struct ManagedContactsReport: Sendable, Hashable {
     /// Contacts added, replaced, removed and left as they were.
     public var added = 0, updated = 0, removed = 0, unchanged = 0
-    /// Numbers left out past ``SecureNode/Configuration/managedContactsMaximumNumbers``.
+    /// Numbers left out past ``SecureNodeEngine/Configuration/managedContactsMaximumNumbers``.
     public var numbersLeftOut = 0
     /// Writes that failed (the next sync tries again).
     public var failures = 0
@@ -16,7 +16,7 @@ public struct ManagedContactsReport: Sendable, Hashable {
     public init() {}
 }
 
-extension SecureNode {
+extension SecureNodeEngine {
     /// Brings the SDK's managed contacts in line with the dataset (the
     /// README's optional "Managed Contacts sync"): one contact per brand
     /// with its numbers and its cached logo as the photo, in the store's

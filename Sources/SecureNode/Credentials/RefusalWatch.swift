@@ -8,7 +8,7 @@ import SecureNodeAPI
 /// by a refusal, one cheap request (an incremental sync from now: no
 /// records, nothing applied) goes out at each launch and then on a
 /// backoff while the app runs; the first that the server accepts ends the
-/// watch and brings branding back (``SecureNode`` restores it).
+/// watch and brings branding back (``SecureNodeEngine`` restores it).
 actor RefusalWatch {
     /// What one check found.
     enum Verdict: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import BrandingStore
 import Foundation
 
-/// What ``SecureNode/assistIncomingCall(phoneNumberE164:surface:)`` found
+/// What ``SecureNodeEngine/assistIncomingCall(phoneNumberE164:surface:)`` found
 /// for a ringing number: the identity to show, and the imprint recorded
 /// for showing it.
 public struct AssistedCall: Sendable, Hashable {

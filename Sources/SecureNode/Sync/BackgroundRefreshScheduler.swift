@@ -121,13 +121,13 @@ public enum BackgroundTaskRunner {
     }
 }
 
-/// `BGTaskScheduler` wiring for ``SecureNode/performBackgroundRefresh(budget:)``.
-extension SecureNode {
+/// `BGTaskScheduler` wiring for ``SecureNodeEngine/performBackgroundRefresh(budget:)``.
+extension SecureNodeEngine {
     /// Registers the refresh task ``backgroundRefreshTaskIdentifier`` with
     /// `scheduler` and asks for the first run `interval` from now; each run
     /// asks for the next one before it starts its work
     /// (``performBackgroundRefresh(budget:)``, within `budget`), then
-    /// completes with ``SecureNode/BackgroundRefreshReport/succeeded``.
+    /// completes with ``SecureNodeEngine/BackgroundRefreshReport/succeeded``.
     ///
     /// Call it once, synchronously, in
     /// `application(_:didFinishLaunchingWithOptions:)`: iOS ends the app when
