@@ -106,7 +106,7 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// time it really waited.
         public var initializationTimeout: Duration
         /// How long one request waits to connect and for the next bytes of
-        /// its answer (``TransportTimeouts``, the family's one type): an
+        /// its answer (`TransportTimeouts`, the family's one type): an
         /// attempt that outlasts them fails as the network's failure and the
         /// event stays queued. Default: connect 5 s, read 10 s, the other
         /// SDKs' values.

@@ -146,7 +146,7 @@ public struct Redactor: Sendable {
     }
 
     /// `+15551234567` -> `+*******4567`: every digit but the last 4 masked
-    /// (the project's one rule, ``PhoneMask``).
+    /// (the project's one rule, the same in every SDK and sample).
     public static func maskPhone(_ value: String) -> String {
         PhoneMask.masked(value)
     }

@@ -1,6 +1,6 @@
 /// An SDK facade whose users sign in: what it offers about its session, the
 /// same in every SDK.
-package protocol SessionOwner: Sendable {
+public protocol SessionOwner: Sendable {
     /// The token lifecycle (single-flight refresh, events).
     var session: TokenSession { get }
 }
@@ -8,11 +8,11 @@ package protocol SessionOwner: Sendable {
 extension SessionOwner {
     /// The session's events (signed in, refreshed, expired, signed out), for
     /// the app to show "session expired".
-    package var sessionEvents: AsyncStream<SessionEvent> { session.events }
+    public var sessionEvents: AsyncStream<SessionEvent> { session.events }
 
     /// Whether a session exists: a refresh token is stored (after a sign-in
     /// in this launch or an earlier one).
-    package func hasStoredSession() async -> Bool {
+    public func hasStoredSession() async -> Bool {
         await session.hasStoredRefreshToken()
     }
 }

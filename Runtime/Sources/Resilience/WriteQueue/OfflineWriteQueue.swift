@@ -16,7 +16,7 @@ import Foundation
 ///   `Idempotency-Key` was stored with it) is sent again with the same key.
 /// - A write belongs to the subject (the user) that queued it: it is listed
 ///   only to that subject (``writes(of:)``), sent only while that subject is
-///   signed in (and, through ``OfflineWrites``, only with that sign-in's
+///   signed in (and, through `OfflineWrites`, only with that sign-in's
 ///   token), and deleted when another subject signs in
 ///   (``discardAll(except:)``).
 /// - The folder and its files get a ``DataAtRest`` policy (by default
@@ -24,7 +24,7 @@ import Foundation
 /// - One delivery pass runs at a time; a caller arriving during a pass waits
 ///   for it.
 ///
-/// Used by the SDKs through ``OfflineWrites``.
+/// Used by the SDKs through `OfflineWrites`.
 public actor OfflineWriteQueue {
     /// The folder the queue owns.
     public nonisolated let folder: URL
