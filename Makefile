@@ -35,6 +35,9 @@ export CORPUS BENCH_SPEC BENCH_CODEGEN_FLAGS SWIFT DEBUG_BUILD_FLAGS
 # `make spec-diff` compares specs/ against BASE=<commit> (default: the merge base with origin/main; scripts/spec_diff.sh).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The products `make api-diff` compares: what apps and generated clients link.
+API_PRODUCTS ?= ClientRuntime Resilience ClientRuntimeTesting SecureNodeSDK SecureNode BrandingStore SecureNodeCallDirectory Soul Safepocket MobileTracker
+
 # Where `make install` puts clientgen (bin/) and its completion scripts (share/).
 PREFIX ?= /usr/local
 # The build `make install` installs (release; CI checks the target with debug, which builds faster).
@@ -42,7 +45,7 @@ INSTALL_CONFIGURATION ?= release
 # Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
 INSTALL_BUILD_FLAGS ?=
 
-.PHONY: help deps build bench-build install install-check generate drift spec-diff lint layout privacy ios-check corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
+.PHONY: help deps build bench-build api-diff install install-check generate drift spec-diff lint layout privacy ios-check corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -167,6 +170,9 @@ ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 bench-build: deps ## Compile every benchmark without running one (debug, sharing the tests' build), the peer comparison's package too: a benchmark that no longer compiles fails CI
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS)
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --package-path Benchmarks/PeerComparison --product client-call-bench
+
+api-diff: deps ## What an app could reach at BASE=<revision> (default: the last release tag) and no longer can, per product an app links (swift-api-digester; about 7 minutes)
+	$(SWIFT) package diagnose-api-breaking-changes $(or $(BASE),$(shell git describe --tags --abbrev=0 2>/dev/null),$(error BASE=<revision> is needed: no release tag here)) --products $(API_PRODUCTS)
 
 bench: deps ## Parse, middleware, SDK, branding store and code generation benchmarks (release); prints BENCH lines
 	scripts/bench.sh
