@@ -72,6 +72,7 @@ public enum ClientGenerator {
                 responseRoots: operations.flatMap(AssumptionAnalysis.responseTypes)))))
         client.componentTypeNames = models.componentTypeNames
         client.patterns = models.constraints.patterns
+        client.securitySchemes = SecuritySchemeNaming.names(of: client.operations)
         return client
     }
 

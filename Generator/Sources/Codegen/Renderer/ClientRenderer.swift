@@ -118,23 +118,9 @@ struct ClientRenderer {
     /// `SecurityMiddleware` are checked by the compiler (a misspelt name would
     /// otherwise surface as `missingCredential` at call time).
     private func renderSecuritySchemes(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
-        var uses: [SecurityUse] = []
-        for use in client.operations.flatMap({ $0.security.joined() }) where !uses.contains(where: { $0.name == use.name }) {
-            uses.append(use)
-        }
-        guard !uses.isEmpty else { return }
-        var taken: Set<String> = ["all"]
-        let names = uses.map { use -> String in
-            let base = SwiftName.memberName(use.name, fallback: "scheme")
-            var name = base
-            var number = 2
-            while taken.contains(SwiftName.unescaped(name)) {
-                name = SwiftName.unescaped(base) + String(number)
-                number += 1
-            }
-            taken.insert(SwiftName.unescaped(name))
-            return name
-        }
+        guard !client.securitySchemes.isEmpty else { return }
+        let uses = client.securitySchemes.map(\.use)
+        let names = client.securitySchemes.map(\.member)
         writer.line("")
         writer.line("/// The spec's security schemes, by the names `components/securitySchemes`")
         writer.line("/// gives them: the keys of `SecurityMiddleware`'s credentials.")

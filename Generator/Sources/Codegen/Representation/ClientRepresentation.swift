@@ -16,6 +16,18 @@ public struct ClientRepresentation: Sendable {
     public var componentTypeNames: [String: String] = [:]
     /// Every distinct `pattern` that generated code checks, in order of first use.
     public var patterns: [PatternDeclaration] = []
+    /// The security schemes the operations use, in order of first use, each
+    /// with the member that names it in `Client.SecuritySchemes`.
+    public var securitySchemes: [SecuritySchemeName] = []
+}
+
+/// A security scheme the operations use and its Swift member name.
+public struct SecuritySchemeName: Sendable, Hashable {
+    /// How the operations use it (the first use).
+    public var use: SecurityUse
+    /// The member of `Client.SecuritySchemes` (`bearerAuth`, a keyword
+    /// escaped, a clash numbered).
+    public var member: String
 }
 
 /// A base URL from `servers`.
