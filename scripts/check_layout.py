@@ -52,13 +52,7 @@ for document in documents:
         if document in ('README.md', 'CONTRIBUTING.md'):
             problems.append(f'{document} is missing')
         continue
-    in_code = False
-    for number, line in enumerate(open(path, encoding='utf-8'), 1):
-        if line.lstrip().startswith('```'):
-            in_code = not in_code
-            continue
-        if in_code:
-            continue
+    for number, line in doc_references.prose_lines(path):
         for target in link.findall(line):
             if re.match(r'^[a-z][a-z0-9+.-]*:', target) or target.startswith('#'):
                 continue

@@ -144,6 +144,17 @@ def cited_name(span, top_level):
     return None
 
 
+def prose_lines(path):
+    """(line number, line) of a Markdown file outside its fenced code blocks."""
+    in_code = False
+    for number, line in enumerate(open(path, encoding='utf-8'), 1):
+        if line.lstrip().startswith('```'):
+            in_code = not in_code
+            continue
+        if not in_code:
+            yield number, line
+
+
 def problems(root, documents, modules=()):
     """One line per name a document cites that does not exist (`modules`: the packages' target names)."""
     repository = Repository(root)
@@ -154,13 +165,7 @@ def problems(root, documents, modules=()):
         path = os.path.join(root, document)
         if not os.path.exists(path):
             continue
-        in_code = False
-        for number, line in enumerate(open(path, encoding='utf-8'), 1):
-            if line.lstrip().startswith('```'):
-                in_code = not in_code
-                continue
-            if in_code:
-                continue
+        for number, line in prose_lines(path):
             for span in CODE_SPAN.findall(line):
                 name = cited_name(span.strip(), top_level)
                 if name is None:
