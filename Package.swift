@@ -326,16 +326,16 @@ let benchmarkTargets: [Target] = [
     // What the benchmark programs share: the BENCH line, the peak memory.
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport"),
     // Parse timings against the raw libyaml event loop.
-    .executableTarget(name: "clientgen-bench", dependencies: ["OpenAPIModel", "YAMLReader", "CLibYAML"], path: "Generator/Benchmarks/clientgen-bench"),
+    .executableTarget(name: "clientgen-bench", dependencies: ["OpenAPIModel", "YAMLReader", "CLibYAML", "BenchSupport"], path: "Generator/Benchmarks/clientgen-bench"),
     // The resilience stack's per-request overhead.
     .executableTarget(
-        name: "resilience-bench", dependencies: ["Resilience", "LoopbackHTTPServer", openAPIRuntime, urlSession, httpTypes, logging],
+        name: "resilience-bench", dependencies: ["Resilience", "LoopbackHTTPServer", "BenchSupport", openAPIRuntime, urlSession, httpTypes, logging],
         path: "Benchmarks/resilience-bench"),
     // SOUL's refresh storm and the retry matrix.
     .executableTarget(
-        name: "sdk-bench", dependencies: ["RetryMatrix", "Soul", "Resilience", "RuntimeSupport", "BackendDoubles", logging], path: "Benchmarks/sdk-bench"),
+        name: "sdk-bench", dependencies: ["RetryMatrix", "BenchSupport", "Soul", "Resilience", "RuntimeSupport", "BackendDoubles", logging], path: "Benchmarks/sdk-bench"),
     // The MobileTracker queue (track cost, drain).
-    .executableTarget(name: "tracker-bench", dependencies: ["MobileTracker", "Resilience", "BackendDoubles", logging], path: "Benchmarks/tracker-bench"),
+    .executableTarget(name: "tracker-bench", dependencies: ["MobileTracker", "Resilience", "BackendDoubles", "BenchSupport", logging], path: "Benchmarks/tracker-bench"),
     // The branding store at 1M records.
     .executableTarget(name: "branding-bench", dependencies: ["BrandingStore", "BenchSupport", grdb], path: "Benchmarks/branding-bench"),
     // The Call Directory extension's loads (complete, incremental) and the

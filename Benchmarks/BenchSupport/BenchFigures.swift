@@ -10,6 +10,23 @@ public func bench(_ name: String, _ value: Double, _ unit: String, decimals: Int
     print("BENCH \(name) \(String(format: "%.\(decimals)f", value)) \(unit)")
 }
 
+/// The median of `values` (the mean of the middle two for an even count).
+public func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// The value at `fraction` (0.5, 0.99) of values already sorted ascending.
+public func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+/// A duration in microseconds.
+public func microseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}
+
 /// The process's peak resident memory so far, in MB (`getrusage`'s `ru_maxrss`).
 public func peakRSSMegabytes() -> Double {
     var usage = rusage()

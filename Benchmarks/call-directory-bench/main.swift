@@ -30,10 +30,6 @@ func argument(_ name: String, default value: Int) -> Int {
 
 
 
-func median(_ values: [Double]) -> Double {
-    values.sorted()[values.count / 2]
-}
-
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = ContinuousClock.now
     try body()

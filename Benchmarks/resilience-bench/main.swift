@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import HTTPTypes
 import Logging
@@ -37,15 +38,6 @@ func chain(_ middlewares: [any ClientMiddleware], over transport: any ClientTran
         next = { request, body, url in try await middleware.intercept(request, body: body, baseURL: url, operationID: operationID, next: inner) }
     }
     return next
-}
-
-func microseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 let server = try LoopbackHTTPServer { _ in .json(200, "{}") }
@@ -133,7 +125,7 @@ print("  full middleware stack     \(format(median(fullTimes))) us  (\(stack.cou
 print("  overhead                  \(format(overhead)) us  (target < 20 us)")
 print("  stack over an in-memory transport: \(format(memoryOverhead)) us of middleware work per request")
 for (name, cost) in breakdown { print("    \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(format(cost)) us") }
-print("BENCH loopback-request-bare \(format(median(bareTimes))) us")
-print("BENCH loopback-request-full-stack \(format(median(fullTimes))) us")
-print("BENCH middleware-overhead \(format(overhead)) us")
-print("BENCH middleware-overhead-in-memory \(format(memoryOverhead)) us")
+bench("loopback-request-bare", median(bareTimes), "us", decimals: 1)
+bench("loopback-request-full-stack", median(fullTimes), "us", decimals: 1)
+bench("middleware-overhead", overhead, "us", decimals: 1)
+bench("middleware-overhead-in-memory", memoryOverhead, "us", decimals: 1)

@@ -1,14 +1,10 @@
 import BackendDoubles
+import BenchSupport
 import Foundation
 import Logging
 import Resilience
 import RuntimeSupport
 import Soul
-
-/// A duration in microseconds.
-func microseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-}
 
 /// `listMoods` timings: offline from the cache, revalidated by a 304, and
 /// fetched in full.

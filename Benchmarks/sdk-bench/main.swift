@@ -16,6 +16,7 @@
 // Retry-After, connection reset, timeout}, counted only when every cell
 // sent the attempts its document allows; exits 1 otherwise.
 import BackendDoubles
+import BenchSupport
 import Foundation
 import Logging
 import Resilience
@@ -70,16 +71,15 @@ samples.sort()
 let median = samples[samples.count / 2]
 print(String(format: "soul refresh storm: 100 concurrent calls across an expiry, 1 refresh each run; median %.2f ms (min %.2f, max %.2f, %d runs)",
              median, samples.first ?? 0, samples.last ?? 0, samples.count))
-print(String(format: "BENCH soul-refresh-storm-100 %.2f ms", median))
+bench("soul-refresh-storm-100", median, "ms", decimals: 2)
 
 let cache = try await cacheFigures()
-func percentile(_ sorted: [Double], _ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
 print(String(format: "response cache: listMoods offline from the cache p50 %.1f us, p99 %.1f us (target <= 200 us); 304 revalidation median %.1f us; full 200 median %.1f us",
              percentile(cache.hits, 0.5), percentile(cache.hits, 0.99), percentile(cache.revalidations, 0.5), percentile(cache.fullFetches, 0.5)))
-print(String(format: "BENCH cache-hit-p50 %.1f us", percentile(cache.hits, 0.5)))
-print(String(format: "BENCH cache-hit-p99 %.1f us", percentile(cache.hits, 0.99)))
-print(String(format: "BENCH cache-revalidate-304 %.1f us", percentile(cache.revalidations, 0.5)))
-print(String(format: "BENCH cache-full-200 %.1f us", percentile(cache.fullFetches, 0.5)))
+bench("cache-hit-p50", percentile(cache.hits, 0.5), "us", decimals: 1)
+bench("cache-hit-p99", percentile(cache.hits, 0.99), "us", decimals: 1)
+bench("cache-revalidate-304", percentile(cache.revalidations, 0.5), "us", decimals: 1)
+bench("cache-full-200", percentile(cache.fullFetches, 0.5), "us", decimals: 1)
 
 let cells = await RetryMatrix.run()
 print(RetryMatrix.table(cells))
@@ -88,4 +88,4 @@ guard cells.count == RetryMatrix.expectedCellCount, failed.isEmpty else {
     print("retry matrix: \(cells.count) of \(RetryMatrix.expectedCellCount) cells ran, \(failed.count) did not match")
     exit(1)
 }
-print("BENCH retry-matrix-cells \(cells.count) cells")
+bench("retry-matrix-cells", Double(cells.count), "cells", decimals: 0)

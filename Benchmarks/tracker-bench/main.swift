@@ -8,6 +8,7 @@
 // tracker-drain-10k: 10,000 queued events delivered, one request each, in
 // order, to a loopback backend. Medians of --runs runs (default 3).
 import BackendDoubles
+import BenchSupport
 import Foundation
 import Logging
 import MobileTracker
@@ -21,13 +22,7 @@ actor MemoryQueue {
     func append(_ name: String, _ attributes: [String: Any]) { items.append((name, attributes)) }
 }
 
-func microseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-}
 
-func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 func makeTracker(backend: TrackerBackend, folder: URL, connectivity: Connectivity) async throws -> MobileTracker {
     let tracker = MobileTracker(options: .init(
@@ -87,8 +82,8 @@ for _ in 0..<runs {
 }
 print(String(format: "tracker track: p50 %.1f us, p99 %.1f us (in-memory peer p99 %.1f us); drain of 10,000 events %.0f ms; medians of %d runs",
              median(p50s), median(p99s), median(peerP99s), median(drains), runs))
-print(String(format: "BENCH tracker-track-p50 %.1f us", median(p50s)))
-print(String(format: "BENCH tracker-track-p99 %.1f us", median(p99s)))
-print(String(format: "BENCH tracker-track-p99-memory-peer %.1f us", median(peerP99s)))
-print(String(format: "BENCH tracker-track-p99-vs-memory %.2f ratio", median(p99s) / median(peerP99s)))
-print(String(format: "BENCH tracker-drain-10k %.0f ms", median(drains)))
+bench("tracker-track-p50", median(p50s), "us", decimals: 1)
+bench("tracker-track-p99", median(p99s), "us", decimals: 1)
+bench("tracker-track-p99-memory-peer", median(peerP99s), "us", decimals: 1)
+bench("tracker-track-p99-vs-memory", median(p99s) / median(peerP99s), "ratio", decimals: 2)
+bench("tracker-drain-10k", median(drains), "ms", decimals: 0)

@@ -1,3 +1,4 @@
+import BenchSupport
 import CLibYAML
 import Foundation
 import OpenAPIModel
@@ -93,8 +94,8 @@ print("median of \(runs) runs after one warm-up")
 print("  raw libyaml event loop   \(format(raw)) ms")
 print("  YAML -> node tree        \(format(read)) ms  (\(format(read / raw))x the raw event loop; target <= 1.5x)")
 print("  file -> OpenAPI model    \(format(model)) ms  (target < 500 ms)")
-print("BENCH raw-libyaml-\(name) \(format(raw)) ms")
-print("BENCH yaml-read-\(name) \(format(read)) ms")
-print("BENCH parse-model-\(name) \(format(model)) ms")
-print("BENCH yaml-read-vs-raw-libyaml-\(name) \(format(read / raw)) ratio")
+bench("raw-libyaml-\(name)", raw, "ms", decimals: 2)
+bench("yaml-read-\(name)", read, "ms", decimals: 2)
+bench("parse-model-\(name)", model, "ms", decimals: 2)
+bench("yaml-read-vs-raw-libyaml-\(name)", read / raw, "ratio", decimals: 2)
 if sink == 42 { print("") }
