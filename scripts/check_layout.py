@@ -76,7 +76,7 @@ print(f'layout: tests, files and types named in {len(cited)} documents checked (
 # The check must be able to fail: a page citing a renamed test, a moved
 # file and a deleted type is refused, and a page citing real ones is not.
 import tempfile
-with tempfile.NamedTemporaryFile('w', suffix='.md', dir=os.path.join(root, 'docs'), delete=False) as planted:
+with tempfile.NamedTemporaryFile('w', suffix='.md', delete=False) as planted:
     planted.write('`OutboxTests.aTestNoOneWrote`, `Runtime/Sources/Resilience/NoSuchFile.swift`, `NoSuchRuntimeType`\n'
                   '`OutboxTests.eventsSurviveKillsAndDroppedResponses`, `docs/Codegen.md`, `RetryPolicy`\n')
 try:

@@ -53,6 +53,9 @@ EXAMPLE_NAMES = frozenset('''
     SimpleUser Storage Streamed UsersFollowErrorBody ViewController WithResponse
 '''.split())
 
+# The words the documents write in a path for "yours here" (`specs/NAME.yaml`, `DIR/bin`).
+PLACEHOLDERS = frozenset({'NAME', 'DIR', 'PREFIX', 'MODULE'})
+
 CODE_SPAN = re.compile(r'(?<!`)`([^`\n]+)`(?!`)')
 TEST_NAME = re.compile(r'^([A-Z][A-Za-z0-9_]*Tests)(?:\.([A-Za-z_][A-Za-z0-9_]*)(?:\(\))?)?$')
 TYPE_NAME = re.compile(r'^([A-Z][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?$')
@@ -109,11 +112,15 @@ class Repository:
             self._functions[file] = set(MEMBER.findall(text))
         return self._functions[file]
 
-    def has_path(self, span, document):
+    def has_path(self, span, document, top_level=()):
         path = span.rstrip('/')
         candidates = [path, os.path.normpath(os.path.join(os.path.dirname(document), path))]
         if any(c in self.files or c in self.folders for c in candidates):
             return True
+        # A path from a top-level folder names one place; only a path
+        # within a module (`Outbox/BillingOutbox.swift`) may be a tail.
+        if path.split('/', 1)[0] in top_level:
+            return False
         suffix = '/' + path.lstrip('./')
         return any(f.endswith(suffix) for f in self.files) or any(f.endswith(suffix) for f in self.folders)
 
@@ -133,7 +140,8 @@ def cited_name(span, top_level):
         if not re.match(r'^[A-Za-z0-9_.][A-Za-z0-9_./+-]*$', span):
             return None
         first = span.split('/', 1)[0]
-        if re.search(r'(^|/)[A-Z]{3,}(/|\.|$)', span) or any(name in span.split('/') for name in EXAMPLE_NAMES):
+        components = span.split('/')
+        if any(c.split('.')[0] in PLACEHOLDERS for c in components) or any(name in components for name in EXAMPLE_NAMES):
             return None  # a placeholder (`specs/NAME.yaml`) or an example's folder
         if first in top_level or ('/' in span and span.endswith('.swift')):
             return ('file', span)
@@ -179,7 +187,7 @@ def problems(root, documents, modules=()):
                     elif test and not any(test in repository.functions(f) for f in files):
                         found.append(f'{where}: cites {suite}.{test}, but {suite} has no test named {test}')
                 elif name[0] == 'file':
-                    if not repository.has_path(name[1], document):
+                    if not repository.has_path(name[1], document, top_level):
                         found.append(f'{where}: cites the file {name[1]}, which does not exist')
                 elif name[0] == 'type':
                     type_name = name[1]

@@ -105,11 +105,14 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// past it the call fails with `sessionCreationFailed` naming the
         /// time it really waited.
         public var initializationTimeout: Duration
-        /// How long one request waits to connect and for the next bytes of
-        /// its answer (`TransportTimeouts`, the family's one type): an
-        /// attempt that outlasts them fails as the network's failure and the
-        /// event stays queued. Default: connect 5 s, read 10 s, the other
-        /// SDKs' values.
+        /// The bounds of one request (`TransportTimeouts`, the family's one
+        /// type): URLSession's idle and resource timeouts, and the whole
+        /// attempt within connect + read (15 s by default); with the
+        /// tracker's own transport on Linux, the connection within connect.
+        /// An attempt that outlasts them fails as the network's failure and
+        /// the event stays queued; at `initialize`, before
+        /// ``initializationTimeout`` when that is longer. Default: connect
+        /// 5 s, read 10 s, the other SDKs' values.
         public var timeouts: TransportTimeouts
 
         /// Creates options.

@@ -196,10 +196,12 @@ actor TrackerCore {
                 RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKeys] in apiKeys.withLock { $0 } })),
             ] + (options.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
                 // Below the log, so its line names the bound that ended an
-                // attempt. The connect deadline dials the URL's host, so it
-                // guards only the tracker's own transport: one of the app's
-                // own may send elsewhere, and bounds its connections itself.
-                + [TimeoutMiddleware(timeout: options.timeouts.read)]
+                // attempt: the whole attempt within connect + read (one event
+                // per request, so no large body needs more). The connect
+                // deadline dials the URL's host, so it guards only the
+                // tracker's own transport: one of the app's own may send
+                // elsewhere, and bounds its connections itself.
+                + [TimeoutMiddleware(timeout: options.timeouts.attemptDeadline)]
                 + (ConnectTimeoutMiddleware.dialsBeforeSending && options.transport == nil
                     ? [ConnectTimeoutMiddleware(timeout: options.timeouts.connect)] : []),
             constraintChecks: [])
