@@ -3,10 +3,10 @@
 /// the last four masked, other characters kept, so `+15551234567` is
 /// `+*******4567`. The one rule: the SDKs, the redactor and the samples all
 /// call it.
-public enum PhoneMask {
+package enum PhoneMask {
     /// `+15551234567` -> `+*******4567`; a value of four digits or fewer is
     /// left as it is (no number to hide).
-    public static func masked(_ value: String) -> String {
+    package static func masked(_ value: String) -> String {
         let digits = value.reduce(0) { $0 + ($1.isNumber ? 1 : 0) }
         var seen = 0
         return String(value.map { character -> Character in

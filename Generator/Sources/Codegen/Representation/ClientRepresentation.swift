@@ -18,16 +18,16 @@ public struct ClientRepresentation: Sendable {
     public var patterns: [PatternDeclaration] = []
     /// The security schemes the operations use, in order of first use, each
     /// with the member that names it in `Client.SecuritySchemes`.
-    public var securitySchemes: [SecuritySchemeName] = []
+    package var securitySchemes: [SecuritySchemeName] = []
 }
 
 /// A security scheme the operations use and its Swift member name.
-public struct SecuritySchemeName: Sendable, Hashable {
+package struct SecuritySchemeName: Sendable, Hashable {
     /// How the operations use it (the first use).
-    public var use: SecurityUse
+    package var use: SecurityUse
     /// The member of `Client.SecuritySchemes` (`bearerAuth`, a keyword
     /// escaped, a clash numbered).
-    public var member: String
+    package var member: String
 }
 
 /// A base URL from `servers`.
