@@ -38,6 +38,12 @@ import FoundationNetworking
 public final class MobileTracker: ScreenViewReporting, Sendable {
     /// Where and how the tracker keeps its state; the defaults suit an app.
     public struct Options: Sendable {
+        /// How the tracker reaches the backend: the family's one connection
+        /// type (transport, pinning, timeouts, logger, connectivity), which
+        /// the properties below read and write. Its `baseURL` is replaced at
+        /// ``MobileTracker/initialize(brandId:config:)`` by the backend the
+        /// reference's required `TrackerConfig.apiUrl` names.
+        public var connection: ConnectionConfiguration
         /// The folder for the queue and the backup files (Application Support).
         public var folder: URL
         /// The primary key-value store (UserDefaults on Apple platforms, in
@@ -48,7 +54,10 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// transport of the app's own must enforce them (a
         /// `PinEnforcingTransport` that says so), or `initialize` refuses
         /// the configuration.
-        public var transport: (any ClientTransport)?
+        public var transport: (any ClientTransport)? {
+            get { connection.transport }
+            set { connection.transport = newValue }
+        }
         /// Public-key pins of the backend's hosts (`CertificatePinning`: at
         /// least two per host), checked after the system's own trust
         /// evaluation on every connection. A connection that fails them, a
@@ -57,13 +66,22 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// `CertificatePinningError` underneath (``TrackerError/connectionRefusal``),
         /// with nothing sent.
         /// Default: nothing pinned.
-        public var pinning: CertificatePinning
+        public var pinning: CertificatePinning {
+            get { connection.pinning }
+            set { connection.pinning = newValue }
+        }
         /// The device's connectivity. Default: the system's
         /// (`Connectivity.systemDefault()`); delivery waits while a reported
         /// signal says offline. Nil: no signal.
-        public var connectivity: Connectivity?
+        public var connectivity: Connectivity? {
+            get { connection.connectivity }
+            set { connection.connectivity = newValue }
+        }
         /// Where logs go (only when the configuration says `debug`).
-        public var logger: Logger
+        public var logger: Logger {
+            get { connection.logger }
+            set { connection.logger = newValue }
+        }
         /// The most rows the queue keeps before dropping the oldest. Default 10,000.
         public var maximumQueuedItems: Int
         /// The most payload bytes the queue keeps before dropping the oldest. Default 10 MiB.
@@ -113,7 +131,10 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// the event stays queued; at `initialize`, before
         /// ``initializationTimeout`` when that is longer. Default: connect
         /// 5 s, read 10 s, the other SDKs' values.
-        public var timeouts: TransportTimeouts
+        public var timeouts: TransportTimeouts {
+            get { connection.timeouts }
+            set { connection.timeouts = newValue }
+        }
 
         /// Creates options.
         public init(
@@ -125,7 +146,9 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             namesScreensByNavigationTitle: Bool = true, tracksLocationAutomatically: Bool = true, locationSource: (any LocationSource)? = nil,
             timeouts: TransportTimeouts = TransportTimeouts()
         ) {
-            self.timeouts = timeouts
+            connection = ConnectionConfiguration(
+                baseURL: MobileTrackerAPI.Client.Server.allCases[0].url, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger,
+                connectivity: connectivity)
             self.namesScreensByNavigationTitle = namesScreensByNavigationTitle
             self.tracksLocationAutomatically = tracksLocationAutomatically
             #if canImport(CoreLocation) && !os(watchOS)
@@ -133,7 +156,6 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             #else
             self.locationSource = locationSource
             #endif
-            self.pinning = pinning
             self.initializationTimeout = initializationTimeout
             self.tracksScreensAutomatically = tracksScreensAutomatically
             self.deliveryBackoff = deliveryBackoff
@@ -143,9 +165,6 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             #else
             self.primaryStore = primaryStore ?? InMemoryKeyValueStore()
             #endif
-            self.transport = transport
-            self.connectivity = connectivity
-            self.logger = logger
             self.maximumQueuedItems = maximumQueuedItems
             self.maximumQueuedBytes = maximumQueuedBytes
             self.osName = osName

@@ -177,33 +177,29 @@ actor TrackerCore {
         } catch {
             throw TrackerError.invalidConfiguration(reason: "the tracker's folder cannot be written: \(error)")
         }
+        // The documented `apiUrl`, and the logger that writes only when the configuration says `debug`.
+        var connection = options.connection
+        connection.baseURL = url
+        connection.logger = logger
         let transport: any ClientTransport
         do {
-            transport = try SDKTransport.make(
-                configured: options.transport, pinning: options.pinning, logger: logger,
-                sessionConfiguration: options.timeouts.urlSessionConfiguration(),
-                overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+            transport = try connection.makeTransport(overSession: { URLSessionTransport(configuration: .init(session: $0)) })
         } catch {
             throw TrackerError.invalidConfiguration(reason: "the pinning was refused: \(error)")
         }
         // Queued items go out as queued, the server judging them (a refusal
         // drops the item): checked here, a value the spec forbids would hold
         // the queue's head for ever, since nothing can correct it any more.
+        // The family's stack: https only, the connectivity learnt from each
+        // attempt, the API key, redacted logs, and below the log (its line
+        // names the bound that ended an attempt) each attempt within connect
+        // + read (one event per request, so no large body needs more); the
+        // connection dialled first only for the tracker's own transport.
+        var stack = SDKMiddlewareStack(connection: connection)
+        stack.credentials = [APIKeyMiddleware { [apiKeys] in apiKeys.withLock { $0.last ?? "" } }]
+        stack.knownSecrets = { [apiKeys] in apiKeys.withLock { $0 } }
         let client = MobileTrackerAPI.Client(
-            serverURL: url, transport: transport,
-            middlewares: [
-                SecureTransportMiddleware(), APIKeyMiddleware { [apiKeys] in apiKeys.withLock { $0.last ?? "" } },
-                RedactingLogMiddleware(logger: logger, redactor: Redactor(knownSecrets: { [apiKeys] in apiKeys.withLock { $0 } })),
-            ] + (options.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
-                // Below the log, so its line names the bound that ended an
-                // attempt: the whole attempt within connect + read (one event
-                // per request, so no large body needs more). The connect
-                // deadline dials the URL's host, so it guards only the
-                // tracker's own transport: one of the app's own may send
-                // elsewhere, and bounds its connections itself.
-                + [TimeoutMiddleware(timeout: options.timeouts.attemptDeadline)]
-                + (ConnectTimeoutMiddleware.dialsBeforeSending && options.transport == nil
-                    ? [ConnectTimeoutMiddleware(timeout: options.timeouts.connect)] : []),
+            serverURL: url, transport: transport, middlewares: stack.middlewares(),
             constraintChecks: [])
         assumedFields = AssumedFieldLogging.observe(module: "MobileTrackerAPI", logger: logger)
         let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()

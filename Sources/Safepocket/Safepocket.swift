@@ -34,8 +34,15 @@ import FoundationNetworking
 public final class Safepocket: SessionOwner {
     /// What the SDK needs; every field but `authorization` has a default.
     public struct Configuration: Sendable {
+        /// How the SDK reaches the API: the family's one connection type
+        /// (base URL, transport, pinning, timeouts, logger, connectivity),
+        /// which the properties below read and write.
+        public var connection: ConnectionConfiguration
         /// The API's base URL (production by default).
-        public var baseURL: URL
+        public var baseURL: URL {
+            get { connection.baseURL }
+            set { connection.baseURL = newValue }
+        }
         /// The authorization server and this app's client.
         public var authorization: AuthorizationConfiguration
         /// Where the refresh token is kept (default: Keychain on Apple
@@ -47,7 +54,10 @@ public final class Safepocket: SessionOwner {
         public var pendingSignInFile: URL?
         /// Connect and request timeouts of every attempt (the URLSession
         /// transport the SDK builds uses them too).
-        public var timeouts: TransportTimeouts
+        public var timeouts: TransportTimeouts {
+            get { connection.timeouts }
+            set { connection.timeouts = newValue }
+        }
         /// A transport to use instead of the URLSession one. With pins it
         /// must enforce them itself (a `PinEnforcingTransport` that says so),
         /// or the SDK refuses the configuration
@@ -55,7 +65,10 @@ public final class Safepocket: SessionOwner {
         /// `CertificatePinningError` it throws reaches the app as
         /// ``SafepocketError/connectionNotVerified(_:)``, and a pinned host
         /// over plain http is still refused in production.
-        public var transport: (any ClientTransport)?
+        public var transport: (any ClientTransport)? {
+            get { connection.transport }
+            set { connection.transport = newValue }
+        }
         /// Public-key pins of the API's hosts (`CertificatePinning`; at
         /// least two per host, a backup for rotation), checked in production
         /// after the system's own trust evaluation, against every
@@ -66,7 +79,10 @@ public final class Safepocket: SessionOwner {
         /// (``isDevelopment``). Default: nothing pinned, which a production
         /// configuration logs as a warning once (the guide expects pinning
         /// outside development).
-        public var pinning: CertificatePinning
+        public var pinning: CertificatePinning {
+            get { connection.pinning }
+            set { connection.pinning = newValue }
+        }
         /// Development, as Safepocket's guide asks ("Disable TLS certificate
         /// pinning during development (self-signed certificates may be in
         /// play)"): no pin is checked. A certificate the system refuses is
@@ -78,11 +94,17 @@ public final class Safepocket: SessionOwner {
         /// Attempts and backoff of retries (the spec decides what may be retried).
         public var retryPolicy: RetryPolicy
         /// Where redacted request logs go.
-        public var logger: Logger
+        public var logger: Logger {
+            get { connection.logger }
+            set { connection.logger = newValue }
+        }
         /// The device's connectivity. Default: the system's
         /// (`Connectivity.systemDefault()`); queued writes are sent when it
         /// comes back. Nil: no signal.
-        public var connectivity: Connectivity?
+        public var connectivity: Connectivity? {
+            get { connection.connectivity }
+            set { connection.connectivity = newValue }
+        }
         /// The folder of the SDK's files: the response cache, the queue of
         /// writes made offline, the pending sign-in, all unreadable while
         /// the device is locked (`complete` protection) and left out of
@@ -108,8 +130,8 @@ public final class Safepocket: SessionOwner {
         /// it ends the session with `INVALID_LINK_TOKEN`. At most half the
         /// token's lifetime is used.
         public var plaidLinkTokenRenewalMargin: Duration
-        /// The clock of the SDK's expiry decisions (the Plaid Link token's).
-        /// Default: the system's.
+        /// The clock of the SDK's expiry decisions (the Plaid Link token's,
+        /// the cache's ages, `Retry-After` dates). Default: the system's.
         public var now: @Sendable () -> Date
 
         /// Creates a configuration.
@@ -122,12 +144,27 @@ public final class Safepocket: SessionOwner {
             keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60),
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.init(
+                connection: ConnectionConfiguration(
+                    baseURL: baseURL, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger, connectivity: connectivity),
+                authorization: authorization, tokenStore: tokenStore, pendingSignInFile: pendingSignInFile, retryPolicy: retryPolicy,
+                storageFolder: storageFolder, cacheMaximumBytes: cacheMaximumBytes, signInLifetime: signInLifetime, isDevelopment: isDevelopment,
+                keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut, plaidLinkTokenRenewalMargin: plaidLinkTokenRenewalMargin, now: now)
+        }
+
+        /// Creates a configuration from a connection (the family's one type).
+        public init(
+            connection: ConnectionConfiguration, authorization: AuthorizationConfiguration, tokenStore: (any TokenStore)? = nil,
+            pendingSignInFile: URL? = nil, retryPolicy: RetryPolicy = RetryPolicy(), storageFolder: URL? = nil,
+            cacheMaximumBytes: Int = 10 * 1024 * 1024, signInLifetime: Duration = .seconds(600), isDevelopment: Bool? = nil,
+            keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60),
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.connection = connection
             self.keepsQueuedWritesAfterSignOut = keepsQueuedWritesAfterSignOut
             self.plaidLinkTokenRenewalMargin = plaidLinkTokenRenewalMargin
             self.now = now
-            self.baseURL = baseURL
-            self.pinning = pinning
-            self.isDevelopment = isDevelopment ?? Self.isDevelopmentServer(baseURL)
+            self.isDevelopment = isDevelopment ?? Self.isDevelopmentServer(connection.baseURL)
             self.authorization = authorization
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
                 service: "app.safepocket.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "safepocket-refresh-token.json")
@@ -136,11 +173,7 @@ public final class Safepocket: SessionOwner {
             self.pendingSignInFile = pendingSignInFile ?? storageFolder.appendingPathComponent("pending-sign-in.json")
             self.cacheMaximumBytes = cacheMaximumBytes
             self.signInLifetime = signInLifetime
-            self.timeouts = timeouts
-            self.transport = transport
             self.retryPolicy = retryPolicy
-            self.logger = logger
-            self.connectivity = connectivity
         }
 
         /// Whether `url` is the spec's development server (scheme, host and port).
@@ -186,7 +219,7 @@ public final class Safepocket: SessionOwner {
     public init(_ configuration: Configuration) throws(SafepocketError) {
         self.configuration = configuration
         // Checked before any file is touched.
-        guard (try? BaseURLPolicy.validate(configuration.baseURL)) != nil else { throw .insecureBaseURL }
+        guard (try? configuration.connection.validatedBaseURL()) != nil else { throw .insecureBaseURL }
         // Nothing here is needed by background work: unreadable while the device is locked, never backed up.
         let storage: OfflineStorage
         let tokenStore: any TokenStore
@@ -197,7 +230,8 @@ public final class Safepocket: SessionOwner {
                 configuration.tokenStore, marker: InstallationMarker(folder: configuration.storageFolder),
                 earlierFiles: [configuration.storageFolder.appendingPathComponent("cache")])
             storage = try OfflineStorage(
-                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, dataAtRest: .foregroundOnly)
+                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, now: configuration.now,
+                dataAtRest: .foregroundOnly)
         } catch {
             throw .storageFailed
         }
@@ -219,18 +253,12 @@ public final class Safepocket: SessionOwner {
         Self.warnIfUnpinned(configuration)
         do {
             wired = try SessionClients(
-                baseURL: configuration.baseURL,
-                transport: transport,
-                tokenStore: tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
+                connection: configuration.connection, transport: transport, tokenStore: tokenStore, servesFromCache: true,
                 onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
                     plaidLinkTokens.forget()
                     if let flow = signInFlow.read().object { await flow.forgetPending(startedBefore: endedAt) } else { try? pendingSignIn.clear() }
                 },
-                stack: {
-                    Self.middlewares(
-                        session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
-                        cache: cache, timeouts: configuration.timeouts)
-                },
+                stack: { Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection) },
                 makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SafepocketTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL
@@ -258,10 +286,8 @@ public final class Safepocket: SessionOwner {
     /// failure or a redirect elsewhere throws its typed error and, in
     /// production, a pinned host that cannot be checked is never sent a byte.
     static func transport(_ configuration: Configuration) throws(PinningConfigurationError) -> any ClientTransport {
-        try SDKTransport.make(
-            configured: configuration.transport, pinning: configuration.pinning, environment: configuration.pinningEnvironment,
-            logger: configuration.logger, sessionConfiguration: configuration.timeouts.urlSessionConfiguration(),
-            overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+        try configuration.connection.makeTransport(
+            environment: configuration.pinningEnvironment, overSession: { URLSessionTransport(configuration: .init(session: $0)) })
     }
 
     /// Whether the production-without-pins warning was logged in this process.
@@ -298,15 +324,29 @@ public final class Safepocket: SessionOwner {
     ])
 
     /// The middleware stack the README documents for Safepocket, outermost
-    /// first (`SessionMiddlewareStack`, with an `Idempotency-Key` on
+    /// first (`SDKMiddlewareStack`, with an `Idempotency-Key` on
     /// ``idempotencyKeyOperations``).
     public static func middlewares(
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil,
         timeouts: TransportTimeouts? = TransportTimeouts()
     ) -> [any ClientMiddleware] {
-        SessionMiddlewareStack.middlewares(
-            session: session, idempotencyKeyOperations: idempotencyKeyOperations, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity,
-            cache: cache, timeouts: timeouts)
+        var stack = SDKMiddlewareStack(logger: logger, connectivity: connectivity, timeouts: timeouts)
+        stack.session = session
+        stack.idempotencyKeyOperations = idempotencyKeyOperations
+        stack.retryPolicy = retryPolicy
+        stack.cache = cache
+        return stack.middlewares()
+    }
+
+    /// The stack of ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``
+    /// for the configured connection (its own transport on Linux dials first).
+    static func stack(session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration) -> [any ClientMiddleware] {
+        var stack = SDKMiddlewareStack(connection: connection)
+        stack.session = session
+        stack.idempotencyKeyOperations = idempotencyKeyOperations
+        stack.retryPolicy = retryPolicy
+        stack.cache = cache
+        return stack.middlewares()
     }
 
     // MARK: Sign-in
@@ -386,7 +426,7 @@ public final class Safepocket: SessionOwner {
                 try await $0.updateTransaction(transactionID: id, body: update, idempotencyKey: LowercaseUUID(key))
             }
         } catch {
-            throw SafepocketError(error, redactor: wired.redactor)
+            throw SafepocketError(error, redactor: wired.redactor, now: configuration.now())
         }
     }
 
@@ -458,7 +498,7 @@ public final class Safepocket: SessionOwner {
         -> CachedResponse<Result>
     {
         _ = await writes.deliverPendingIfAny()
-        return try await wired.caller.performRead(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
+        return try await wired.caller.performRead(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor, now: configuration.now()) }, call)
     }
 
     /// Calls any operation of the authenticated client, mapping failures to
@@ -468,7 +508,7 @@ public final class Safepocket: SessionOwner {
         -> Result
     {
         _ = await writes.deliverPendingIfAny()
-        return try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor) }, call)
+        return try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor, now: configuration.now()) }, call)
     }
 }
 

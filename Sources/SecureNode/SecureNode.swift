@@ -29,8 +29,15 @@ import SecureNodeAPI
 public final class SecureNodeEngine: Sendable {
     /// What the SDK needs to start.
     public struct Configuration: Sendable {
+        /// How the SDK reaches the API: the family's one connection type
+        /// (base URL, transport, pinning, timeouts, logger, connectivity),
+        /// which the properties below read and write.
+        public var connection: ConnectionConfiguration
         /// The API's base URL (`https://api.securenode.io` by default).
-        public var apiURL: URL
+        public var apiURL: URL {
+            get { connection.baseURL }
+            set { connection.baseURL = newValue }
+        }
         /// The API key sent as `X-API-Key`. Given once, it is kept in
         /// ``keyStore`` and later launches may pass nil; a key that differs
         /// from the stored one replaces it.
@@ -42,7 +49,10 @@ public final class SecureNodeEngine: Sendable {
         /// The device's connectivity. Default: the system's
         /// (`Connectivity.systemDefault()`); pending billing events are sent
         /// as soon as it comes back. Nil: no signal (backoff only).
-        public var connectivity: Connectivity?
+        public var connectivity: Connectivity? {
+            get { connection.connectivity }
+            set { connection.connectivity = newValue }
+        }
         /// Reloads the Call Directory extension (`CallKitDirectoryReloader`
         /// on iOS). When given, the SDK exports and reloads on its own: after
         /// a sync, when branding is turned off (an empty snapshot, at once)
@@ -56,10 +66,13 @@ public final class SecureNodeEngine: Sendable {
         /// How requests are sent. Nil, the default: the SDK's own
         /// (``SecureNodeEngine/urlSessionTransport(timeouts:pinning:logger:)`` with
         /// ``timeouts`` and ``pinning``), whose idle timeout ends a stalled
-        /// answer (``Timeouts/stall``). A transport of the app's own must
+        /// answer (`TransportTimeouts.read`). A transport of the app's own must
         /// enforce ``pinning`` when anything is pinned (a
         /// `PinEnforcingTransport` that says so), or `init` refuses it.
-        public var transport: (any ClientTransport)?
+        public var transport: (any ClientTransport)? {
+            get { connection.transport }
+            set { connection.transport = newValue }
+        }
         /// Public-key pins of the API's and the logo host's names
         /// (`CertificatePinning`: at least two per host, the served key and a
         /// backup), checked after the system's own trust evaluation on every
@@ -69,13 +82,20 @@ public final class SecureNodeEngine: Sendable {
         /// certificate the system refuses, or a redirect to another host
         /// sends nothing: a sync ends `connectionNotVerified`. Default:
         /// nothing pinned (the system's trust evaluation alone).
-        public var pinning: CertificatePinning
-        /// Where connection refusals (pins, TLS failures, redirects) are logged.
-        public var logger: Logger
+        public var pinning: CertificatePinning {
+            get { connection.pinning }
+            set { connection.pinning = newValue }
+        }
+        /// Where redacted request logs and connection refusals (pins, TLS
+        /// failures, redirects) go.
+        public var logger: Logger {
+            get { connection.logger }
+            set { connection.logger = newValue }
+        }
         /// Time between presence heartbeats (5 minutes).
         public var heartbeatInterval: Duration
         /// Shortest time between two Call Directory reloads (15 minutes).
-        public var callDirectoryReloadInterval: TimeInterval
+        public var callDirectoryReloadInterval: Duration
         /// Where SecureNode-managed contacts go (the README's optional
         /// Managed Contacts sync: `ContactsGroupStore` on iOS); nil, the
         /// default: off. Permission-gated: nothing happens until the user
@@ -84,14 +104,29 @@ public final class SecureNodeEngine: Sendable {
         /// The most numbers managed contacts hold in all (10,000); brands
         /// past it are left out and counted.
         public var managedContactsMaximumNumbers: Int
-        /// The bounds of every request and of a sync (``SecureNodeEngine/Timeouts``).
-        public var timeouts: Timeouts
-        /// Whether the connection is dialled first, within ``Timeouts/connect``
-        /// (`ConnectTimeoutMiddleware`): by default only where the transport
-        /// has no connect timeout of its own (URLSession on Linux). Turn it off
-        /// for a transport that bounds its connections itself or does not
-        /// connect to `apiURL`'s host (a proxying or test transport).
-        public var dialsBeforeSending: Bool
+        /// The bounds of every request and of a sync (``SecureNodeEngine/defaultTimeouts``):
+        ///
+        /// | wait | bound | what ends it |
+        /// | --- | --- | --- |
+        /// | connecting | `connect` (5 s) on Linux; `read` on Apple platforms | `offline` |
+        /// | no byte of an answer | `read` (10 s), the default transport's idle timeout | `timedOut` |
+        /// | one attempt of any request but the sync, until its answer starts | `attemptDeadline` (20 s) | `timedOut` |
+        /// | a whole sync, its body included | `whole` (connect + read + transfer: 120 s) | `timedOut`, nothing applied |
+        /// | a background refresh, everything in it | `performBackgroundRefresh(budget:)` (25 s) | `ranOutOfTime` |
+        public var timeouts: TransportTimeouts {
+            get { connection.timeouts }
+            set { connection.timeouts = newValue }
+        }
+        /// Whether the connection is dialled first, within
+        /// `TransportTimeouts.connect` (`ConnectTimeoutMiddleware`). Nil, the
+        /// default: only for the SDK's own transport where it has no connect
+        /// timeout of its own (URLSession on Linux); a transport of the app's
+        /// own bounds its connections itself and may not connect to
+        /// `apiURL`'s host (a proxying or test transport).
+        public var dialsBeforeSending: Bool? {
+            get { connection.dialsBeforeSending }
+            set { connection.dialsBeforeSending = newValue }
+        }
         /// How logos are downloaded. Nil, the default: the SDK's own
         /// (`LogoCache.verifiedFetch`: ``pinning`` checked, redirects only
         /// over https to the assets host, reading stopped at the logo limit).
@@ -124,34 +159,30 @@ public final class SecureNodeEngine: Sendable {
             apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String?, keyStore: (any KeyStore)? = nil, folder: URL,
             device: DeviceProfile, transport: (any ClientTransport)? = nil, connectivity: Connectivity? = .systemDefault(),
             callDirectoryReloader: (any CallDirectoryReloading)? = nil, heartbeatInterval: Duration = .seconds(300),
-            callDirectoryReloadInterval: TimeInterval = 15 * 60, logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
+            callDirectoryReloadInterval: Duration = .seconds(15 * 60), logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
             sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
-            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: Timeouts = Timeouts(),
-            dialsBeforeSending: Bool = ConnectTimeoutMiddleware.dialsBeforeSending, managedContacts: (any ManagedContactStore)? = nil,
+            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: TransportTimeouts = SecureNodeEngine.defaultTimeouts,
+            dialsBeforeSending: Bool? = nil, managedContacts: (any ManagedContactStore)? = nil,
             managedContactsMaximumNumbers: Int = 10_000, pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode")
         ) {
-            self.pinning = pinning
-            self.logger = logger
+            connection = ConnectionConfiguration(
+                baseURL: apiURL, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger, connectivity: connectivity,
+                dialsBeforeSending: dialsBeforeSending)
             self.managedContacts = managedContacts
             self.managedContactsMaximumNumbers = managedContactsMaximumNumbers
-            self.timeouts = timeouts
-            self.dialsBeforeSending = dialsBeforeSending
             self.logoFolder = logoFolder
             self.logoRetry = logoRetry
             self.refusalRecheck = refusalRecheck
             self.ringQuietBound = ringQuietBound
             self.keyStore = keyStore
-            self.connectivity = connectivity
             self.callDirectoryReloader = callDirectoryReloader
             self.logoFetch = logoFetch
             self.logoCacheBytes = logoCacheBytes
             self.sendsHeartbeats = sendsHeartbeats
-            self.apiURL = apiURL
             self.apiKey = apiKey
             self.folder = folder
             self.device = device
-            self.transport = transport
             self.heartbeatInterval = heartbeatInterval
             self.callDirectoryReloadInterval = callDirectoryReloadInterval
         }
@@ -195,25 +226,27 @@ public final class SecureNodeEngine: Sendable {
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     /// Throws ``SecureNodeError/insecureAPIURL(_:)`` for an http URL to a
-    /// host that is not loopback, `PinningConfigurationError` for pins a
-    /// transport of the app's own does not enforce (both before any file is
-    /// touched), ``SecureNodeError/noAPIKey`` when no key is given or
-    /// stored, and what the file system or SQLite threw when the files
+    /// host that is not loopback, ``SecureNodeError/invalidPinning(_:)`` for
+    /// pins a transport of the app's own does not enforce (both before any
+    /// file is touched), ``SecureNodeError/noAPIKey`` when no key is given or
+    /// stored, and ``SecureNodeError/storageFailed(_:)`` when the files
     /// cannot be opened.
-    public init(_ configuration: Configuration) throws {
-        guard (try? BaseURLPolicy.validate(configuration.apiURL)) != nil else {
-            throw SecureNodeError.insecureAPIURL(RedirectPolicy.describe(configuration.apiURL))
+    public init(_ configuration: Configuration) throws(SecureNodeError) {
+        guard (try? configuration.connection.validatedBaseURL()) != nil else {
+            throw .insecureAPIURL(RedirectPolicy.describe(configuration.apiURL))
         }
-        let transport = try SDKTransport.make(
-            configured: configuration.transport, pinning: configuration.pinning, logger: configuration.logger,
-            sessionConfiguration: Self.urlSessionConfiguration(timeouts: configuration.timeouts),
-            overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+        let transport: CertificatePinningTransport
+        do {
+            transport = try configuration.connection.makeTransport(overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+        } catch {
+            throw .invalidPinning(error)
+        }
         let folder = configuration.folder
         deviceID = configuration.device.deviceID
         // Background refresh, ring-time recording and the Call Directory
         // extension read these files while the device may be locked (after
         // its first unlock); none goes into a backup.
-        try PrivateFile.makeFolder(folder, protection: .background)
+        try SecureNodeError.storage("the folder") { try PrivateFile.makeFolder(folder, protection: .background) }
         let keyStore = configuration.keyStore ?? SecureKeyStorage.platformDefault(service: "com.securenode.sdk", folder: folder, fileName: "api-key")
         // The first launch after an install deletes the key an earlier install left in the Keychain.
         let marker = InstallationMarker(folder: folder)
@@ -230,13 +263,14 @@ public final class SecureNodeEngine: Sendable {
         state = SharedState(
             apiKey: apiKey,
             reloadPolicy: CallDirectoryReloadPolicy(
-                minimumInterval: configuration.callDirectoryReloadInterval, lastReload: Self.loadLastReload(from: reloadStateFile)))
+                minimumInterval: configuration.callDirectoryReloadInterval.totalSeconds, lastReload: Self.loadLastReload(from: reloadStateFile)))
         state.withLock { $0.brandingDisabled = refusedWithStatus != nil }
         let state = self.state
         let calls = CallActivity()
         self.calls = calls
         let mountFile = folder.appendingPathComponent("api-mount")
-        let middlewares: [any ClientMiddleware] = [
+        var stack = SDKMiddlewareStack(connection: configuration.connection)
+        stack.routing = [
             // The spec: `{base}/api/mobile/...` (the contract's mount) first, `{base}/mobile/...` as the
             // fallback; only an answer from the API itself (JSON, not a gateway's 403 or a 5xx) pins one.
             MountDiscoveryMiddleware(
@@ -245,14 +279,17 @@ public final class SecureNodeEngine: Sendable {
                 onDiscover: { mount in try? Data((mount.isEmpty ? "root" : mount).utf8).write(to: mountFile, options: .atomic) }),
             // The contract lists it on every request, GETs included.
             DefaultHeadersMiddleware([.contentType: "application/json"]),
+        ]
+        stack.credentials = [
             APIKeyMiddleware { state.withLock { $0.apiKey } },
-            // No request of any kind leaves while a call is in progress.
+            // No request of any kind leaves while a call is in progress; the
+            // attempt's bound, below, starts once it may go.
             CallQuietMiddleware(calls: calls),
-            // Each attempt bounded once it may go (not while a call holds it).
-            AttemptDeadline(deadline: TimeoutMiddleware(timeout: configuration.timeouts.attempt), exempt: ["syncBranding"]),
-        ] + (configuration.connectivity.map { [ConnectivityObservingMiddleware(connectivity: $0)] } ?? [])
-            // Where the transport has no connect timeout (Linux), the connection within its own bound.
-            + (configuration.dialsBeforeSending ? [ConnectTimeoutMiddleware(timeout: configuration.timeouts.connect)] : [])
+        ]
+        stack.knownSecrets = { state.withLock { [$0.apiKey] } }
+        // The sync has its own bound, its body included (`TransportTimeouts.whole`).
+        stack.attemptDeadlineExemptions = [SecureNodeAPI.Client.Operations.syncBranding.id]
+        let middlewares = stack.middlewares()
         let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: transport, middlewares: middlewares)
         assumedFields = AssumedFieldLogging.observe(module: "SecureNodeAPI", logger: configuration.logger)
         // Recorded billing events go out as recorded, the server judging
@@ -261,8 +298,8 @@ public final class SecureNodeEngine: Sendable {
         // here, where no one could correct it and it would wait for ever.
         let deliveryClient = SecureNodeAPI.Client(
             serverURL: configuration.apiURL, transport: transport, middlewares: middlewares, constraintChecks: [])
-        store = try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path)
-        outbox = try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path)
+        store = try SecureNodeError.storage("the branding dataset") { try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path) }
+        outbox = try SecureNodeError.storage("the billing outbox") { try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path) }
         let logoFolder = configuration.logoFolder ?? Self.defaultLogoFolder(folder: folder)
         Self.moveLogos(from: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), to: logoFolder)
         try? PrivateFile.makeFolder(logoFolder, protection: .background)
@@ -276,7 +313,7 @@ public final class SecureNodeEngine: Sendable {
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(
             store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus,
-            deadline: configuration.timeouts.sync)
+            deadline: configuration.timeouts.whole)
         delivery = OutboxDelivery(outbox: outbox, client: deliveryClient)
         let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox)
         self.deliveryLoop = deliveryLoop

@@ -52,7 +52,7 @@ public enum SecureNode {
         /// or `<Application Support>/SecureNode/<appGroupId or "default">`.
         public var folder: URL?
         /// The bounds of every request and of a sync.
-        public var timeouts: SecureNodeEngine.Timeouts
+        public var timeouts: TransportTimeouts
         /// Where SecureNode-managed contacts (the brands' logos as contact
         /// photos) go: `ContactsGroupStore()` on iOS, once the app has the
         /// user's permission; nil, the default: off.
@@ -74,7 +74,7 @@ public enum SecureNode {
             self.appGroupId = appGroupId
             self.callDirectoryExtensionBundleId = callDirectoryExtensionBundleId
             folder = nil
-            timeouts = SecureNodeEngine.Timeouts()
+            timeouts = SecureNodeEngine.defaultTimeouts
             managedContacts = nil
             pinning = .none
         }
@@ -82,7 +82,7 @@ public enum SecureNode {
         /// The README's configuration with a folder of the app's choosing.
         public init(
             apiURL: URL = URL(string: "https://api.securenode.io")!, apiKey: String, appGroupId: String? = nil,
-            callDirectoryExtensionBundleId: String? = nil, folder: URL?, timeouts: SecureNodeEngine.Timeouts = SecureNodeEngine.Timeouts()
+            callDirectoryExtensionBundleId: String? = nil, folder: URL?, timeouts: TransportTimeouts = SecureNodeEngine.defaultTimeouts
         ) {
             self.init(apiURL: apiURL, apiKey: apiKey, appGroupId: appGroupId, callDirectoryExtensionBundleId: callDirectoryExtensionBundleId)
             self.folder = folder
@@ -97,7 +97,7 @@ public enum SecureNode {
         /// The transport; nil: the SDK's own, checking the configuration's
         /// pins (`SecureNodeEngine.urlSessionTransport(timeouts:pinning:logger:)`).
         /// A transport of the app's own bounds its own connections: the SDK
-        /// then dials nothing first (`SecureNodeEngine.Configuration.dialsBeforeSending`);
+        /// then dials nothing first (`ConnectionConfiguration.dialsBeforeSending`);
         /// with pins it must enforce them (`PinEnforcingTransport`), or
         /// `configure` leaves the SDK off with the reason in ``configurationError``.
         public var transport: (any ClientTransport)?
@@ -155,8 +155,6 @@ public enum SecureNode {
                 callDirectoryReloader: configuration.callDirectoryExtensionBundleId.map { CallKitDirectoryReloader(extensionIdentifier: $0) },
                 // SecureNodeSDK starts the heartbeat timer (the README's `SecureNodeSDK`), not `configure`.
                 sendsHeartbeats: false, timeouts: configuration.timeouts,
-                // A transport of the app's own bounds its connections itself (and may not go to apiURL's host).
-                dialsBeforeSending: defaults.transport == nil && ConnectTimeoutMiddleware.dialsBeforeSending,
                 managedContacts: configuration.managedContacts, pinning: configuration.pinning))
             state.withLock { $0 = State(engine: engine, configuration: configuration, error: nil, defaults: $0.defaults) }
         } catch {
@@ -185,7 +183,7 @@ public enum SecureNode {
     /// ```
     @discardableResult
     public static func registerBackgroundRefresh(
-        every interval: TimeInterval = 30 * 60, budget: Duration = .seconds(25), scheduler: BackgroundRefreshScheduler? = .system
+        every interval: Duration = .seconds(30 * 60), budget: Duration = .seconds(25), scheduler: BackgroundRefreshScheduler? = .system
     ) -> Bool {
         guard let scheduler else { return false }
         let identifier = SecureNodeEngine.backgroundRefreshTaskIdentifier
@@ -194,7 +192,7 @@ public enum SecureNode {
             engine.scheduleBackgroundRefresh(after: interval, scheduler: scheduler)
             return await engine.performBackgroundRefresh(budget: budget).succeeded
         }
-        if registered { _ = try? scheduler.submit(identifier, Date(timeIntervalSinceNow: interval)) }
+        if registered { _ = try? scheduler.submit(identifier, Date(timeIntervalSinceNow: interval.totalSeconds)) }
         return registered
     }
 

@@ -53,22 +53,42 @@ public final class Soul: SessionOwner {
 
     /// What the SDK needs; every field but the environment has a default.
     public struct Configuration: Sendable {
-        /// The server.
-        public var environment: Environment
+        /// How the SDK reaches SOUL: the family's one connection type (base
+        /// URL, transport, pinning, timeouts, logger, connectivity), which
+        /// the properties below read and write.
+        public var connection: ConnectionConfiguration
+        /// Whether this is staging (`DEV_MODE`): preview codes are surfaced.
+        public var isStaging: Bool
+        /// The server: ``ConnectionConfiguration/baseURL`` and ``isStaging``.
+        public var environment: Environment {
+            get { Environment(baseURL: connection.baseURL, isStaging: isStaging) }
+            set {
+                connection.baseURL = newValue.baseURL
+                isStaging = newValue.isStaging
+            }
+        }
         /// Where the refresh token is kept (default: Keychain on Apple
         /// platforms, a 0600 file in the app's support folder elsewhere).
         public var tokenStore: any TokenStore
         /// The document's timeouts, applied to every attempt whatever the
         /// transport: a connection within `connect` (5 s; else
         /// ``SoulError/timeout`` and nothing was sent, so a mood is queued),
-        /// and the whole attempt within `read` (10 s; else ``SoulError/timeout``).
-        /// The URLSession transport the SDK builds uses them too.
-        public var timeouts: TransportTimeouts
+        /// each wait for bytes within `read` (10 s), and the whole attempt
+        /// within `attemptDeadline` (connect + read, 15 s; else
+        /// ``SoulError/timeout``). The URLSession transport the SDK builds
+        /// uses them too.
+        public var timeouts: TransportTimeouts {
+            get { connection.timeouts }
+            set { connection.timeouts = newValue }
+        }
         /// A transport to use instead of the URLSession one. With pins it
         /// must enforce them itself (a `PinEnforcingTransport` that says
         /// so), or the SDK refuses the configuration
         /// (``SoulError/invalidPinning(_:)``).
-        public var transport: (any ClientTransport)?
+        public var transport: (any ClientTransport)? {
+            get { connection.transport }
+            set { connection.transport = newValue }
+        }
         /// Public-key pins of the API's hosts (`CertificatePinning`: at least
         /// two per host, the served key and a backup), checked after the
         /// system's own trust evaluation on every connection, sign-in
@@ -76,7 +96,10 @@ public final class Soul: SessionOwner {
         /// refuses, or a redirect to another host is
         /// ``SoulError/connectionNotVerified(_:)``, with nothing sent.
         /// Default: nothing pinned (the system's trust evaluation alone).
-        public var pinning: CertificatePinning
+        public var pinning: CertificatePinning {
+            get { connection.pinning }
+            set { connection.pinning = newValue }
+        }
         /// Which operations are retried and how (the spec decides which
         /// may be; this sets attempts and backoff).
         public var retryPolicy: RetryPolicy
@@ -85,15 +108,22 @@ public final class Soul: SessionOwner {
         /// The wait after a 429 that carries no `Retry-After`. Default 60 s.
         public var rateLimitFallback: Duration
         /// Where redacted request logs go (`debug` and `trace` levels).
-        public var logger: Logger
+        public var logger: Logger {
+            get { connection.logger }
+            set { connection.logger = newValue }
+        }
         /// The device's connectivity. Default: the system's
         /// (`Connectivity.systemDefault()`: the network path on Apple
         /// platforms, requests' outcomes elsewhere). While a reported signal
         /// says offline, calls fail at once with ``SoulError/offline``
         /// (reads come from the cache, moods are queued) and retries wait
         /// for it; when it comes back, queued moods are sent. Nil: no signal.
-        public var connectivity: Connectivity?
-        /// The wall clock (cooldowns, `Retry-After` dates); for tests.
+        public var connectivity: Connectivity? {
+            get { connection.connectivity }
+            set { connection.connectivity = newValue }
+        }
+        /// The wall clock (cooldowns, `Retry-After` dates, the cache's
+        /// ages); for tests.
         public var now: @Sendable () -> Date
         /// The folder of the SDK's files: the response cache, the queue of
         /// moods made offline, the OTP flow's state, all unreadable while the
@@ -122,18 +152,29 @@ public final class Soul: SessionOwner {
             now: @escaping @Sendable () -> Date = { Date() }, storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
             codeLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, keepsQueuedWritesAfterSignOut: Bool = false
         ) {
+            self.init(
+                connection: ConnectionConfiguration(
+                    baseURL: environment.baseURL, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger, connectivity: connectivity),
+                isStaging: environment.isStaging, tokenStore: tokenStore, retryPolicy: retryPolicy, resendCooldown: resendCooldown,
+                rateLimitFallback: rateLimitFallback, now: now, storageFolder: storageFolder, cacheMaximumBytes: cacheMaximumBytes,
+                codeLifetime: codeLifetime, keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut)
+        }
+
+        /// Creates a configuration from a connection (the family's one type).
+        public init(
+            connection: ConnectionConfiguration, isStaging: Bool = false, tokenStore: (any TokenStore)? = nil, retryPolicy: RetryPolicy = RetryPolicy(),
+            resendCooldown: Duration = .seconds(30), rateLimitFallback: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() },
+            storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024, codeLifetime: Duration = .seconds(600),
+            keepsQueuedWritesAfterSignOut: Bool = false
+        ) {
+            self.connection = connection
+            self.isStaging = isStaging
             self.keepsQueuedWritesAfterSignOut = keepsQueuedWritesAfterSignOut
-            self.environment = environment
-            self.pinning = pinning
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
                 service: "app.soulapp.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "soul-refresh-token.json")
-            self.timeouts = timeouts
-            self.transport = transport
             self.retryPolicy = retryPolicy
             self.resendCooldown = resendCooldown
             self.rateLimitFallback = rateLimitFallback
-            self.logger = logger
-            self.connectivity = connectivity
             self.now = now
             self.storageFolder = storageFolder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("soul", isDirectory: true)
             self.cacheMaximumBytes = cacheMaximumBytes
@@ -164,7 +205,7 @@ public final class Soul: SessionOwner {
     public init(_ configuration: Configuration) throws(SoulError) {
         self.configuration = configuration
         // Checked before any file is touched.
-        guard (try? BaseURLPolicy.validate(configuration.environment.baseURL)) != nil else { throw .insecureBaseURL }
+        guard (try? configuration.connection.validatedBaseURL()) != nil else { throw .insecureBaseURL }
         // Nothing here is needed by background work: unreadable while the device is locked, never backed up.
         let storage: OfflineStorage
         let tokenStore: any TokenStore
@@ -189,26 +230,17 @@ public final class Soul: SessionOwner {
         let stateFile = SignInStateFile(url: configuration.storageFolder.appendingPathComponent("sign-in.json"))
         let transport: any ClientTransport
         do {
-            transport = try SDKTransport.make(
-                configured: configuration.transport, pinning: configuration.pinning, logger: configuration.logger,
-                sessionConfiguration: configuration.timeouts.urlSessionConfiguration(),
-                overSession: { URLSessionTransport(configuration: .init(session: $0)) })
+            transport = try configuration.connection.makeTransport(overSession: { URLSessionTransport(configuration: .init(session: $0)) })
         } catch {
             throw .invalidPinning(error)
         }
         do {
             wired = try SessionClients(
-                baseURL: configuration.environment.baseURL,
-                transport: transport,
-                tokenStore: tokenStore, logger: configuration.logger, connectivity: configuration.connectivity, servesFromCache: true,
+                connection: configuration.connection, transport: transport, tokenStore: tokenStore, servesFromCache: true,
                 onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
                     if let flow = signInFlow.read().object { await flow.forgetPending(requestedBefore: endedAt) } else { try? stateFile.save(SignInState()) }
                 },
-                stack: {
-                    Self.middlewares(
-                        session: $0, retryPolicy: configuration.retryPolicy, logger: configuration.logger, connectivity: configuration.connectivity,
-                        cache: cache, timeouts: configuration.timeouts)
-                },
+                stack: { Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection) },
                 makeClient: { SoulAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SoulTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL
@@ -232,7 +264,7 @@ public final class Soul: SessionOwner {
     ])
 
     /// The middleware stack the README documents for SOUL, outermost first
-    /// (`SessionMiddlewareStack`): https only; token refresh (protected
+    /// (`SDKMiddlewareStack`): https only; token refresh (protected
     /// operations only, read from the spec: a 401 refreshes once and retries
     /// once, a second 401 ends the session); retry (only operations the spec
     /// marks repeatable: the GETs; `Retry-After` honoured); the bearer token
@@ -243,8 +275,21 @@ public final class Soul: SessionOwner {
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil,
         timeouts: TransportTimeouts? = TransportTimeouts()
     ) -> [any ClientMiddleware] {
-        SessionMiddlewareStack.middlewares(
-            session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity, cache: cache, timeouts: timeouts)
+        var stack = SDKMiddlewareStack(logger: logger, connectivity: connectivity, timeouts: timeouts)
+        stack.session = session
+        stack.retryPolicy = retryPolicy
+        stack.cache = cache
+        return stack.middlewares()
+    }
+
+    /// The stack of ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``
+    /// for the configured connection (its own transport on Linux dials first).
+    static func stack(session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration) -> [any ClientMiddleware] {
+        var stack = SDKMiddlewareStack(connection: connection)
+        stack.session = session
+        stack.retryPolicy = retryPolicy
+        stack.cache = cache
+        return stack.middlewares()
     }
 
     /// The signed-in user's moods, with where they came from: the server,

@@ -205,7 +205,7 @@ final class RecordingReloader: CallDirectoryReloading {
         let sdk = try launch()
         #expect(!sdk.registerBackgroundRefresh(scheduler: nil), "no scheduler (not iOS): nothing registered")
         let before = Date()
-        #expect(sdk.registerBackgroundRefresh(every: 1_800, budget: Self.unhurried, scheduler: system.scheduler))
+        #expect(sdk.registerBackgroundRefresh(every: .seconds(1_800), budget: Self.unhurried, scheduler: system.scheduler))
         system.finishLaunching()
         let first = try #require(system.requests.first)
         #expect(first.identifier == SecureNodeEngine.backgroundRefreshTaskIdentifier)

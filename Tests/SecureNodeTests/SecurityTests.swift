@@ -61,7 +61,7 @@ import Waiting
         let pinning = try CertificatePinning(pins: ["api.securenode.io": [
             "sha256/4sEBer2Lpb8nKWkQmA0+1KulJEtftPQA9TsEAJRvL/A=", "sha256/MKSwfbFgC0cuPG2r5af1fKfFM1Jlrjw9NidOkoEcY0E=",
         ]])
-        #expect(throws: PinningConfigurationError.self) {
+        #expect(throws: SecureNodeError.invalidPinning(.transportDoesNotEnforcePins(transport: "URLSessionTransport"))) {
             _ = try SecureNodeEngine(.init(
                 apiKey: "sk_live_secret", folder: try makeFolder("pinned"), device: Self.device, transport: FakeSecureNode.transport(), pinning: pinning))
         }

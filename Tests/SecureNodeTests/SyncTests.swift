@@ -3,6 +3,7 @@ import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
 import OpenAPIURLSession
+import Resilience
 import SecureNode
 import SecureNodeAPI
 import Testing
@@ -324,7 +325,7 @@ func makeFolder(_ name: String) throws -> URL {
 
     @Test func theDefaultTransportEndsAStalledAnswerAtItsStallBound() async throws {
         try await goodFullSync()
-        let transport = SecureNodeEngine.urlSessionTransport(timeouts: .init(stall: .seconds(1), sync: .seconds(30)))
+        let transport = SecureNodeEngine.urlSessionTransport(timeouts: TransportTimeouts(connect: .seconds(5), read: .seconds(1), transfer: .seconds(24)))
         let viaDefault = BrandingSync(store: store, client: SecureNodeAPI.Client(serverURL: fake.server.baseURL, transport: transport))
         let stall = ReplyGate()
         defer { stall.open() }

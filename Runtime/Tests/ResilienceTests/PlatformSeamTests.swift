@@ -1,3 +1,4 @@
+import ClientRuntimeTesting
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -82,9 +83,17 @@ import Waiting
         #expect(!ConnectTimeoutMiddleware.dialsBeforeSending, "Apple's URLSession bounds the connection itself")
         #endif
         let session = TokenSession(store: InMemoryTokenStore(), refresher: ClosureTokenRefresher { _ in throw CancellationError() })
-        let stack = SessionMiddlewareStack.middlewares(
-            session: session, logger: .init(label: "test"), timeouts: TransportTimeouts(connect: .seconds(5), read: .seconds(10)))
-        #expect(stack.contains { $0 is ConnectTimeoutMiddleware } == ConnectTimeoutMiddleware.dialsBeforeSending)
+        var connection = ConnectionConfiguration(
+            baseURL: URL(string: "https://api.example.com")!, timeouts: TransportTimeouts(connect: .seconds(5), read: .seconds(10)),
+            logger: .init(label: "test"), connectivity: nil)
+        var stack = SDKMiddlewareStack(connection: connection)
+        stack.session = session
+        #expect(stack.middlewares().contains { $0 is ConnectTimeoutMiddleware } == ConnectTimeoutMiddleware.dialsBeforeSending, "the SDK's own transport")
+        connection.transport = CountingTransport(ScriptedTransport(replies: []))
+        #expect(!SDKMiddlewareStack(connection: connection).middlewares().contains { $0 is ConnectTimeoutMiddleware },
+            "a transport of the app's own bounds its own connections, and may send elsewhere")
+        connection.dialsBeforeSending = true
+        #expect(SDKMiddlewareStack(connection: connection).middlewares().contains { $0 is ConnectTimeoutMiddleware }, "unless the app asks")
     }
 
 }

@@ -139,7 +139,7 @@ extension SecureNodeEngine {
     /// in Info.plist).
     @discardableResult
     public func registerBackgroundRefresh(
-        every interval: TimeInterval = 30 * 60, budget: Duration = .seconds(25), scheduler: BackgroundRefreshScheduler? = .system
+        every interval: Duration = .seconds(30 * 60), budget: Duration = .seconds(25), scheduler: BackgroundRefreshScheduler? = .system
     ) -> Bool {
         guard let scheduler else { return false }
         let registered = scheduler.registerOnce(Self.backgroundRefreshTaskIdentifier) { [weak self] in
@@ -157,9 +157,9 @@ extension SecureNodeEngine {
     /// without a launch handler), or it refused.
     @discardableResult
     public func scheduleBackgroundRefresh(
-        after interval: TimeInterval = 30 * 60, scheduler: BackgroundRefreshScheduler? = .system
+        after interval: Duration = .seconds(30 * 60), scheduler: BackgroundRefreshScheduler? = .system
     ) -> Bool {
         guard let scheduler, scheduler.isRegistered(Self.backgroundRefreshTaskIdentifier) else { return false }
-        return (try? scheduler.submit(Self.backgroundRefreshTaskIdentifier, Date(timeIntervalSinceNow: interval))) != nil
+        return (try? scheduler.submit(Self.backgroundRefreshTaskIdentifier, Date(timeIntervalSinceNow: interval.totalSeconds))) != nil
     }
 }

@@ -6,7 +6,8 @@ import OpenAPIRuntime
 /// How an SDK whose users sign in is wired, the same for every such SDK:
 ///
 /// - an unauthenticated client for sign-in and token refresh (https only,
-///   redacted logs; nothing that waits on the session),
+///   redacted logs, the connection's bounds; nothing that waits on the
+///   session: ``SDKMiddlewareStack/unauthenticated()``),
 /// - the session, refreshing through that client,
 /// - the authenticated client with the SDK's middleware stack,
 /// - a redactor that knows the session's tokens, for error texts,
@@ -27,10 +28,9 @@ package struct SessionClients<Client: Sendable>: Sendable {
     /// Logs the answers that differ from the spec's guesses, while the SDK lives.
     package let assumedFields: AssumedFieldObservation
 
-    /// Wires the clients for `baseURL`. `transport` is built only once the
-    /// URL is accepted; `stack` is the SDK's documented middleware stack for
-    /// a session (its `middlewares(session:...)`, usually
-    /// ``SessionMiddlewareStack``); `makeClient` is the generated client's
+    /// Wires the clients for `connection`. `transport` is built only once
+    /// the URL is accepted; `stack` is the SDK's documented middleware stack
+    /// for a session (``SDKMiddlewareStack`` with the session); `makeClient` is the generated client's
     /// initializer; `makeRefresher` builds the backend's refresh call on the
     /// unauthenticated client; `servesFromCache` says the stack has a
     /// ``ResponseCacheMiddleware``; `onSessionEnd` is what the session's end
@@ -38,19 +38,20 @@ package struct SessionClients<Client: Sendable>: Sendable {
     /// Throws ``InsecureBaseURLError`` for an http URL to a host that is not
     /// loopback.
     package init(
-        baseURL: URL, transport makeTransport: @autoclosure () -> any ClientTransport, tokenStore: any TokenStore, logger: Logger,
-        connectivity: Connectivity?, servesFromCache: Bool = false, onSessionEnd: SessionEndHandler? = nil,
+        connection: ConnectionConfiguration, transport makeTransport: @autoclosure () -> any ClientTransport, tokenStore: any TokenStore,
+        servesFromCache: Bool = false, onSessionEnd: SessionEndHandler? = nil,
         stack: (TokenSession) -> [any ClientMiddleware], makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client,
         makeRefresher: (Client) -> any TokenRefresher
     ) throws(InsecureBaseURLError) {
-        try BaseURLPolicy.validate(baseURL)
+        let baseURL = try connection.validatedBaseURL()
+        let logger = connection.logger
         let transport = makeTransport()
-        authClient = makeClient(baseURL, transport, [SecureTransportMiddleware(), RedactingLogMiddleware(logger: logger)])
+        authClient = makeClient(baseURL, transport, SDKMiddlewareStack(connection: connection).unauthenticated())
         let session = TokenSession(store: tokenStore, refresher: makeRefresher(authClient), onEnd: onSessionEnd)
         self.session = session
         redactor = Redactor(knownSecrets: { session.recentTokens })
         client = makeClient(baseURL, transport, stack(session))
-        caller = ClientCaller(client: client, connectivity: connectivity, servesFromCache: servesFromCache)
+        caller = ClientCaller(client: client, connectivity: connection.connectivity, servesFromCache: servesFromCache)
         // The generated client's module (`SoulAPI.Client` -> `SoulAPI`) names the types it reports.
         assumedFields = AssumedFieldLogging.observe(module: String(String(reflecting: Client.self).prefix { $0 != "." }), logger: logger)
     }

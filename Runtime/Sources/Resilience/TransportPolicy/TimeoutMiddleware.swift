@@ -27,11 +27,15 @@ public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == 
     public var timeout: Duration
     /// The clock the deadline runs on.
     public let clock: C
+    /// Operations passed on without this deadline: those with a bound of
+    /// their own (SecureNode's sync, whose body can take minutes).
+    public var exemptOperations: Set<String>
 
     /// Creates the middleware.
-    public init(timeout: Duration, clock: C) {
+    public init(timeout: Duration, clock: C, exemptOperations: Set<String> = []) {
         self.timeout = timeout
         self.clock = clock
+        self.exemptOperations = exemptOperations
     }
 
     /// Races the request against the deadline.
@@ -39,6 +43,7 @@ public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == 
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if exemptOperations.contains(operationID) { return try await next(request, body, baseURL) }
         let timeout = timeout
         let clock = clock
         return try await withoutActuallyEscaping(next) { next in
@@ -58,7 +63,7 @@ public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == 
 
 extension TimeoutMiddleware where C == ContinuousClock {
     /// Creates the middleware on the real clock.
-    public init(timeout: Duration) {
-        self.init(timeout: timeout, clock: ContinuousClock())
+    public init(timeout: Duration, exemptOperations: Set<String> = []) {
+        self.init(timeout: timeout, clock: ContinuousClock(), exemptOperations: exemptOperations)
     }
 }

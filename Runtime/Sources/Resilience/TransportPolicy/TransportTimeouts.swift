@@ -30,12 +30,16 @@ public struct TransportTimeouts: Sendable, Hashable {
     public var read: Duration
     /// Extra time allowed for transferring a large body. Default 50 s.
     public var transfer: Duration
+    /// The attempt's own bound when it is not connect + read.
+    private var attemptBound: Duration?
 
-    /// Creates timeouts; the defaults are SOUL's.
-    public init(connect: Duration = .seconds(5), read: Duration = .seconds(10), transfer: Duration = .seconds(50)) {
+    /// Creates timeouts; the defaults are SOUL's. `attemptDeadline`, when
+    /// given, bounds each attempt instead of `connect` + `read`.
+    public init(connect: Duration = .seconds(5), read: Duration = .seconds(10), transfer: Duration = .seconds(50), attemptDeadline: Duration? = nil) {
         self.connect = connect
         self.read = read
         self.transfer = transfer
+        self.attemptBound = attemptDeadline
     }
 
     /// A copy of `base` (default: ephemeral) with these timeouts applied.
@@ -43,10 +47,19 @@ public struct TransportTimeouts: Sendable, Hashable {
         // `URLSessionConfiguration` is a class: change a copy, not the caller's.
         let configuration = base.copy() as! URLSessionConfiguration
         configuration.timeoutIntervalForRequest = read.totalSeconds
-        configuration.timeoutIntervalForResource = (connect + read + transfer).totalSeconds
+        configuration.timeoutIntervalForResource = whole.totalSeconds
         return configuration
     }
 
-    /// The per-attempt deadline for ``TimeoutMiddleware``: connect plus read.
-    public var attemptDeadline: Duration { connect + read }
+    /// The per-attempt deadline for ``TimeoutMiddleware``, until the answer
+    /// starts: connect plus read unless set (SecureNode's 20 s). The SDKs'
+    /// stacks (``SDKMiddlewareStack``) apply it to every attempt.
+    public var attemptDeadline: Duration {
+        get { attemptBound ?? connect + read }
+        set { attemptBound = newValue }
+    }
+
+    /// The whole exchange, body included (URLSession's resource timeout):
+    /// connect + read + transfer.
+    public var whole: Duration { connect + read + transfer }
 }
