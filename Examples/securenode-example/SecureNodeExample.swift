@@ -42,7 +42,7 @@ struct SecureNodeExample: AsyncParsableCommand {
             let logger = Logger(label: "securenode") { label -> any LogHandler in verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler() }
             // A command-line run sends its heartbeat with each sync only. The SDK's own transport (none
             // given) verifies every connection, ends a stalled answer after 10 s without a byte, and gives
-            // a sync 120 s in all (SecureNodeEngine.Timeouts).
+            // a sync 120 s in all (SecureNodeEngine.defaultTimeouts).
             return try SecureNodeEngine(.init(apiURL: url, apiKey: apiKey, folder: folder, device: device, sendsHeartbeats: false, logger: logger))
         }
 
