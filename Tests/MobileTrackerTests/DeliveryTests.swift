@@ -222,6 +222,28 @@ import Waiting
         #expect(harness.backend.events.map(\.eventName) == ["KEPT"])
     }
 
+    @Test func aRefusedKeyPausesWhateverTheBodySays() async throws {
+        // A gateway's HTML page with a 401: the key is refused all the same, so
+        // the queue waits for a new one instead of sending every row again on
+        // the backoff (the family's one classifier, as the billing outbox).
+        let harness = try TrackerHarness(keepAlive: false)
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let refused = Locked(true)
+        harness.backend.fault.withLock {
+            $0 = { _ in
+                refused.withLock { $0 } ? .respond(status: 401, headers: [("Content-Type", "text/html")], body: "<html>Unauthorized</html>") : nil
+            }
+        }
+        await tracker.track(eventName: "KEPT")
+        try await waitUntil("delivery to pause for the 401") { await tracker.queueStatus().pausedForStatus == 401 }
+        #expect(await tracker.queueStatus().pending == 1, "kept, not dropped")
+        refused.withLock { $0 = false }
+        await tracker.resumeDelivery()
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        #expect(harness.backend.events.map(\.eventName) == ["KEPT"])
+    }
+
     @Test func notFoundAndUnstatedRefusalsAreRetriedNeverDropped() async throws {
         let harness = try TrackerHarness(keepAlive: false)
         defer { harness.cleanUp() }

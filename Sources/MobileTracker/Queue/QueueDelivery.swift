@@ -7,13 +7,15 @@ import Resilience
 import RuntimeSupport
 
 /// Sends the queue, oldest row first, one at a time (the API takes one event
-/// per request, and order within a session matters):
+/// per request, and order within a session matters), on the family's one
+/// delivery loop (`DeliveryLoop`) and failure classifier (`DeliveryVerdict`):
 ///
 /// - 2xx: the row is deleted.
-/// - 401 or 403: the API key is refused; every row stays and delivery
-///   pauses (no request until ``resume()``, which a new key or the app's
-///   `resumeDelivery()` calls): a rotated key must not discard a day of
-///   analytics, nor should the queue hammer a server that refuses it.
+/// - 401 or 403 (whatever the body): the API key is refused; every row
+///   stays and delivery pauses (no request until ``resume()``, which a new
+///   key or the app's `resumeDelivery()` calls): a rotated key must not
+///   discard a day of analytics, nor should the queue hammer a server that
+///   refuses it.
 /// - 400 or 422 with the server's JSON error: a stated refusal; the row is
 ///   dropped, counted and logged as a warning (the server will never take
 ///   it); delivery goes on.
@@ -23,7 +25,8 @@ import RuntimeSupport
 ///   less than the server's `Retry-After`. 404s are counted: a wrong path
 ///   shows in ``QueueStatus`` instead of emptying the queue.
 /// - Offline (as the app reports it through ``Connectivity``): delivery
-///   waits for connectivity; it also resumes on ``kick()`` (launch, new rows).
+///   waits for connectivity; it also resumes on ``kick()`` (launch, new
+///   rows), also one that arrives while a row is being sent.
 ///
 /// There is no idempotency key in this API, so a response lost after the
 /// server applied a row means that row is sent again: at-least-once.
@@ -34,15 +37,13 @@ actor QueueDelivery {
     private let connectivity: Connectivity?
     private let logger: Logger
     private let backoff: BackoffPolicy
+    private let now: @Sendable () -> Date
     private var sessionID: String?
-    private var running: Task<Void, Never>? {
-        didSet { idle.withLock { $0 = running == nil } }
-    }
+    /// The loop; made on first use (it holds this actor weakly).
+    private var loop: DeliveryLoop?
     /// Whether no delivery loop runs, readable without a hop onto the actor:
     /// a new row needs a ``kick()`` only then.
     nonisolated let idle = Locked(true)
-    private var wake: CheckedContinuation<Void, Never>?
-    private var kicked = false
     private var failures = 0
     /// The status (401 or 403) delivery paused at; nil while it runs.
     private var pausedForStatus: Int?
@@ -53,7 +54,8 @@ actor QueueDelivery {
     var state: (pausedForStatus: Int?, notFoundAnswers: Int) { (pausedForStatus, notFoundAnswers) }
 
     init(
-        queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, backoff: BackoffPolicy, logger: Logger
+        queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, backoff: BackoffPolicy, logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.backoff = backoff
         self.queue = queue
@@ -61,38 +63,36 @@ actor QueueDelivery {
         self.brandID = brandID
         self.connectivity = connectivity
         self.logger = logger
+        self.now = now
     }
 
     /// The session rows without one are sent with; starts delivery.
-    func setSession(_ id: String?) {
+    func setSession(_ id: String?) async {
         sessionID = id
-        if id != nil { kick() }
+        if id != nil { await kick() }
     }
 
     /// New rows, a launch, connectivity back: deliver now (unless paused).
-    func kick() {
-        kicked = true
+    func kick() async {
         failures = 0
-        if let wake {
-            self.wake = nil
-            wake.resume()
-        }
-        if running == nil, sessionID != nil, pausedForStatus == nil {
-            running = Task { await self.run() }
-        }
+        guard sessionID != nil, pausedForStatus == nil else { return }
+        idle.withLock { $0 = false }
+        let loop = self.loop ?? DeliveryLoop { [weak self] in await self?.pass() ?? .done }
+        self.loop = loop
+        await loop.kick()
     }
 
     /// Ends a pause (a new API key, or the app asking): delivery starts again
     /// from the oldest row.
-    func resume() {
+    func resume() async {
         pausedForStatus = nil
-        kick()
+        await kick()
     }
 
     /// Waits until the queue is empty (or `timeout` passes, or delivery
     /// pauses); true when empty.
     func waitUntilEmpty(timeout: Duration) async -> Bool {
-        kick()
+        await kick()
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if (try? queue.isEmpty()) == true { return true }
@@ -102,73 +102,53 @@ actor QueueDelivery {
         return (try? queue.isEmpty()) == true
     }
 
-    private func run() async {
-        defer { running = nil }
-        while !Task.isCancelled {
-            if let connectivity, await connectivity.isKnownOffline {
-                try? await connectivity.waitUntilOnline()
-                continue
-            }
-            guard let session = sessionID else { return }
-            guard let entry = (try? queue.oldest(limit: 1))?.first else {
-                // Say idle before the last look: a row appended by a caller
-                // that still saw this loop running is found here, and one
-                // appended after this point sees `idle` and kicks.
-                idle.withLock { $0 = true }
-                guard (try? queue.oldest(limit: 1))?.first != nil else { return }
-                idle.withLock { $0 = false }
-                continue
-            }
-            let outcome = await send(entry, session: entry.sessionID ?? session)
-            switch outcome {
-            case .delivered:
-                failures = 0
-                try? queue.markDelivered(entry)
-            case .rejected(let status):
-                failures = 0
-                logger.warning("tracker: dropped a queued \(entry.item.kind) the server refused with status \(status)")
-                try? queue.markRejected(entry)
-            case .paused(let status):
-                pausedForStatus = status
-                logger.warning(
-                    "tracker: delivery paused: the server refused the API key (status \(status)); rows are kept until a new key or resumeDelivery()")
-                return
-            case .retry(let after, let notFound):
-                if notFound { notFoundAnswers += 1 }
-                failures += 1
-                let wait = max(backoff.delay(forRetry: failures) { Double.random(in: $0) }, after ?? .zero)
-                logger.debug("tracker: delivery failed, retrying in \(wait)")
-                await sleep(wait)
-            }
+    /// One pass: the oldest row sent and settled.
+    private func pass() async -> DeliveryLoop.Next {
+        if let connectivity, await connectivity.isKnownOffline {
+            try? await connectivity.waitUntilOnline()
+            return .again
+        }
+        guard let session = sessionID, pausedForStatus == nil else { return finished() }
+        guard let entry = (try? queue.oldest(limit: 1))?.first else {
+            // Say idle before the last look: a row appended by a caller
+            // that still saw this loop running is found here, and one
+            // appended after this point sees `idle` and kicks.
+            idle.withLock { $0 = true }
+            guard (try? queue.oldest(limit: 1))?.first != nil else { return .done }
+            idle.withLock { $0 = false }
+            return .again
+        }
+        switch await send(entry, session: entry.sessionID ?? session) {
+        case .delivered:
+            failures = 0
+            try? queue.markDelivered(entry)
+            return .again
+        case .drop(let status, _):
+            failures = 0
+            logger.warning("tracker: dropped a queued \(entry.item.kind) the server refused with status \(status)")
+            try? queue.markRejected(entry)
+            return .again
+        case .pause(let status):
+            pausedForStatus = status
+            logger.warning(
+                "tracker: delivery paused: the server refused the API key (status \(status)); rows are kept until a new key or resumeDelivery()")
+            return finished()
+        case .retry(let notBefore, let notFound):
+            if notFound { notFoundAnswers += 1 }
+            failures += 1
+            let wait = max(backoff.delay(forRetry: failures) { Double.random(in: $0) }, notBefore ?? .zero)
+            logger.debug("tracker: delivery failed, retrying in \(wait)")
+            return .wait(wait)
         }
     }
 
-    /// Sleeps, waking early on ``kick()``.
-    private func sleep(_ duration: Duration) async {
-        kicked = false
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: duration)
-            await self?.resumeWake()
-        }
-        await withCheckedContinuation { continuation in
-            if kicked { continuation.resume() } else { wake = continuation }
-        }
-        timer.cancel()
+    /// The loop ends: nothing is sent until the next kick.
+    private func finished() -> DeliveryLoop.Next {
+        idle.withLock { $0 = true }
+        return .done
     }
 
-    private func resumeWake() {
-        wake?.resume()
-        wake = nil
-    }
-
-    private enum Outcome {
-        case delivered
-        case rejected(status: Int)
-        case paused(status: Int)
-        case retry(after: Duration?, notFound: Bool = false)
-    }
-
-    private func send(_ entry: EventQueue.Entry, session: String) async -> Outcome {
+    private func send(_ entry: EventQueue.Entry, session: String) async -> DeliveryVerdict {
         do {
             switch entry.item {
             case .event(let name, let data):
@@ -180,33 +160,17 @@ actor QueueDelivery {
                 _ = try await client.updateTrackingSessionLocation(sessionID: session, body: body)
             }
             return .delivered
-        } catch let error as any HTTPStatusError {
-            let retryAfter = RetryAfter.queueWait(in: error.headerFields)
-            switch error.status {
-            case 401, 403: return .paused(status: error.status)
-            case 400, 422:
-                return Self.isStatedRefusal(error.rawBody) ? .rejected(status: error.status) : .retry(after: retryAfter)
-            default: return .retry(after: retryAfter, notFound: error.status == 404)
-            }
-        } catch let error as ResponseDecodingError where (200..<300).contains(error.status) {
-            // Accepted; the body is not what the spec says, which the tracker does not need.
-            return .delivered
-        } catch let refusal as CertificatePinningError {
-            // Nothing was sent; the rows stay queued, tried again on the backoff.
-            logger.error("tracker: delivery stopped: \(refusal.description)")
-            return .retry(after: nil)
         } catch {
-            logger.debug("tracker: delivery failed: \(String(describing: type(of: error)))")
-            return .retry(after: nil)
+            if let refusal = error as? CertificatePinningError {
+                // Nothing was sent; the rows stay queued, tried again on the backoff.
+                logger.error("tracker: delivery stopped: \(refusal.description)")
+            } else if !(error is any HTTPStatusError) {
+                logger.debug("tracker: delivery failed: \(String(describing: type(of: error)))")
+            }
+            return DeliveryVerdict(error: error, now: now()) { failure in
+                DeliveryVerdict.isServerErrorObject(failure.rawBody) ? "error body" : nil
+            }
         }
-    }
-}
-
-extension QueueDelivery {
-    /// Whether an error body is the server's own JSON error (an object), as
-    /// opposed to a page some proxy answered with.
-    static func isStatedRefusal(_ body: Data) -> Bool {
-        (try? JSONSerialization.jsonObject(with: body)) is [String: Any]
     }
 }
 

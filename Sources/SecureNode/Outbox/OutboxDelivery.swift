@@ -18,8 +18,8 @@ import SecureNodeAPI
 /// | 2xx (even with a body that does not match the spec) | delivered, removed |
 /// | 401, 403 (any body) | kept; delivery pauses until ``resume()`` (new credentials, or the app says so) |
 /// | 400, 422 with the server's JSON error body | dropped, counted, reported as ``BillingNotice/dropped(eventKey:kind:status:reason:)`` |
-/// | 400, 422 with another body (a proxy's page), any other 4xx (404 from a wrong mount, 409...) | kept, retried with backoff |
-/// | 408, 429, 5xx, no connection, timeout | kept, retried with backoff, never sooner than `Retry-After` |
+/// | 400, 422 with another body (a proxy's page), any other 4xx (404 from a wrong mount, 409...), 408, 429, 5xx | kept, retried with backoff, never sooner than `Retry-After` |
+/// | no connection, timeout | kept, retried with backoff |
 public actor OutboxDelivery {
     /// Sends one event (with the `event_id` of the event it refers to, if
     /// any); returns the server's `event_id`, throws what the client threw.
@@ -108,34 +108,17 @@ public actor OutboxDelivery {
         }
     }
 
-    /// How an attempt that threw `error` ends (see the type's table).
-    public static func disposition(for error: any Error) -> Disposition {
-        if let failure = error as? any HTTPStatusError {
-            switch failure.status {
-            case 401, 403:
-                return .pause(status: failure.status)
-            case 408, 429, 500...599:
-                return .retry(notBefore: RetryAfter.queueWait(in: failure.headerFields))
-            case 400, 422:
-                guard let reason = Self.serverReason(failure) else { return .retry(notBefore: nil) }
-                return .drop(status: failure.status, reason: reason)
-            default:
-                return .retry(notBefore: nil)
-            }
+    /// How an attempt that threw `error` ends (see the type's table): the
+    /// family's one classifier of queued deliveries (`DeliveryVerdict`),
+    /// with the server's error body read as the spec's `ErrorResponse`.
+    /// `now` dates a `Retry-After` given as an HTTP date.
+    public static func disposition(for error: any Error, now: Date = Date()) -> Disposition {
+        switch DeliveryVerdict(error: error, now: now, statedReason: serverReason) {
+        case .delivered: return .delivered(eventID: nil)
+        case .retry(let notBefore, _): return .retry(notBefore: notBefore)
+        case .pause(let status): return .pause(status: status)
+        case .drop(let status, let reason): return .drop(status: status, reason: reason)
         }
-        if let decoding = error as? ResponseDecodingError {
-            // A 2xx whose body did not match the spec: the server has the event.
-            if (200..<300).contains(decoding.status) { return .delivered(eventID: nil) }
-            // Refused credentials, whatever the body says.
-            if decoding.status == 401 || decoding.status == 403 { return .pause(status: decoding.status) }
-            // An error body that is not the server's (a proxy's page): not a statement about the event.
-            return .retry(notBefore: nil)
-        }
-        // The stored body no longer decodes: it can never be sent.
-        if error is DecodingError { return .drop(status: 0, reason: "the stored event no longer decodes") }
-        // No connection, a timeout, a dropped response: the server may or may
-        // not have it; the same key makes the next attempt safe either way.
-        return .retry(notBefore: nil)
     }
 
     /// The server's error code when the failure carries its JSON error
@@ -206,6 +189,7 @@ public actor OutboxDelivery {
         for entry in due { inFlight.insert(entry.id) }
         defer { for entry in due { inFlight.remove(entry.id) } }
         let send = self.send
+        let now = self.now
         try await withThrowingTaskGroup(of: (BillingOutbox.Entry, Disposition).self) { group in
             var pending = due.makeIterator()
             func startNext() -> Bool {
@@ -216,7 +200,7 @@ public actor OutboxDelivery {
                     do {
                         return (entry, .delivered(eventID: try await send(entry, referredEventID)))
                     } catch {
-                        return (entry, Self.disposition(for: error))
+                        return (entry, Self.disposition(for: error, now: now()))
                     }
                 }
                 return true
