@@ -136,6 +136,11 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             set { connection.timeouts = newValue }
         }
 
+        /// The wall clock: the stored values' expiry (`cookieExpiration`)
+        /// and `Retry-After` dates. Default: the system's; tests pass a
+        /// `ManualClock`'s.
+        public var now: @Sendable () -> Date
+
         /// Creates options.
         public init(
             folder: URL? = nil, primaryStore: (any TrackerKeyValueStore)? = nil, transport: (any ClientTransport)? = nil,
@@ -144,8 +149,9 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
             tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none,
             namesScreensByNavigationTitle: Bool = true, tracksLocationAutomatically: Bool = true, locationSource: (any LocationSource)? = nil,
-            timeouts: TransportTimeouts = TransportTimeouts()
+            timeouts: TransportTimeouts = TransportTimeouts(), now: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.now = now
             connection = ConnectionConfiguration(
                 baseURL: MobileTrackerAPI.Client.Server.allCases[0].url, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger,
                 connectivity: connectivity)

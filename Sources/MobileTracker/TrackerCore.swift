@@ -170,7 +170,7 @@ actor TrackerCore {
         let storage: TrackerStorage
         let queue: EventQueue
         do {
-            storage = try TrackerStorage(brandID: text, primary: options.primaryStore, folder: folder, lifetime: lifetime, now: { Date() })
+            storage = try TrackerStorage(brandID: text, primary: options.primaryStore, folder: folder, lifetime: lifetime, now: options.now)
             queue = try EventQueue(
                 path: folder.appendingPathComponent("queue.sqlite").path,
                 limits: .init(maximumCount: options.maximumQueuedItems, maximumBytes: options.maximumQueuedBytes))
@@ -206,7 +206,8 @@ actor TrackerCore {
         try? storage.set(deviceID.uuidString, for: .deviceID)
         self.deviceID = deviceID
         try? storage.set(text, for: .brandID)
-        let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, backoff: options.deliveryBackoff, logger: logger)
+        let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, backoff: options.deliveryBackoff, logger: logger,
+            now: options.now)
         ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client)
         // Calls made while the queue was being opened go in first, in order.
         for item in early { try? queue.append(Self.filled(item, brandID: brandID), sessionID: nil) }

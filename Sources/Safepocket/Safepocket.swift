@@ -268,6 +268,7 @@ public final class Safepocket: SessionOwner {
             session: wired.session, subject: { cache.subject })
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: pendingSignIn, client: wired.authClient, session: wired.session, redactor: wired.redactor,
+            now: configuration.now,
             // Before the tokens are stored: the cache and the queue change user first.
             willSignIn: { tokens in
                 await storage.beginSession(

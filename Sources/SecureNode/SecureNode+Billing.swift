@@ -36,10 +36,11 @@ extension SecureNodeEngine {
     public func recordCallEvent(
         phoneNumberE164: String, callOutcome: CallOutcome, brandingApplied: Bool, identityType: IdentityType? = nil,
         brandingProfileID: String? = nil, ringDurationSeconds: Int? = nil, callDurationSeconds: Int? = nil, callerNumberE164: String? = nil,
-        destinationNumberE164: String? = nil, observedAt: Date = Date(), displayedAt: Date? = nil, surface: String = "display",
+        destinationNumberE164: String? = nil, observedAt: Date? = nil, displayedAt: Date? = nil, surface: String = "display",
         outcome: String = "displayed", callEventKey: String? = nil
     ) -> String? {
-        recordEvent(
+        let observedAt = observedAt ?? now()
+        return recordEvent(
             phoneNumberE164: phoneNumberE164, outcome: outcome, surface: surface,
             displayedAt: displayedAt ?? displays.shownAt(phoneNumberE164, before: observedAt) ?? observedAt,
             meta: EventMeta(
@@ -81,7 +82,7 @@ extension SecureNodeEngine {
     /// (`meta.call_event_id`) once it is known.
     @discardableResult
     public func recordCallReturned(phoneNumberE164: String, callEventKey: String?, returnCallLatencySeconds: Int? = nil) -> String? {
-        let now = Date()
+        let now = self.now()
         return recordEvent(
             phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "display", displayedAt: now,
             meta: EventMeta(
@@ -100,7 +101,7 @@ extension SecureNodeEngine {
         if let key = LocalCallID.eventKey(of: callID) {
             return recordCallReturned(phoneNumberE164: phoneNumberE164, callEventKey: key, returnCallLatencySeconds: returnCallLatencySeconds)
         }
-        let now = Date()
+        let now = self.now()
         return recordEvent(
             phoneNumberE164: phoneNumberE164, outcome: "returned", surface: "display", displayedAt: now,
             meta: EventMeta(
@@ -137,7 +138,7 @@ extension SecureNodeEngine {
         let key = BillingOutbox.makeEventKey()
         let imprint = ImprintRequest(
             phoneNumberE164: phoneNumberE164, eventKey: key, brandID: brandID, deviceID: deviceID,
-            displayedAt: displays.shownAt(phoneNumberE164, before: Date()) ?? Date(), outcome: "displayed", surface: surface)
+            displayedAt: displays.shownAt(phoneNumberE164, before: now()) ?? now(), outcome: "displayed", surface: surface)
         return recorded { try outbox.record(imprint) }
     }
 

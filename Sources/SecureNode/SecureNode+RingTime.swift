@@ -28,7 +28,7 @@ extension SecureNodeEngine {
         if atRingTime { calls.ringStarted(bound: ringQuietBound) }
         guard isBrandingActive else { return nil }
         if let record = store.lookup(e164: e164) {
-            if atRingTime { displays.record(e164) }
+            if atRingTime { displays.record(e164, at: now()) }
             return record
         }
         fallback.schedule(e164: e164)
@@ -127,7 +127,7 @@ extension SecureNodeEngine {
     @discardableResult
     func reloadCallDirectoryIfConfigured() async -> Bool {
         guard let reloader else { return false }
-        return (try? await reloadCallDirectoryIfNeeded(reload: { try await reloader.reloadExtension() })) ?? false
+        return (try? await reloadCallDirectoryIfNeeded(now: now(), reload: { try await reloader.reloadExtension() })) ?? false
     }
 
     /// A reload succeeded: the extension's attempt since `ticket` is

@@ -149,6 +149,10 @@ public final class SecureNodeEngine: Sendable {
         /// then doubling up to `maximumDelay` (1 hour); at launch at once.
         /// Branding comes back by itself when the server accepts the key again.
         public var refusalRecheck: BackoffPolicy
+        /// The wall clock of everything the SDK dates (billing events,
+        /// retries, logo and lookup schedules, the Call Directory
+        /// throttle). Default: the system's; tests pass a `ManualClock`'s.
+        public var now: @Sendable () -> Date
         /// The longest quiet time a ring-time lookup opens when the host
         /// reports no call (60 s, longer than a phone rings); a reported
         /// call keeps it quiet until the call ends.
@@ -164,8 +168,10 @@ public final class SecureNodeEngine: Sendable {
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
             logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: TransportTimeouts = SecureNodeEngine.defaultTimeouts,
             dialsBeforeSending: Bool? = nil, managedContacts: (any ManagedContactStore)? = nil,
-            managedContactsMaximumNumbers: Int = 10_000, pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode")
+            managedContactsMaximumNumbers: Int = 10_000, pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode"),
+            now: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.now = now
             connection = ConnectionConfiguration(
                 baseURL: apiURL, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger, connectivity: connectivity,
                 dialsBeforeSending: dialsBeforeSending)
@@ -223,6 +229,8 @@ public final class SecureNodeEngine: Sendable {
     let managedContactsMaximumNumbers: Int
     /// Logs the answers that differ from the spec's guesses (`x-assumed`), once per field.
     let assumedFields: AssumedFieldObservation
+    /// The wall clock (``Configuration/now``).
+    let now: @Sendable () -> Date
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     /// Throws ``SecureNodeError/insecureAPIURL(_:)`` for an http URL to a
@@ -243,6 +251,8 @@ public final class SecureNodeEngine: Sendable {
         }
         let folder = configuration.folder
         deviceID = configuration.device.deviceID
+        let now = configuration.now
+        self.now = now
         // Background refresh, ring-time recording and the Call Directory
         // extension read these files while the device may be locked (after
         // its first unlock); none goes into a backup.
@@ -299,7 +309,7 @@ public final class SecureNodeEngine: Sendable {
         let deliveryClient = SecureNodeAPI.Client(
             serverURL: configuration.apiURL, transport: transport, middlewares: middlewares, constraintChecks: [])
         store = try SecureNodeError.storage("the branding dataset") { try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path) }
-        outbox = try SecureNodeError.storage("the billing outbox") { try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path) }
+        outbox = try SecureNodeError.storage("the billing outbox") { try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path, now: now) }
         let logoFolder = configuration.logoFolder ?? Self.defaultLogoFolder(folder: folder)
         Self.moveLogos(from: folder.appendingPathComponent("SecureNodeBranding", isDirectory: true), to: logoFolder)
         try? PrivateFile.makeFolder(logoFolder, protection: .background)
@@ -309,19 +319,20 @@ public final class SecureNodeEngine: Sendable {
                 calls,
                 configuration.logoFetch ?? LogoCache.verifiedFetch(
                     allowedHost: "assets.securenode.io", maximumBytes: LogoCache.defaultMaximumLogoBytes, pinning: configuration.pinning,
-                    logger: configuration.logger)))
+                    logger: configuration.logger)),
+            now: now)
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(
             store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus,
-            deadline: configuration.timeouts.whole)
-        delivery = OutboxDelivery(outbox: outbox, client: deliveryClient)
-        let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox)
+            deadline: configuration.timeouts.whole, now: now)
+        delivery = OutboxDelivery(outbox: outbox, client: deliveryClient, now: now)
+        let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox, now: now)
         self.deliveryLoop = deliveryLoop
         device = DeviceLifecycle(
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
             heartbeatInterval: configuration.heartbeatInterval)
-        fallback = LookupFallback(store: store, client: client, deviceID: configuration.device.deviceID)
-        refusalWatch = RefusalWatch(backoff: configuration.refusalRecheck, check: RefusalWatch.syncProbe(client: client, deviceID: configuration.device.deviceID))
+        fallback = LookupFallback(store: store, client: client, deviceID: configuration.device.deviceID, now: now)
+        refusalWatch = RefusalWatch(backoff: configuration.refusalRecheck, check: RefusalWatch.syncProbe(client: client, deviceID: configuration.device.deviceID, now: now))
         let enabled = Self.brandingEnabled(in: store)
         state.withLock { $0.brandingEnabledByServer = enabled }
         heartbeatInterval = configuration.heartbeatInterval

@@ -12,6 +12,8 @@ actor PKCESignIn {
     private let session: TokenSession
     private let redactor: Redactor
     private let willSignIn: @Sendable (TokenResponse) async -> Void
+    /// The SDK's wall clock (`Configuration.now`): when a sign-in started, whether it expired.
+    private let now: @Sendable () -> Date
     private var pending: PendingAuthorization?
     private var loaded = false
 
@@ -19,8 +21,9 @@ actor PKCESignIn {
     /// stored (the SDK's user data changes user there).
     init(
         configuration: AuthorizationConfiguration, store: PendingAuthorizationStore, client: SafepocketAPI.Client, session: TokenSession,
-        redactor: Redactor, willSignIn: @escaping @Sendable (TokenResponse) async -> Void
+        redactor: Redactor, now: @escaping @Sendable () -> Date = { Date() }, willSignIn: @escaping @Sendable (TokenResponse) async -> Void
     ) {
+        self.now = now
         self.willSignIn = willSignIn
         self.redactor = redactor
         self.configuration = configuration
@@ -33,7 +36,7 @@ actor PKCESignIn {
     func start() throws(SafepocketError) -> URL {
         let pkce = PKCE()
         let state = PKCE.randomString(length: 43)
-        let started = PendingAuthorization(state: state, verifier: pkce.verifier, redirectURI: configuration.redirectURI, startedAt: Date())
+        let started = PendingAuthorization(state: state, verifier: pkce.verifier, redirectURI: configuration.redirectURI, startedAt: now())
         do {
             try store.save(started)
         } catch {
@@ -84,10 +87,10 @@ actor PKCESignIn {
 
     private func currentPending() throws -> PendingAuthorization? {
         if !loaded {
-            pending = try store.load()
+            pending = try store.load(now: now())
             loaded = true
         }
-        if let startedAt = pending?.startedAt, Date().timeIntervalSince(startedAt) >= store.lifetime.totalSeconds { clearPending() }
+        if let startedAt = pending?.startedAt, now().timeIntervalSince(startedAt) >= store.lifetime.totalSeconds { clearPending() }
         return pending
     }
 

@@ -40,10 +40,10 @@ actor RefusalWatch {
     /// The check over `client`: `GET /branding/sync?since=<now>` through the
     /// SDK's stack (key, mount, quiet while a call rings); its body is not
     /// applied.
-    static func syncProbe(client: SecureNodeAPI.Client, deviceID: String?) -> @Sendable () async -> Verdict {
+    static func syncProbe(client: SecureNodeAPI.Client, deviceID: String?, now: @escaping @Sendable () -> Date) -> @Sendable () async -> Verdict {
         {
             do {
-                _ = try await client.syncBrandingWithResponse(since: Date(), deviceID: deviceID)
+                _ = try await client.syncBrandingWithResponse(since: now(), deviceID: deviceID)
                 return .accepted
             } catch let failure as any HTTPStatusError {
                 return [401, 403].contains(failure.status) ? .refused(status: failure.status) : .unknown

@@ -74,6 +74,9 @@ public final class LogoCache: Sendable {
         var retryAt: Date
     }
 
+    /// The wall clock of the retry schedule (the SDK's `now`).
+    private let now: @Sendable () -> Date
+
     /// A cache in `folder` for logos on `allowedHost`, fetched with `fetch`
     /// (by default ``verifiedFetch(allowedHost:maximumBytes:pinning:logger:)``
     /// with `pinning`), holding at most `maximumBytes` in all and
@@ -81,8 +84,9 @@ public final class LogoCache: Sendable {
     public init(
         folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = defaultMaximumLogoBytes,
         retryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), fetch: Fetch? = nil,
-        pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode.logos")
+        pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode.logos"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.now = now
         self.folder = folder
         self.retryBackoff = retryBackoff
         self.allowedHost = allowedHost
@@ -186,7 +190,7 @@ public final class LogoCache: Sendable {
     public func prefetch(_ urls: some Sequence<String>) async -> Int {
         var fetched = 0
         var total = totalBytes()
-        let now = Date()
+        let now = self.now()
         for url in urls where !isCached(url) {
             guard total < maximumBytes else { break }
             guard isDue(url, at: now), let data = await fetchIfIdle(url) else { continue }
@@ -229,7 +233,7 @@ public final class LogoCache: Sendable {
     /// cached nor failing (a ring-time read that found it missing); the
     /// fetch waits for the call to end like every download.
     public func fetchSoon(_ url: String) {
-        guard !isCached(url), isDue(url, at: Date()) else { return }
+        guard !isCached(url), isDue(url, at: now()) else { return }
         Task { [weak self] in
             guard let self, await self.fetchIfIdle(url) != nil else { return }
             self.trim(keeping: Self.fileName(for: url))
@@ -271,7 +275,7 @@ public final class LogoCache: Sendable {
             failures.withLock { failures in
                 let attempts = (failures[url]?.attempts ?? 0) + 1
                 let delay = retryBackoff.delay(forRetry: attempts) { Double.random(in: ($0.upperBound / 2)...$0.upperBound) }
-                failures[url] = FailedFetch(attempts: attempts, retryAt: permanent ? .distantFuture : Date().addingTimeInterval(delay.totalSeconds))
+                failures[url] = FailedFetch(attempts: attempts, retryAt: permanent ? .distantFuture : now().addingTimeInterval(delay.totalSeconds))
             }
             throw error
         }

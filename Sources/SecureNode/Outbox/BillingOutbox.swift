@@ -57,8 +57,12 @@ public final class BillingOutbox: Sendable {
     private let queue: DatabaseQueue
     private let encoder = JSONCoding.makeEncoder()
 
-    /// Opens (or creates) the outbox database at `path`.
-    public init(path: String) throws {
+    /// The wall clock deliveries are dated by (the SDK's `now`).
+    private let now: @Sendable () -> Date
+
+    /// Opens (or creates) the outbox database at `path`; `now` dates deliveries.
+    public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.now = now
         var configuration = Configuration()
         configuration.label = "BillingOutbox"
         // Another process (an app extension) or a closing instance may hold
@@ -193,7 +197,7 @@ public final class BillingOutbox: Sendable {
             if let eventID {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO event_ids (event_key, event_id, delivered_at) VALUES (?, ?, ?)",
-                    arguments: [entry.eventKey, eventID, Date().timeIntervalSince1970])
+                    arguments: [entry.eventKey, eventID, now().timeIntervalSince1970])
             }
         }
     }

@@ -82,9 +82,9 @@ public actor OutboxDelivery {
     /// add the API key).
     public init(
         outbox: BillingOutbox, client: SecureNodeAPI.Client,
-        backoff: BackoffPolicy = OutboxDelivery.defaultBackoff, concurrency: Int = 4
+        backoff: BackoffPolicy = OutboxDelivery.defaultBackoff, concurrency: Int = 4, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.init(outbox: outbox, backoff: backoff, concurrency: concurrency, send: Self.sending(with: client))
+        self.init(outbox: outbox, backoff: backoff, concurrency: concurrency, now: now, send: Self.sending(with: client))
     }
 
     /// Sends an outbox entry with `client`: imprints to `recordImprint`,

@@ -34,6 +34,8 @@ public actor BrandingSync {
     private var credentialsEpoch = 0
     /// The longest a sync may take, its whole body included.
     private let deadline: Duration
+    /// The wall clock a success is dated by (the SDK's `now`).
+    private let now: @Sendable () -> Date
     /// The sync in flight, which callers join, and the one queued behind it.
     private let runs = SharedRun<BrandingSyncStatus>()
 
@@ -42,8 +44,9 @@ public actor BrandingSync {
     /// server refused these credentials before the app was relaunched.
     public init(
         store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, calls: CallActivity = CallActivity(),
-        refusedWithStatus: Int? = nil, deadline: Duration = .seconds(60)
+        refusedWithStatus: Int? = nil, deadline: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.now = now
         self.deadline = deadline
         self.store = store
         self.client = client
@@ -134,7 +137,7 @@ public actor BrandingSync {
         }
         switch result {
         case .success(let outcome):
-            lastSuccess = Date()
+            lastSuccess = now()
             publish(.upToDate(at: lastSuccess!, kind: kind, outcome: outcome))
         case .failure(let failed as RequestFailed):
             var failed = Self.status(for: failed.underlying, lastSuccess: lastSuccess)

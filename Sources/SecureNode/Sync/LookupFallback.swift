@@ -17,10 +17,15 @@ public actor LookupFallback {
     private let quietPeriod: TimeInterval
     private var inFlight = Set<String>()
     private var lastAsked: [String: Date] = [:]
+    private let now: @Sendable () -> Date
 
     /// A fallback that stores answers in `store`; a number is asked at most
-    /// once per `quietPeriod`.
-    public init(store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, quietPeriod: Duration = .seconds(3600)) {
+    /// once per `quietPeriod`, on the wall clock `now`.
+    public init(
+        store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, quietPeriod: Duration = .seconds(3600),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.now = now
         self.store = store
         self.client = client
         self.deviceID = deviceID
@@ -38,17 +43,17 @@ public actor LookupFallback {
     @discardableResult
     public func resolve(e164: String) async -> StoredBrandingRecord? {
         guard StoredBrandingRecord.number(e164: e164) != nil, !inFlight.contains(e164) else { return nil }
-        if let last = lastAsked[e164], Date().timeIntervalSince(last) < quietPeriod { return nil }
+        if let last = lastAsked[e164], now().timeIntervalSince(last) < quietPeriod { return nil }
         inFlight.insert(e164)
         defer { inFlight.remove(e164) }
-        lastAsked[e164] = Date()
+        lastAsked[e164] = now()
         guard case .ok(let answer)? = try? await client.lookupBranding(e164: e164, deviceID: deviceID) else { return nil }
         // Stored without touching the cursor or config: the next sync stays
         // authoritative over it. Before the first sync there is nothing to add to.
         let record = IncomingBrandingRecord(
             e164: e164, brandName: answer.brandName, brandID: "",
             logoURL: answer.logoURL?.absoluteString, callReason: answer.callReason,
-            updatedAt: answer.updatedAt.map(JSONCoding.formatDateTime) ?? JSONCoding.formatDateTime(Date()), isActive: true)
+            updatedAt: answer.updatedAt.map(JSONCoding.formatDateTime) ?? JSONCoding.formatDateTime(now()), isActive: true)
         guard (try? store.storeLookupAnswer(record)) == true else { return nil }
         return store.lookup(e164: e164)
     }

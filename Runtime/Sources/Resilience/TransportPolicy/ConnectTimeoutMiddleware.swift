@@ -98,7 +98,8 @@ public struct ConnectTimeoutMiddleware: ClientMiddleware {
 /// Servers reached lately, by `host:port`, with when.
 struct ReachedServers: Sendable {
     let window: Double
-    private let reached = Locked<[String: Date]>([:])
+    /// When each server was last reached, on the monotonic clock (a wall-clock change neither extends nor ends the window).
+    private let reached = Locked<[String: ContinuousClock.Instant]>([:])
 
     init(window: Double) {
         self.window = window
@@ -106,9 +107,9 @@ struct ReachedServers: Sendable {
 
     func contains(host: String, port: Int) -> Bool {
         guard let at = reached.withLock({ $0["\(host):\(port)"] }) else { return false }
-        return Date().timeIntervalSince(at) < window
+        return (ContinuousClock.now - at).totalSeconds < window
     }
 
-    func insert(host: String, port: Int) { reached.withLock { $0["\(host):\(port)"] = Date() } }
+    func insert(host: String, port: Int) { reached.withLock { $0["\(host):\(port)"] = ContinuousClock.now } }
     func remove(host: String, port: Int) { reached.withLock { $0["\(host):\(port)"] = nil } }
 }

@@ -50,7 +50,7 @@ enum TCPDial {
     }
 
     static func connectBlocking(host: String, port: Int, timeout: Duration) -> Outcome {
-        let deadline = Date().addingTimeInterval(timeout.totalSeconds)
+        let deadline = ContinuousClock.now + timeout
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -64,7 +64,7 @@ enum TCPDial {
         var outcome = Outcome.refused
         var address: UnsafeMutablePointer<addrinfo>? = first
         while let current = address {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = (deadline - ContinuousClock.now).totalSeconds
             guard remaining > 0 else { return .timedOut }
             outcome = dial(current.pointee, within: remaining)
             if outcome == .connected || outcome == .timedOut { return outcome }

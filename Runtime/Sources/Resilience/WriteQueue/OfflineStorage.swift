@@ -26,7 +26,7 @@ public struct OfflineStorage: Sendable {
         try PrivateFile.makeFolder(folder, protection: dataAtRest)
         cache = ResponseCache(
             folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: cacheMaximumBytes, now: now, dataAtRest: dataAtRest)
-        queue = try OfflineWriteQueue(folder: folder.appendingPathComponent("pending-writes", isDirectory: true), dataAtRest: dataAtRest)
+        queue = try OfflineWriteQueue(folder: folder.appendingPathComponent("pending-writes", isDirectory: true), dataAtRest: dataAtRest, now: now)
     }
 
     /// `subject` is about to sign in (its tokens are not stored yet): the
@@ -44,10 +44,11 @@ public struct OfflineStorage: Sendable {
     /// one started before then is the ended user's).
     public func sessionEndHandler(keepingWrites: Bool, also: @escaping @Sendable (SessionEnd, Date) async -> Void) -> SessionEndHandler {
         let cache = self.cache
-        let ended = Locked<(subject: String?, at: Date)>((nil, Date()))
+        let now = cache.now
+        let ended = Locked<(subject: String?, at: Date)>((nil, now()))
         return SessionEndHandler(
             immediately: { _ in
-                ended.withLock { $0 = (cache.subject, Date()) }
+                ended.withLock { $0 = (cache.subject, now()) }
                 cache.signOut()
             },
             afterwards: { end in

@@ -30,13 +30,17 @@ public actor OfflineWriteQueue {
     public nonisolated let folder: URL
     private var items: [QueuedWrite]
     private var pass: Task<WriteDeliveryReport, Never>?
+    /// The wall clock writes are dated by (the SDK's `now`).
+    private let now: @Sendable () -> Date
 
     /// Opens the queue in `folder` (created if missing, with the
     /// `dataAtRest` policy). Writes a previous launch left
     /// ``QueuedWrite/State/sending`` are in doubt: pending again when
-    /// idempotent, ``QueuedWrite/State/unknownOutcome`` otherwise.
-    public init(folder: URL, dataAtRest: DataAtRest = .foregroundOnly) throws {
+    /// idempotent, ``QueuedWrite/State/unknownOutcome`` otherwise. `now`
+    /// dates the writes.
+    public init(folder: URL, dataAtRest: DataAtRest = .foregroundOnly, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.folder = folder
+        self.now = now
         try PrivateFile.makeFolder(folder, protection: dataAtRest)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".write") }.sorted()
         var items: [QueuedWrite] = []
@@ -70,8 +74,9 @@ public actor OfflineWriteQueue {
     /// Stores a write durably (fsynced before this returns).
     @discardableResult
     public func enqueue(
-        operationID: String, payload: Data, isIdempotent: Bool, idempotencyKey: String? = nil, subject: String?, now: Date = Date()
+        operationID: String, payload: Data, isIdempotent: Bool, idempotencyKey: String? = nil, subject: String?, now: Date? = nil
     ) throws -> QueuedWrite {
+        let now = now ?? self.now()
         // Files are ordered by their millisecond: each write gets a later one
         // than the last, even when two arrive within the same millisecond.
         let milliseconds = max((now.timeIntervalSince1970 * 1000).rounded(.down), (items.last.map { Self.milliseconds($0.enqueuedAt) } ?? -1) + 1)
