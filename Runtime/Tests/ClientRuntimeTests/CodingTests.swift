@@ -143,6 +143,10 @@ struct TransactionUpdate: Codable, Equatable {
         let row = try decoder.decode(Row.self, from: Data(#"{"id":"\#(id)","day":"2024-02-29","parent":null,"tags":["\#(id)"]}"#.utf8))
         #expect(row.id == LowercaseUUID(id) && row.tags == [LowercaseUUID(id)!])
         #expect(row.day == CalendarDate(year: 2024, month: 2, day: 29) && row.parent == nil && row.due == nil)
+        // Read from the document's bytes in place, or, with an escape, from the unescaped text: the same values.
+        let escaped = id.replacingOccurrences(of: "-", with: "\\u002d")
+        let unescaped = try decoder.decode(Row.self, from: Data(#"{"id":"\#(escaped)","day":"2024\u002d02-29","tags":["\#(escaped)"]}"#.utf8))
+        #expect(unescaped.id == row.id && unescaped.day == row.day && unescaped.tags == row.tags)
         // Encoded in lower case, absent optionals left out, as the types' own encode(to:) writes them.
         let encoded = String(decoding: try encoder.encode(row), as: UTF8.self)
         #expect(encoded == #"{"day":"2024-02-29","id":"\#(id.lowercased())","tags":["\#(id.lowercased())"]}"#)

@@ -32,18 +32,23 @@ public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStrin
 
     /// Parses `YYYY-MM-DD`.
     public init?(_ description: String) {
-        let parsed: (Int, Int, Int)?
-        if let fast = description.utf8.withContiguousStorageIfAvailable({ Self.parse($0) }) {
-            parsed = fast
-        } else {
-            parsed = Self.parse(Array(description.utf8))
-        }
-        guard let (year, month, day) = parsed else { return nil }
+        // `withUTF8`, not `utf8.withContiguousStorageIfAvailable`: a date is a
+        // small string, stored inline, which has no contiguous storage to lend
+        // (the fallback copied it into an array on every date).
+        var text = description
+        guard let date = text.withUTF8({ Self(utf8: $0) }) else { return nil }
+        self = date
+    }
+
+    /// Parses the bytes of `YYYY-MM-DD`; nil for anything else. The
+    /// response decoder reads a string's bytes in place with it.
+    init?(utf8: UnsafeBufferPointer<UInt8>) {
+        guard let (year, month, day) = Self.parse(utf8) else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
     /// Year, month and day of exactly `DDDD-DD-DD` in ASCII digits.
-    private static func parse<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> (Int, Int, Int)? where Bytes.Element == UInt8, Bytes.Index == Int {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
         guard bytes.count == 10, bytes[bytes.startIndex + 4] == UInt8(ascii: "-"), bytes[bytes.startIndex + 7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0

@@ -92,24 +92,28 @@ public struct LowercaseUUID: Sendable, Hashable, Comparable, Codable, LosslessSt
     /// through `sscanf`, several times slower).
     private static func parse(_ text: String) -> UUID? {
         var text = text
-        return text.withUTF8 { utf8 -> UUID? in
-            guard utf8.count == 36 else { return nil }
-            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let parsed = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
-                var input = 0
-                for output in 0..<16 {
-                    if output == 4 || output == 6 || output == 8 || output == 10 {
-                        guard utf8[input] == UInt8(ascii: "-") else { return false }
-                        input += 1
-                    }
-                    guard let high = hexValue(utf8[input]), let low = hexValue(utf8[input + 1]) else { return false }
-                    bytes[output] = high << 4 | low
-                    input += 2
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// Parses the 36 bytes of a UUID's text, either case; nil for anything
+    /// else. The response decoder reads a string's bytes in place with it.
+    static func parse(utf8: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard utf8.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
+            var input = 0
+            for output in 0..<16 {
+                if output == 4 || output == 6 || output == 8 || output == 10 {
+                    guard utf8[input] == UInt8(ascii: "-") else { return false }
+                    input += 1
                 }
-                return true
+                guard let high = hexValue(utf8[input]), let low = hexValue(utf8[input + 1]) else { return false }
+                bytes[output] = high << 4 | low
+                input += 2
             }
-            return parsed ? UUID(uuid: value) : nil
+            return true
         }
+        return parsed ? UUID(uuid: value) : nil
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -94,6 +94,10 @@ final class TapeDecoder: Decoder {
         if T.self == URL.self { return try url(at: index, path: place) as! T }
         if T.self == Data.self { return try data(at: index, path: place) as! T }
         if T.self == Decimal.self { return try decimal(at: index, path: place) as! T }
+        // The runtime's own string formats, parsed from the document's bytes
+        // in place: no String is made for a UUID or a day.
+        if T.self == LowercaseUUID.self { return try lowercaseUUID(at: index, path: place) as! T }
+        if T.self == CalendarDate.self { return try calendarDate(at: index, path: place) as! T }
 
         let savedCurrent = current
         let savedCount = stack.count
@@ -201,6 +205,32 @@ final class TapeDecoder: Decoder {
         let text = tape.numberText(of: entry)
         guard let value = T(text), value.isFinite else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: "Parsed JSON number <\(text)> does not fit in \(T.self)."))
+        }
+        return value
+    }
+
+    /// A UUID, read from the string's bytes when it has no escapes; the
+    /// same error as ``LowercaseUUID``'s own decoding otherwise.
+    private func lowercaseUUID(at index: Int, path place: ValuePath) throws -> LowercaseUUID {
+        let entry = tape.entries[index]
+        if entry.kind == .string, entry.flags.isEmpty, let uuid = LowercaseUUID.parse(utf8: tape.rawBytes(of: entry)) {
+            return LowercaseUUID(uuid)
+        }
+        let text = try string(at: index, path: place)
+        guard let value = LowercaseUUID(text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: LowercaseUUID.invalidDescription(text)))
+        }
+        return value
+    }
+
+    /// A `YYYY-MM-DD` day, read from the string's bytes when it has no
+    /// escapes; the same error as ``CalendarDate``'s own decoding otherwise.
+    private func calendarDate(at index: Int, path place: ValuePath) throws -> CalendarDate {
+        let entry = tape.entries[index]
+        if entry.kind == .string, entry.flags.isEmpty, let date = CalendarDate(utf8: tape.rawBytes(of: entry)) { return date }
+        let text = try string(at: index, path: place)
+        guard let value = CalendarDate(text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: CalendarDate.invalidDescription(text)))
         }
         return value
     }
