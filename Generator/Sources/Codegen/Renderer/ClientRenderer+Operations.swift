@@ -1,0 +1,149 @@
+import Foundation
+
+/// Each operation's methods on `Client`, in chunks: the plain method, the
+/// one returning the whole `Response`, a streamed one where the spec streams.
+extension ClientRenderer {
+    /// Renders a chunk of operations: one `extension Client` with their
+    /// methods, one `extension APIProtocol` with the shorthands of those that
+    /// have optional arguments, then their per-status result enums.
+    func renderOperations(_ operations: [RenderedOperation], into writer: inout SwiftWriter) {
+        writer.block("extension Client") { writer in
+            for (index, operation) in operations.enumerated() {
+                if index > 0 { writer.line("") }
+                writer.append(rendered: operation.methods)
+            }
+        }
+        let shorthands = operations.filter { !$0.shorthand.isEmpty }
+        if !shorthands.isEmpty {
+            writer.line("")
+            writer.block("extension APIProtocol") { writer in
+                for (index, operation) in shorthands.enumerated() {
+                    if index > 0 { writer.line("") }
+                    writer.append(rendered: operation.shorthand)
+                }
+            }
+        }
+        for operation in operations { writer.append(rendered: operation.results) }
+    }
+
+    /// Renders one operation's parts, each once: the file chunking counts
+    /// their lines and the chunk's text joins them.
+    func render(_ operation: OperationDeclaration) -> RenderedOperation {
+        var methods = SwiftWriter(depth: 1)
+        renderMethods(operation, into: &methods)
+        var shorthand = SwiftWriter(depth: 1)
+        let hasOptionalArgument = operation.arguments.contains { argument in
+            switch argument {
+            case .parameter(let parameter): return parameter.isOptional
+            case .body(let body): return body.isOptional
+            }
+        }
+        if hasOptionalArgument { renderShorthand(operation, into: &shorthand) }
+        var results = SwiftWriter()
+        for result in [operation.success, operation.failure].compactMap({ $0 }) {
+            guard case .perStatus(let name, let cases) = result else { continue }
+            results.line("")
+            if let kept = repeatedResults[name] {
+                results.line("/// The bodies \(SwiftComment.code(operation.id)) documents, by status: the same cases as `\(kept)`.")
+                results.line("\(access) typealias \(name) = \(kept)")
+                continue
+            }
+            results.line("/// The bodies \(SwiftComment.code(operation.id)) documents, by status.")
+            results.block("\(access) enum \(name): Hashable, Sendable") { writer in
+                for item in cases {
+                    writer.documentation(item.documentation)
+                    writer.line(item.type.map { "case \(item.name)(\($0))" } ?? "case \(item.name)")
+                }
+            }
+        }
+        return RenderedOperation(methods: methods.lines, shorthand: shorthand.lines, results: results.lines)
+    }
+
+    func signature(_ operation: OperationDeclaration, defaults: Bool = true) -> (parameters: String, arguments: String) {
+        var parameters: [String] = []
+        var arguments: [String] = []
+        for argument in operation.arguments {
+            switch argument {
+            case .parameter(let parameter):
+                parameters.append("\(parameter.label): \(parameter.type)" + (parameter.isOptional && defaults ? " = nil" : ""))
+                arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+            case .body(let body):
+                parameters.append("body: \(body.type)" + (body.isOptional && defaults ? " = nil" : ""))
+                arguments.append("body: body")
+            }
+        }
+        return (parameters.joined(separator: ", "), arguments.joined(separator: ", "))
+    }
+
+    func renderMethods(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+        let (parameters, arguments) = signature(operation)
+        var documentation = operation.documentation ?? "`\(operation.method.wireName) \(operation.path)`"
+        let documented = operation.parameters.filter { $0.documentation != nil }
+        if !documented.isEmpty || operation.body?.documentation != nil {
+            documentation += "\n\n- Parameters:"
+            for parameter in documented {
+                documentation += "\n  - \(SwiftName.unescaped(parameter.label)): " + (parameter.documentation ?? "").replacingNewlines()
+            }
+            if let text = operation.body?.documentation { documentation += "\n  - body: " + text.replacingNewlines() }
+        }
+        // What every method throws is said once, on `Client`; a method names
+        // only the error bodies its own operation documents.
+        if let failure = operation.failure {
+            let statuses = operation.responses.filter { !$0.isSuccess }.map(\.status).joined(separator: ", ")
+            documentation += "\n\n- Throws: `APIError<\(failure.bodyType)>` for a documented error status (\(statuses))."
+        }
+        writer.documentation(documentation)
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        if case .empty = operation.success {
+            writer.block("\(access) func \(operation.methodName)(\(parameters)) async throws") { writer in
+                writer.line("_ = try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments))")
+            }
+        } else {
+            writer.block("\(access) func \(operation.methodName)(\(parameters)) async throws -> \(operation.success.bodyType)") { writer in
+                writer.line("try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments)).body")
+            }
+        }
+        writer.line("")
+        writer.line("/// `\(SwiftName.unescaped(operation.methodName))`, returning the status and headers too.")
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        writer.block("\(access) func \(operation.responseMethodName)(\(parameters)) async throws -> Response<\(operation.success.bodyType)>") { writer in
+            renderRequest(operation, into: &writer)
+            writer.line("let response = try await core.send(request)")
+            renderResponseSwitch(operation, into: &writer)
+        }
+        if let streaming = operation.streaming { renderStreamedMethod(operation, streaming, parameters: parameters, into: &writer) }
+    }
+
+    /// The method that decodes the response's array while the body arrives.
+    func renderStreamedMethod(_ operation: OperationDeclaration, _ streaming: StreamingDeclaration, parameters: String, into writer: inout SwiftWriter) {
+        let what = streaming.member.map { "its `\($0)` array" } ?? "its array body"
+        writer.line("")
+        writer.documentation("""
+            `\(SwiftName.unescaped(operation.methodName))`, \(what) decoded element by element while the body
+            arrives (`x-stream-array`): memory holds a batch of elements, not the whole response. An element
+            that does not decode is delivered as a failure and the others go on; once iteration has ended,
+            `envelope` holds the rest of the body.
+
+            - Throws: what `\(SwiftName.unescaped(operation.responseMethodName))` throws for a status other than \(streaming.status).
+            """)
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        let resultType = "StreamedJSONArray<\(streaming.elementType), \(streaming.envelopeType)>"
+        writer.block("\(access) func \(streaming.methodName)(\(parameters)) async throws -> \(resultType)") { writer in
+            renderRequest(operation, into: &writer)
+            writer.line("let opened = try await core.open(request)")
+            let member = streaming.member.map(SwiftLiteral.string) ?? "nil"
+            writer.block("if \(Self.statusCondition(streaming.status, "opened.status"))") { writer in
+                writer.line("return opened.streamJSONArray(of: \(streaming.elementType).self, member: \(member), envelope: \(streaming.envelopeType).self)")
+            }
+            writer.line("let response = try await opened.collect()")
+            renderResponseSwitch(operation, includingSuccess: false, into: &writer)
+        }
+    }
+
+    /// `status == 200`, or `(200...299).contains(status)` for `2XX`.
+    static func statusCondition(_ status: String, _ value: String) -> String {
+        if let code = Int(status) { return "\(value) == \(code)" }
+        let digit = status.first?.wholeNumberValue ?? 2
+        return "(\(digit * 100)...\(digit * 100 + 99)).contains(\(value))"
+    }
+}

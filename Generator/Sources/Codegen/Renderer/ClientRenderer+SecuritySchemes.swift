@@ -1,0 +1,39 @@
+import Foundation
+
+/// `Client.SecuritySchemes`: the security schemes the operations use, by name.
+extension ClientRenderer {
+    /// `Client.SecuritySchemes`: one constant per scheme the operations use,
+    /// named as in `components/securitySchemes`, so the keys an app gives
+    /// `SecurityMiddleware` are checked by the compiler (a misspelt name would
+    /// otherwise surface as `missingCredential` at call time).
+    func renderSecuritySchemes(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
+        guard !client.securitySchemes.isEmpty else { return }
+        let uses = client.securitySchemes.map(\.use)
+        let names = client.securitySchemes.map(\.member)
+        writer.line("")
+        writer.line("/// The spec's security schemes, by the names `components/securitySchemes`")
+        writer.line("/// gives them: the keys of `SecurityMiddleware`'s credentials.")
+        writer.block("\(access) enum SecuritySchemes") { writer in
+            for (use, name) in zip(uses, names) {
+                writer.line("/// \(SwiftComment.code(use.name)): \(Self.summary(use.kind)).")
+                writer.line("\(access) static let \(name) = \(SwiftLiteral.string(use.name))")
+            }
+            writer.line("")
+            writer.line("/// Every scheme name.")
+            writer.line("\(access) static let all: [String] = [\(names.map(SwiftName.unescaped).joined(separator: ", "))]")
+        }
+    }
+
+    /// Where a scheme's credential goes, in words.
+    static func summary(_ kind: SecurityKind) -> String {
+        switch kind {
+        case .apiKeyHeader(let name): return "an API key in the \(SwiftComment.code(name)) header"
+        case .apiKeyQuery(let name): return "an API key in the \(SwiftComment.code(name)) query parameter"
+        case .apiKeyCookie(let name): return "an API key in the \(SwiftComment.code(name)) cookie"
+        case .http(let scheme): return "HTTP \(SwiftComment.code(scheme)) authentication"
+        case .oauth2: return "OAuth 2 (a bearer token)"
+        case .openIDConnect: return "OpenID Connect (a bearer token)"
+        case .mutualTLS: return "mutual TLS (a client certificate)"
+        }
+    }
+}
