@@ -225,14 +225,37 @@ let testSupportTargets: [Target] = [
 
 // MARK: Tests
 
+/// The reference tests' specs (`Generator/Tests/References/NAME/NAME.yaml`),
+/// each with the exact Swift files it must generate beside it. Each folder is
+/// a target, compiled against ClientRuntime whenever the tests are built (as
+/// the peer generator's consumer tests compile its output), so a reference
+/// that reads right but does not build fails the build; `ReferenceTests`
+/// checks the generator writes exactly these files and that every folder is
+/// listed here.
+let generatorReferences = [
+    "additional-properties", "assumed-marks", "compositions", "defaults", "enums", "formats", "inline-and-odd-names", "nullable",
+    "offline-extensions", "operations", "properties", "recursive", "secret-marks", "security-schemes", "shared-shapes", "streamed-arrays",
+]
+
+/// `assumed-marks` -> `ReferenceAssumedMarks`.
+func referenceModule(_ name: String) -> String {
+    "Reference" + name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+}
+
+/// The compiled references (see ``generatorReferences``).
+let generatorReferenceTargets: [Target] = generatorReferences.map { name in
+    .target(
+        name: referenceModule(name), dependencies: ["ClientRuntime", openAPIRuntime, httpTypes], path: "Generator/Tests/References/\(name)",
+        exclude: ["\(name).yaml"])
+}
+
 /// The generator's tests (`Generator/Tests/`).
 let generatorTestTargets: [Target] = [
     .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"], path: "Generator/Tests/YAMLReaderTests"),
     .testTarget(name: "OpenAPIModelTests", dependencies: ["OpenAPIModel"], path: "Generator/Tests/OpenAPIModelTests"),
     .testTarget(
-        name: "CodegenTests", dependencies: ["Codegen"], path: "Generator/Tests/CodegenTests",
-        // Reference specs and the exact Swift they must generate (read by the tests, not compiled).
-        exclude: ["References"]),
+        name: "CodegenTests", dependencies: ["Codegen"] + generatorReferences.map { .target(name: referenceModule($0)) },
+        path: "Generator/Tests/CodegenTests"),
     .testTarget(name: "SpecDiffTests", dependencies: ["SpecDiff", "OpenAPIModel", "YAMLReader"], path: "Generator/Tests/SpecDiffTests"),
     .testTarget(name: "ClientgenTests", dependencies: ["clientgen", "Codegen", "ProcessTestSupport"], path: "Generator/Tests/ClientgenTests"),
 ]
@@ -388,6 +411,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: generatorTargets + runtimeTargets + generatedClients.map { client($0, path: "Sources/Clients/\($0)") } + sdkTargets
-        + sandboxTargets + exampleTargets + sampleAppTargets + testSupportTargets + generatorTestTargets + runtimeTestTargets + sdkTestTargets + benchmarkTargets,
+        + sandboxTargets + exampleTargets + sampleAppTargets + testSupportTargets + generatorReferenceTargets + generatorTestTargets + runtimeTestTargets
+        + sdkTestTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 depending on ClientRuntime from this repository's package (by path: the
 checkout as it is), with one library product naming them all, so
 `swift build --product NAME` compiles them and nothing else the
-repository's package holds (used by corpus.py, compile_references.py and
+repository's package holds (used by corpus.py and
 bench_codegen.py), all into one build folder; and a timed debug build of
 one target of such a package (bench_codegen.py, bench_compare.py)."""
 import os, shutil, subprocess, tempfile, time

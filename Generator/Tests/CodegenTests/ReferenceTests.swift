@@ -3,51 +3,81 @@ import Foundation
 import OpenAPIModel
 import Testing
 
-/// Reference tests: each `References/NAME.yaml` must generate exactly
-/// `References/NAME.swift` (all generated files, one after another). A
-/// mismatch prints a unified diff. After an intended change to the
-/// generator, `UPDATE_REFERENCES=1 swift test --filter ReferenceTests`
-/// rewrites the expectations; review them in the diff before committing.
-/// `make references` (run by CI) compiles every expectation as a module of
-/// its own, so a reference that reads right but does not build fails too.
+/// Reference tests: each `Generator/Tests/References/NAME/NAME.yaml` must
+/// generate exactly the Swift files beside it, file for file. A mismatch
+/// prints a unified diff. After an intended change to the generator,
+/// `UPDATE_REFERENCES=1 swift test --filter ReferenceTests` rewrites the
+/// expectations; review them in the diff before committing.
+///
+/// Each folder is also a target of the package (`Reference<Name>`, listed in
+/// `Package.swift`'s `generatorReferences`), which this test target depends
+/// on: every build of the tests compiles every expectation against
+/// ClientRuntime, so a reference that reads right but does not build fails
+/// the build.
 @Suite struct ReferenceTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("References")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("References")
 
     static var cases: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+        return names.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent($0 + ".yaml").path) }.sorted()
     }
 
-    /// Every generated file of a spec, each headed by its name.
-    static func generate(_ name: String) throws -> String {
-        let path = folder.appendingPathComponent(name + ".yaml").path
+    /// Every generated file of a spec, by name.
+    static func generate(_ name: String) throws -> [(name: String, contents: String)] {
+        let path = folder.appendingPathComponent(name).appendingPathComponent(name + ".yaml").path
         let result = OpenAPILoader.load(path: path)
         #expect(result.errors.isEmpty, "\(result.errors)")
         let document = try #require(result.document)
-        let files = ClientGenerator.generate(document, options: GeneratorOptions(moduleName: "Reference", specName: name + ".yaml"))
-        return files.map { "// ==== \($0.name) ====\n" + $0.contents }.joined(separator: "\n")
+        return ClientGenerator.generate(document, options: GeneratorOptions(moduleName: "Reference", specName: name + ".yaml")).map { ($0.name, $0.contents) }
+    }
+
+    /// The Swift files of a reference's folder, by name.
+    static func expected(_ name: String) throws -> [String: String] {
+        let directory = folder.appendingPathComponent(name)
+        var files: [String: String] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".swift") {
+            files[file] = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+        }
+        return files
     }
 
     @Test func everyFeatureHasAReference() {
         #expect(Self.cases.count >= 10, "references found: \(Self.cases)")
     }
 
+    @Test func everyReferenceIsCompiledByTheTests() throws {
+        // A folder Package.swift does not list would be compared, never compiled.
+        let manifest = try String(contentsOf: Self.folder.appendingPathComponent("../../../Package.swift").standardizedFileURL, encoding: .utf8)
+        for name in Self.cases {
+            #expect(manifest.contains("\"\(name)\""), "\(name) is not in Package.swift's generatorReferences")
+        }
+    }
+
     @Test(arguments: cases) func generatedCodeMatchesTheReference(_ name: String) throws {
         let actual = try Self.generate(name)
-        let expectedURL = Self.folder.appendingPathComponent(name + ".swift")
         if ProcessInfo.processInfo.environment["UPDATE_REFERENCES"] == "1" {
-            try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
+            let directory = Self.folder.appendingPathComponent(name)
+            for stale in try Self.expected(name).keys where !actual.contains(where: { $0.name == stale }) {
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(stale))
+            }
+            for file in actual { try file.contents.write(to: directory.appendingPathComponent(file.name), atomically: true, encoding: .utf8) }
             return
         }
-        let expected = try #require(try? String(contentsOf: expectedURL, encoding: .utf8), "no \(name).swift: run with UPDATE_REFERENCES=1 to create it")
-        if actual != expected {
-            Issue.record("\(name).yaml does not generate \(name).swift:\n\(Self.unifiedDiff(expected: expected, actual: actual))")
+        let expected = try Self.expected(name)
+        #expect(Set(expected.keys) == Set(actual.map(\.name)), "\(name): the files generated differ from the reference's; run with UPDATE_REFERENCES=1")
+        for file in actual {
+            let reference = expected[file.name] ?? ""
+            if file.contents != reference {
+                Issue.record("\(name).yaml does not generate \(name)/\(file.name):\n\(Self.unifiedDiff(expected: reference, actual: file.contents))")
+            }
         }
     }
 
     @Test func generationIsDeterministic() throws {
         for name in Self.cases {
-            #expect(try Self.generate(name) == Self.generate(name), "\(name) generates different output on a second run")
+            let first = try Self.generate(name), second = try Self.generate(name)
+            #expect(first.map(\.name) == second.map(\.name) && first.map(\.contents) == second.map(\.contents),
+                "\(name) generates different output on a second run")
         }
     }
 
