@@ -379,13 +379,14 @@ let sdks = ["SecureNodeSDK", "SecureNode", "BrandingStore", "SecureNodeCallDirec
 /// The runtime products a team with its own spec links.
 let runtimeLibraries = ["ClientRuntime", "Resilience", "ClientRuntimeTesting"]
 /// Libraries of this repository's own tools (the sandbox server package
-/// links them) and the iOS sample app's screens (for the app's own
-/// package, `Examples/ios-app`): not for apps. SwiftPM offers every product
+/// links them; the peer comparison's benchmark prints through BenchSupport)
+/// and the iOS sample app's screens (for the app's own package,
+/// `Examples/ios-app`): not for apps. SwiftPM offers every product
 /// of a package, so these are named with a leading underscore, the
 /// convention for products outside a package's API (as the peer
 /// generator's `_OpenAPIGeneratorCore`): an app team's product list does
 /// not lead them there, and no release promises them.
-let internalLibraries = ["SandboxCore", "ContractCheck", "SampleAppModels"]
+let internalLibraries = ["SandboxCore", "ContractCheck", "SampleAppModels", "BenchSupport"]
 
 let package = Package(
     name: "OpenAPIMobileClients",

@@ -11,19 +11,19 @@ public func bench(_ name: String, _ value: Double, _ unit: String, decimals: Int
 }
 
 /// The median of `values` (the mean of the middle two for an even count).
-package func median(_ values: [Double]) -> Double {
+public func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 /// The value at `fraction` (0.5, 0.99) of values already sorted ascending.
-package func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+public func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
 }
 
 /// A duration in microseconds.
-package func microseconds(_ duration: Duration) -> Double {
+public func microseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
 }
 

@@ -27,6 +27,7 @@ let package = Package(
                 "PeerSafepocket",
                 .product(name: "SafepocketAPI", package: "OpenAPIMobileClients"),
                 .product(name: "ClientRuntime", package: "OpenAPIMobileClients"),
+                .product(name: "_BenchSupport", package: "OpenAPIMobileClients"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -1,3 +1,4 @@
+import BenchSupport
 import ClientRuntime
 import Foundation
 import HTTPTypes
@@ -49,15 +50,6 @@ func responseBody(hits: Int) -> Data {
     }
     text += #"], "stats": {"count": \#(hits), "sum": -1500000, "avg": -1500}, "traceId": "trace-1"}"#
     return Data(text.utf8)
-}
-
-func microseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 let transport = InMemoryTransport(reply: responseBody(hits: 1000))
@@ -114,8 +106,8 @@ print("one searchRAG call (request built, body encoded, 1,000 hits decoded), \(b
 print(String(format: "  ours, request checks on (default): %.1f us", on))
 print(String(format: "  ours, request checks off:          %.1f us", off))
 print(String(format: "  swift-openapi-generator's client:  %.1f us", theirs))
-print(String(format: "BENCH client-call-overhead %.1f us", on))
-print(String(format: "BENCH client-call-unchecked %.1f us", off))
-print(String(format: "BENCH client-call-peer %.1f us", theirs))
-print(String(format: "BENCH client-call-validation-ratio %.4f ratio", on / off))
-print(String(format: "BENCH client-call-vs-peer %.4f ratio", on / theirs))
+bench("client-call-overhead", on, "us", decimals: 1)
+bench("client-call-unchecked", off, "us", decimals: 1)
+bench("client-call-peer", theirs, "us", decimals: 1)
+bench("client-call-validation-ratio", on / off, "ratio", decimals: 4)
+bench("client-call-vs-peer", on / theirs, "ratio", decimals: 4)
