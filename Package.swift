@@ -225,7 +225,7 @@ let testSupportTargets: [Target] = [
 
 // MARK: Tests
 
-/// The reference tests' specs (`Generator/Tests/References/NAME/NAME.yaml`),
+/// The reference tests' specs (`Generator/Tests/References/ReferenceName/name.yaml`),
 /// each with the exact Swift files it must generate beside it. Each folder is
 /// a target, compiled against ClientRuntime whenever the tests are built (as
 /// the peer generator's consumer tests compile its output), so a reference
@@ -245,7 +245,7 @@ func referenceModule(_ name: String) -> String {
 /// The compiled references (see ``generatorReferences``).
 let generatorReferenceTargets: [Target] = generatorReferences.map { name in
     .target(
-        name: referenceModule(name), dependencies: ["ClientRuntime", openAPIRuntime, httpTypes], path: "Generator/Tests/References/\(name)",
+        name: referenceModule(name), dependencies: ["ClientRuntime", openAPIRuntime, httpTypes], path: "Generator/Tests/References/\(referenceModule(name))",
         exclude: ["\(name).yaml"])
 }
 

@@ -258,7 +258,9 @@ public final class Safepocket: SessionOwner {
                     plaidLinkTokens.forget()
                     if let flow = signInFlow.read().object { await flow.forgetPending(startedBefore: endedAt) } else { try? pendingSignIn.clear() }
                 },
-                stack: { Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection) },
+                stack: {
+                    Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection, now: configuration.now)
+                },
                 makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SafepocketTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL
@@ -341,8 +343,11 @@ public final class Safepocket: SessionOwner {
 
     /// The stack of ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``
     /// for the configured connection (its own transport on Linux dials first).
-    static func stack(session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration) -> [any ClientMiddleware] {
+    static func stack(
+        session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration, now: @escaping @Sendable () -> Date
+    ) -> [any ClientMiddleware] {
         var stack = SDKMiddlewareStack(connection: connection)
+        stack.now = now
         stack.session = session
         stack.idempotencyKeyOperations = idempotencyKeyOperations
         stack.retryPolicy = retryPolicy

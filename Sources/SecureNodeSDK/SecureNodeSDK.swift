@@ -139,7 +139,7 @@ public final class SecureNodeSDK: Sendable {
     public func recordCallEvent(
         phoneNumberE164: String, callOutcome: CallOutcome, brandingApplied: Bool, identityType: IdentityType? = nil,
         brandingProfileID: String? = nil, ringDurationSeconds: Int? = nil, callDurationSeconds: Int? = nil, callerNumberE164: String? = nil,
-        destinationNumberE164: String? = nil, observedAt: Date = Date(), callEventKey: String? = nil,
+        destinationNumberE164: String? = nil, observedAt: Date? = nil, callEventKey: String? = nil,
         completion: (@Sendable (Result<CallEventResponse, any Error>) -> Void)? = nil
     ) {
         record(completion) { engine in

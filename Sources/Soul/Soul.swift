@@ -240,7 +240,9 @@ public final class Soul: SessionOwner {
                 onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
                     if let flow = signInFlow.read().object { await flow.forgetPending(requestedBefore: endedAt) } else { try? stateFile.save(SignInState()) }
                 },
-                stack: { Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection) },
+                stack: {
+                    Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection, now: configuration.now)
+                },
                 makeClient: { SoulAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SoulTokenRefresher(client: $0) })
         } catch {
             throw .insecureBaseURL
@@ -284,8 +286,11 @@ public final class Soul: SessionOwner {
 
     /// The stack of ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``
     /// for the configured connection (its own transport on Linux dials first).
-    static func stack(session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration) -> [any ClientMiddleware] {
+    static func stack(
+        session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration, now: @escaping @Sendable () -> Date
+    ) -> [any ClientMiddleware] {
         var stack = SDKMiddlewareStack(connection: connection)
+        stack.now = now
         stack.session = session
         stack.retryPolicy = retryPolicy
         stack.cache = cache

@@ -3,8 +3,8 @@ import Foundation
 import OpenAPIModel
 import Testing
 
-/// Reference tests: each `Generator/Tests/References/NAME/NAME.yaml` must
-/// generate exactly the Swift files beside it, file for file. A mismatch
+/// Reference tests: each `Generator/Tests/References/ReferenceName/name.yaml`
+/// must generate exactly the Swift files beside it, file for file. A mismatch
 /// prints a unified diff. After an intended change to the generator,
 /// `UPDATE_REFERENCES=1 swift test --filter ReferenceTests` rewrites the
 /// expectations; review them in the diff before committing.
@@ -13,22 +13,33 @@ import Testing
 /// `Package.swift`'s `generatorReferences`), which this test target depends
 /// on: every build of the tests compiles every expectation against
 /// ClientRuntime, so a reference that reads right but does not build fails
-/// the build.
+/// the build. An update that writes code which does not compile stops the
+/// next test build, this test included: put the last good references back
+/// (`git checkout Generator/Tests/References`), mend the generator, and
+/// update again.
 @Suite struct ReferenceTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("References")
 
+    /// The references' folders (each a target: `ReferenceAssumedMarks`).
     static var cases: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent($0 + ".yaml").path) }.sorted()
+        return names.filter { (try? spec(of: $0)) != nil }.sorted()
     }
 
-    /// Every generated file of a spec, by name.
-    static func generate(_ name: String) throws -> [(name: String, contents: String)] {
-        let path = folder.appendingPathComponent(name).appendingPathComponent(name + ".yaml").path
-        let result = OpenAPILoader.load(path: path)
+    /// The spec in a reference's folder (`assumed-marks.yaml`): the one `.yaml` there.
+    static func spec(of reference: String) throws -> String {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(reference).path).filter { $0.hasSuffix(".yaml") }
+        guard files.count == 1 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(reference): \(files.count) specs"]) }
+        return files[0]
+    }
+
+    /// Every generated file of a reference's spec, by name.
+    static func generate(_ reference: String) throws -> [(name: String, contents: String)] {
+        let spec = try Self.spec(of: reference)
+        let result = OpenAPILoader.load(path: folder.appendingPathComponent(reference).appendingPathComponent(spec).path)
         #expect(result.errors.isEmpty, "\(result.errors)")
         let document = try #require(result.document)
-        return ClientGenerator.generate(document, options: GeneratorOptions(moduleName: "Reference", specName: name + ".yaml")).map { ($0.name, $0.contents) }
+        return ClientGenerator.generate(document, options: GeneratorOptions(moduleName: "Reference", specName: spec)).map { ($0.name, $0.contents) }
     }
 
     /// The Swift files of a reference's folder, by name.
@@ -48,7 +59,8 @@ import Testing
     @Test func everyReferenceIsCompiledByTheTests() throws {
         // A folder Package.swift does not list would be compared, never compiled.
         let manifest = try String(contentsOf: Self.folder.appendingPathComponent("../../../Package.swift").standardizedFileURL, encoding: .utf8)
-        for name in Self.cases {
+        for reference in Self.cases {
+            let name = String(try Self.spec(of: reference).dropLast(".yaml".count))
             #expect(manifest.contains("\"\(name)\""), "\(name) is not in Package.swift's generatorReferences")
         }
     }
@@ -68,7 +80,7 @@ import Testing
         for file in actual {
             let reference = expected[file.name] ?? ""
             if file.contents != reference {
-                Issue.record("\(name).yaml does not generate \(name)/\(file.name):\n\(Self.unifiedDiff(expected: reference, actual: file.contents))")
+                Issue.record("\(name)'s spec does not generate \(name)/\(file.name):\n\(Self.unifiedDiff(expected: reference, actual: file.contents))")
             }
         }
     }

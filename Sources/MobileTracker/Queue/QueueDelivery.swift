@@ -39,7 +39,8 @@ actor QueueDelivery {
     private let backoff: BackoffPolicy
     private let now: @Sendable () -> Date
     private var sessionID: String?
-    /// The loop; made on first use (it holds this actor weakly).
+    /// The loop; made on first use. Its pass holds this actor weakly (only
+    /// while a pass runs, strongly), and `deinit` stops it.
     private var loop: DeliveryLoop?
     /// Whether no delivery loop runs, readable without a hop onto the actor:
     /// a new row needs a ``kick()`` only then.
@@ -102,8 +103,14 @@ actor QueueDelivery {
         return (try? queue.isEmpty()) == true
     }
 
+    deinit {
+        if let loop { Task { await loop.stop() } }
+    }
+
     /// One pass: the oldest row sent and settled.
     private func pass() async -> DeliveryLoop.Next {
+        // Running: a row appended from now on is found by this pass or a later one.
+        idle.withLock { $0 = false }
         if let connectivity, await connectivity.isKnownOffline {
             try? await connectivity.waitUntilOnline()
             return .again

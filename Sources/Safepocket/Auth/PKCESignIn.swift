@@ -80,7 +80,7 @@ actor PKCESignIn {
             await willSignIn(tokens)
             try await session.signIn(TokenPair(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken))
         } catch {
-            throw SafepocketError(error, redactor: redactor)
+            throw SafepocketError(error, redactor: redactor, now: now())
         }
         clearPending()
     }

@@ -217,7 +217,8 @@ public final class LogoCache: Sendable {
             task = Task { [weak self] in
                 while !Task.isCancelled {
                     guard let due = self?.nextRetry() else { break }
-                    let wait = max(0, due.timeIntervalSinceNow)
+                    guard let now = self?.now() else { break }
+                    let wait = max(0, due.timeIntervalSince(now))
                     if wait > 0 {
                         do { try await Task.sleep(for: .seconds(wait)) } catch { break }
                     }

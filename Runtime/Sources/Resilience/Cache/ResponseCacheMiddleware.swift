@@ -104,7 +104,7 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
             stored.headers = Self.merge(stored.headers, with: response.headerFields)
             stored.storedAt = cache.now()
             stored.initialAge = Int(response.headerFields[.age] ?? "") ?? 0
-            (stored.freshFor, stored.mayServeStale) = Self.freshness(stored.headerFields, operation: operation)
+            (stored.freshFor, stored.mayServeStale) = Self.freshness(stored.headerFields, operation: operation, now: cache.now())
             cache.store(stored)
             return served(stored, as: .revalidated)
         }
@@ -120,7 +120,7 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
         }
         var bytes = Data()
         if let responseBody { bytes = try await Data(collecting: responseBody, upTo: Int(length)) }
-        let (freshFor, mayServeStale) = Self.freshness(response.headerFields, operation: operation)
+        let (freshFor, mayServeStale) = Self.freshness(response.headerFields, operation: operation, now: cache.now())
         cache.store(
             CacheEntry(
                 key: key, subject: subject, status: response.status.code,
@@ -136,14 +136,15 @@ public struct ResponseCacheMiddleware: ClientMiddleware {
     }
 
     /// Seconds fresh and whether it may be served stale, from the headers
-    /// (see the type's documentation) and the operation's `x-cache`.
-    static func freshness(_ fields: HTTPFields, operation: OperationDescriptor) -> (Int, Bool) {
+    /// (see the type's documentation) and the operation's `x-cache`; `now`
+    /// stands in for a missing `Date` header.
+    static func freshness(_ fields: HTTPFields, operation: OperationDescriptor, now: Date) -> (Int, Bool) {
         let control = CacheControl(fields[values: .cacheControl])
         let mayServeStale = !control.mustRevalidate
         if control.noCache { return (0, mayServeStale) }
         if let maxAge = control.maxAge { return (maxAge, mayServeStale) }
         if let expires = fields[.expires].flatMap(RetryAfter.httpDate) {
-            let date = fields[.date].flatMap(RetryAfter.httpDate) ?? Date()
+            let date = fields[.date].flatMap(RetryAfter.httpDate) ?? now
             return (max(0, Int(expires.timeIntervalSince(date))), mayServeStale)
         }
         if case .maxAge(let seconds) = operation.cache { return (seconds, mayServeStale) }

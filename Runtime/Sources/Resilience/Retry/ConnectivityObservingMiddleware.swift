@@ -8,7 +8,7 @@ import OpenAPIRuntime
 /// route, refused, unresolved host, a connect timeout) means offline. Other
 /// failures say nothing about the device. A reported signal ignores it.
 ///
-/// Placed innermost, next to the transport, so every attempt counts.
+/// Placed below the retry layer, so every attempt counts.
 public struct ConnectivityObservingMiddleware: ClientMiddleware {
     /// The signal fed.
     public let connectivity: Connectivity

@@ -14,11 +14,11 @@ import FoundationNetworking
 ///
 /// ```swift
 /// var connection = ConnectionConfiguration(baseURL: URL(string: "https://api.example.com")!)
-/// connection.pinning = try CertificatePinning(["api.example.com": [servedKeyPin, backupKeyPin]])
+/// connection.pinning = try CertificatePinning(pins: ["api.example.com": [servedKeyPin, backupKeyPin]])
 /// connection.timeouts = TransportTimeouts(connect: .seconds(5), read: .seconds(10))
 /// ```
 ///
-/// What each SDK builds from it, in one place (``SDKMiddlewareStack``):
+/// What each SDK builds from it, in one place (the SDKs' one stack builder):
 /// the transport (``SDKTransport``: pins checked, redirects kept to the
 /// origin, nothing cached or kept between users), https only, each
 /// attempt within ``TransportTimeouts/attemptDeadline``, the connection

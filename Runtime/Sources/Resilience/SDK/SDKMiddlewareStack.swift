@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import OpenAPIRuntime
 
@@ -56,6 +57,8 @@ package struct SDKMiddlewareStack: Sendable {
     package var knownSecrets: @Sendable () -> [String] = { [] }
     /// Operations with a bound of their own, left out of the attempt deadline.
     package var attemptDeadlineExemptions: Set<String> = []
+    /// The wall clock a `Retry-After` date is read against (the SDK's `now`).
+    package var now: @Sendable () -> Date = { Date() }
 
     /// A stack for `connection`: https, logs and its bounds; the SDK adds
     /// its layers.
@@ -78,7 +81,7 @@ package struct SDKMiddlewareStack: Sendable {
         if !idempotencyKeyOperations.isEmpty { stack.append(IdempotencyKeyMiddleware(operations: idempotencyKeyOperations)) }
         if let cache { stack.append(ResponseCacheMiddleware(cache: cache, connectivity: connectivity)) }
         if let session { stack.append(TokenRefreshMiddleware(session: session)) }
-        if let retryPolicy { stack.append(RetryMiddleware(policy: retryPolicy, connectivity: connectivity)) }
+        if let retryPolicy { stack.append(RetryMiddleware(policy: retryPolicy, connectivity: connectivity, now: now)) }
         if let connectivity { stack.append(ConnectivityObservingMiddleware(connectivity: connectivity)) }
         if let session { stack.append(BearerTokenMiddleware(session: session, operations: .requiringScheme(bearerScheme))) }
         stack += credentials

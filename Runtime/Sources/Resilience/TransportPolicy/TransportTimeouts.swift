@@ -53,7 +53,7 @@ public struct TransportTimeouts: Sendable, Hashable {
 
     /// The per-attempt deadline for ``TimeoutMiddleware``, until the answer
     /// starts: connect plus read unless set (SecureNode's 20 s). The SDKs'
-    /// stacks (``SDKMiddlewareStack``) apply it to every attempt.
+    /// stacks apply it to every attempt.
     public var attemptDeadline: Duration {
         get { attemptBound ?? connect + read }
         set { attemptBound = newValue }

@@ -88,7 +88,8 @@ package actor DeliveryLoop {
         await withCheckedContinuation { continuation in
             sleeper = continuation
             timer = Task { [weak self] in
-                try? await Task.sleep(for: duration)
+                // Cancelled (a kick ended the sleep): no late wake, which would end the next sleep early.
+                guard (try? await Task.sleep(for: duration)) != nil else { return }
                 await self?.wake()
             }
         }
