@@ -59,7 +59,7 @@ public final class Soul: SessionOwner {
         public var connection: ConnectionConfiguration
         /// Whether this is staging (`DEV_MODE`): preview codes are surfaced.
         public var isStaging: Bool
-        /// The server: ``ConnectionConfiguration/baseURL`` and ``isStaging``.
+        /// The server: the connection's `baseURL` and ``isStaging``.
         public var environment: Environment {
             get { Environment(baseURL: connection.baseURL, isStaging: isStaging) }
             set {

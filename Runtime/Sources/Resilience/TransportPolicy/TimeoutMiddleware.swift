@@ -43,7 +43,8 @@ public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == 
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        if exemptOperations.contains(operationID) { return try await next(request, body, baseURL) }
+        // Checked only when there are any: hashing the id costs every request otherwise.
+        if !exemptOperations.isEmpty, exemptOperations.contains(operationID) { return try await next(request, body, baseURL) }
         let timeout = timeout
         let clock = clock
         return try await withoutActuallyEscaping(next) { next in
