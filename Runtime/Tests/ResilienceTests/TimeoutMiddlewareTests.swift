@@ -1,0 +1,125 @@
+import ClientRuntimeTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Resilience
+import RuntimeSupport
+import Testing
+import Waiting
+
+/// `TimeoutMiddleware` on a clock the test moves: which request a deadline
+/// ends, and what it leaves behind. Each request's deadline is asleep on the
+/// clock before the test moves it. (The loopback tests in
+/// `TransportPolicyTests` show a real transport's request cancelled.)
+@Suite(.timeLimit(.minutes(10))) struct TimeoutMiddlewareTests {
+    /// A request that never answers until cancelled (a server gone silent),
+    /// saying when it started.
+    final class SilentServer: Sendable {
+        private let started = Locked<[String]>([])
+        private let cancelled = Locked<[String]>([])
+        private let released = Locked<Set<String>>([])
+
+        var startedPaths: [String] { started.read() }
+        var cancelledPaths: [String] { cancelled.read() }
+
+        /// Lets the request for `path` answer 200.
+        func answer(_ path: String) { released.withLock { _ = $0.insert(path) } }
+
+        @Sendable func send(_ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws -> (HTTPResponse, HTTPBody?) {
+            let path = request.path ?? ""
+            started.withLock { $0.append(path) }
+            do {
+                while !released.read().contains(path) {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+            } catch {
+                cancelled.withLock { $0.append(path) }
+                throw error
+            }
+            return (HTTPResponse(status: .ok), nil)
+        }
+    }
+
+    /// A call in flight through the middleware.
+    struct Call {
+        let task: Task<Int, any Error>
+
+        /// Its status; a test cancelled at its time limit cancels the call
+        /// too, so a deadline that never fires fails the test instead of hanging it.
+        var value: Int {
+            get async throws { try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() } }
+        }
+
+        func cancel() { task.cancel() }
+    }
+
+    func call(_ middleware: TimeoutMiddleware<ManualClock.Continuous>, _ server: SilentServer, _ path: String) -> Call {
+        Call(task: Task {
+            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path)
+            let (response, _) = try await middleware.intercept(
+                request, body: nil, baseURL: URL(string: "https://api.example.com")!, operationID: "op\(path)", next: server.send)
+            return response.status.code
+        })
+    }
+
+    @Test func aDeadlineEndsOnlyTheRequestWhoseTimeHasCome() async throws {
+        let clock = ManualClock()
+        let middleware = TimeoutMiddleware(timeout: .seconds(20), clock: clock.continuous)
+        let server = SilentServer()
+        let first = call(middleware, server, "/first")
+        try await waitUntil("the first request and its deadline started") { server.startedPaths == ["/first"] && clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(15))
+        let second = call(middleware, server, "/second")
+        try await waitUntil("the second request and its deadline started") { server.startedPaths.count == 2 && clock.sleeperCount == 2 }
+
+        // 21 s after the first began, 6 s after the second.
+        clock.advance(by: .seconds(6))
+        do {
+            _ = try await first.value
+            Issue.record("the first request outlived its deadline")
+        } catch let error as RequestTimeoutError {
+            #expect(error.operationID == "op/first" && error.timeout == .seconds(20))
+        }
+        #expect(server.cancelledPaths == ["/first"])
+
+        // The second is still in flight and answers in its own time.
+        server.answer("/second")
+        #expect(try await second.value == 200)
+        #expect(clock.sleeperCount == 0, "no deadline is left asleep")
+    }
+
+    @Test func aRequestAnsweredInTimeLeavesNoDeadlineBehind() async throws {
+        let clock = ManualClock()
+        let middleware = TimeoutMiddleware(timeout: .seconds(20), clock: clock.continuous)
+        let server = SilentServer()
+        server.answer("/quick")
+        #expect(try await call(middleware, server, "/quick").value == 200)
+        #expect(clock.sleeperCount == 0)
+        clock.advance(by: .seconds(25))
+        #expect(server.cancelledPaths.isEmpty)
+    }
+
+    @Test func aCancelledCallerCancelsItsRequestWithoutATimeout() async throws {
+        let clock = ManualClock()
+        let middleware = TimeoutMiddleware(timeout: .seconds(20), clock: clock.continuous)
+        let server = SilentServer()
+        let call = call(middleware, server, "/abandoned")
+        try await waitUntil("the request started") { server.startedPaths == ["/abandoned"] }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(server.cancelledPaths == ["/abandoned"])
+        #expect(clock.sleeperCount == 0, "its deadline went with it")
+    }
+
+    @Test func manyRequestsInFlightEachEndAtTheirDeadline() async throws {
+        let clock = ManualClock()
+        let middleware = TimeoutMiddleware(timeout: .seconds(20), clock: clock.continuous)
+        let server = SilentServer()
+        let calls = (0..<50).map { call(middleware, server, "/\($0)") }
+        try await waitUntil("all fifty started") { server.startedPaths.count == 50 }
+        try await waitUntil("their deadlines are asleep") { clock.sleeperCount == 50 }
+        clock.advance(by: .seconds(20))
+        for call in calls { await #expect(throws: RequestTimeoutError.self) { try await call.value } }
+        #expect(Set(server.cancelledPaths).count == 50)
+    }
+}
