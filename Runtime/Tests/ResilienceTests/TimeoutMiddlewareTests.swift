@@ -2,14 +2,14 @@ import ClientRuntimeTesting
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import Resilience
 import RuntimeSupport
 import Testing
 import Waiting
 
+@testable import Resilience
+
 /// `TimeoutMiddleware` on a clock the test moves: which request a deadline
-/// ends, and what it leaves behind. Each request's deadline is asleep on the
-/// clock before the test moves it. (The loopback tests in
+/// ends, and what it leaves behind. (The loopback tests in
 /// `TransportPolicyTests` show a real transport's request cancelled.)
 @Suite(.timeLimit(.minutes(10))) struct TimeoutMiddlewareTests {
     /// A request that never answers until cancelled (a server gone silent),
@@ -67,10 +67,10 @@ import Waiting
         let middleware = TimeoutMiddleware(timeout: .seconds(20), clock: clock.continuous)
         let server = SilentServer()
         let first = call(middleware, server, "/first")
-        try await waitUntil("the first request and its deadline started") { server.startedPaths == ["/first"] && clock.sleeperCount == 1 }
+        try await waitUntil("the first request started") { server.startedPaths == ["/first"] }
         clock.advance(by: .seconds(15))
         let second = call(middleware, server, "/second")
-        try await waitUntil("the second request and its deadline started") { server.startedPaths.count == 2 && clock.sleeperCount == 2 }
+        try await waitUntil("the second request started") { server.startedPaths.count == 2 }
 
         // 21 s after the first began, 6 s after the second.
         clock.advance(by: .seconds(6))
@@ -85,17 +85,21 @@ import Waiting
         // The second is still in flight and answers in its own time.
         server.answer("/second")
         #expect(try await second.value == 200)
-        #expect(clock.sleeperCount == 0, "no deadline is left asleep")
+        #expect(middleware.watch.pendingCount == 0)
     }
 
-    @Test func aRequestAnsweredInTimeLeavesNoDeadlineBehind() async throws {
+    @Test func aRequestAnsweredInTimeIsNotEndedLater() async throws {
         let clock = ManualClock()
         let middleware = TimeoutMiddleware(timeout: .seconds(20), clock: clock.continuous)
         let server = SilentServer()
         server.answer("/quick")
         #expect(try await call(middleware, server, "/quick").value == 200)
-        #expect(clock.sleeperCount == 0)
+        #expect(middleware.watch.pendingCount == 0)
+        // The watcher wakes at the deadline (or, started after the answer,
+        // at once), finds nothing in flight, and ends.
+        try await waitUntil("the watcher sleeps or ended") { clock.sleeperCount == 1 || !middleware.watch.isWatching }
         clock.advance(by: .seconds(25))
+        try await waitUntil("the watcher ended") { !middleware.watch.isWatching }
         #expect(server.cancelledPaths.isEmpty)
     }
 
@@ -108,18 +112,38 @@ import Waiting
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(server.cancelledPaths == ["/abandoned"])
-        #expect(clock.sleeperCount == 0, "its deadline went with it")
+        #expect(middleware.watch.pendingCount == 0)
     }
 
-    @Test func manyRequestsInFlightEachEndAtTheirDeadline() async throws {
+    @Test func manyRequestsInFlightShareOneWatcher() async throws {
         let clock = ManualClock()
         let middleware = TimeoutMiddleware(timeout: .seconds(20), clock: clock.continuous)
         let server = SilentServer()
         let calls = (0..<50).map { call(middleware, server, "/\($0)") }
         try await waitUntil("all fifty started") { server.startedPaths.count == 50 }
-        try await waitUntil("their deadlines are asleep") { clock.sleeperCount == 50 }
+        try await waitUntil("one watcher sleeps") { clock.sleeperCount == 1 }
+        #expect(middleware.watch.pendingCount == 50)
         clock.advance(by: .seconds(20))
         for call in calls { await #expect(throws: RequestTimeoutError.self) { try await call.value } }
         #expect(Set(server.cancelledPaths).count == 50)
+        #expect(middleware.watch.pendingCount == 0)
+    }
+
+    @Test func aShortenedTimeoutIsWatchedFromItsOwnDeadline() async throws {
+        let clock = ManualClock()
+        var middleware = TimeoutMiddleware(timeout: .seconds(60), clock: clock.continuous)
+        let server = SilentServer()
+        let long = call(middleware, server, "/long")
+        try await waitUntil("the long request started") { server.startedPaths == ["/long"] }
+        // A copy with a shorter deadline shares the watch: its request's
+        // deadline comes before the one the watcher sleeps until.
+        middleware.timeout = .seconds(5)
+        let short = call(middleware, server, "/short")
+        try await waitUntil("the short request started") { server.startedPaths.count == 2 }
+        clock.advance(by: .seconds(6))
+        await #expect(throws: RequestTimeoutError.self) { try await short.value }
+        #expect(server.cancelledPaths == ["/short"])
+        server.answer("/long")
+        #expect(try await long.value == 200)
     }
 }

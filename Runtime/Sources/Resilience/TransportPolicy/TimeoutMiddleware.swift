@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import RuntimeSupport
 
 /// A request (or, placed above ``RetryMiddleware``, a whole call with its
 /// retries) took longer than its deadline and was cancelled.
@@ -22,6 +23,13 @@ public struct RequestTimeoutError: Error, Sendable, CustomStringConvertible {
 /// Transports keep their own connect and read timeouts (URLSession's
 /// `timeoutIntervalForRequest` is the idle/read timeout; SOUL asks for 10 s);
 /// this deadline is the bound they lack for the request as a whole.
+///
+/// A deadline counts from the moment the request is handed on. The request
+/// runs as a child task (`async let`), so a deadline cancels it and not the
+/// caller, and a cancelled caller cancels it too; either way the call
+/// returns only once the request has ended. One task per middleware watches
+/// every deadline in flight (``DeadlineWatch``): a timer armed and cancelled
+/// for each request cost three times the rest of the middleware.
 public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == Duration {
     /// The deadline.
     public var timeout: Duration
@@ -30,15 +38,18 @@ public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == 
     /// Operations passed on without this deadline: those with a bound of
     /// their own (SecureNode's sync, whose body can take minutes).
     public var exemptOperations: Set<String>
+    /// The deadlines in flight, shared by copies of this middleware.
+    let watch: DeadlineWatch<C>
 
     /// Creates the middleware.
     public init(timeout: Duration, clock: C, exemptOperations: Set<String> = []) {
         self.timeout = timeout
         self.clock = clock
         self.exemptOperations = exemptOperations
+        watch = DeadlineWatch(clock: clock)
     }
 
-    /// Races the request against the deadline.
+    /// Sends the request within the deadline.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
@@ -46,18 +57,47 @@ public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == 
         // Checked only when there are any: hashing the id costs every request otherwise.
         if !exemptOperations.isEmpty, exemptOperations.contains(operationID) { return try await next(request, body, baseURL) }
         let timeout = timeout
-        let clock = clock
-        return try await withoutActuallyEscaping(next) { next in
-            try await withThrowingTaskGroup(of: (HTTPResponse, HTTPBody?).self) { group in
-                group.addTask { try await next(request, body, baseURL) }
-                group.addTask {
-                    try await clock.sleep(for: timeout)
-                    throw RequestTimeoutError(operationID: operationID, timeout: timeout)
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw CancellationError() }
-                return first
-            }
+        let outcome = AttemptOutcome()
+        async let _: Void = {
+            do { outcome.deliver(.success(try await next(request, body, baseURL))) } catch { outcome.deliver(.failure(error)) }
+        }()
+        let deadline = watch.register(deadline: clock.now.advanced(by: timeout)) {
+            outcome.deliver(.failure(RequestTimeoutError(operationID: operationID, timeout: timeout)))
+        }
+        defer { watch.finish(deadline) }
+        // Returning cancels the request if it is still out (its deadline
+        // passed) and waits for it to end.
+        return try await outcome.value().get()
+    }
+}
+
+/// How one attempt under a ``TimeoutMiddleware`` ended: its answer, or its
+/// deadline, whichever came first; the other is ignored.
+private final class AttemptOutcome: Sendable {
+    private struct State {
+        var result: Result<(HTTPResponse, HTTPBody?), any Error>?
+        var waiting: CheckedContinuation<Result<(HTTPResponse, HTTPBody?), any Error>, Never>?
+    }
+
+    private let state = Locked(State())
+
+    /// Ends the attempt with `result`, unless it has ended already.
+    func deliver(_ result: Result<(HTTPResponse, HTTPBody?), any Error>) {
+        state.withLock { state -> CheckedContinuation<Result<(HTTPResponse, HTTPBody?), any Error>, Never>? in
+            guard case nil = state.result else { return nil }
+            state.result = result
+            defer { state.waiting = nil }
+            return state.waiting
+        }?.resume(returning: result)
+    }
+
+    /// How the attempt ended, once it has.
+    func value() async -> Result<(HTTPResponse, HTTPBody?), any Error> {
+        await withCheckedContinuation { continuation in
+            state.withLock { state -> Result<(HTTPResponse, HTTPBody?), any Error>? in
+                if case nil = state.result { state.waiting = continuation }
+                return state.result
+            }.map { continuation.resume(returning: $0) }
         }
     }
 }
