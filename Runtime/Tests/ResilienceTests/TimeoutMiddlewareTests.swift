@@ -12,28 +12,57 @@ import Waiting
 /// ends, and what it leaves behind. (The loopback tests in
 /// `TransportPolicyTests` show a real transport's request cancelled.)
 @Suite(.timeLimit(.minutes(10))) struct TimeoutMiddlewareTests {
-    /// A request that never answers until cancelled (a server gone silent),
-    /// saying when it started.
+    /// A request that never answers until told to or cancelled (a server
+    /// gone silent), saying when it started. One request per path.
     final class SilentServer: Sendable {
-        private let started = Locked<[String]>([])
-        private let cancelled = Locked<[String]>([])
-        private let released = Locked<Set<String>>([])
+        private struct State {
+            var started: [String] = []
+            var cancelled: [String] = []
+            var released: Set<String> = []
+            /// Paths whose request was cancelled before it began to wait.
+            var cancelledEarly: Set<String> = []
+            var waiting: [String: CheckedContinuation<Void, any Error>] = [:]
+        }
 
-        var startedPaths: [String] { started.read() }
-        var cancelledPaths: [String] { cancelled.read() }
+        private let state = Locked(State())
+
+        var startedPaths: [String] { state.withLock { $0.started } }
+        var cancelledPaths: [String] { state.withLock { $0.cancelled } }
 
         /// Lets the request for `path` answer 200.
-        func answer(_ path: String) { released.withLock { _ = $0.insert(path) } }
+        func answer(_ path: String) {
+            state.withLock { state in
+                state.released.insert(path)
+                return state.waiting.removeValue(forKey: path)
+            }?.resume()
+        }
 
         @Sendable func send(_ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws -> (HTTPResponse, HTTPBody?) {
             let path = request.path ?? ""
-            started.withLock { $0.append(path) }
+            state.withLock { $0.started.append(path) }
             do {
-                while !released.read().contains(path) {
-                    try await Task.sleep(for: .milliseconds(2))
+                try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        let answered = state.withLock { state -> Bool? in
+                            if state.released.contains(path) { return true }
+                            if state.cancelledEarly.contains(path) { return false }
+                            state.waiting[path] = continuation
+                            return nil
+                        }
+                        switch answered {
+                        case true?: continuation.resume()
+                        case false?: continuation.resume(throwing: CancellationError())
+                        case nil: break
+                        }
+                    }
+                } onCancel: {
+                    state.withLock { state in
+                        state.cancelledEarly.insert(path)
+                        return state.waiting.removeValue(forKey: path)
+                    }?.resume(throwing: CancellationError())
                 }
             } catch {
-                cancelled.withLock { $0.append(path) }
+                state.withLock { $0.cancelled.append(path) }
                 throw error
             }
             return (HTTPResponse(status: .ok), nil)

@@ -4,11 +4,11 @@ import RuntimeSupport
 /// watched by a single task that sleeps until the earliest of them.
 ///
 /// A timer per request (a child task sleeping for the whole deadline,
-/// raced against the request) arms a system timer and cancels it again for
-/// every request: most of the middleware's cost when the server answers
-/// fast. Here a request costs one entry added and removed under a lock. The
-/// watcher wakes when the earliest deadline it knows of comes, expires what
-/// is due, and sleeps until the next; an entry removed before then leaves
+/// raced against the request) starts a task and arms a system timer for
+/// every request, and cancels both: most of the middleware's cost when the
+/// server answers fast. Here a request costs one entry added and removed
+/// under a lock. The watcher wakes when the earliest deadline it knows of
+/// comes, expires what is due, and sleeps until the next; an entry removed before then leaves
 /// it one wake for nothing, so on a steady stream of fast requests it wakes
 /// about once per timeout. With nothing left in flight it ends, and the
 /// next request starts another.

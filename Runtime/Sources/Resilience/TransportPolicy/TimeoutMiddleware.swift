@@ -28,8 +28,9 @@ public struct RequestTimeoutError: Error, Sendable, CustomStringConvertible {
 /// runs as a child task (`async let`), so a deadline cancels it and not the
 /// caller, and a cancelled caller cancels it too; either way the call
 /// returns only once the request has ended. One task per middleware watches
-/// every deadline in flight (``DeadlineWatch``): a timer armed and cancelled
-/// for each request cost three times the rest of the middleware.
+/// every deadline in flight (``DeadlineWatch``): a timer task armed and
+/// cancelled for each request made the middleware cost 16-28 us a request,
+/// against 6-7 us now (`resilience-bench`'s breakdown).
 public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == Duration {
     /// The deadline.
     public var timeout: Duration
@@ -58,13 +59,15 @@ public struct TimeoutMiddleware<C: Clock>: ClientMiddleware where C.Duration == 
         if !exemptOperations.isEmpty, exemptOperations.contains(operationID) { return try await next(request, body, baseURL) }
         let timeout = timeout
         let outcome = AttemptOutcome()
-        async let _: Void = {
-            do { outcome.deliver(.success(try await next(request, body, baseURL))) } catch { outcome.deliver(.failure(error)) }
-        }()
+        // The deadline is set before the request starts, so it is in place
+        // by the time anything of the request can be seen.
         let deadline = watch.register(deadline: clock.now.advanced(by: timeout)) {
             outcome.deliver(.failure(RequestTimeoutError(operationID: operationID, timeout: timeout)))
         }
         defer { watch.finish(deadline) }
+        async let _: Void = {
+            do { outcome.deliver(.success(try await next(request, body, baseURL))) } catch { outcome.deliver(.failure(error)) }
+        }()
         // Returning cancels the request if it is still out (its deadline
         // passed) and waits for it to end.
         return try await outcome.value().get()
