@@ -4,7 +4,9 @@ import LoopbackHTTPServer
 import MobileTracker
 import ProcessTestSupport
 import Resilience
+import RuntimeSupport
 import Testing
+import Waiting
 
 /// The tracker's connections are verified as every SDK's are: an
 /// interception is told apart from a dead network, and the API key follows
@@ -53,5 +55,40 @@ import Testing
         let wrong = DataAtRest.files(in: harness.folder, notProtectedAs: .background)
         #expect(wrong.isEmpty, "\(wrong)")
         #endif
+    }
+
+    @Test func aDeliveredEventsValuesAreErasedFromTheFiles() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let tracker = try await harness.initialized()
+        let marker = "user-\(UUID().uuidString.prefix(8))@example.com"
+        /// The files under the tracker's folder that hold `text`.
+        func filesHold(_ text: String) throws -> [String] {
+            let needle = Data(text.utf8)
+            var holding: [String] = []
+            for case let url as URL in FileManager.default.enumerator(at: harness.folder, includingPropertiesForKeys: nil) ?? .init() {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                if try Data(contentsOf: url).range(of: needle) != nil { holding.append(url.lastPathComponent) }
+            }
+            return holding
+        }
+        // Refused (503, kept for later) while they are recorded: the values
+        // are in the queue's files.
+        let refusing = Locked(true)
+        harness.backend.fault.withLock { fault in
+            fault = { request in
+                request.path.hasSuffix("/tracking-session-data") && refusing.read() ? .json(503, #"{"success":false,"message":"busy"}"#) : nil
+            }
+        }
+        for index in 0..<50 { await tracker.track(eventName: "SIGNED_UP", attributes: ["email": marker, "index": index]) }
+        try await waitUntil("the values to be in the queue's files") { try !filesHold(marker).isEmpty }
+        refusing.withLock { $0 = false }
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        #expect(harness.backend.events.count == 50, "delivered")
+        // Deleted rows are zeroed in the database (secure_delete); the
+        // write-ahead log keeps the pages they were written in until it is
+        // truncated.
+        try await waitUntil("the delivered event's values to be erased from every file") { try filesHold(marker).isEmpty }
     }
 }

@@ -283,12 +283,22 @@ final class EventQueue: Sendable {
                 try db.execute(sql: "UPDATE counts SET \(counter) = \(counter) + 1")
                 size.withLock { $0.count -= 1; $0.bytes -= bytes }
             }
+            if size.withLock({ $0.count == 0 }) { eraseDeletedRows() }
         } catch {
             // The row may still be there: the next read starts from the
             // database again, so it comes first, as it did before.
             readAhead.withLock { $0.removeAll() }
             throw error
         }
+    }
+
+    /// Once no row waits, erases the removed rows from the write-ahead log
+    /// too: `secure_delete` zeroes them in the database file, but the log
+    /// keeps the pages they were written in (an email, a location) until it
+    /// is checkpointed and truncated. Best effort: a failure leaves it to the
+    /// next time the queue empties.
+    private func eraseDeletedRows() {
+        _ = try? queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
     }
 
     /// Gives rows recorded before the session was known the session `id`.
