@@ -295,7 +295,7 @@ actor TrackerCore {
 
     private func locationRead(_ reading: LocationData?, for id: String) async {
         guard let reading else {
-            log("no location sent with session \(id): the app has no location permission, or no reading came", level: .debug)
+            log("no location sent with the new session: the app has no location permission, or no reading came", level: .debug)
             return
         }
         guard sessionID == id, !Task.isCancelled else { return }

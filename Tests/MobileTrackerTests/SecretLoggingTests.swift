@@ -3,6 +3,7 @@ import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
 import Logging
+@testable import MobileTracker
 import MobileTrackerAPI
 import OpenAPIURLSession
 import Resilience
@@ -30,5 +31,30 @@ import Testing
         #expect(log.all.contains { $0.contains("/v2/tracking-session/***/location") }, "\(log.all)")
         #expect(!log.all.contains { $0.contains("sess_8f3a2c-secret") }, "the session id is in no log line: \(log.all)")
         #expect(!log.all.contains { $0.contains("api-key-value") })
+    }
+
+    @Test func theTrackerLogsNoSessionIdAtAnyLevel() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        // Every path that logs: a new session, no location reading, events,
+        // a profile, metadata, a reset to a second session.
+        let tracker = MobileTracker(options: .init(
+            folder: harness.folder, primaryStore: harness.primary, connectivity: nil, logger: harness.log.logger(label: "tracker", level: .trace),
+            tracksLocationAutomatically: true, locationSource: StubLocationSource(reading: nil)))
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        await tracker.automaticLocationSettled()
+        await tracker.track(eventName: "SIGNED_IN")
+        await tracker.identify(userId: "user-1", profileData: ["plan": "pro"])
+        await tracker.setMetadata(["theme": "dark"])
+        tracker.reset()
+        await tracker.automaticLocationSettled()
+        await tracker.track(eventName: "AFTER_RESET")
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        let sessions = harness.backend.sessions
+        #expect(sessions.count == 2)
+        #expect(harness.log.all.count > 10, "the tracker logged what it did: \(harness.log.all.count) lines")
+        for session in sessions {
+            #expect(!harness.log.all.contains { $0.contains(session) }, "\(harness.log.all.filter { $0.contains(session) })")
+        }
     }
 }
