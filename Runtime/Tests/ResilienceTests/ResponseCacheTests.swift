@@ -75,6 +75,18 @@ import Waiting
         #expect(try await fixture.get().source == .cache(age: .zero), "the 304 made it fresh again")
     }
 
+    @Test func aFolderThatCannotBeProtectedKeepsNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        DataAtRest.refuse(under: folder)
+        defer { DataAtRest.stopRefusing(under: folder) }
+        let fixture = try Fixture(folder: folder) { _ in .json(200, #"["a"]"#, headers: [("Cache-Control", "max-age=60")]) }
+        defer { fixture.cleanUp() }
+        fixture.cache.signIn(subject: "alice")
+        #expect(try await fixture.get().source == .network)
+        #expect(try await fixture.get().source == .network, "nothing was kept to answer from")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty, "no answer and no subject on disk")
+    }
+
     @Test func lastModifiedIsSentBackAndAResponseWithoutFreshnessIsRevalidatedEachTime() async throws {
         let fixture = try Fixture { request in
             request.header("If-Modified-Since") == "Tue, 24 Nov 2026 10:00:00 GMT"

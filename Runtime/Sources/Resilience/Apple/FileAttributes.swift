@@ -10,18 +10,18 @@ import Foundation
 /// for iOS on its own.
 enum FileAttributes {
     /// Gives `url` the class `complete` (else
-    /// `completeUntilFirstUserAuthentication`) and the backup flag; best
-    /// effort (a file system without data protection, such as macOS's,
-    /// keeps the file as it is).
-    static func apply(complete: Bool, excludedFromBackup: Bool, to url: URL) {
+    /// `completeUntilFirstUserAuthentication`) and the backup flag; throws
+    /// what the file system refused. macOS's file systems have no
+    /// protection classes, so there only the backup flag is set.
+    static func apply(complete: Bool, excludedFromBackup: Bool, to url: URL) throws {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         let protection: FileProtectionType = complete ? .complete : .completeUntilFirstUserAuthentication
-        try? FileManager.default.setAttributes([.protectionKey: protection], ofItemAtPath: url.path)
+        try FileManager.default.setAttributes([.protectionKey: protection], ofItemAtPath: url.path)
         #endif
         var values = URLResourceValues()
         values.isExcludedFromBackup = excludedFromBackup
         var target = url
-        try? target.setResourceValues(values)
+        try target.setResourceValues(values)
     }
 }
 #endif

@@ -43,6 +43,9 @@ public final class ResponseCache: Sendable {
     /// The most bytes of entries held in memory at once.
     public let heldBytes = 1024 * 1024
     let now: @Sendable () -> Date
+    /// Whether the folder took its ``DataAtRest`` policy; nothing is
+    /// written in a folder that did not.
+    private let protected: Bool
     private let state: Locked<State>
 
     private struct State {
@@ -102,7 +105,10 @@ public final class ResponseCache: Sendable {
         self.maximumBytes = maximumBytes
         self.maximumEntryBytes = min(maximumEntryBytes, maximumBytes)
         self.now = now
-        try? PrivateFile.makeFolder(folder, protection: dataAtRest)
+        // A folder that cannot be given its policy gets nothing written in
+        // it: the cache then answers nothing, rather than keep a user's
+        // answers unprotected.
+        protected = (try? PrivateFile.makeFolder(folder, protection: dataAtRest)) != nil
         let subject = (try? Data(contentsOf: folder.appendingPathComponent(Self.subjectFileName))).map { String(decoding: $0, as: UTF8.self) }
         state = Locked(State(subject: subject?.isEmpty == false ? subject : nil))
     }
@@ -132,7 +138,7 @@ public final class ResponseCache: Sendable {
     /// another's, and nothing of an earlier user stays on the device).
     public func signIn(subject: String) {
         state.withLock { $0.subject = subject }
-        try? PrivateFile.write(Data(subject.utf8), to: folder.appendingPathComponent(Self.subjectFileName), synchronize: false)
+        if protected { try? PrivateFile.write(Data(subject.utf8), to: folder.appendingPathComponent(Self.subjectFileName), synchronize: false) }
         removeEntries(ofPartitions: { $0 != Self.partitionName(subject) && $0 != Self.partitionName(nil) })
     }
 
@@ -219,7 +225,7 @@ public final class ResponseCache: Sendable {
         }
         if unchanged { return }
         let data = entry.encoded()
-        guard data.count <= maximumEntryBytes + 64 * 1024 else { return }
+        guard protected, data.count <= maximumEntryBytes + 64 * 1024 else { return }
         guard Self.replace(folder.appendingPathComponent(name), with: data) else { return }
         let evicted = state.withLock { state -> [String] in
             // Signed out while the file was written: sign-out's deletion must win.

@@ -20,7 +20,8 @@ import RuntimeSupport
 ///
 /// Applied by ``apply(to:)``: on Apple platforms through the file's
 /// attributes (an Apple adapter); on Linux, which has neither, recorded in
-/// ``applied(to:)`` so tests can check every file's policy.
+/// ``applied(to:)`` so tests can check every file's policy, and refused
+/// where a test says so (``refuse(under:reason:)``).
 public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     /// The data-protection class.
     public enum Protection: String, Sendable, Hashable {
@@ -52,21 +53,56 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     public var description: String { protection.rawValue + (excludedFromBackup ? ", no backup" : ", backed up") }
 
     /// Gives `url` (a file or a folder: files created in a folder inherit
-    /// its class) this policy. Best effort: a file system that cannot take
-    /// an attribute keeps the file as it is.
-    public func apply(to url: URL) {
+    /// its class) this policy, or throws ``DataAtRestError`` when the file
+    /// system refuses it: a file an SDK cannot protect is not written (the
+    /// SDKs protect a file before it takes its name, so nothing is left
+    /// behind unprotected).
+    public func apply(to url: URL) throws(DataAtRestError) {
         #if canImport(Darwin)
-        FileAttributes.apply(complete: protection == .complete, excludedFromBackup: excludedFromBackup, to: url)
+        do {
+            try FileAttributes.apply(complete: protection == .complete, excludedFromBackup: excludedFromBackup, to: url)
+        } catch {
+            throw DataAtRestError(path: url.path, policy: self, reason: String(describing: error))
+        }
         #else
-        Self.ledger.withLock { $0[url.standardizedFileURL.path] = self }
+        let path = url.standardizedFileURL.path
+        let refusal = Self.ledger.withLock { ledger -> String? in
+            if let reason = ledger.refusals.first(where: { path == $0.key || path.hasPrefix($0.key + "/") })?.value { return reason }
+            ledger.applied[path] = self
+            return nil
+        }
+        if let refusal { throw DataAtRestError(path: url.path, policy: self, reason: refusal) }
         #endif
     }
 
     #if !canImport(Darwin)
+    /// Makes ``apply(to:)`` throw for `folder` and everything under it,
+    /// with `reason`, as iOS does when it cannot set a protection class
+    /// (Linux, for tests: every file an SDK writes there must fail to be
+    /// written rather than be written unprotected).
+    public static func refuse(under folder: URL, reason: String = "the file system refused the protection class") {
+        ledger.withLock { $0.refusals[folder.standardizedFileURL.path] = reason }
+    }
+
+    /// Ends ``refuse(under:reason:)`` for `folder`.
+    public static func stopRefusing(under folder: URL) {
+        ledger.withLock { _ = $0.refusals.removeValue(forKey: folder.standardizedFileURL.path) }
+    }
+
+    /// A file protected under one name was renamed: its policy goes with it,
+    /// as the attributes of a renamed file do on iOS.
+    static func moved(from source: URL, to destination: URL) {
+        ledger.withLock { ledger in
+            if let policy = ledger.applied.removeValue(forKey: source.standardizedFileURL.path) {
+                ledger.applied[destination.standardizedFileURL.path] = policy
+            }
+        }
+    }
+
     /// What ``apply(to:)`` recorded for `url` (Linux, where files have no
     /// protection class or backup flag): nil when nothing was applied.
     public static func applied(to url: URL) -> DataAtRest? {
-        ledger.withLock { $0[url.standardizedFileURL.path] }
+        ledger.withLock { $0.applied[url.standardizedFileURL.path] }
     }
 
     /// The policy `url` has as iOS would apply it: its own, or else the
@@ -96,6 +132,24 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
         return wrong
     }
 
-    private static let ledger = Locked<[String: DataAtRest]>([:])
+    /// What was applied, by path, and the folders where applying fails.
+    private static let ledger = Locked<(applied: [String: DataAtRest], refusals: [String: String])>(([:], [:]))
     #endif
+}
+
+/// A ``DataAtRest`` policy could not be given to a file: the file system
+/// refused its protection class or its backup flag. The file was not
+/// written (or the folder not made ready), so nothing is left unprotected.
+public struct DataAtRestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file or folder.
+    public let path: String
+    /// The policy it could not be given.
+    public let policy: DataAtRest
+    /// What the file system said.
+    public let reason: String
+
+    /// What failed, where and why.
+    public var description: String {
+        "could not protect \(path) as \(policy): \(reason); nothing was written there unprotected"
+    }
 }

@@ -15,7 +15,9 @@ public enum PrivateFile {
     /// Writes `data` to `url` atomically with mode 0600, flushed to disk
     /// before the rename unless `synchronize` is false (a cache, which may
     /// lose its newest entries in a power cut). With `protection`, the file
-    /// gets that ``DataAtRest`` policy (a file in a folder that has one
+    /// gets that ``DataAtRest`` policy before it takes its name, and a
+    /// policy the file system refuses throws ``DataAtRestError`` with the
+    /// old file left as it was (a file in a folder that has a policy
     /// inherits the folder's on iOS and needs none).
     public static func write(_ data: Data, to url: URL, synchronize: Bool = true, protection: DataAtRest? = nil) throws {
         #if canImport(Glibc)
@@ -29,20 +31,36 @@ public enum PrivateFile {
         let written = data.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
         let synced = synchronize ? fsync(descriptor) : 0
         close(descriptor)
-        guard written == data.count, synced == 0, rename(temporary.path, url.path) == 0 else {
+        guard written == data.count, synced == 0 else {
             let code = errno
             unlink(temporary.path)
             throw TokenStoreError.cannotWrite(path: url.path, errno: code)
         }
-        protection?.apply(to: url)
+        // Protected before it takes the file's name: a file that cannot be
+        // protected is not written, and the old one stays as it was.
+        do {
+            try protection?.apply(to: temporary)
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw TokenStoreError.cannotWrite(path: url.path, errno: code)
+        }
+        #if !canImport(Darwin)
+        DataAtRest.moved(from: temporary, to: url)
+        #endif
     }
 
     /// Creates `folder` (with its parents) if missing and gives it `policy`:
     /// files created in it inherit the protection class on iOS, and a folder
-    /// left out of backups leaves its files out.
+    /// left out of backups leaves its files out. A policy the file system
+    /// refuses throws ``DataAtRestError``: nothing is to be written there.
     public static func makeFolder(_ folder: URL, protection policy: DataAtRest) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        policy.apply(to: folder)
+        try policy.apply(to: folder)
     }
 
     /// The file's bytes, or nil when there is no file.
