@@ -305,8 +305,8 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SafepocketTests",
         dependencies: [
-            "Safepocket", "SafepocketAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel", "ProcessTestSupport",
-            "RuntimeSupport", "Waiting", logging,
+            "Safepocket", "SafepocketAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel", "PlatformRules",
+            "ProcessTestSupport", "RuntimeSupport", "Waiting", logging,
         ]),
     .testTarget(
         name: "MobileTrackerTests",

@@ -34,6 +34,14 @@ import FoundationNetworking
 public final class Safepocket: SessionOwner {
     /// What the SDK needs; every field but `authorization` has a default.
     public struct Configuration: Sendable {
+        /// The Keychain item of the default token store (Apple platforms).
+        package static let refreshTokenService = "app.safepocket.refresh-token"
+        /// When the default token store's Keychain item can be read: only
+        /// while the device is unlocked, on this device. Safepocket does no
+        /// background work, so nothing needs the token while the device is
+        /// locked, and a locked device keeps it unreadable.
+        package static let refreshTokenAccessibility = KeychainAccessibility.whenUnlockedThisDeviceOnly
+
         /// How the SDK reaches the API: the family's one connection type
         /// (base URL, transport, pinning, timeouts, logger, connectivity),
         /// which the properties below read and write.
@@ -167,7 +175,8 @@ public final class Safepocket: SessionOwner {
             self.isDevelopment = isDevelopment ?? Self.isDevelopmentServer(connection.baseURL)
             self.authorization = authorization
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
-                service: "app.safepocket.refresh-token", folder: PrivateFile.applicationSupportFolder, fileName: "safepocket-refresh-token.json")
+                service: Self.refreshTokenService, folder: PrivateFile.applicationSupportFolder, fileName: "safepocket-refresh-token.json",
+                accessibility: Self.refreshTokenAccessibility)
             let storageFolder = storageFolder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("safepocket", isDirectory: true)
             self.storageFolder = storageFolder
             self.pendingSignInFile = pendingSignInFile ?? storageFolder.appendingPathComponent("pending-sign-in.json")

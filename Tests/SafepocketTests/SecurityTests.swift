@@ -1,6 +1,7 @@
 import BackendDoubles
 import Foundation
 import LoopbackHTTPServer
+import PlatformRules
 import ProcessTestSupport
 import Resilience
 import RuntimeSupport
@@ -165,6 +166,25 @@ import Testing
         #expect(DataAtRest.applied(to: harness.pendingFile) == .foregroundOnly, "the PKCE verifier's own file")
         #endif
     }
+
+    @Test func theRefreshTokenIsReadableOnlyWhileTheDeviceIsUnlocked() async throws {
+        // The Keychain store the default configuration makes on Apple
+        // platforms, over the Keychain double, under a service of its own.
+        let service = Safepocket.Configuration.refreshTokenService + "." + UUID().uuidString
+        // An earlier version kept the token readable after the first unlock.
+        try await SecureTokenStorage.keychain(service: service, accessibility: .afterFirstUnlockThisDeviceOnly, backend: SimulatedKeychain.self)
+            .save(refreshToken: "rt-earlier")
+        let tokens = SecureTokenStorage.keychain(service: service, accessibility: Safepocket.Configuration.refreshTokenAccessibility, backend: SimulatedKeychain.self)
+        try await tokens.save(refreshToken: "rt-1")
+        #expect(SimulatedKeychain.accessibility(service: service, account: "refresh-token") == .whenUnlockedThisDeviceOnly)
+        #expect(SimulatedKeychain.restoredOnAnotherDevice(service: service).isEmpty, "this device only")
+        // Safepocket does no background work: a locked device keeps the token unreadable.
+        await SimulatedKeychain.$device.withValue(.locked) {
+            await #expect(throws: SimulatedKeychainItem.Failure(status: KeychainStatus.interactionNotAllowed)) { _ = try await tokens.loadRefreshToken() }
+        }
+        #expect(try await tokens.loadRefreshToken() == "rt-1")
+        try await tokens.clear()
+    }
 }
 
 extension Safepocket {
@@ -181,3 +201,4 @@ extension Submission {
         return nil
     }
 }
+

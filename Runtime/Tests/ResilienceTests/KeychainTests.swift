@@ -31,6 +31,18 @@ import Testing
         #expect(try await tokens.loadRefreshToken() == nil)
     }
 
+    @Test func aWriteGivesAnItemKeptWithAnotherClassTheItemsOwn() throws {
+        let service = "app.test.reclassed." + UUID().uuidString
+        // What an earlier version kept, readable after the first unlock.
+        try SimulatedKeychainItem(service: service, account: "a", accessibility: .afterFirstUnlockThisDeviceOnly).write(Data("old".utf8))
+        let strict = SimulatedKeychainItem(service: service, account: "a", accessibility: .whenUnlockedThisDeviceOnly)
+        try strict.write(Data("new".utf8))
+        #expect(SimulatedKeychain.accessibility(service: service, account: "a") == .whenUnlockedThisDeviceOnly, "the update set the class too")
+        SimulatedKeychain.$device.withValue(.locked) {
+            #expect(throws: SimulatedKeychainItem.Failure(status: KeychainStatus.interactionNotAllowed)) { _ = try strict.read() }
+        }
+    }
+
     @Test func aSecretThatCannotBeReadNowIsAnErrorNeverAbsent() async throws {
         let (tokens, _) = store()
         try await tokens.save(refreshToken: "rt-1")

@@ -57,11 +57,11 @@ public struct SimulatedKeychain: KeychainBackend {
         }
     }
 
-    public func update(service: String, account: String, data: Data) -> Int32 {
+    public func update(service: String, account: String, data: Data, accessibility: KeychainAccessibility) -> Int32 {
         Self.items.withLock { items in
-            guard let item = items[Self.key(service, account)] else { return KeychainStatus.itemNotFound }
+            guard items[Self.key(service, account)] != nil else { return KeychainStatus.itemNotFound }
             if Self.device == .beforeFirstUnlock { return KeychainStatus.interactionNotAllowed }
-            items[Self.key(service, account)] = Item(data: data, accessibility: item.accessibility)
+            items[Self.key(service, account)] = Item(data: data, accessibility: accessibility)
             return KeychainStatus.success
         }
     }

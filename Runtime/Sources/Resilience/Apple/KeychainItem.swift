@@ -35,8 +35,9 @@ public struct SystemKeychain: KeychainBackend {
         return SecItemAdd(item as CFDictionary, nil)
     }
 
-    public func update(service: String, account: String, data: Data) -> Int32 {
-        SecItemUpdate(query(service: service, account: account) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+    public func update(service: String, account: String, data: Data, accessibility: KeychainAccessibility) -> Int32 {
+        let changes: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: Self.attribute(accessibility)]
+        return SecItemUpdate(query(service: service, account: account) as CFDictionary, changes as CFDictionary)
     }
 
     public func delete(service: String, account: String) -> Int32 {

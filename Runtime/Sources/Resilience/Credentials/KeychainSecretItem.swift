@@ -11,8 +11,9 @@ public protocol KeychainBackend: Sendable {
     func copy(service: String, account: String) -> (status: Int32, data: Data?)
     /// `SecItemAdd` of a new item, readable as `accessibility` says.
     func add(service: String, account: String, data: Data, accessibility: KeychainAccessibility) -> Int32
-    /// `SecItemUpdate` of an existing item's data.
-    func update(service: String, account: String, data: Data) -> Int32
+    /// `SecItemUpdate` of an existing item's data and accessibility (an
+    /// item an earlier version added with another class gets this one).
+    func update(service: String, account: String, data: Data, accessibility: KeychainAccessibility) -> Int32
     /// `SecItemDelete` of the item.
     func delete(service: String, account: String) -> Int32
 }
@@ -92,14 +93,18 @@ public struct KeychainSecretItem<Backend: KeychainBackend>: SecretItem, Hashable
         return data
     }
 
-    /// Adds or updates the item (the update is atomic in the Keychain).
+    /// Adds or updates the item (the update is atomic in the Keychain), with
+    /// ``accessibility`` either way: an item kept with another class (by an
+    /// earlier version) gets this one at its next write.
     public func write(_ data: Data) throws {
         let backend = Backend.shared
-        var status = backend.update(service: service, account: account, data: data)
+        var status = backend.update(service: service, account: account, data: data, accessibility: accessibility)
         if status == KeychainStatus.itemNotFound {
             status = backend.add(service: service, account: account, data: data, accessibility: accessibility)
             // Added by another writer between the two calls: the update now finds it.
-            if status == KeychainStatus.duplicateItem { status = backend.update(service: service, account: account, data: data) }
+            if status == KeychainStatus.duplicateItem {
+                status = backend.update(service: service, account: account, data: data, accessibility: accessibility)
+            }
         }
         guard status == KeychainStatus.success else { throw Failure(status: status) }
     }

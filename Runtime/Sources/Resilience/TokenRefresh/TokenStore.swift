@@ -101,6 +101,11 @@ public struct SecretItemTokenStore<Item: SecretItem>: TokenStore {
         item = Item(service: service, account: account)
     }
 
+    /// A store in `item` (a Keychain item with an accessibility of its own).
+    public init(item: Item) {
+        self.item = item
+    }
+
     /// Reads the item.
     public func loadRefreshToken() throws -> String? { try item.read().map { String(decoding: $0, as: UTF8.self) } }
     /// Adds or updates the item (atomically, where the platform's store is).
@@ -119,12 +124,25 @@ public enum SecureTokenStorage {
     /// The platform's secure store for a refresh token: the Keychain item
     /// `service` where the `Security` framework exists (Apple platforms),
     /// otherwise a 0600 file `fileName` in `folder` (Linux, where no keychain
-    /// exists; the folder should be private to the app).
-    public static func platformDefault(service: String, folder: URL, fileName: String) -> any TokenStore {
+    /// exists; the folder should be private to the app). The Keychain item
+    /// is readable as `accessibility` says: after the first unlock for an
+    /// SDK whose background work needs the token, only while unlocked for
+    /// one that has none (Safepocket).
+    public static func platformDefault(
+        service: String, folder: URL, fileName: String, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly
+    ) -> any TokenStore {
         #if canImport(Security)
-        return KeychainTokenStore(service: service)
+        return keychain(service: service, accessibility: accessibility, backend: SystemKeychain.self)
         #else
         return FileTokenStore(url: folder.appendingPathComponent(fileName))
         #endif
+    }
+
+    /// The Keychain store ``platformDefault(service:folder:fileName:accessibility:)``
+    /// makes on Apple platforms, over `backend` (a test passes a double).
+    public static func keychain<Backend: KeychainBackend>(
+        service: String, accessibility: KeychainAccessibility, backend: Backend.Type
+    ) -> SecretItemTokenStore<KeychainSecretItem<Backend>> {
+        SecretItemTokenStore(item: KeychainSecretItem(service: service, account: "refresh-token", accessibility: accessibility))
     }
 }
