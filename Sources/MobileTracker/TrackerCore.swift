@@ -187,6 +187,11 @@ actor TrackerCore {
         } catch {
             throw TrackerError.invalidConfiguration(reason: "the pinning was refused: \(error)")
         }
+        // To the app's logger, whatever `debug` says: a warning about the
+        // connection is not debug output.
+        var unfiltered = connection
+        unfiltered.logger = options.connection.logger
+        unfiltered.warnIfUnpinned(sdk: "MobileTracker", advice: "events and the user's profile then rest on the device's trust store alone")
         // Queued items go out as queued, the server judging them (a refusal
         // drops the item): checked here, a value the spec forbids would hold
         // the queue's head for ever, since nothing can correct it any more.

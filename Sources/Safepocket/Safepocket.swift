@@ -302,28 +302,22 @@ public final class Safepocket: SessionOwner {
             environment: configuration.pinningEnvironment, overSession: { URLSessionTransport(configuration: .init(session: $0)) })
     }
 
-    /// Whether the production-without-pins warning was logged in this process.
-    private static let warnedUnpinned = Locked(false)
-
     /// Logs, once per process, that a production configuration pins
-    /// nothing: the guide asks for pinning outside development, and a
-    /// finance app without it trusts every CA the device trusts.
+    /// nothing for its API host: the guide asks for pinning outside
+    /// development, and a finance app without it trusts every CA the
+    /// device trusts (the family's one warning, ``ConnectionConfiguration``).
     static func warnIfUnpinned(_ configuration: Configuration) {
-        guard warnsUnpinned(configuration), let host = configuration.baseURL.host else { return }
-        guard warnedUnpinned.withLock({ warned in defer { warned = true }; return !warned }) else { return }
-        configuration.logger.warning("\(unpinnedWarningText(host: host))", metadata: ["host": .string(host)])
+        guard warnsUnpinned(configuration) else { return }
+        configuration.connection.warnIfUnpinned(sdk: "Safepocket", advice: unpinnedAdvice)
     }
 
-    /// Whether `configuration` is production without any pin.
+    /// Whether `configuration` is production without a pin for its API host.
     static func warnsUnpinned(_ configuration: Configuration) -> Bool {
-        !configuration.isDevelopment && configuration.pinning.hosts.isEmpty
+        !configuration.isDevelopment && configuration.connection.isUnpinned
     }
 
-    /// The warning for a production configuration without pins for `host`.
-    static func unpinnedWarningText(host: String) -> String {
-        "Safepocket is configured for production without certificate pins: pin \(host)'s public keys (Configuration.pinning, two or more: "
-            + "the served key and a backup), as Safepocket's guide recommends outside development"
-    }
+    /// What Safepocket's guide asks, in its warning about missing pins.
+    static let unpinnedAdvice = "Safepocket's guide recommends it outside development"
 
     /// How each kind of queued write is sent: a transaction update, with
     /// the `Idempotency-Key` it was queued with.

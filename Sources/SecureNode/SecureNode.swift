@@ -249,6 +249,8 @@ public final class SecureNodeEngine: Sendable {
         } catch {
             throw .invalidPinning(error)
         }
+        configuration.connection.warnIfUnpinned(
+            sdk: "SecureNode", advice: "the labels it syncs are shown on the call screen, so an intercepted sync could name any caller")
         let folder = configuration.folder
         deviceID = configuration.device.deviceID
         let now = configuration.now

@@ -234,6 +234,7 @@ public final class Soul: SessionOwner {
         } catch {
             throw .invalidPinning(error)
         }
+        configuration.connection.warnIfUnpinned(sdk: "Soul", advice: "a sign-in's tokens then rest on the device's trust store alone")
         do {
             wired = try SessionClients(
                 connection: configuration.connection, transport: transport, tokenStore: tokenStore, servesFromCache: true,

@@ -91,4 +91,15 @@ import Waiting
         // truncated.
         try await waitUntil("the delivered event's values to be erased from every file") { try filesHold(marker).isEmpty }
     }
+
+    @Test func aHostWithoutPinsIsWarnedAboutWhateverDebugSays() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        // Production, `debug` off: the reference's switch for the tracker's
+        // own output; a warning about the connection is not debug output.
+        let config = TrackerConfig(debug: false, apiUrl: "https://api.mobiletracker.example", xApiKey: "test-key")
+        // The session cannot be created there; the warning comes before.
+        try? await harness.makeTracker().initialize(brandId: "925", config: config)
+        #expect(ConnectionConfiguration.hasWarnedUnpinned(sdk: "MobileTracker"))
+    }
 }

@@ -141,8 +141,10 @@ import Testing
         _ = try harness.makeSafepocket(baseURL: URL(string: "https://api.safepocket.test")!, transport: RedirectingTransport(to: harness.backend.baseURL))
         let warnings = Safepocket.unpinnedWarnings(in: harness.log.all)
         #expect(warnings.count <= 1, "once per process: \(warnings)")
+        #expect(ConnectionConfiguration.hasWarnedUnpinned(sdk: "Safepocket"))
         // Whether this process had already warned, the text names what to do.
-        #expect(Safepocket.unpinnedWarningText(host: "api.safepocket.test").contains("as Safepocket's guide recommends outside development"))
+        #expect(ConnectionConfiguration.unpinnedWarningText(sdk: "Safepocket", host: "api.safepocket.test", advice: Safepocket.unpinnedAdvice)
+            .contains("pin its public keys") && Safepocket.unpinnedAdvice.contains("Safepocket's guide recommends it outside development"))
         // Pins given, or development: no warning is due.
         #expect(!Safepocket.warnsUnpinned(.init(authorization: SafepocketHarness.authorization, pinning: try CertificatePinning(
             pins: ["api.safepocket.app": ["sha256/4sEBer2Lpb8nKWkQmA0+1KulJEtftPQA9TsEAJRvL/A=", "sha256/MKSwfbFgC0cuPG2r5af1fKfFM1Jlrjw9NidOkoEcY0E="]]))))
@@ -190,7 +192,7 @@ import Testing
 extension Safepocket {
     /// The production-without-pins warnings among log lines.
     static func unpinnedWarnings(in lines: [String]) -> [String] {
-        lines.filter { $0.contains("configured for production without certificate pins") }
+        lines.filter { $0.contains("Safepocket connects to") && $0.contains("without certificate pins") }
     }
 }
 

@@ -130,4 +130,11 @@ import Waiting
         #expect(DataAtRest.applied(to: sdk.logos.folder) == .background)
         #endif
     }
+
+    @Test func aHostWithoutPinsIsWarnedAbout() throws {
+        // The production API, no pins (the transport answers nothing: only the configuration matters).
+        _ = try SecureNodeEngine(.init(
+            apiKey: "sk_live_secret", folder: try makeFolder("unpinned"), device: Self.device, transport: FakeSecureNode.transport(), sendsHeartbeats: false))
+        #expect(ConnectionConfiguration.hasWarnedUnpinned(sdk: "SecureNode"), "labels shown on the call screen, over a connection no pin holds")
+    }
 }

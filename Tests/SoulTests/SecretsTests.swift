@@ -52,4 +52,11 @@ import Testing
         #expect(harness.log.leaks(of: [phone]).count == 1)
         try? FileManager.default.removeItem(at: harness.folder)
     }
+
+    @Test func aHostWithoutPinsIsWarnedAbout() throws {
+        let harness = try SoulHarness()
+        defer { harness.cleanUp() }
+        _ = try harness.makeSoul(baseURL: URL(string: "https://api.soulapp.app")!)
+        #expect(ConnectionConfiguration.hasWarnedUnpinned(sdk: "Soul"))
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenAPIRuntime
+import RuntimeSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -68,6 +69,39 @@ public struct ConnectionConfiguration: Sendable {
         self.logger = logger
         self.connectivity = connectivity
         self.dialsBeforeSending = dialsBeforeSending
+    }
+
+    /// Whether the SDK would reach ``baseURL`` trusting every CA the device
+    /// trusts: a host that is not this machine (``BaseURLPolicy``) with no
+    /// pin for it.
+    package var isUnpinned: Bool {
+        guard let host = baseURL.host, !BaseURLPolicy.isLoopback(host) else { return false }
+        return pinning.pinnedHost(for: host) == nil
+    }
+
+    /// The SDKs that have said so in this process.
+    private static let warnedUnpinned = Locked<Set<String>>([])
+
+    /// Logs a warning, once per process for `sdk`, when ``isUnpinned``: the
+    /// connection to the host is verified by the system's trust alone.
+    /// `advice` says what the SDK's guide asks. Returns whether it logged.
+    @discardableResult
+    package func warnIfUnpinned(sdk: String, advice: String) -> Bool {
+        guard isUnpinned, let host = baseURL.host else { return false }
+        guard Self.warnedUnpinned.withLock({ $0.insert(sdk).inserted }) else { return false }
+        logger.warning("\(Self.unpinnedWarningText(sdk: sdk, host: host, advice: advice))", metadata: ["host": .string(host)])
+        return true
+    }
+
+    /// Whether `sdk` has logged its warning about missing pins in this process.
+    package static func hasWarnedUnpinned(sdk: String) -> Bool {
+        warnedUnpinned.withLock { $0.contains(sdk) }
+    }
+
+    /// The warning about missing pins.
+    package static func unpinnedWarningText(sdk: String, host: String, advice: String) -> String {
+        "\(sdk) connects to \(host) without certificate pins, trusting every certificate authority the device trusts: "
+            + "pin its public keys (the configuration's pinning, two or more: the served key and a backup); \(advice)"
     }
 
     /// Whether requests dial their connection first: ``dialsBeforeSending``,
