@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SecureNodeCallDirectory
 
 /// What an incoming record must be to be stored, and the limits it is clamped to.
 extension BrandingStore {
@@ -23,8 +24,15 @@ extension BrandingStore {
     /// id or an `updated_at` longer than one can be, an empty or over-long
     /// logo URL, an empty call reason. The brand id may be empty: the iOS
     /// README lists it as optional, and lookup answers carry none.
+    ///
+    /// Brand names and call reasons are shown on the call screen, in the
+    /// lookup's answer and in a contact: they lose every control and format
+    /// character (Unicode categories Cc and Cf: a bidi override that would
+    /// show "Bank" followed by another name reversed, a zero-width space,
+    /// a byte-order mark), a tab or line break becoming a space, so all three
+    /// show the same clean text.
     static func validate(_ incoming: IncomingBrandingRecord) -> Validation {
-        let name = trimmed(incoming.brandName)
+        let name = trimmed(CallDirectorySnapshotFormat.sanitizedLabel(incoming.brandName))
         guard !name.isEmpty else { return .invalid("brand_name: empty") }
         var dropped = 0
         var brandID = incoming.brandID
@@ -37,7 +45,7 @@ extension BrandingStore {
             updatedAt = ""
             dropped += 1
         }
-        var callReason = incoming.callReason.map(trimmed)
+        var callReason = incoming.callReason.map { trimmed(CallDirectorySnapshotFormat.sanitizedLabel($0)) }
         if callReason?.isEmpty == true {
             callReason = nil
             dropped += 1

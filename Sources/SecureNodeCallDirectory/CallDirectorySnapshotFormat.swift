@@ -22,8 +22,8 @@ public enum CallDirectorySnapshotFormat {
         }
     }
 
-    /// Appends the line of `number` with `label` to `buffer`; the label's
-    /// tabs and line breaks become spaces. The caller keeps the numbers
+    /// Appends the line of `number` with `label` to `buffer`, the label as
+    /// ``sanitizedLabel(_:)`` shows it. The caller keeps the numbers
     /// ascending.
     public static func appendLine(_ number: CallDirectoryPhoneNumber, label: String, to buffer: inout Data) {
         CallDirectoryDigits.append(number, to: &buffer)
@@ -32,11 +32,31 @@ public enum CallDirectorySnapshotFormat {
         buffer.append(UInt8(ascii: "\n"))
     }
 
-    /// `text` on one line: tabs and line breaks become spaces.
+    /// `text` as a label on the call screen may show it, on one line and
+    /// showing what it says: control and format characters (Unicode Cc and
+    /// Cf: a bidi override or isolate, a zero-width space or joiner, a
+    /// byte-order mark, a soft hyphen) are removed, and a tab or line break
+    /// becomes a space. The branding store cleans brand names and call
+    /// reasons this way when it takes a record in, so its lookups, this
+    /// file and a contact show the same text. Printable ASCII, almost every
+    /// label, comes back as it is, uncopied.
     public static func sanitizedLabel(_ text: String) -> String {
-        // Printable ASCII, the usual case, needs no change.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-        return String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control:
+                if scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}" || scalar == "\u{0C}" || scalar == "\u{85}" {
+                    scalars.append(" ")
+                }
+            case .format:
+                continue
+            default:
+                // A line or paragraph separator (Zl, Zp) breaks the line too.
+                scalars.append(scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : scalar)
+            }
+        }
+        return String(scalars)
     }
 
     /// Calls `body` with each entry of the snapshot at `url`, in ascending

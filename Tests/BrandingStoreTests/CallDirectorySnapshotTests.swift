@@ -22,6 +22,36 @@ import Testing
         #expect(try CallDirectorySnapshot.validate(snapshot.current) == 3)
     }
 
+    @Test func labelsLoseControlFormatAndBidiCharactersOnTheWayIn() throws {
+        let (store, folder) = try BrandingStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases: [(number: String, name: String, reason: String?, shown: String, shownReason: String?)] = [
+            // Cc: a control character goes; a tab or line break becomes a space.
+            ("+61400000001", "Acme\u{07}Bank", nil, "AcmeBank", nil),
+            ("+61400000002", "\tLine\r\nBreak\u{2028}Here", "Call\u{0}back", "Line  Break Here", "Callback"),
+            // Cf, bidi: an override or isolate that would show another name.
+            ("+61400000003", "Bank\u{202E}kcabllaC", "Fraud\u{202E} alert", "BankkcabllaC", "Fraud alert"),
+            ("+61400000004", "\u{2067}Pay\u{2069} Co", nil, "Pay Co", nil),
+            // Cf, other: zero-width space and joiner, byte-order mark, soft hyphen.
+            ("+61400000005", "\u{FEFF}Zero\u{200B}Width\u{200D} Soft\u{00AD}ware", nil, "ZeroWidth Software", nil),
+            // Letters, marks and symbols of any script stay.
+            ("+61400000006", "Café Zürich 日本 \u{1F3E6}", "Überweisung", "Café Zürich 日本 \u{1F3E6}", "Überweisung"),
+        ]
+        let outcome = try store.apply(SyncBatch(kind: .full, records: cases.map { BrandingStoreTests.record($0.number, $0.name, reason: $0.reason) } + [
+            BrandingStoreTests.record("+61400000007", "\u{202E}\u{200B}\u{07}"),  // nothing to show
+        ], cursor: "c1"))
+        #expect(outcome.stored == cases.count && outcome.skippedRecords.map(\.reason) == ["brand_name: empty"])
+        let snapshot = CallDirectorySnapshot(folder: folder.appendingPathComponent("group"))
+        try snapshot.export(from: store)
+        let lines = try String(contentsOf: snapshot.current, encoding: .utf8).split(separator: "\n").map(String.init)
+        for entry in cases {
+            // The lookup (what a contact is made from) and the Call Directory show the same text.
+            let stored = try #require(store.lookup(e164: entry.number))
+            #expect(stored.brandName == entry.shown && stored.callReason == entry.shownReason, "\(entry.number): \(stored.brandName.debugDescription)")
+            #expect(lines.contains(String(entry.number.dropFirst()) + "\t" + entry.shown))
+        }
+    }
+
     @Test func aNewExportKeepsThePreviousForRollback() throws {
         let (store, folder) = try BrandingStoreTests.makeStore()
         defer { try? FileManager.default.removeItem(at: folder) }
