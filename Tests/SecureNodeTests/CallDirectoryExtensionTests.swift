@@ -25,7 +25,7 @@ import Testing
         sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in Data() }, sendsHeartbeats: false))
+            logoFetch: { _ in testLogo() }, sendsHeartbeats: false))
     }
 
     struct ReloadRefused: Error {}

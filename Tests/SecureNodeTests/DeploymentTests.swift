@@ -29,7 +29,7 @@ import Waiting
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            heartbeatInterval: heartbeatInterval, logoFetch: { _ in Data() }, sendsHeartbeats: false))
+            heartbeatInterval: heartbeatInterval, logoFetch: { _ in testLogo() }, sendsHeartbeats: false))
     }
 
 
@@ -216,7 +216,7 @@ import Waiting
         let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in Data() }, sendsHeartbeats: false, timeouts: TransportTimeouts(attemptDeadline: .milliseconds(500))))
+            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, timeouts: TransportTimeouts(attemptDeadline: .milliseconds(500))))
         #expect(await !sdk.heartbeatIfDue(), "the server did not answer within the bound")
         #expect(stall.arrivals == 1, "the request reached the server, which never answered it")
     }
@@ -227,7 +227,7 @@ import Waiting
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in Data() }, sendsHeartbeats: false, refusalRecheck: recheck))
+            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, refusalRecheck: recheck))
     }
 
     @Test func aRefusedKeyIsAskedAboutAgainAndBrandingComesBackByItself() async throws {

@@ -64,13 +64,65 @@ import Waiting
         #expect(fake.requests("/api/mobile/debug/upload").count == 1)
     }
 
+    @Test func aLogoIsAnImageOfBoundedSizeFromTheAssetsHostBeforeItIsKept() async throws {
+        let folder = try makeFolder("logo-checks")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        /// A JPEG's start: SOI, an APP0 segment, then a baseline frame header of `width` x `height`.
+        func jpeg(width: Int, height: Int) -> Data {
+            Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+                + [0xFF, 0xC0, 0x00, 0x11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3]
+                + [UInt8](repeating: 0, count: 9))
+        }
+        /// A PNG header declaring `width` x `height` (what a decompression bomb declares in a few bytes).
+        func png(width: Int, height: Int) -> Data {
+            let size = [width, height].flatMap { value in (0..<4).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+            return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + size + [8, 6, 0, 0, 0, 0, 0, 0, 0])
+        }
+        let served: [String: Data] = [
+            "/forged.png": Data("<html><script>alert(1)</script></html>".utf8),
+            "/bomb.png": png(width: 30_000, height: 30_000),
+            "/wide.jpg": jpeg(width: 4096, height: 64),
+            "/empty.png": png(width: 0, height: 16),
+            "/fine.jpg": jpeg(width: 512, height: 512),
+            "/fine.png": png(width: 1024, height: 1024),
+        ]
+        let fetches = Locked<[String]>([])
+        let cache = LogoCache(folder: folder) { url in
+            fetches.withLock { $0.append(url.path) }
+            return served[url.path] ?? Data()
+        }
+        let host = "https://assets.securenode.io"
+        await #expect(throws: LogoCache.Failure.notAnImage(reason: "neither a PNG nor a JPEG header")) { try await cache.logo(for: host + "/forged.png") }
+        await #expect(throws: LogoCache.Failure.tooManyPixels(width: 30_000, height: 30_000, limit: 1024)) { try await cache.logo(for: host + "/bomb.png") }
+        await #expect(throws: LogoCache.Failure.tooManyPixels(width: 4096, height: 64, limit: 1024)) { try await cache.logo(for: host + "/wide.jpg") }
+        await #expect(throws: LogoCache.Failure.notAnImage(reason: "a PNG of 0 x 16 pixels")) { try await cache.logo(for: host + "/empty.png") }
+        for refused in ["/forged.png", "/bomb.png", "/wide.jpg", "/empty.png"] { #expect(cache.cachedLogo(for: host + refused) == nil) }
+        #expect(try await cache.logo(for: host + "/fine.jpg") == served["/fine.jpg"])
+        #expect(try await cache.logo(for: host + "/fine.png") == served["/fine.png"])
+        #expect(cache.cachedLogo(for: host + "/fine.png") != nil)
+
+        // The assets host is https on its own port: another port or scheme is another server.
+        let before = fetches.read().count
+        for url in ["https://assets.securenode.io:8443/fine.png", "http://assets.securenode.io/fine.png", "https://assets.securenode.io.evil.example/fine.png"] {
+            await #expect(throws: LogoCache.Failure.notAnAssetURL(url)) { try await cache.logo(for: url) }
+        }
+        #expect(fetches.read().count == before, "nothing was fetched from them")
+        #expect(try await cache.logo(for: "HTTPS://ASSETS.SECURENODE.IO:443/fine.png") == served["/fine.png"], "the same host and port, written otherwise")
+
+        // A file an earlier version kept without checking is not handed out.
+        let kept = "https://assets.securenode.io/kept-before.png"
+        try Data("<html>".utf8).write(to: folder.appendingPathComponent(LogoCache.fileName(for: kept)))
+        #expect(cache.cachedLogo(for: kept) == nil)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(LogoCache.fileName(for: kept)).path), "and it is deleted")
+    }
+
     @Test func logosAreCachedUnderSanitizedNamesAndNeverRefetched() async throws {
         let folder = try makeFolder("logos")
         defer { try? FileManager.default.removeItem(at: folder) }
         let fetches = Locked<[URL]>([])
         let cache = LogoCache(folder: folder) { url in
             fetches.withLock { $0.append(url) }
-            return Data("png:\(url.path)".utf8)
+            return testLogo("png:\(url.path)")
         }
         let url = "https://assets.securenode.io/logos/acme-bank.png?v=2"
         let name = LogoCache.fileName(for: url)
@@ -83,7 +135,7 @@ import Waiting
 
         #expect(cache.cachedLogo(for: url) == nil, "ring time never fetches")
         #expect(await cache.prefetch([url, url, "https://evil.example.com/x.png", "http://assets.securenode.io/plain.png"]) == 1)
-        #expect(cache.cachedLogo(for: url) == Data("png:/logos/acme-bank.png".utf8))
+        #expect(cache.cachedLogo(for: url) == testLogo("png:/logos/acme-bank.png"))
         _ = try await cache.logo(for: url)
         #expect(fetches.withLock { $0.count } == 1, "checked in the cache first")
         await #expect(throws: LogoCache.Failure.notAnAssetURL("https://evil.example.com/x.png")) {
@@ -97,7 +149,8 @@ import Waiting
         let folder = try makeFolder("logo-bound")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = LogoCache(folder: folder, maximumBytes: 1000, maximumLogoBytes: 400) { url in
-            Data(repeating: 7, count: url.lastPathComponent == "huge.png" ? 401 : 300)
+            let size = url.lastPathComponent == "huge.png" ? 401 : 300
+            return testLogo() + Data(repeating: 7, count: size - testLogo().count)
         }
         let urls = (0..<6).map { "https://assets.securenode.io/logos/\($0).png" }
         // Prefetch stops once the budget is reached and trims what went past it.
@@ -140,7 +193,7 @@ import Waiting
                     return count
                 }
                 guard attempt > failures else { throw URLError(.networkConnectionLost) }
-                return Data("logo \(url.lastPathComponent)".utf8)
+                return testLogo("logo \(url.lastPathComponent)")
             },
             sendsHeartbeats: false, logoRetry: BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .milliseconds(200))))
     }

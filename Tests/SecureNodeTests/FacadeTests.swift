@@ -24,7 +24,7 @@ import Waiting
         sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false))
+            logoFetch: { url in testLogo("logo \(url.lastPathComponent)") }, sendsHeartbeats: false))
     }
 
 
@@ -38,7 +38,7 @@ import Waiting
         #expect(fake.server.requests.allSatisfy { $0.header("X-API-Key") == "sk_live_secret" }, "every request carries the key")
         let record = try #require(sdk.lookup(e164: "+61412345678", atRingTime: false))
         #expect(record.brandName == "Acme Bank")
-        #expect(sdk.cachedLogo(for: record) == Data("logo acme.png".utf8), "logos fetched after the sync, read from disk")
+        #expect(sdk.cachedLogo(for: record) == testLogo("logo acme.png"), "logos fetched after the sync, read from disk")
         try sdk.clearImageCache()
         #expect(sdk.cachedLogo(for: record) == nil)
         await sdk.configure(apiKey: "sk_live_rotated")
@@ -150,7 +150,7 @@ import Waiting
         let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-3", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in Data() }, sendsHeartbeats: false, ringQuietBound: .seconds(3)))
+            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, ringQuietBound: .seconds(3)))
         _ = await sdk.sync()
         let before = fake.server.requests.count
         let started = ContinuousClock.now
@@ -236,7 +236,7 @@ import Waiting
         let assisted = try #require(sdk.assistIncomingCall(phoneNumberE164: "+61412345678"))
         sdk.calls.callEnded()
         #expect(assisted.record.brandName == "Acme Bank")
-        #expect(assisted.logo == Data("logo acme.png".utf8), "the cached logo, read from disk")
+        #expect(assisted.logo == testLogo("logo acme.png"), "the cached logo, read from disk")
         let outcome: CallOutcome = "VOICEMAIL"
         let key = sdk.recordCallEvent(
             phoneNumberE164: "+61412345678", callOutcome: outcome, brandingApplied: true, identityType: "verified_brand",

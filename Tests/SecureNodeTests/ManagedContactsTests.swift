@@ -46,7 +46,7 @@ import Testing
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-contacts", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false, managedContacts: contacts))
+            logoFetch: { url in testLogo("logo \(url.lastPathComponent)") }, sendsHeartbeats: false, managedContacts: contacts))
     }
 
     static func record(_ e164: String, _ name: String, brand: String, logo: String? = nil) -> String {
@@ -71,7 +71,7 @@ import Testing
         var managed = contacts.managedContacts()
         #expect(managed.map(\.displayName) == ["Acme Bank", "Northwind"])
         #expect(managed.first?.phoneNumbers == ["+61412345678", "+61412345679"])
-        #expect(managed.first?.photo == Data("logo acme.png".utf8), "the logo, fetched after the sync, as the photo")
+        #expect(managed.first?.photo == testLogo("logo acme.png"), "the logo, fetched after the sync, as the photo")
 
         // Northwind is purged, Acme loses a number: one removal, one update.
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([

@@ -30,7 +30,7 @@ import Waiting
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: apiKey, folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in Data() }, sendsHeartbeats: false, refusalRecheck: recheck))
+            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, refusalRecheck: recheck))
     }
 
     /// The sync route held at a new gate; returns the gate.

@@ -21,7 +21,7 @@ import Waiting
         var secureNode: SecureNodeEngine? = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-release", platform: .ios, sdkVersion: "1.0.0"),
-            logoFetch: { url in Data("logo \(url.lastPathComponent)".utf8) }, sendsHeartbeats: false, logger: log.logger(label: "securenode")))
+            logoFetch: { url in testLogo("logo \(url.lastPathComponent)") }, sendsHeartbeats: false, logger: log.logger(label: "securenode")))
         #expect(await secureNode?.sync().isUpToDate == true)
         weak let released = secureNode
         secureNode = nil

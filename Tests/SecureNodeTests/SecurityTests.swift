@@ -119,7 +119,7 @@ import Waiting
         let folder = try makeFolder("at-rest")
         let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder, device: Self.device, transport: FakeSecureNode.transport(),
-            logoFetch: { _ in Data("logo".utf8) }, sendsHeartbeats: false))
+            logoFetch: { _ in testLogo("logo") }, sendsHeartbeats: false))
         guard case .upToDate = await sdk.sync() else {
             Issue.record("\(await sdk.syncStatus())")
             return

@@ -175,6 +175,25 @@ import FoundationNetworking
         #expect(PinningConfigurationError.transportDoesNotEnforcePins(transport: "T").description.contains("leave the transport unset"))
     }
 
+    @Test func aDownloadOfTheWrongContentTypeIsRefusedBeforeItsBody() async throws {
+        let server = try LoopbackHTTPServer { request in
+            switch request.path {
+            case "/page.png": return .respond(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array("<html>".utf8))
+            case "/untyped.png": return .respond(status: 200, body: [1, 2, 3])
+            default: return .respond(status: 200, headers: [("Content-Type", "Image/PNG; q=1")], body: [0x89, 0x50])
+            }
+        }
+        defer { server.shutdown() }
+        let downloader = BoundedDownloader(
+            evaluator: ServerTrustEvaluator(pinning: .none, environment: .production, redirects: .httpsHosts(["assets.test"])), maximumBytes: 1 << 20,
+            contentTypes: ["image/png", "image/jpeg"])
+        await #expect(throws: BoundedDownloadError.contentType("text/html; charset=utf-8")) {
+            _ = try await downloader.data(from: server.baseURL.appendingPathComponent("page.png"))
+        }
+        await #expect(throws: BoundedDownloadError.contentType(nil)) { _ = try await downloader.data(from: server.baseURL.appendingPathComponent("untyped.png")) }
+        #expect(try await downloader.data(from: server.baseURL.appendingPathComponent("logo.png")) == Data([0x89, 0x50]), "the media type, whatever its case and parameters")
+    }
+
     @Test func aDownloadStopsAtItsLimitAndNeverHoldsMore() async throws {
         let server = try LoopbackHTTPServer { request in
             switch request.path {

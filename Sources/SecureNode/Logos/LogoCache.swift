@@ -33,8 +33,15 @@ public final class LogoCache: Sendable {
 
     /// Why a logo was not fetched.
     public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The URL is not `https` on the assets host.
+        /// The URL is not `https` on the assets host (its default port).
         case notAnAssetURL(String)
+        /// The server's `Content-Type` is not an image a logo may be
+        /// (`image/png`, `image/jpeg`); nil when it sent none.
+        case notAnImageType(String?)
+        /// The bytes are not a PNG or JPEG a logo may be.
+        case notAnImage(reason: String)
+        /// The image declares more pixels on a side than a logo may have.
+        case tooManyPixels(width: Int, height: Int, limit: Int)
         /// The server answered with a status other than 200.
         case status(Int)
         /// The logo is larger than ``LogoCache/maximumLogoBytes`` (`bytes`
@@ -47,6 +54,10 @@ public final class LogoCache: Sendable {
             case .notAnAssetURL(let url): return "not fetched: \(url) is not an https URL on the logo assets host"
             case .status(let status): return "logo fetch failed with status \(status)"
             case .tooLarge(let bytes, let limit): return "logo not cached: \(bytes) bytes or more, past the \(limit) a logo may have"
+            case .notAnImageType(let type): return "logo not cached: served as \(type ?? "no content type"), not image/png or image/jpeg"
+            case .notAnImage(let reason): return "logo not cached: not an image a logo may be (\(reason))"
+            case .tooManyPixels(let width, let height, let limit):
+                return "logo not cached: \(width) x \(height) pixels, past the \(limit) a logo may have on a side"
             }
         }
     }
@@ -117,7 +128,8 @@ public final class LogoCache: Sendable {
         configuration.timeoutIntervalForRequest = 30
         configuration.timeoutIntervalForResource = 120
         let evaluator = ServerTrustEvaluator(pinning: pinning, environment: .production, redirects: .httpsHosts([allowedHost]), logger: logger)
-        let downloader = BoundedDownloader(evaluator: evaluator, maximumBytes: maximumBytes, configuration: configuration)
+        let downloader = BoundedDownloader(
+            evaluator: evaluator, maximumBytes: maximumBytes, configuration: configuration, contentTypes: LogoImage.contentTypes)
         return { url in
             if let refusal = evaluator.refusalBeforeSending(to: url, transportChecksConnections: ServerTrustEvaluator.checksConnections) {
                 evaluator.log(refusal)
@@ -129,6 +141,8 @@ public final class LogoCache: Sendable {
                 throw Failure.tooLarge(bytes: limit + 1, limit: limit)
             } catch BoundedDownloadError.status(let status) {
                 throw Failure.status(status)
+            } catch BoundedDownloadError.contentType(let type) {
+                throw Failure.notAnImageType(type)
             }
         }
     }
@@ -154,10 +168,15 @@ public final class LogoCache: Sendable {
     }
 
     /// The cached logo for `url`, from disk only; nil when not cached. A
-    /// read marks the logo used, so the bound evicts it last.
+    /// read marks the logo used, so the bound evicts it last. A file that
+    /// is not a logo (kept by a version that did not check) is deleted.
     public func cachedLogo(for url: String) -> Data? {
         let path = file(for: url).path
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard (try? LogoImage.check(data)) != nil else {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
         utimes(path, nil)
         return data
     }
@@ -174,9 +193,13 @@ public final class LogoCache: Sendable {
     }
 
     private func fetchAndStore(_ url: String) async throws -> Data {
-        guard let parsed = URL(string: url), parsed.scheme == "https", parsed.host == allowedHost else { throw Failure.notAnAssetURL(url) }
+        guard let parsed = URL(string: url), parsed.scheme?.lowercased() == "https", parsed.host?.lowercased() == allowedHost.lowercased(),
+            parsed.port == nil || parsed.port == 443
+        else { throw Failure.notAnAssetURL(url) }
         let data = try await fetch(parsed)
         guard data.count <= maximumLogoBytes else { throw Failure.tooLarge(bytes: data.count, limit: maximumLogoBytes) }
+        // An image of bounded size, whatever fetched it: Contacts decodes it.
+        _ = try LogoImage.check(data)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try data.write(to: file(for: url), options: .atomic)
         return data
@@ -270,7 +293,8 @@ public final class LogoCache: Sendable {
         } catch {
             let permanent: Bool
             switch error {
-            case Failure.notAnAssetURL, Failure.tooLarge: permanent = true
+            // What the server sent is not a logo: asking again brings the same bytes.
+            case Failure.notAnAssetURL, Failure.tooLarge, Failure.notAnImageType, Failure.notAnImage, Failure.tooManyPixels: permanent = true
             default: permanent = false
             }
             failures.withLock { failures in

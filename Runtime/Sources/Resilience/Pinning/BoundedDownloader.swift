@@ -18,7 +18,9 @@ import FoundationNetworking
 ///   the download before the body, a body that grows past it ends there
 ///   (``BoundedDownloadError/tooLarge(limit:)``), so a hostile server cannot
 ///   make the app hold more than the limit;
-/// - only a 200 answer is kept (``BoundedDownloadError/status(_:)``).
+/// - only a 200 answer is kept (``BoundedDownloadError/status(_:)``), and,
+///   when the downloader names content types, only one of them
+///   (``BoundedDownloadError/contentType(_:)``), refused before the body.
 public final class BoundedDownloader: Sendable {
     /// The pins, the redirect policy and the record of refusals.
     public let evaluator: ServerTrustEvaluator
@@ -28,11 +30,15 @@ public final class BoundedDownloader: Sendable {
     private let owned: OwnedURLSession
     private let delegate: DownloadDelegate
 
-    /// A downloader whose URLSession has `configuration` (ephemeral by default).
-    public init(evaluator: ServerTrustEvaluator, maximumBytes: Int, configuration: URLSessionConfiguration = .ephemeral) {
+    /// A downloader whose URLSession has `configuration` (ephemeral by
+    /// default), keeping only answers whose `Content-Type` (its media type,
+    /// without parameters) is one of `contentTypes` (nil: any).
+    public init(
+        evaluator: ServerTrustEvaluator, maximumBytes: Int, configuration: URLSessionConfiguration = .ephemeral, contentTypes: Set<String>? = nil
+    ) {
         self.evaluator = evaluator
         self.maximumBytes = maximumBytes
-        let delegate = DownloadDelegate(evaluator: evaluator, maximumBytes: maximumBytes)
+        let delegate = DownloadDelegate(evaluator: evaluator, maximumBytes: maximumBytes, contentTypes: contentTypes)
         self.delegate = delegate
         owned = OwnedURLSession(URLSession(configuration: SDKTransport.sessionConfiguration(configuration), delegate: delegate, delegateQueue: nil))
     }
@@ -75,12 +81,16 @@ public enum BoundedDownloadError: Error, Sendable, Hashable, CustomStringConvert
     case tooLarge(limit: Int)
     /// The server answered with a status other than 200.
     case status(Int)
+    /// The answer's `Content-Type` is not one the downloader keeps (nil:
+    /// none was sent); refused before the body.
+    case contentType(String?)
 
     /// What happened.
     public var description: String {
         switch self {
         case .tooLarge(let limit): return "the download is larger than \(limit) bytes; reading stopped there"
         case .status(let status): return "the server answered \(status)"
+        case .contentType(let type): return "the server sent \(type ?? "no content type"), not a type this download keeps"
         }
     }
 }
@@ -91,6 +101,7 @@ public enum BoundedDownloadError: Error, Sendable, Hashable, CustomStringConvert
 final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let evaluator: ServerTrustEvaluator
     let maximumBytes: Int
+    let contentTypes: Set<String>?
     /// The most body bytes one download held at once.
     let largestHeld = Locked(0)
     private let downloads = Locked<[Int: Download]>([:])
@@ -100,9 +111,10 @@ final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let continuation: CheckedContinuation<Data, any Error>
     }
 
-    init(evaluator: ServerTrustEvaluator, maximumBytes: Int) {
+    init(evaluator: ServerTrustEvaluator, maximumBytes: Int, contentTypes: Set<String>?) {
         self.evaluator = evaluator
         self.maximumBytes = maximumBytes
+        self.contentTypes = contentTypes
     }
 
     func start(_ id: Int, continuation: CheckedContinuation<Data, any Error>) {
@@ -140,12 +152,22 @@ final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if status != 200 {
             finish(dataTask.taskIdentifier, .failure(BoundedDownloadError.status(status)))
             completionHandler(.cancel)
+        } else if let contentTypes, !contentTypes.contains(Self.mediaType(response)) {
+            let sent = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+            finish(dataTask.taskIdentifier, .failure(BoundedDownloadError.contentType(sent)))
+            completionHandler(.cancel)
         } else if response.expectedContentLength > Int64(maximumBytes) {
             finish(dataTask.taskIdentifier, .failure(BoundedDownloadError.tooLarge(limit: maximumBytes)))
             completionHandler(.cancel)
         } else {
             completionHandler(.allow)
         }
+    }
+
+    /// The answer's media type, lowercased, without parameters ("" when none).
+    static func mediaType(_ response: URLResponse) -> String {
+        let header = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? ""
+        return String(header.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
