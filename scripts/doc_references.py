@@ -42,7 +42,7 @@ EXTERNAL_NAMES = frozenset('''
     SecTrustEvaluateWithError Security Sendable Sequence Set String SubjectPublicKeyInfo SwiftUI Task
     ThisDeviceOnly TimeInterval Type UIApplication UIKit UInt8 URL URLComponents URLError URLQueryItem URLRequest
     URLResponse URLSession URLSessionConfiguration URLSessionDelegate URLSessionTaskDelegate URLSessionTransport
-    UUID UserDefaults Void XCTAssertEqual XCTest XCTestCase
+    UUID UserDefaults Void WhenUnlockedThisDeviceOnly XCTAssertEqual XCTest XCTestCase
     ClientError ClientMiddleware ClientTransport CYaml
 '''.split())
 # HTTP's own names (headers, schemes) and the names of examples: a reader's
