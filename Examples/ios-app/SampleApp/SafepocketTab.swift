@@ -61,6 +61,7 @@ struct SafepocketFlow: View {
 /// Accounts and transactions (cached offline with their age), a transaction's category edited.
 struct FinanceScreen: View {
     @ObservedObject var screen: ObservedScreen<FinanceModel>
+    @Environment(\.scenePhase) private var scenePhase
     @State private var editing: SafepocketAPI.Transaction?
     @State private var category = ""
 
@@ -70,6 +71,19 @@ struct FinanceScreen: View {
     }
 
     var body: some View {
+        content
+            // The app switcher's snapshot shows the cover, not the balances.
+            .overlay {
+                if AppSwitcherCover.covers(showingFinances: true, activity: AppActivity(scenePhase)) {
+                    ZStack {
+                        Rectangle().fill(.background)
+                        Label("Safepocket", systemImage: "lock.fill").font(.title2)
+                    }
+                }
+            }
+    }
+
+    private var content: some View {
         VStack(spacing: 0) {
             OfflineBanner(isOffline: screen.model.cacheAge != nil, age: screen.model.cacheAge)
             List {
@@ -112,3 +126,14 @@ struct FinanceScreen: View {
 }
 
 extension SafepocketAPI.Transaction: @retroactive Identifiable {}
+
+extension AppActivity {
+    /// The activity SwiftUI reports as `phase`.
+    init(_ phase: ScenePhase) {
+        switch phase {
+        case .active: self = .active
+        case .background: self = .background
+        default: self = .inactive
+        }
+    }
+}

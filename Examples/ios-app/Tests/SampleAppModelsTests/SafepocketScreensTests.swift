@@ -105,4 +105,13 @@ import Testing
         await screen.edit(transaction, category: "Groceries", notes: "weekly shop")
         #expect(screen.pendingCount == 1 && screen.message == "Saved. It will be sent when you are back online.")
     }
+
+    @Test func theFinanceScreenIsCoveredInTheAppSwitcher() {
+        // iOS takes the app switcher's snapshot as the app leaves the
+        // foreground (inactive) and shows it while in the background.
+        for activity in AppActivity.allCases {
+            #expect(AppSwitcherCover.covers(showingFinances: true, activity: activity) == (activity != .active), "\(activity)")
+            #expect(!AppSwitcherCover.covers(showingFinances: false, activity: activity), "\(activity)")
+        }
+    }
 }
