@@ -36,7 +36,8 @@ import Waiting
         #expect(identify["name"] as? String == "John Doe" && (identify["metadata"] as? [String: Any])?["plan"] as? String == "pro")
         #expect(received.last?.sessionID == session && received.last?.json["latitude"] as? Double == 37.77)
         #expect(harness.backend.server.requests.allSatisfy { $0.header("X-API-Key") == harness.backend.apiKey && $0.header("Content-Type") == "application/json" })
-        #expect(harness.primary.string(forKey: "__GT_925_identify_id") != nil && harness.primary.string(forKey: "__GT_925_session_email") != nil)
+        #expect(harness.storedFile("identify_id") != nil && harness.storedFile("session_email") != nil)
+        #expect(harness.primary.string(forKey: "__GT_925_identify_id") == nil && harness.primary.string(forKey: "__GT_925_session_email") == nil)
     }
 
     @Test func callsBeforeTheSessionIsReadyAreSentInOrderOnceItIs() async throws {

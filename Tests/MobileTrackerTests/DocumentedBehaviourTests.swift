@@ -133,7 +133,8 @@ import FoundationNetworking
         #expect(NSDictionary(dictionary: profiles[2]) == NSDictionary(dictionary: [
             "brand_id": 925, "user_id": "user123", "session_id": session, "metadata": ["plan": "enterprise"],
         ]))
-        #expect(harness.primary.string(forKey: "__GT_925_session_email")?.contains("user@example.com") == true, "the session's email stored")
+        #expect(harness.storedFile("session_email")?.contains("user@example.com") == true, "the session's email stored")
+        #expect(harness.primary.string(forKey: "__GT_925_session_email") == nil, "in the protected file only, not in the backed-up primary store")
         #expect(!harness.log.all.contains { $0.contains("+1234567890") }, "a full phone number is masked in logs")
     }
 

@@ -102,4 +102,44 @@ import Waiting
         try? await harness.makeTracker().initialize(brandId: "925", config: config)
         #expect(ConnectionConfiguration.hasWarnedUnpinned(sdk: "MobileTracker"))
     }
+
+    /// The Darwin primary store (`UserDefaults`, in every device backup),
+    /// recording what is written to it.
+    final class RecordingPrimaryStore: TrackerKeyValueStore {
+        let store = InMemoryKeyValueStore()
+        let written = Locked<[(key: String, value: String)]>([])
+        func string(forKey key: String) -> String? { store.string(forKey: key) }
+        func set(_ value: String, forKey key: String) {
+            written.withLock { $0.append((key, value)) }
+            store.set(value, forKey: key)
+        }
+        func remove(forKey key: String) { store.remove(forKey: key) }
+        func allKeys() -> [String] { store.allKeys() }
+    }
+
+    @Test func nothingPersonalGoesToTheBackedUpPrimaryStore() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let primary = RecordingPrimaryStore()
+        // What an earlier version left there: moved to the protected file, gone from the primary.
+        primary.store.set(#"{"value":"old-user@example.com","expires":9999999999}"#, forKey: "__GT_925_session_email")
+        let recording = MobileTracker(options: .init(
+            folder: harness.folder, primaryStore: primary, connectivity: nil, logger: harness.log.logger(label: "tracker")))
+        try await recording.initialize(brandId: "925", config: harness.config)
+        #expect(primary.store.string(forKey: "__GT_925_session_email") == nil, "an earlier version's email left the primary store")
+        await recording.identify(userId: "user-4711", profileData: ["email": "ada@example.com", "name": "Ada"])
+        await recording.setMetadata(["plan": "pro", "city": "Lisbon"])
+        #expect(await recording.flush(timeout: .seconds(60)))
+        // A relaunch still has them, from the protected files.
+        let relaunched = MobileTracker(options: .init(
+            folder: harness.folder, primaryStore: primary, connectivity: nil, logger: harness.log.logger(label: "tracker")))
+        try await relaunched.initialize(brandId: "925", config: harness.config)
+        let keys = Set(primary.written.read().map(\.key))
+        #expect(keys.isSubset(of: ["__GT_925_session_id", "__GT_925_device_id", "__GT_925_brand_id"]), "\(keys.sorted())")
+        for personal in ["ada@example.com", "user-4711", "Lisbon", "old-user@example.com"] {
+            #expect(!primary.written.read().contains { $0.value.contains(personal) }, "\(personal) was written to the primary store")
+            #expect(!primary.store.allKeys().contains { primary.store.string(forKey: $0)?.contains(personal) == true })
+        }
+        #expect(!primary.written.read().isEmpty, "the session id is kept where the reference puts it")
+    }
 }

@@ -49,6 +49,13 @@ struct TrackerHarness {
 
     func cleanUp() { try? FileManager.default.removeItem(at: folder) }
 
+    /// The tracker's protected file for the stored value `key` of brand 925
+    /// (what identifies a person is kept there only, never in the primary store).
+    func storedFile(_ key: String) -> String? {
+        (try? Data(contentsOf: folder.appendingPathComponent("brand-925").appendingPathComponent("__GT_925_" + key)))
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Answers requests by event name and attempt (1 for the first request
     /// naming it) with `reply`, or lets the backend behave when it returns
     /// nil; returns the attempts per event name.

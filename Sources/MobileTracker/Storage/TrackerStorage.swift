@@ -9,6 +9,13 @@ import Resilience
 ///   (repair).
 /// - Write: both stores.
 /// - Clear: every key and file with the brand's prefix.
+///
+/// What identifies a person (the user's email and id, the session's
+/// metadata: ``Key/isPersonal``) lives only in the backup file, protected
+/// and out of backups: the primary store is `UserDefaults` on Apple
+/// platforms, which every device backup carries and no protection class
+/// covers. Such a value an earlier version left in the primary moves to
+/// its file when the storage opens.
 final class TrackerStorage: Sendable {
     /// The keys the document lists, and the session's metadata.
     enum Key: String, CaseIterable {
@@ -20,6 +27,10 @@ final class TrackerStorage: Sendable {
         /// The session's metadata (`setMetadata`), a JSON object: kept with
         /// the session so a relaunch that restores the session restores it.
         case sessionMetadata = "session_metadata"
+
+        /// Whether the value identifies a person, and so is kept in the
+        /// protected file only, never in the primary store.
+        var isPersonal: Bool { self == .sessionEmail || self == .identifyID || self == .sessionMetadata }
     }
 
     private struct Stored: Codable {
@@ -41,11 +52,17 @@ final class TrackerStorage: Sendable {
         self.now = now
         // Tracking may run in the background after the first unlock; nothing goes into a backup.
         try PrivateFile.makeFolder(folder, protection: .background)
+        for key in Key.allCases where key.isPersonal {
+            let name = prefix + key.rawValue
+            guard let text = primary.string(forKey: name) else { continue }
+            if (try? PrivateFile.read(file(name))) == nil { try PrivateFile.write(Data(text.utf8), to: file(name)) }
+            primary.remove(forKey: name)
+        }
     }
 
     func value(_ key: Key) -> String? {
         let name = prefix + key.rawValue
-        if let text = primary.string(forKey: name), let stored = decode(text), stored.expires > now().timeIntervalSince1970 {
+        if !key.isPersonal, let text = primary.string(forKey: name), let stored = decode(text), stored.expires > now().timeIntervalSince1970 {
             return stored.value
         }
         guard let data = try? PrivateFile.read(file(name)), let stored = decode(String(decoding: data, as: UTF8.self)),
@@ -53,14 +70,14 @@ final class TrackerStorage: Sendable {
         else {
             return nil
         }
-        primary.set(String(decoding: data, as: UTF8.self), forKey: name)
+        if !key.isPersonal { primary.set(String(decoding: data, as: UTF8.self), forKey: name) }
         return stored.value
     }
 
     func set(_ value: String, for key: Key) throws {
         let name = prefix + key.rawValue
         let data = try JSONEncoder().encode(Stored(value: value, expires: now().timeIntervalSince1970 + lifetime))
-        primary.set(String(decoding: data, as: UTF8.self), forKey: name)
+        if !key.isPersonal { primary.set(String(decoding: data, as: UTF8.self), forKey: name) }
         try PrivateFile.write(data, to: file(name))
     }
 
