@@ -174,9 +174,9 @@ import Testing
         // platforms, over the Keychain double, under a service of its own.
         let service = Safepocket.Configuration.refreshTokenService + "." + UUID().uuidString
         // An earlier version kept the token readable after the first unlock.
-        try await SecureTokenStorage.keychain(service: service, accessibility: .afterFirstUnlockThisDeviceOnly, backend: SimulatedKeychain.self)
-            .save(refreshToken: "rt-earlier")
-        let tokens = SecureTokenStorage.keychain(service: service, accessibility: Safepocket.Configuration.refreshTokenAccessibility, backend: SimulatedKeychain.self)
+        let earlier: any TokenStore = SecureTokenStorage.keychain(service: service, accessibility: .afterFirstUnlockThisDeviceOnly, backend: SimulatedKeychain.self)
+        try await earlier.save(refreshToken: "rt-earlier")
+        let tokens: any TokenStore = SecureTokenStorage.keychain(service: service, accessibility: Safepocket.Configuration.refreshTokenAccessibility, backend: SimulatedKeychain.self)
         try await tokens.save(refreshToken: "rt-1")
         #expect(SimulatedKeychain.accessibility(service: service, account: "refresh-token") == .whenUnlockedThisDeviceOnly)
         #expect(SimulatedKeychain.restoredOnAnotherDevice(service: service).isEmpty, "this device only")

@@ -21,7 +21,7 @@ import RuntimeSupport
 /// Applied by ``apply(to:)``: on Apple platforms through the file's
 /// attributes (an Apple adapter); on Linux, which has neither, recorded in
 /// ``applied(to:)`` so tests can check every file's policy, and refused
-/// where a test says so (``refuse(under:reason:)``).
+/// where a test says so (`refuse(under:reason:)`).
 public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     /// The data-protection class.
     public enum Protection: String, Sendable, Hashable {
@@ -80,12 +80,12 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     /// with `reason`, as iOS does when it cannot set a protection class
     /// (Linux, for tests: every file an SDK writes there must fail to be
     /// written rather than be written unprotected).
-    public static func refuse(under folder: URL, reason: String = "the file system refused the protection class") {
+    package static func refuse(under folder: URL, reason: String = "the file system refused the protection class") {
         ledger.withLock { $0.refusals[folder.standardizedFileURL.path] = reason }
     }
 
-    /// Ends ``refuse(under:reason:)`` for `folder`.
-    public static func stopRefusing(under folder: URL) {
+    /// Ends `refuse(under:reason:)` for `folder`.
+    package static func stopRefusing(under folder: URL) {
         ledger.withLock { _ = $0.refusals.removeValue(forKey: folder.standardizedFileURL.path) }
     }
 

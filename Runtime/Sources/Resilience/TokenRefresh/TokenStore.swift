@@ -140,7 +140,7 @@ public enum SecureTokenStorage {
 
     /// The Keychain store ``platformDefault(service:folder:fileName:accessibility:)``
     /// makes on Apple platforms, over `backend` (a test passes a double).
-    public static func keychain<Backend: KeychainBackend>(
+    package static func keychain<Backend: KeychainBackend>(
         service: String, accessibility: KeychainAccessibility, backend: Backend.Type
     ) -> SecretItemTokenStore<KeychainSecretItem<Backend>> {
         SecretItemTokenStore(item: KeychainSecretItem(service: service, account: "refresh-token", accessibility: accessibility))
