@@ -161,13 +161,17 @@ let sandboxTargets: [Target] = [
 /// The sample apps (`Examples/<name>`): the code an app team copies, on the
 /// public products only.
 let exampleTargets: [Target] = [
-    .executableTarget(name: "soul-example", dependencies: ["Soul", "SoulAPI", "Resilience", argumentParser, logging], path: "Examples/soul-example"),
+    // The four tools' one `--log-level` / `--verbose`.
+    .target(name: "ExampleLogging", dependencies: [argumentParser, logging], path: "Examples/ExampleLogging"),
     .executableTarget(
-        name: "safepocket-example", dependencies: ["Safepocket", "SafepocketAPI", "Resilience", argumentParser, logging],
+        name: "soul-example", dependencies: ["Soul", "SoulAPI", "Resilience", "ExampleLogging", argumentParser, logging], path: "Examples/soul-example"),
+    .executableTarget(
+        name: "safepocket-example", dependencies: ["Safepocket", "SafepocketAPI", "Resilience", "ExampleLogging", argumentParser, logging],
         path: "Examples/safepocket-example"),
-    .executableTarget(name: "tracker-example", dependencies: ["MobileTracker", argumentParser, logging], path: "Examples/tracker-example"),
+    .executableTarget(name: "tracker-example", dependencies: ["MobileTracker", "ExampleLogging", argumentParser, logging], path: "Examples/tracker-example"),
     .executableTarget(
-        name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", "Resilience", argumentParser, urlSession, logging], path: "Examples/securenode-example"),
+        name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", "Resilience", "ExampleLogging", argumentParser, urlSession, logging],
+        path: "Examples/securenode-example"),
 ]
 
 // MARK: The iOS sample app's screens

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ExampleLogging
 import Logging
 import Resilience
 import Safepocket
@@ -26,8 +27,7 @@ struct SafepocketExample: AsyncParsableCommand {
     @OptionGroup var options: Options
 
     struct Options: ParsableArguments {
-        @Flag(help: "Log each request and response (secrets masked) to stderr.")
-        var verbose = false
+        @OptionGroup var logging: LoggingOptions
         @Option(help: "The API's base URL (https, or http to a loopback host).")
         var baseURL: String = "https://api.safepocket.app"
         @Option(help: "Folder that keeps the refresh token and a started sign-in between runs (created if missing).")
@@ -60,9 +60,8 @@ struct SafepocketExample: AsyncParsableCommand {
             guard let endpoint = URL(string: authorizeEndpoint), endpoint.scheme != nil else {
                 throw ValidationError("--authorize-endpoint is not a URL: \(authorizeEndpoint)")
             }
-            // Quiet unless asked: stderr carries the one error line.
-            var logger = Logger(label: "safepocket") { label -> any LogHandler in verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler() }
-            logger.logLevel = .debug
+            // Quiet unless asked (--log-level, --verbose): stderr carries the one error line.
+            let logger = logging.logger(label: "safepocket")
             let folder = URL(fileURLWithPath: state, isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             // The pins are for the API's host; fewer than two are refused here, before any connection.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ExampleLogging
 import Logging
 import Resilience
 import SecureNodeSDK
@@ -27,8 +28,7 @@ struct SecureNodeExample: AsyncParsableCommand {
         var apiKey: String
         @Option(help: "Folder for the dataset, the outbox and the device id (created if missing).")
         var state: String
-        @Flag(help: "Log refused connections (pins, TLS failures, redirects) to stderr.")
-        var verbose = false
+        @OptionGroup var logging: LoggingOptions
 
         func makeSDK() throws -> SecureNodeEngine {
             guard let url = URL(string: baseURL), url.scheme == "https" || url.host == "127.0.0.1" || url.host == "localhost" else {
@@ -38,8 +38,8 @@ struct SecureNodeExample: AsyncParsableCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let device = DeviceProfile(deviceID: try Self.deviceID(in: folder), platform: .ios, osVersion: "17.4", sdkVersion: "1.0.0",
                                        capabilities: ["call_directory": true])
-            // Quiet unless asked: stderr carries the one error line.
-            let logger = Logger(label: "securenode") { label -> any LogHandler in verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler() }
+            // Quiet unless asked (--log-level, --verbose): stderr carries the one error line.
+            let logger = logging.logger(label: "securenode")
             // A command-line run sends its heartbeat with each sync only. The SDK's own transport (none
             // given) verifies every connection, ends a stalled answer after 10 s without a byte, and gives
             // a sync 120 s in all (SecureNodeEngine.defaultTimeouts).

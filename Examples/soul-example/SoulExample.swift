@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ExampleLogging
 import Logging
 import Resilience
 import Soul
@@ -27,8 +28,7 @@ struct SoulExample: AsyncParsableCommand {
     @OptionGroup var options: Options
 
     struct Options: ParsableArguments {
-        @Flag(help: "Log each request and response (secrets masked) to stderr.")
-        var verbose = false
+        @OptionGroup var logging: LoggingOptions
         @Option(help: "The API's base URL (https, or http to a loopback host).")
         var baseURL: String = "https://api.soulapp.app"
         @Option(help: "Folder that keeps the refresh token, the OTP flow, the cache and queued moods between runs (created if missing).")
@@ -38,9 +38,8 @@ struct SoulExample: AsyncParsableCommand {
 
         func makeSoul() throws -> Soul {
             guard let url = URL(string: baseURL), url.scheme != nil else { throw ValidationError("--base-url is not a URL: \(baseURL)") }
-            // Quiet unless asked: stderr carries the one error line.
-            var logger = Logger(label: "soul") { label -> any LogHandler in verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler() }
-            logger.logLevel = .debug
+            // Quiet unless asked (--log-level, --verbose): stderr carries the one error line.
+            let logger = logging.logger(label: "soul")
             let folder = URL(fileURLWithPath: state, isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             return try Soul(.init(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ExampleLogging
 import Logging
 import MobileTracker
 
@@ -27,18 +28,15 @@ struct TrackerExample: AsyncParsableCommand {
         var brandID: String
         @Option(help: "Folder for the queue and the stored session (created if missing).")
         var state: String
-        @Flag(help: "Log each request (the API key masked) to stderr.")
-        var verbose = false
+        @OptionGroup var logging: LoggingOptions
 
         func makeTracker() async throws -> MobileTracker {
-            var logger = Logger(label: "tracker") { label -> any LogHandler in
-                verbose ? StreamLogHandler.standardError(label: label) : SwiftLogNoOpLogHandler()
-            }
-            logger.logLevel = .debug
+            // Quiet unless asked (--log-level, --verbose): stderr carries the one error line.
+            let logger = logging.logger(label: "tracker")
             // The primary store of a command-line tool is its state folder too.
             let folder = URL(fileURLWithPath: state, isDirectory: true)
             let tracker = MobileTracker(options: .init(folder: folder, primaryStore: InMemoryKeyValueStore(), logger: logger))
-            try await tracker.initialize(brandId: brandID, config: TrackerConfig(debug: verbose, apiUrl: baseURL, xApiKey: apiKey))
+            try await tracker.initialize(brandId: brandID, config: TrackerConfig(debug: logging.level.map { $0 <= .debug } ?? false, apiUrl: baseURL, xApiKey: apiKey))
             return tracker
         }
     }

@@ -117,7 +117,8 @@ actor TrackerCore {
             try await waitFor(initializing)
             if sessionID != nil { return }
         }
-        if config.debug { logger.logLevel = .debug }
+        // `debug` raises the level to debug; an app's logger already at trace stays there.
+        if config.debug, logger.logLevel > .debug { logger.logLevel = .debug }
         logSink.withLock { [logger] in $0 = (logger, config.debug) }
         if let warning { log(warning, level: .warning) }
         let task = Task { () async throws -> Void in

@@ -10,7 +10,9 @@ import Resilience
 import Testing
 
 /// The tracking session id is a secret the spec marks (`x-secret` on
-/// `SessionId`): it reaches no log line, in a body or in a URL path.
+/// `SessionId`): it reaches no log line, in a body or in a URL path. A
+/// body's values reach none either, unless the spec marks the field
+/// loggable (`x-loggable`): a log shows a body's shape.
 @Suite struct SecretLoggingTests {
     @Test func aGeneratedClientsTraceLogsMaskWhatItsSpecMarks() async throws {
         let server = try LoopbackHTTPServer { request in
@@ -56,5 +58,31 @@ import Testing
         for session in sessions {
             #expect(!harness.log.all.contains { $0.contains(session) }, "\(harness.log.all.filter { $0.contains(session) })")
         }
+    }
+
+    /// An app at its most verbose (`trace`) logs each body's shape: no
+    /// email, location, profile value, user id or event attribute; only
+    /// what the spec marks loggable (`success`) shows its value.
+    @Test func theTrackerAtTraceLogsTheShapeOfItsBodiesNotTheirValues() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let berlin = LocationData(latitude: 52.520008, longitude: 13.404954, accuracy: 12)
+        let tracker = MobileTracker(options: .init(
+            folder: harness.folder, primaryStore: harness.primary, connectivity: nil, logger: harness.log.logger(label: "tracker", level: .trace),
+            tracksLocationAutomatically: true, locationSource: StubLocationSource(reading: berlin)))
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        await tracker.automaticLocationSettled()
+        await tracker.identify(userId: "user-ada-1815", profileData: ["email": "ada.lovelace@example.com", "name": "Ada Lovelace", "plan": "analytical-engine"])
+        await tracker.track(eventName: "CHECKOUT", attributes: ["basket_total": 1234.56, "coupon": "WINTER-SALE-2026"])
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        let log = harness.log.all
+        #expect(harness.backend.received.contains { $0.kind == "location" }, "the location went out")
+        #expect(log.filter { $0.contains("request body:") }.count >= 4, "each request's body was logged: \(log)")
+        for value in ["ada.lovelace", "Ada Lovelace", "analytical-engine", "52.52", "13.40", "1234.56", "WINTER-SALE", "user-ada-1815"] {
+            #expect(!log.contains { $0.contains(value) }, "\(value) is in the log: \(log.filter { $0.contains(value) })")
+        }
+        #expect(log.contains { $0.contains(#"{"accuracy": number, "latitude": ***, "longitude": ***}"#) }, "the spec marks the location secret: \(log)")
+        #expect(log.contains { $0.contains(#""email": ***"#) }, "and the email: \(log)")
+        #expect(log.contains { $0.contains(#""success": true"#) }, "what the spec marks loggable shows its value: \(log)")
     }
 }

@@ -40,4 +40,25 @@ import Testing
         for secret in secrets { #expect(!texts.contains { $0.contains(secret) }, "an error text holds \(secret.prefix(3))...") }
         try? FileManager.default.removeItem(at: harness.folder)
     }
+
+    /// At trace, the finance API's bodies are logged as their shape: no
+    /// account name, institution, balance, merchant or amount. The
+    /// `traceId` the spec marks loggable is there, to quote to support.
+    @Test func theFinanceAPIAtTraceLogsShapesNotBalancesOrMerchants() async throws {
+        let harness = try SafepocketHarness()
+        defer { harness.cleanUp() }
+        let safepocket = try await harness.signedIn()
+        let accounts = try await safepocket.accounts().value
+        let transactions = try await safepocket.transactions(month: "2024-06").value
+        #expect(!accounts.accounts.isEmpty && !transactions.transactions.isEmpty, "there is something to leak")
+        var values = accounts.accounts.flatMap { [$0.name, $0.institution, "\($0.balance)"] }
+        values += transactions.transactions.flatMap { [$0.merchantName, "\($0.amount)"] }
+        let log = harness.log.all
+        #expect(log.contains { $0.contains("response body: {") }, "the bodies were logged: \(log)")
+        for value in Set(values) where value.count >= 3 {
+            #expect(!log.contains { $0.contains(value) }, "\(value) is in the log: \(log.filter { $0.contains(value) })")
+        }
+        let traceID = try #require(accounts.traceID)
+        #expect(log.contains { $0.contains(#""traceId": "\#(traceID)""#) }, "the trace id is logged: \(log)")
+    }
 }

@@ -42,7 +42,7 @@ import Testing
         let secrets = harness.backend.secrets + [phone, "4155550123", "480753", "999999"]
         #expect(secrets.count >= 7, "tokens, codes and the number were planted")
         #expect(harness.log.all.count > 20, "the scenario was logged")
-        #expect(harness.log.all.contains { $0.contains("0123") }, "numbers appear masked (last 4 digits), not dropped")
+        #expect(harness.log.all.contains { $0.contains(#"response body: {"detail": string(33)}"#) }, "an error body is logged as its shape: \(harness.log.all.filter { $0.contains("body") })")
         #expect(harness.log.leaks(of: secrets).isEmpty, "\(harness.log.leaks(of: secrets))")
         #expect(errors.count == 6)
         let texts = errors.flatMap { [$0.description, $0.userMessage, String(reflecting: $0)] }

@@ -259,7 +259,7 @@ import Testing
         #expect(try only("invalid-x-offline-queue", in: load(yaml(method: "post", "x-offline-queue: 1"))).message.contains("not a boolean"))
     }
 
-    @Test func assumedAndSecretMarksThatAreNotBooleansAreReportedWhereTheyStand() throws {
+    @Test func assumedSecretAndLoggableMarksThatAreNotBooleansAreReportedWhereTheyStand() throws {
         let spec = """
             openapi: 3.0.3
             info: {title: T, version: '1'}
@@ -277,6 +277,8 @@ import Testing
                   properties:
                     note: {type: string, x-secret: true}
                     at: {type: string, x-assumed: false}
+                    status: {type: string, x-loggable: 1}
+                    kind: {type: string, x-loggable: true}
             """
         let result = load(spec)
         let secret = try only("invalid-x-secret", in: result)
@@ -286,7 +288,10 @@ import Testing
         let assumed = try only("invalid-x-assumed", in: result)
         #expect(assumed.message.hasPrefix("x-assumed is 'yes', not true or false: it is ignored"))
         #expect(assumed.pointer == "#/components/schemas/Mood/x-assumed" && assumed.line == 13)
-        #expect(result.warnings.count == 2, "true and false are fine: \(result.warnings.map(\.message))")
+        let loggable = try only("invalid-x-loggable", in: result)
+        #expect(loggable.message == "x-loggable is '1', not true or false: it is ignored, so a body's log shows the field's shape, not its value")
+        #expect(loggable.pointer == "#/components/schemas/Mood/properties/status/x-loggable" && loggable.line == 17)
+        #expect(result.warnings.count == 3, "true and false are fine: \(result.warnings.map(\.message))")
 
         // Named x-secret, or data: not marks. A header named x-... holds a mark that is one.
         let names = """

@@ -13,9 +13,10 @@ import Testing
     let redactor = Redactor()
 
     @Test func knownSecretsAreMaskedWhateverTheirShape() {
-        let redactor = Redactor(knownSecrets: { ["rt-0f3a9c1e-opaque", "short"] })
+        let redactor = Redactor(loggableFields: ["message"], knownSecrets: { ["rt-0f3a9c1e-opaque", "short"] })
         #expect(redactor.text("bad token rt-0f3a9c1e-opaque, try again") == "bad token ***, try again")
-        #expect(redactor.body(Array(#"{"message":"rt-0f3a9c1e-opaque"}"#.utf8), contentType: "application/json") == #"{"message":"***"}"#)
+        #expect(redactor.body(Array(#"{"message":"rt-0f3a9c1e-opaque"}"#.utf8), contentType: "application/json") == #"{"message": "***"}"#,
+            "a loggable field's value is shown with known secrets masked")
         #expect(redactor.text("short stays") == "short stays", "values under 8 characters are not treated as secrets")
     }
 
@@ -27,14 +28,31 @@ import Testing
 
     @Test func queryAndFormBodies() {
         #expect(redactor.query("e164=%2B15551234567&device_id=d1&api_key=k") == "e164=+*******4567&device_id=d1&api_key=***")
-        #expect(redactor.body(Array("code=123456&phone=+447700900123".utf8), contentType: "application/x-www-form-urlencoded")
-            == "code=***&phone=+********0123")
+        let form = Array("code=123456&phone=+447700900123&plan=pro+plus&flag".utf8)
+        #expect(redactor.body(form, contentType: "application/x-www-form-urlencoded") == "code=***&phone=string(13)&plan=string(8)&flag",
+            "a form body shows its names and the lengths of their values")
+        #expect(Redactor(loggableFields: ["plan", "phone"]).body(form, contentType: "application/x-www-form-urlencoded")
+            == "code=***&phone=+********0123&plan=pro+plus&flag", "loggable fields show their values, a phone number masked even so")
     }
 
-    @Test func jsonBodiesFieldByField() throws {
-        let body = #"{"phone_number":"+15551234567","code":"123456","user":{"refreshToken":"r-1","name":"Ada"},"items":[{"access_token":"a-1"}],"note":"call +1 555 123 4567"}"#
-        let redacted = redactor.body(Array(body.utf8), contentType: "application/json")
-        #expect(redacted == #"{"code":"***","items":[{"access_token":"***"}],"note":"call +* *** *** 4567","phone_number":"+*******4567","user":{"name":"Ada","refreshToken":"***"}}"#)
+    @Test func aJSONBodyIsLoggedAsItsShape() throws {
+        let body = #"{"phone_number":"+15551234567","code":"123456","user":{"refreshToken":"r-1","name":"Ada","verified":true},"items":[{"access_token":"a-1"}],"note":"call +1 555 123 4567","balance":-42.5,"count":3,"closed":null}"#
+        let shape = redactor.body(Array(body.utf8), contentType: "application/json")
+        #expect(shape == #"{"balance": number, "closed": null, "code": ***, "count": number, "items": [{"access_token": ***}], "note": string(20), "phone_number": string(12), "user": {"name": string(3), "refreshToken": ***, "verified": boolean}}"#)
+        let loggable = Redactor(loggableFields: ["note", "phone_number", "user", "count"]).body(Array(body.utf8), contentType: "application/json")
+        #expect(loggable == #"{"balance": number, "closed": null, "code": ***, "count": 3, "items": [{"access_token": ***}], "note": "call +* *** *** 4567", "phone_number": "+*******4567", "user": {"name":"Ada","refreshToken":"***","verified":true}}"#,
+            "a loggable value is shown, with what is secret in it masked")
+    }
+
+    @Test func aLongArrayShowsTheShapesOfItsFirstElementsAndCountsTheRest() {
+        let body = "[" + (1...12).map { #"{"amount":\#($0)}"# }.joined(separator: ",") + "]"
+        #expect(redactor.body(Array(body.utf8), contentType: "application/json")
+            == "[{\"amount\": number}, {\"amount\": number}, {\"amount\": number}, {\"amount\": number}, {\"amount\": number}, … 7 more]")
+        #expect(redactor.body(Array(#""just text""#.utf8), contentType: "application/json") == "string(9)")
+        #expect(redactor.body(Array("Account 12 closed".utf8), contentType: "text/plain") == "<text of 17 characters>")
+        #expect(redactor.body(Array("{oops".utf8), contentType: "application/json") == "<5 bytes of malformed JSON>")
+        #expect(redactor.body([0x89, 0x50, 0x4E, 0x47], contentType: "image/png") == "<4 bytes>")
+        #expect(redactor.body([], contentType: "application/json") == "<0 bytes>")
     }
 
     @Test func datesInTextAreDatesAndNumbersAroundThemStillMasked() {
@@ -131,8 +149,10 @@ import Testing
         let redactor = Redactor()
         #expect(redactor.header(name: "X-Refresh-Token", value: "abc") == "***")
         #expect(redactor.header(name: "Location", value: "app://cb?code=123&state=s") == "app://cb?code=***&state=s")
-        let body = redactor.body(Array(#"{"token":{"value":"t"},"phone":15551234567}"#.utf8), contentType: "application/json")
-        #expect(body == #"{"phone":"*******4567","token":"***"}"#)
+        let body = Array(#"{"token":{"value":"t"},"phone":15551234567}"#.utf8)
+        #expect(redactor.body(body, contentType: "application/json") == #"{"phone": number, "token": ***}"#)
+        #expect(Redactor(loggableFields: ["phone", "token"]).body(body, contentType: "application/json") == #"{"phone": "*******4567", "token": ***}"#,
+            "a secret stays masked when it is also named loggable")
     }
 }
 
@@ -155,8 +175,19 @@ import Testing
         let operation = OperationDescriptor(
             id: "createPlaidLinkToken", method: .post, pathTemplate: "/plaid/link-token", security: [], secretFields: ["linkToken", "session_id"])
         let body = Array(#"{"linkToken":"link-sandbox-af1a0311","session_id":"sess_8f3a2c","requestId":"XQVgFigpGHXkb0b"}"#.utf8)
-        #expect(Redactor().body(body, contentType: "application/json").contains("link-sandbox"), "no default list knows linkToken")
-        let masked = Redactor().masking(credentialsOf: operation).body(body, contentType: "application/json")
-        #expect(masked == #"{"linkToken":"***","requestId":"XQVgFigpGHXkb0b","session_id":"***"}"#)
+        let loggingAll = Redactor(loggableFields: ["linkToken", "session_id", "requestId"])
+        #expect(loggingAll.body(body, contentType: "application/json").contains("link-sandbox"), "no default list knows linkToken")
+        let masked = loggingAll.masking(credentialsOf: operation).body(body, contentType: "application/json")
+        #expect(masked == #"{"linkToken": ***, "requestId": "XQVgFigpGHXkb0b", "session_id": ***}"#)
+    }
+
+    @Test func onlyTheFieldsTheSpecMarksLoggableShowTheirValues() {
+        let operation = OperationDescriptor(
+            id: "listTransactions", method: .get, pathTemplate: "/transactions", security: [], loggableFields: ["traceId", "status"])
+        let body = Array(#"{"items":[{"merchant":"Blue Bottle","amount":-4.5,"status":"posted"}],"traceId":"d4b1e7c2"}"#.utf8)
+        #expect(Redactor().body(body, contentType: "application/json")
+            == #"{"items": [{"amount": number, "merchant": string(11), "status": string(6)}], "traceId": string(8)}"#)
+        #expect(Redactor().masking(credentialsOf: operation).body(body, contentType: "application/json")
+            == #"{"items": [{"amount": number, "merchant": string(11), "status": "posted"}], "traceId": "d4b1e7c2"}"#)
     }
 }

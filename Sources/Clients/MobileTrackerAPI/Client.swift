@@ -122,7 +122,8 @@ extension Client {
             method: .post,
             pathTemplate: "/v2/tracking-session",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            secretFields: ["id"]
+            secretFields: ["id"],
+            loggableFields: ["success"]
         )
         /// `POST /v2/tracking-session-data`
         public static let sendTrackingSessionData = OperationDescriptor(
@@ -130,7 +131,8 @@ extension Client {
             method: .post,
             pathTemplate: "/v2/tracking-session-data",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            secretFields: ["session_id"]
+            secretFields: ["session_id"],
+            loggableFields: ["success"]
         )
         /// `PUT /v1/customer-profiles/set`
         public static let setCustomerProfile = OperationDescriptor(
@@ -138,7 +140,8 @@ extension Client {
             method: .put,
             pathTemplate: "/v1/customer-profiles/set",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            secretFields: ["session_id"]
+            secretFields: ["email", "session_id"],
+            loggableFields: ["success"]
         )
         /// `PUT /v2/tracking-session/{sessionId}/location`
         public static let updateTrackingSessionLocation = OperationDescriptor(
@@ -146,7 +149,9 @@ extension Client {
             method: .put,
             pathTemplate: "/v2/tracking-session/{sessionId}/location",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            secretPathParameters: ["sessionId"]
+            secretFields: ["latitude", "longitude"],
+            secretPathParameters: ["sessionId"],
+            loggableFields: ["success"]
         )
 
         /// Every operation, by `operationId`.

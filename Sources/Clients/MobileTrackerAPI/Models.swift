@@ -199,7 +199,7 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validat
     /// `__GT_{brandId}_session_id`.
     public var sessionID: SessionID?
     public var name: Nullable<String>?
-    /// Email address (the SDK keeps it as `session_email`).
+    /// Email address (the SDK keeps it as `session_email`). Personal: masked in every log.
     public var email: Nullable<String>?
     public var phone: Nullable<String>?
     /// Gender, as free text.
@@ -293,9 +293,9 @@ public struct CustomerProfileUpdateRequest: Codable, Hashable, Sendable, Validat
 
 /// Device geolocation for a session (the SDK's `LocationData`).
 public struct LocationUpdateRequest: Codable, Hashable, Sendable, Validatable {
-    /// Latitude in decimal degrees.
+    /// Latitude in decimal degrees. Personal, with the longitude, so masked in every log.
     public var latitude: Double
-    /// Longitude in decimal degrees.
+    /// Longitude in decimal degrees. Personal, so masked in every log.
     public var longitude: Double
     /// Horizontal accuracy of the fix, in meters.
     public var accuracy: Double

@@ -178,21 +178,24 @@ extension Client {
             method: .post,
             pathTemplate: "/auth/token",
             security: [],
-            secretFields: ["accessToken", "code", "codeVerifier", "idToken", "refreshToken"]
+            secretFields: ["accessToken", "code", "codeVerifier", "idToken", "refreshToken"],
+            loggableFields: ["traceId"]
         )
         /// `GET /accounts`
         public static let listAccounts = OperationDescriptor(
             id: "listAccounts",
             method: .get,
             pathTemplate: "/accounts",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `GET /transactions`
         public static let listTransactions = OperationDescriptor(
             id: "listTransactions",
             method: .get,
             pathTemplate: "/transactions",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `PATCH /transactions/{transactionId}`
         public static let updateTransaction = OperationDescriptor(
@@ -200,42 +203,48 @@ extension Client {
             method: .patch,
             pathTemplate: "/transactions/{transactionId}",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            isOfflineQueueable: true
+            isOfflineQueueable: true,
+            loggableFields: ["traceId"]
         )
         /// `POST /transactions/sync`
         public static let syncTransactions = OperationDescriptor(
             id: "syncTransactions",
             method: .post,
             pathTemplate: "/transactions/sync",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `POST /transactions/reset`
         public static let resetTransactions = OperationDescriptor(
             id: "resetTransactions",
             method: .post,
             pathTemplate: "/transactions/reset",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `GET /analytics/summary`
         public static let getAnalyticsSummary = OperationDescriptor(
             id: "getAnalyticsSummary",
             method: .get,
             pathTemplate: "/analytics/summary",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `GET /ai/chat`
         public static let getChatConversation = OperationDescriptor(
             id: "getChatConversation",
             method: .get,
             pathTemplate: "/ai/chat",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `POST /ai/chat`
         public static let sendChatMessage = OperationDescriptor(
             id: "sendChatMessage",
             method: .post,
             pathTemplate: "/ai/chat",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `POST /plaid/link-token`
         public static let createPlaidLinkToken = OperationDescriptor(
@@ -243,7 +252,8 @@ extension Client {
             method: .post,
             pathTemplate: "/plaid/link-token",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            secretFields: ["linkToken"]
+            secretFields: ["linkToken"],
+            loggableFields: ["traceId"]
         )
         /// `POST /plaid/exchange`
         public static let exchangePlaidPublicToken = OperationDescriptor(
@@ -251,7 +261,8 @@ extension Client {
             method: .post,
             pathTemplate: "/plaid/exchange",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            secretFields: ["publicToken"]
+            secretFields: ["publicToken"],
+            loggableFields: ["traceId"]
         )
         /// `POST /rag/search`
         public static let searchRAG = OperationDescriptor(
@@ -259,14 +270,16 @@ extension Client {
             method: .post,
             pathTemplate: "/rag/search",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            isIdempotent: true
+            isIdempotent: true,
+            loggableFields: ["traceId"]
         )
         /// `GET /rag/summaries`
         public static let getRAGSummaries = OperationDescriptor(
             id: "getRAGSummaries",
             method: .get,
             pathTemplate: "/rag/summaries",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            loggableFields: ["traceId"]
         )
         /// `POST /rag/aggregate`
         public static let aggregateRAG = OperationDescriptor(
@@ -274,7 +287,8 @@ extension Client {
             method: .post,
             pathTemplate: "/rag/aggregate",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            isIdempotent: true
+            isIdempotent: true,
+            loggableFields: ["traceId"]
         )
 
         /// Every operation, by `operationId`.

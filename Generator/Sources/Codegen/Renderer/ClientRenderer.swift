@@ -92,9 +92,10 @@ struct ClientRenderer {
         middlewares throw; a method's `- Throws:` names the error bodies its operation documents.
         """
 
-    /// The descriptor's `cache:`, `isOfflineQueueable:`, `secretFields:`
-    /// and `secretPathParameters:` arguments, written only when the spec's
-    /// `x-cache`, `x-offline-queue` or secret marks depart from the default
+    /// The descriptor's `cache:`, `isOfflineQueueable:`, `secretFields:`,
+    /// `secretPathParameters:` and `loggableFields:` arguments, written only
+    /// when the spec's `x-cache`, `x-offline-queue`, secret or loggable
+    /// marks depart from the default
     /// (so specs without them generate what they always did).
     static func offlineArguments(_ operation: OperationDeclaration) -> String {
         var arguments = ""
@@ -109,6 +110,9 @@ struct ClientRenderer {
         }
         if !operation.secretPathParameters.isEmpty {
             arguments += ", secretPathParameters: [" + operation.secretPathParameters.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        }
+        if !operation.loggableFields.isEmpty {
+            arguments += ", loggableFields: [" + operation.loggableFields.map(SwiftLiteral.string).joined(separator: ", ") + "]"
         }
         return arguments
     }

@@ -51,6 +51,9 @@ public struct OperationDeclaration: Sendable, Hashable {
     public var secretFields: [String] = []
     /// The path parameters the spec marks secret, sorted.
     public var secretPathParameters: [String] = []
+    /// The wire names of the body properties the spec marks safe to log
+    /// (`x-loggable: true`) and not secret, sorted.
+    public var loggableFields: [String] = []
 
     /// One argument of the generated method.
     public enum Argument: Sendable, Hashable {

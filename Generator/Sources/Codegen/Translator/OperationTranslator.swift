@@ -76,7 +76,7 @@ struct OperationTranslator {
 
         let (responses, success, failure) = responseCases(operation, typePrefix: typePrefix)
         let accept = Self.acceptHeader(operation, document: document)
-        let secrets = SecretAnalysis(document: document).secrets(of: operation, parameters: parameters)
+        let marks = LogMarkAnalysis(document: document).marks(of: operation, parameters: parameters)
         var declaration = OperationDeclaration(
             id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path,
             documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
@@ -84,8 +84,9 @@ struct OperationTranslator {
             security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method),
             streaming: streaming(operation, success: success), cache: CacheExtension.read(operation, method: method),
             isOfflineQueueable: OfflineQueueExtension.read(operation, method: method))
-        declaration.secretFields = secrets.fields
-        declaration.secretPathParameters = secrets.pathParameters
+        declaration.secretFields = marks.secretFields
+        declaration.secretPathParameters = marks.secretPathParameters
+        declaration.loggableFields = marks.loggableFields
         return declaration
     }
 

@@ -200,6 +200,11 @@ extension DiagnosticCode {
         id: "invalid-x-secret", severity: .warning,
         summary: "`x-secret` that is not `true` or `false`: ignored, so the value is not masked in logs")
 
+    /// The `invalid-x-loggable` warning.
+    public static let invalidXLoggable = DiagnosticCode(
+        id: "invalid-x-loggable", severity: .warning,
+        summary: "`x-loggable` that is not `true` or `false`: ignored, so a body's log shows the field's shape, not its value")
+
     /// The `invalid-x-stream-array` warning.
     public static let invalidXStreamArray = DiagnosticCode(
         id: "invalid-x-stream-array", severity: .warning,
@@ -367,7 +372,7 @@ extension DiagnosticCode {
         .unsupportedVersion, .hiddenCharacter, .commentDelimiter, .invalidHeaderName, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
         .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
-        .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret,
+        .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret, .invalidXLoggable,
         .invalidXStreamArray, .patternNotChecked,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,

@@ -1,10 +1,10 @@
 import YAMLReader
 
-/// `x-assumed` and `x-secret` mark schemas, properties and parameters
-/// anywhere in a spec, and code generation reads only a boolean: any other
-/// value (`'yes'`, `1`, a quoted `'true'`) is ignored. For `x-secret` that
-/// would leave a secret unmasked in the logs, so every such value, in every
-/// file the load read, is reported where it stands.
+/// `x-assumed`, `x-secret` and `x-loggable` mark schemas, properties and
+/// parameters anywhere in a spec, and code generation reads only a boolean:
+/// any other value (`'yes'`, `1`, a quoted `'true'`) is ignored. For
+/// `x-secret` that would leave a secret unmasked in the logs, so every such
+/// value, in every file the load read, is reported where it stands.
 extension LoadSession {
     /// The marks whose value must be a boolean, with their diagnostics.
     private static let booleanMarks: [(name: String, code: DiagnosticCode, consequence: String, hint: String)] = [
@@ -12,6 +12,8 @@ extension LoadSession {
          "write 'x-assumed: true' to mark a guess of the spec, or 'x-assumed: false' to opt a property out"),
         ("x-secret", .invalidXSecret, "the value is not masked in logs",
          "write 'x-secret: true' (unquoted) on the parameter, property or schema whose value is a secret"),
+        ("x-loggable", .invalidXLoggable, "a body's log shows the field's shape, not its value",
+         "write 'x-loggable: true' (unquoted) on the property or schema whose values are safe in a log (no personal data, no secret)"),
     ]
 
     func checkBooleanMarks() {

@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 @_exported import OpenAPIRuntime
 
-/// A client of Secrets (1).
+/// A client of Secrets and loggable fields (1).
 ///
 /// Every method throws `UndocumentedResponseError` for a status its operation does not document and
 /// `ResponseDecodingError` for a body that does not match the spec, besides what the transport and the
@@ -55,7 +55,8 @@ public struct Client: Sendable {
 /// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
 /// optional are passed explicitly here; each operation is also available without them.
 public protocol APIProtocol: Sendable {
-    /// `POST /sessions/{sessionId}/notes`: The path parameter, a header, a body field and a response field are secret.
+    /// `POST /sessions/{sessionId}/notes`: The path parameter, a header, a body field and a response field are secret;
+    /// two response fields are loggable.
     func addNote(sessionID: SessionID, body: NewNote, deviceSecret: String?, page: Int?) async throws -> Note
 
     /// `GET /notes`: Nothing marked; the descriptor is as before.
@@ -84,8 +85,9 @@ extension Client {
             method: .post,
             pathTemplate: "/sessions/{sessionId}/notes",
             security: [],
-            secretFields: ["X-Device-Secret", "owner", "pin", "shareToken"],
-            secretPathParameters: ["sessionId"]
+            secretFields: ["X-Device-Secret", "hint", "owner", "pin", "shareToken"],
+            secretPathParameters: ["sessionId"],
+            loggableFields: ["status", "traceId"]
         )
         /// `GET /notes`
         public static let listNotes = OperationDescriptor(

@@ -31,15 +31,29 @@ public struct NewNote: Codable, Hashable, Sendable {
     }
 }
 
-public struct Note: Codable, Hashable, Sendable {
+public struct Note: Codable, Hashable, Sendable, Validatable {
     public let text: String?
     public let share: Note.Share?
     public let owner: SessionID?
+    public let status: Note.Status?
+    public let traceID: TraceID?
+    /// Marked both ways: secret wins, so it is not loggable.
+    public let hint: String?
 
-    public init(text: String? = nil, share: Note.Share? = nil, owner: SessionID? = nil) {
+    public init(
+        text: String? = nil,
+        share: Note.Share? = nil,
+        owner: SessionID? = nil,
+        status: Note.Status? = nil,
+        traceID: TraceID? = nil,
+        hint: String? = nil
+    ) {
         self.text = text
         self.share = share
         self.owner = owner
+        self.status = status
+        self.traceID = traceID
+        self.hint = hint
     }
 
     /// Decodes a value from its JSON members.
@@ -48,6 +62,9 @@ public struct Note: Codable, Hashable, Sendable {
         self.text = try container.decodeIfPresent(String.self, forKey: "text")
         self.share = try container.decodeIfPresent(Note.Share.self, forKey: "share")
         self.owner = try container.decodeIfPresent(SessionID.self, forKey: "owner")
+        self.status = try container.decodeIfPresent(Note.Status.self, forKey: "status")
+        self.traceID = try container.decodeIfPresent(TraceID.self, forKey: "traceId")
+        self.hint = try container.decodeIfPresent(String.self, forKey: "hint")
     }
 
     /// Encodes the value's JSON members; absent optionals are left out.
@@ -56,6 +73,14 @@ public struct Note: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.text, forKey: "text")
         try container.encodeIfPresent(self.share, forKey: "share")
         try container.encodeIfPresent(self.owner, forKey: "owner")
+        try container.encodeIfPresent(self.status, forKey: "status")
+        try container.encodeIfPresent(self.traceID, forKey: "traceId")
+        try container.encodeIfPresent(self.hint, forKey: "hint")
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(status, at: "status")
     }
 
     public struct Share: Codable, Hashable, Sendable {
@@ -77,4 +102,36 @@ public struct Note: Codable, Hashable, Sendable {
             try container.encodeIfPresent(self.shareToken, forKey: "shareToken")
         }
     }
+
+    public enum Status: OpenEnum {
+        /// "draft"
+        case draft
+        /// "shared"
+        case shared
+        /// A value this version of the client does not know, kept as received.
+        case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["draft", "shared"]
+
+        /// The case for a raw value; unknown values become ``unknown(_:)``.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "draft": self = .draft
+            case "shared": self = .shared
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The raw value as sent on the wire.
+        public var rawValue: String {
+            switch self {
+            case .draft: return "draft"
+            case .shared: return "shared"
+            case .unknown(let value): return value
+            }
+        }
+    }
 }
+
+public typealias TraceID = String

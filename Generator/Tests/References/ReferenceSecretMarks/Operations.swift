@@ -6,7 +6,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 extension Client {
-    /// The path parameter, a header, a body field and a response field are secret.
+    /// The path parameter, a header, a body field and a response field are secret; two response fields are loggable.
     ///
     /// - Parameters:
     ///   - sessionID: A session id, secret by its schema.

@@ -48,6 +48,10 @@ public struct OperationDescriptor: Sendable, Equatable {
     /// The path parameters the spec marks secret: a log redactor masks
     /// their segments of the path.
     public let secretPathParameters: Set<String>
+    /// The wire names of the operation's body properties the spec marks
+    /// safe to log (`x-loggable: true`): a body's log shows their values,
+    /// and only the shape (members, types, lengths) of every other field.
+    public let loggableFields: Set<String>
 
     /// How a response cache treats the operation's responses.
     public enum Caching: Sendable, Hashable {
@@ -64,10 +68,11 @@ public struct OperationDescriptor: Sendable, Equatable {
     public init(
         id: String, method: HTTPRequest.Method, pathTemplate: String, security: [[SecuritySchemeDescriptor]], isIdempotent: Bool? = nil,
         isDeprecated: Bool = false, cache: Caching = .byHeaders, isOfflineQueueable: Bool = false, secretFields: Set<String> = [],
-        secretPathParameters: Set<String> = []
+        secretPathParameters: Set<String> = [], loggableFields: Set<String> = []
     ) {
         self.secretFields = secretFields
         self.secretPathParameters = secretPathParameters
+        self.loggableFields = loggableFields
         self.id = id
         self.method = method
         self.pathTemplate = pathTemplate

@@ -15,7 +15,9 @@ import RuntimeSupport
 ///
 /// Requests and responses are logged at `.debug` (method, URL, status,
 /// duration, headers); bodies at `.trace`, when their length is known and at
-/// most ``maximumLoggedBodyBytes``. Failures are logged at `.warning`.
+/// most ``maximumLoggedBodyBytes``, as their shape: members, types and
+/// lengths, with values only for the fields the spec marks `x-loggable`
+/// (``Redactor/body(_:contentType:)``). Failures are logged at `.warning`.
 /// Place it just above the transport, so that each attempt is logged.
 public struct RedactingLogMiddleware: ClientMiddleware {
     /// Where the lines go.

@@ -4,7 +4,9 @@ import RuntimeSupport
 
 /// Masks secrets in what is logged: API keys, bearer and refresh tokens, OTP
 /// codes, and all but the last 4 digits of phone numbers; in headers, query
-/// strings, JSON and form bodies, and free text.
+/// strings, JSON and form bodies, and free text. A body is logged as its
+/// shape (members, types, lengths), with values only for the fields named
+/// ``loggableFields`` (``body(_:contentType:)``).
 ///
 /// Field names match after lower-casing and dropping `_` and `-`, so
 /// `refresh_token`, `refreshToken` and `Refresh-Token` are one name.
@@ -18,6 +20,11 @@ public struct Redactor: Sendable {
     public var secretFields: Set<String>
     /// Field names (normalised) whose values are phone numbers.
     public var phoneFields: Set<String>
+    /// Body field names (normalised) whose values a body's log shows: none
+    /// by default, the ones an operation's spec marks `x-loggable: true`
+    /// (``masking(credentialsOf:)``), and any an app adds. A secret or a
+    /// phone number under such a name is still masked.
+    public var loggableFields: Set<String>
     /// Secrets the app currently holds (a session's access and refresh
     /// tokens), masked wherever they appear in text, whatever their shape:
     /// an opaque token echoed in a server's error message is caught here
@@ -32,9 +39,11 @@ public struct Redactor: Sendable {
             "clientsecret", "code", "otp", "otpcode", "previewcode", "codeverifier", "publictoken", "authorization",
         ],
         phoneFields: Set<String> = ["phone", "phonenumber", "phonenumbere164", "e164", "msisdn", "mobile"],
+        loggableFields: Set<String> = [],
         knownSecrets: @escaping @Sendable () -> [String] = { [] }
     ) {
         self.knownSecrets = knownSecrets
+        self.loggableFields = Set(loggableFields.map(Self.normalise))
         self.secretHeaders = secretHeaders
         self.secretFields = Set(secretFields.map(Self.normalise))
         self.phoneFields = Set(phoneFields.map(Self.normalise))
@@ -46,11 +55,16 @@ public struct Redactor: Sendable {
     /// list can know, and the query parameter of one sent in the query), and
     /// the parameters and body fields the spec marks secret
     /// (`OperationDescriptor.secretFields`). Cookies are masked whole
-    /// already, and `Authorization` always.
+    /// already, and `Authorization` always. The body fields the spec marks
+    /// safe to log (`OperationDescriptor.loggableFields`) are added to
+    /// ``loggableFields``.
     public func masking(credentialsOf operation: OperationDescriptor?) -> Redactor {
-        guard let operation, !operation.security.isEmpty || !operation.secretFields.isEmpty else { return self }
+        guard let operation, !operation.security.isEmpty || !operation.secretFields.isEmpty || !operation.loggableFields.isEmpty else {
+            return self
+        }
         var copy = self
         for field in operation.secretFields { copy.secretFields.insert(Self.normalise(field)) }
+        for field in operation.loggableFields { copy.loggableFields.insert(Self.normalise(field)) }
         for scheme in operation.security.joined() {
             switch scheme.kind {
             case .apiKeyHeader(let name): copy.secretHeaders.insert(name.lowercased())
@@ -110,25 +124,6 @@ public struct Redactor: Sendable {
         }.joined(separator: "&")
     }
 
-    /// A body fit for a log: JSON and form bodies field by field, other text
-    /// with phone numbers masked, binary as its size.
-    public func body(_ bytes: [UInt8], contentType: String?) -> String {
-        let type = contentType?.lowercased() ?? ""
-        if type.contains("json") || (type.isEmpty && (bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "["))) {
-            if let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
-                let data = try? JSONSerialization.data(withJSONObject: redact(object, key: nil), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
-            {
-                return String(decoding: data, as: UTF8.self)
-            }
-            return "<\(bytes.count) bytes of malformed JSON>"
-        }
-        if type.contains("x-www-form-urlencoded") { return query(String(decoding: bytes, as: UTF8.self)) }
-        if type.hasPrefix("text/") || type.isEmpty, let string = String(bytes: bytes, encoding: .utf8) {
-            return text(string)
-        }
-        return "<\(bytes.count) bytes>"
-    }
-
     /// Free text with known secrets, phone numbers and bearer tokens masked.
     public func text(_ text: String) -> String {
         var result = text
@@ -153,28 +148,6 @@ public struct Redactor: Sendable {
 
     static func normalise(_ name: String) -> String {
         name.lowercased().filter { $0 != "_" && $0 != "-" }
-    }
-
-    private func redact(_ value: Any, key: String?) -> Any {
-        if let key {
-            let normalised = Self.normalise(key)
-            // Everything under a secret key is secret, objects included.
-            if secretFields.contains(normalised), !(value is NSNull) { return Self.mask }
-            if phoneFields.contains(normalised) {
-                if let string = value as? String { return Self.maskPhone(string) }
-                if let number = value as? NSNumber, !(value is Bool) { return Self.maskPhone(number.stringValue) }
-            }
-        }
-        switch value {
-        case let object as [String: Any]:
-            return object.reduce(into: [String: Any]()) { $0[$1.key] = redact($1.value, key: $1.key) }
-        case let array as [Any]:
-            return array.map { redact($0, key: key) }
-        case let string as String:
-            return text(string)
-        default:
-            return value
-        }
     }
 
     /// Phone numbers (E.164 or 9+ digit runs), JWTs and `Bearer` tokens in

@@ -1,0 +1,110 @@
+import ClientRuntime
+import Foundation
+
+/// How a body is logged: by an allow-list. What a body holds (a balance, a
+/// merchant, a chat message, an email, a location) is the user's, and no
+/// list of names can know every field of every API, so a body's log shows
+/// its shape (members, types, lengths) and a value only where the field's
+/// name is in ``Redactor/loggableFields``: what the spec marks
+/// `x-loggable: true`, or what the app adds. A secret or a phone number is
+/// masked even there.
+///
+/// `{"amount":-42.5,"merchant":"Blue Bottle","status":"posted","tags":["coffee"]}`
+/// with `status` loggable is logged as
+/// `{"amount": number, "merchant": string(11), "status": "posted", "tags": [string(6)]}`:
+/// a value is JSON (a string in quotes), a shape is bare.
+extension Redactor {
+    /// The most elements of an array whose shapes a body's log shows; the
+    /// rest are counted.
+    public static let shownElements = 5
+
+    /// A body fit for a log: a JSON body as its shape with the values of
+    /// ``loggableFields``, a form body as its names with the lengths of
+    /// their values (the loggable ones' values, masked as a query string
+    /// is), text as its length, anything else as its size.
+    public func body(_ bytes: [UInt8], contentType: String?) -> String {
+        guard !bytes.isEmpty else { return "<0 bytes>" }
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("json") || (type.isEmpty && (bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "["))) {
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
+                return "<\(bytes.count) bytes of malformed JSON>"
+            }
+            return shape(of: value, key: nil)
+        }
+        if type.contains("x-www-form-urlencoded") { return formShape(String(decoding: bytes, as: UTF8.self)) }
+        if type.hasPrefix("text/") || type.isEmpty, let string = String(bytes: bytes, encoding: .utf8) {
+            return "<text of \(string.count) characters>"
+        }
+        return "<\(bytes.count) bytes>"
+    }
+
+    /// The shape of `value`, found under `key` (the member an array's
+    /// elements belong to counts as their key).
+    func shape(of value: JSONValue, key: String?) -> String {
+        if let key {
+            let name = Self.normalise(key)
+            if secretFields.contains(name), value != .null { return Self.mask }
+            if loggableFields.contains(name) { return Self.json(redacted(value, key: key)) }
+        }
+        switch value {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .int, .double: return "number"
+        case .string(let string): return "string(\(string.count))"
+        case .array(let items):
+            var parts = items.prefix(Self.shownElements).map { shape(of: $0, key: key) }
+            if items.count > Self.shownElements { parts.append("… \(items.count - Self.shownElements) more") }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .object(let members):
+            let shown = members.sorted { $0.key < $1.key }.map { Self.json(.string(text($0.key))) + ": " + shape(of: $0.value, key: $0.key) }
+            return "{" + shown.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// A loggable value with what is secret in it masked: members named
+    /// secret, phone numbers, and known secrets, JWTs and bearer tokens in
+    /// its text.
+    private func redacted(_ value: JSONValue, key: String?) -> JSONValue {
+        if let key {
+            let name = Self.normalise(key)
+            if secretFields.contains(name), value != .null { return .string(Self.mask) }
+            if phoneFields.contains(name) {
+                switch value {
+                case .string(let string): return .string(Self.maskPhone(string))
+                case .int(let number): return .string(Self.maskPhone(String(number)))
+                case .double: return .string(Self.mask)
+                case .null, .bool, .array, .object: break
+                }
+            }
+        }
+        switch value {
+        case .object(let members): return .object(members.reduce(into: [:]) { $0[text($1.key)] = redacted($1.value, key: $1.key) })
+        case .array(let items): return .array(items.map { redacted($0, key: key) })
+        case .string(let string): return .string(text(string))
+        case .null, .bool, .int, .double: return value
+        }
+    }
+
+    /// A form body's names, with the lengths of their values, or the
+    /// values of the loggable ones.
+    private func formShape(_ form: String) -> String {
+        form.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            guard parts.count == 2 else { return text(name) }
+            let key = Self.normalise(name.removingPercentEncoding ?? name)
+            if secretFields.contains(key) { return text(name) + "=" + Self.mask }
+            if loggableFields.contains(key) { return query(String(pair)) }
+            let value = String(parts[1]).replacingOccurrences(of: "+", with: " ")
+            return text(name) + "=string(\((value.removingPercentEncoding ?? value).count))"
+        }.joined(separator: "&")
+    }
+
+    /// `value` as JSON text, its members sorted.
+    private static func json(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "<not encodable>" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
