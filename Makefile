@@ -45,20 +45,14 @@ INSTALL_CONFIGURATION ?= release
 # Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
 INSTALL_BUILD_FLAGS ?=
 
-.PHONY: help deps build bench-build api-diff install install-check generate drift spec-diff lint layout privacy ios-check corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
+.PHONY: help deps build bench-build api-diff install install-check generate drift spec-diff lint layout privacy ios-check yaml-copies corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
-deps: ## Install missing system packages (libyaml, pkg-config; on Linux libsqlite3-dev and openssl too): apt-get on Linux, Homebrew on a Mac
+deps: ## Install missing system packages on Linux (libyaml-dev, pkg-config, libsqlite3-dev, openssl: apt-get); a Mac needs Xcode alone
 	@if [ "$$(uname -s)" = Darwin ]; then \
-		missing=""; \
-		command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
-		command -v pkg-config >/dev/null && pkg-config --exists yaml-0.1 || missing="$$missing libyaml"; \
-		if [ -n "$$missing" ]; then \
-			command -v brew >/dev/null || { echo "deps: install$$missing (Homebrew: https://brew.sh, then brew install$$missing)" >&2; exit 1; }; \
-			echo "installing:$$missing"; brew install $$missing; \
-		fi; \
+		command -v swift >/dev/null || { echo "deps: install Xcode (it brings swift); nothing else is needed: libyaml is built with the package" >&2; exit 1; }; \
 		exit 0; \
 	fi; \
 	missing=""; \
@@ -156,6 +150,9 @@ privacy: ## Each target's App Store privacy manifest against its code (required-
 	python3 scripts/check_privacy.py
 	python3 scripts/check_privacy.py --self-test
 
+yaml-copies: deps ## The system libyaml (Linux) and the vendored copy (Apple platforms) read every spec to equal trees; the copy's symbols all prefixed
+	python3 scripts/yaml_copies.py
+
 ios-check: ## Type-check every Apple adapter for iOS (IOS_SDK=<iPhoneOS SDK>; Linux: IOS_APINOTES or IOS_RESOURCE_DIR); no Apple-only import elsewhere
 	python3 scripts/ios_check.py
 
@@ -163,7 +160,7 @@ install-check: deps ## make install into a scratch prefix and check the version 
 	scripts/install_check.sh
 
 # The one list of what CI runs (.ci/run installs what is missing, then calls this), in order.
-CI_STEPS := test test-heavy bench-build layout privacy ios-check lint drift spec-diff ci-conformance guide plugin-check url-check docs install-check sandbox-check sandbox-e2e
+CI_STEPS := test test-heavy bench-build layout privacy ios-check yaml-copies lint drift spec-diff ci-conformance guide plugin-check url-check docs install-check sandbox-check sandbox-e2e
 ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 	scripts/ci.sh $(CI_STEPS)
 

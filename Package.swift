@@ -40,15 +40,34 @@ let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 
 // MARK: Generator
 
+/// The libyaml the YAML reader links: the system's on Linux, the vendored
+/// copy on Apple platforms, or the vendored copy everywhere when the
+/// environment says `LIBYAML=vendored`.
+let libYAML: (dependencies: [Target.Dependency], settings: [SwiftSetting]) = {
+    let apple: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS]
+    if Context.environment["LIBYAML"] == "vendored" { return (["CLibYAMLVendored"], [.define("LIBYAML_VENDORED")]) }
+    return (
+        [.target(name: "CLibYAML", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])),
+         .target(name: "CLibYAMLVendored", condition: .when(platforms: apple))],
+        [.define("LIBYAML_VENDORED", .when(platforms: apple))])
+}()
+
 /// The pipeline reads top to bottom, one folder per stage under
 /// `Generator/Sources/`: CLibYAML -> YAMLReader -> OpenAPIModel -> Codegen
 /// (and SpecDiff beside it) -> clientgen.
 let generatorTargets: [Target] = [
-    // Stage 0: the system libyaml, through pkg-config.
-    .systemLibrary(
-        name: "CLibYAML", path: "Generator/Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+    // Stage 0: libyaml. On Linux the system's (libyaml-dev), through
+    // pkg-config; on Apple platforms, where there is none to link, the
+    // vendored release (upstream sources unmodified, every function
+    // renamed oamc_yaml_...: scripts/update_libyaml.py), so a Mac needs
+    // Xcode alone. `LIBYAML=vendored` builds the vendored copy on Linux too
+    // (`make yaml-copies`: both copies give the same trees).
+    .systemLibrary(name: "CLibYAML", path: "Generator/Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+    .target(
+        name: "CLibYAMLVendored", path: "Generator/Sources/CLibYAMLVendored", exclude: ["upstream", "VERSION"],
+        cSettings: [.headerSearchPath("upstream/include"), .define("YAML_DECLARE_STATIC")]),
     // Stage 1: libyaml events -> node tree with line:column marks.
-    .target(name: "YAMLReader", dependencies: ["CLibYAML"], path: "Generator/Sources/YAMLReader"),
+    .target(name: "YAMLReader", dependencies: libYAML.dependencies, path: "Generator/Sources/YAMLReader", swiftSettings: libYAML.settings),
     // Stage 2: node tree -> typed, $ref-resolved OpenAPI document + diagnostics.
     .target(name: "OpenAPIModel", dependencies: ["YAMLReader"], path: "Generator/Sources/OpenAPIModel"),
     // Stage 3: OpenAPI model -> Swift declarations -> text.
@@ -256,6 +275,8 @@ let generatorReferenceTargets: [Target] = generatorReferences.map { name in
 /// The generator's tests (`Generator/Tests/`).
 let generatorTestTargets: [Target] = [
     .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"], path: "Generator/Tests/YAMLReaderTests"),
+    // Every node of a file's tree, for `make yaml-copies` (built against each libyaml copy).
+    .executableTarget(name: "yaml-tree-dump", dependencies: ["YAMLReader"], path: "Generator/Tests/yaml-tree-dump"),
     .testTarget(name: "OpenAPIModelTests", dependencies: ["OpenAPIModel"], path: "Generator/Tests/OpenAPIModelTests"),
     .testTarget(
         name: "CodegenTests", dependencies: ["Codegen"] + generatorReferences.map { .target(name: referenceModule($0)) },
@@ -353,7 +374,7 @@ let benchmarkTargets: [Target] = [
     // What the benchmark programs share: the BENCH line, the peak memory.
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport"),
     // Parse timings against the raw libyaml event loop.
-    .executableTarget(name: "clientgen-bench", dependencies: ["OpenAPIModel", "YAMLReader", "CLibYAML", "BenchSupport"], path: "Generator/Benchmarks/clientgen-bench"),
+    .executableTarget(name: "clientgen-bench", dependencies: ["OpenAPIModel", "YAMLReader", "BenchSupport"], path: "Generator/Benchmarks/clientgen-bench"),
     // The resilience stack's per-request overhead.
     .executableTarget(
         name: "resilience-bench", dependencies: ["Resilience", "LoopbackHTTPServer", "BenchSupport", openAPIRuntime, urlSession, httpTypes, logging],

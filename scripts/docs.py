@@ -25,7 +25,20 @@ products = [('Runtime/Sources', 'ClientRuntime'), ('Runtime/Sources', 'Resilienc
 fail = script_support.failing('docs')
 
 
+def check_package_index_targets():
+    """`.spi.yml` names the targets built here: the Swift Package Index
+    builds the same reference."""
+    import re
+    with open(os.path.join(root, '.spi.yml')) as handle:
+        listed = re.search(r'documentation_targets:\s*\[([^\]]*)\]', handle.read())
+    named = [name.strip() for name in listed.group(1).split(',')] if listed else []
+    if sorted(named) != sorted(name for _, name in products):
+        fail(f'.spi.yml names {named or "no documentation_targets"} for the Swift Package Index, '
+             f'make docs builds {[name for _, name in products]}: make them agree')
+
+
 def main():
+    check_package_index_targets()
     docc = shutil.which('docc') or os.path.join(os.path.dirname(os.path.realpath(shutil.which('swift'))), 'docc')
     if not os.path.exists(docc):
         fail('docc is not in the toolchain (it ships with Swift 5.6 and later)')

@@ -1,5 +1,4 @@
 import BenchSupport
-import CLibYAML
 import Foundation
 import OpenAPIModel
 import YAMLReader
@@ -53,21 +52,7 @@ func medianMilliseconds(_ measurement: String, _ body: () -> Void) -> Double {
 var sink = 0
 
 let raw = medianMilliseconds("raw-libyaml") {
-    var parser = yaml_parser_t()
-    yaml_parser_initialize(&parser)
-    defer { yaml_parser_delete(&parser) }
-    bytes.withUnsafeBufferPointer { buffer in
-        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-        var event = yaml_event_t()
-        var count = 0
-        while yaml_parser_parse(&parser, &event) == 1 {
-            let done = event.type == YAML_STREAM_END_EVENT
-            yaml_event_delete(&event)
-            count += 1
-            if done { break }
-        }
-        sink &+= count
-    }
+    sink &+= LibYAML.eventCount(of: bytes)
 }
 
 var nodeCount = 0

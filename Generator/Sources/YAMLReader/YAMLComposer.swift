@@ -1,4 +1,8 @@
+#if LIBYAML_VENDORED
+import CLibYAMLVendored
+#else
 import CLibYAML
+#endif
 import Foundation
 
 /// Turns libyaml's event stream into a ``YAMLTree``: one pass, flat tables,

@@ -1,8 +1,13 @@
+#if LIBYAML_VENDORED
+import CLibYAMLVendored
+#else
 import CLibYAML
+#endif
 import Foundation
 
-/// Reads YAML (and JSON, which is YAML) into a ``YAMLTree`` through the
-/// system libyaml's event API.
+/// Reads YAML (and JSON, which is YAML) into a ``YAMLTree`` through
+/// libyaml's event API (the system's on Linux, the vendored copy on Apple
+/// platforms: `LibYAML`).
 ///
 /// ```swift
 /// let tree = try YAMLReader.read(contentsOfFile: "specs/soul.yaml")
