@@ -43,7 +43,7 @@ EXTERNAL_NAMES = frozenset('''
     ThisDeviceOnly TimeInterval Type UIApplication UIKit UInt8 URL URLComponents URLError URLQueryItem URLRequest
     URLResponse URLSession URLSessionConfiguration URLSessionDelegate URLSessionTaskDelegate URLSessionTransport
     UUID UserDefaults Void WhenUnlockedThisDeviceOnly XCTAssertEqual XCTest XCTestCase
-    ClientError ClientMiddleware ClientTransport CYaml
+    ClientError ClientMiddleware ClientTransport CYaml LoggingSystem StreamLogHandler
 '''.split())
 # HTTP's own names (headers, schemes) and the names of examples: a reader's
 # app, a generated client of another spec, the peer generator's output.
@@ -97,6 +97,11 @@ class Repository:
                 for index, part in enumerate(parts[:-1]):
                     if part.endswith('Tests') and index > 0 and parts[index - 1] == 'Tests':
                         self.suite_files.setdefault(part, []).append(file)
+        # The package's own name (`name:` in Package.swift), which the SDKs'
+        # unified-log subsystems start with.
+        manifest = os.path.join(root, 'Package.swift')
+        if os.path.exists(manifest):
+            self.modules.update(re.findall(r'Package\(\s*name:\s*"(\w+)"', open(manifest, encoding='utf-8').read()))
         self._functions = {}
 
     def _walk(self):

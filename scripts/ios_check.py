@@ -258,8 +258,10 @@ def type_check(adapters, problems):
         return 0
     cache = os.path.join(root, '.build', 'ios-check')
     os.makedirs(cache, exist_ok=True)
+    # An adapter and its seams are one module, in one package (SwiftPM passes
+    # -package-name too), so a seam may be `package`.
     command_base = ['swiftc', '-typecheck', '-swift-version', '6', '-target', 'arm64-apple-ios16.0', '-sdk', sdk,
-                    '-module-cache-path', os.path.join(cache, 'module-cache')]
+                    '-package-name', 'ioscheck', '-module-cache-path', os.path.join(cache, 'module-cache')]
     if platform.system() != 'Darwin':
         resources, why = resource_dir(cache)
         if not resources:

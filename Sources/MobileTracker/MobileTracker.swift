@@ -144,7 +144,7 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// Creates options.
         public init(
             folder: URL? = nil, primaryStore: (any TrackerKeyValueStore)? = nil, transport: (any ClientTransport)? = nil,
-            connectivity: Connectivity? = .systemDefault(), logger: Logger = Logger(label: "mobile-tracker"), maximumQueuedItems: Int = 10_000,
+            connectivity: Connectivity? = .systemDefault(), logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.MobileTracker"), maximumQueuedItems: Int = 10_000,
             maximumQueuedBytes: Int = 10 << 20, osName: String = Options.currentOSName, deviceType: String = "Mobile",
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
             tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none,

@@ -146,7 +146,7 @@ public final class Safepocket: SessionOwner {
         public init(
             baseURL: URL = SafepocketAPI.Client.Server.production.url, authorization: AuthorizationConfiguration,
             tokenStore: (any TokenStore)? = nil, pendingSignInFile: URL? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
-            transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "safepocket"),
+            transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.Safepocket"),
             connectivity: Connectivity? = .systemDefault(), storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
             signInLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, isDevelopment: Bool? = nil,
             keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60),

@@ -105,7 +105,7 @@ extension SecureNodeEngine {
             await credentialsAcceptedAgain()
         }
         _ = try? await device.registerOrUpdate()
-        let status = await syncEngine.sync()
+        let status = await intervals.interval("branding sync", detail: "launch flow") { await syncEngine.sync() }
         // The engine keeps a 401 to replaced credentials from disabling the
         // new ones; its status is what holds.
         if case .disabled(let refusal) = await syncEngine.status {
@@ -134,7 +134,7 @@ extension SecureNodeEngine {
                 }
             }
         }
-        let report = try? await delivery.deliverDue()
+        let report = try? await intervals.interval("billing delivery", detail: "after sync") { try await delivery.deliverDue() }
         let reloaded = await reloadCallDirectoryIfConfigured()
         // After a sync, or when branding was turned off (a refusal: the contacts go too).
         if status.isUpToDate || status.isDisabled { syncManagedContacts() }

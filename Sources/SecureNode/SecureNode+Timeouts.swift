@@ -41,7 +41,7 @@ extension SecureNodeEngine {
     /// `CertificatePinningTransport` (a refused connection, a TLS failure or
     /// a redirect elsewhere is a `CertificatePinningError`, with nothing sent).
     public static func urlSessionTransport(
-        timeouts: TransportTimeouts = defaultTimeouts, pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode")
+        timeouts: TransportTimeouts = defaultTimeouts, pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode")
     ) -> CertificatePinningTransport {
         SDKTransport.overURLSession(
             pinning: pinning, logger: logger, sessionConfiguration: urlSessionConfiguration(timeouts: timeouts),

@@ -168,7 +168,7 @@ public final class SecureNodeEngine: Sendable {
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
             logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: TransportTimeouts = SecureNodeEngine.defaultTimeouts,
             dialsBeforeSending: Bool? = nil, managedContacts: (any ManagedContactStore)? = nil,
-            managedContactsMaximumNumbers: Int = 10_000, pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode"),
+            managedContactsMaximumNumbers: Int = 10_000, pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode"),
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.now = now
@@ -231,6 +231,8 @@ public final class SecureNodeEngine: Sendable {
     let assumedFields: AssumedFieldObservation
     /// The wall clock (``Configuration/now``).
     let now: @Sendable () -> Date
+    /// Where a sync's and a billing delivery's intervals go (Instruments).
+    let intervals: Signposts
 
     /// Opens (or creates) the SDK's files under `configuration.folder`.
     /// Throws ``SecureNodeError/insecureAPIURL(_:)`` for an http URL to a
@@ -255,6 +257,7 @@ public final class SecureNodeEngine: Sendable {
         deviceID = configuration.device.deviceID
         let now = configuration.now
         self.now = now
+        intervals = configuration.connection.intervals
         // Background refresh, ring-time recording and the Call Directory
         // extension read these files while the device may be locked (after
         // its first unlock); none goes into a backup.
@@ -328,7 +331,7 @@ public final class SecureNodeEngine: Sendable {
             store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus,
             deadline: configuration.timeouts.whole, now: now)
         delivery = OutboxDelivery(outbox: outbox, client: deliveryClient, now: now)
-        let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox, now: now)
+        let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox, now: now, signposts: intervals)
         self.deliveryLoop = deliveryLoop
         device = DeviceLifecycle(
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),

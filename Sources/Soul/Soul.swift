@@ -148,7 +148,7 @@ public final class Soul: SessionOwner {
         public init(
             environment: Environment, tokenStore: (any TokenStore)? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), resendCooldown: Duration = .seconds(30),
-            rateLimitFallback: Duration = .seconds(60), logger: Logger = Logger(label: "soul"), connectivity: Connectivity? = .systemDefault(),
+            rateLimitFallback: Duration = .seconds(60), logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.Soul"), connectivity: Connectivity? = .systemDefault(),
             now: @escaping @Sendable () -> Date = { Date() }, storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
             codeLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, keepsQueuedWritesAfterSignOut: Bool = false
         ) {

@@ -6,8 +6,10 @@ import Logging
 @testable import MobileTracker
 import MobileTrackerAPI
 import OpenAPIURLSession
+import PlatformRules
 import Resilience
 import Testing
+import Waiting
 
 /// The tracking session id is a secret the spec marks (`x-secret` on
 /// `SessionId`): it reaches no log line, in a body or in a URL path. A
@@ -84,5 +86,28 @@ import Testing
         #expect(log.contains { $0.contains(#"{"accuracy": number, "latitude": ***, "longitude": ***}"#) }, "the spec marks the location secret: \(log)")
         #expect(log.contains { $0.contains(#""email": ***"#) }, "and the email: \(log)")
         #expect(log.contains { $0.contains(#""success": true"#) }, "what the spec marks loggable shows its value: \(log)")
+    }
+}
+
+/// What Instruments shows of the tracker (through `OSSignposter` on a
+/// device, a simulated signposter holding its rules here): each delivery
+/// pass of the queue and each request, named with its operation's id.
+@Suite struct TrackerIntervalsTests {
+    @Test func aFlushIsAnIntervalWithItsRequests() async throws {
+        let harness = try TrackerHarness()
+        defer { harness.cleanUp() }
+        let signposter = SimulatedSignposter()
+        var options = MobileTracker.Options(folder: harness.folder, primaryStore: harness.primary, connectivity: nil, logger: harness.log.logger(label: "tracker"))
+        options.connection.signposts = Signposts(subsystem: "OpenAPIMobileClients.MobileTracker", sink: signposter)
+        let tracker = MobileTracker(options: options)
+        try await tracker.initialize(brandId: "925", config: harness.config)
+        await tracker.track(eventName: "SIGNED_IN")
+        #expect(await tracker.flush(timeout: .seconds(60)))
+        try await waitUntil("the pass that emptied the queue has ended") { signposter.openIntervals.isEmpty }
+        #expect(signposter.violations.isEmpty, "\(signposter.violations)")
+        let intervals = signposter.finished
+        #expect(intervals.contains(.init(name: "queue flush", subsystem: "OpenAPIMobileClients.MobileTracker", detail: "delivery pass")), "\(intervals)")
+        let requests = intervals.filter { $0.name == "request" }.map(\.detail)
+        #expect(requests.contains("createTrackingSession") && requests.contains("sendTrackingSessionData"), "\(requests)")
     }
 }

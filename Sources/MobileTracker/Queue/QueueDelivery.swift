@@ -38,6 +38,8 @@ actor QueueDelivery {
     private let logger: Logger
     private let backoff: BackoffPolicy
     private let now: @Sendable () -> Date
+    /// Where each pass's interval goes (Instruments).
+    private let signposts: Signposts
     private var sessionID: String?
     /// The loop; made on first use. Its pass holds this actor weakly (only
     /// while a pass runs, strongly), and `deinit` stops it.
@@ -56,8 +58,9 @@ actor QueueDelivery {
 
     init(
         queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, backoff: BackoffPolicy, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, signposts: Signposts = .none
     ) {
+        self.signposts = signposts
         self.backoff = backoff
         self.queue = queue
         self.client = client
@@ -114,11 +117,13 @@ actor QueueDelivery {
     private func pass() async -> DeliveryLoop.Next {
         // Running: a row appended from now on is found by this pass or a later one.
         idle.withLock { $0 = false }
-        while !Task.isCancelled {
-            let next = await settleOldest()
-            guard next == .again else { return next }
+        return await signposts.interval("queue flush", detail: "delivery pass") {
+            while !Task.isCancelled {
+                let next = await settleOldest()
+                guard next == .again else { return next }
+            }
+            return .done
         }
-        return .done
     }
 
     /// The oldest row sent and settled.

@@ -95,7 +95,7 @@ public final class LogoCache: Sendable {
     public init(
         folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = defaultMaximumLogoBytes,
         retryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), fetch: Fetch? = nil,
-        pinning: CertificatePinning = .none, logger: Logger = Logger(label: "securenode.logos"), now: @escaping @Sendable () -> Date = { Date() }
+        pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = now
         self.folder = folder

@@ -16,11 +16,11 @@ final class BillingDeliveryLoop: Sendable {
     private let outbox: BillingOutbox
     private let now: @Sendable () -> Date
 
-    init(delivery: OutboxDelivery, outbox: BillingOutbox, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(delivery: OutboxDelivery, outbox: BillingOutbox, now: @escaping @Sendable () -> Date = { Date() }, signposts: Signposts = .none) {
         self.outbox = outbox
         self.now = now
         loop = DeliveryLoop {
-            _ = try? await delivery.deliverDue()
+            _ = try? await signposts.interval("billing delivery", detail: "loop") { try await delivery.deliverDue() }
             if await delivery.pausedForStatus != nil { return .done }
             guard let next = (try? outbox.nextAttemptDate()) ?? nil else { return .done }
             // At least 50 ms: events in flight in another pass must not spin this.

@@ -51,7 +51,7 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
     /// An evaluator of `pinning` in `environment`, following redirects by `redirects`.
     public init(
         pinning: CertificatePinning, environment: PinningEnvironment, redirects: RedirectPolicy = .sameOrigin,
-        logger: Logger = Logger(label: "resilience.pinning")
+        logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.Resilience")
     ) {
         self.pinning = pinning
         self.environment = environment

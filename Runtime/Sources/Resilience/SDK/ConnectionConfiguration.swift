@@ -56,6 +56,14 @@ public struct ConnectionConfiguration: Sendable {
     /// than ``baseURL``'s (a proxying or test transport), so it is not
     /// dialled for unless this says true.
     public var dialsBeforeSending: Bool?
+    /// Where the SDK's intervals go (a request, a sync, a delivery, a
+    /// flush); nil, the default: the platform's (``Signposts/sdkDefault(subsystem:)``,
+    /// under the logger's label). Tests give a simulated signposter.
+    package var signposts: Signposts?
+
+    /// The SDK's intervals: ``signposts``, or the platform's under the
+    /// logger's label.
+    package var intervals: Signposts { signposts ?? .sdkDefault(subsystem: logger.label) }
 
     /// A connection to `baseURL`; every other setting has a default.
     public init(

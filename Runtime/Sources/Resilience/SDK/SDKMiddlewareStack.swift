@@ -5,7 +5,9 @@ import OpenAPIRuntime
 /// The one middleware stack of the four SDKs, outermost first. Each SDK
 /// says which layers it has; their order is this one's, whatever the SDK:
 ///
-/// 1. https only (``SecureTransportMiddleware``);
+/// 1. https only (``SecureTransportMiddleware``), and each request an
+///    interval named with its operation's id, for Instruments
+///    (``SignpostMiddleware``, where there is a signposter);
 /// 2. the SDK's routing (SecureNode's mount discovery and default headers);
 /// 3. one `Idempotency-Key` per logical write, the same on every attempt,
 ///    for the operations whose spec declares the header;
@@ -59,11 +61,14 @@ package struct SDKMiddlewareStack: Sendable {
     package var attemptDeadlineExemptions: Set<String> = []
     /// The wall clock a `Retry-After` date is read against (the SDK's `now`).
     package var now: @Sendable () -> Date = { Date() }
+    /// Where each request's interval goes (layer 1).
+    package var signposts: Signposts = .none
 
     /// A stack for `connection`: https, logs and its bounds; the SDK adds
     /// its layers.
     package init(connection: ConnectionConfiguration) {
         self.init(logger: connection.logger, connectivity: connection.connectivity, timeouts: connection.timeouts, dialsFirst: connection.dialsFirst)
+        signposts = connection.intervals
     }
 
     /// A stack from its parts (the SDKs' public `middlewares(...)` functions).
@@ -77,6 +82,7 @@ package struct SDKMiddlewareStack: Sendable {
     /// The middlewares, outermost first; see the type's documentation.
     package func middlewares() -> [any ClientMiddleware] {
         var stack: [any ClientMiddleware] = [SecureTransportMiddleware()]
+        if signposts.sink != nil { stack.append(SignpostMiddleware(signposts: signposts)) }
         stack += routing
         if !idempotencyKeyOperations.isEmpty { stack.append(IdempotencyKeyMiddleware(operations: idempotencyKeyOperations)) }
         if let cache { stack.append(ResponseCacheMiddleware(cache: cache, connectivity: connectivity)) }
@@ -99,6 +105,7 @@ package struct SDKMiddlewareStack: Sendable {
         var plain = SDKMiddlewareStack(logger: logger, connectivity: nil, timeouts: timeouts, dialsFirst: dialsFirst)
         plain.knownSecrets = knownSecrets
         plain.attemptDeadlineExemptions = attemptDeadlineExemptions
+        plain.signposts = signposts
         return plain.middlewares()
     }
 
