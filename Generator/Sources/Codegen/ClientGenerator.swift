@@ -73,6 +73,7 @@ public enum ClientGenerator {
         client.componentTypeNames = models.componentTypeNames
         client.patterns = models.constraints.patterns
         client.securitySchemes = SecuritySchemeNaming.names(of: client.operations)
+        client.memberNames = operations.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }.sorted()
         return client
     }
 

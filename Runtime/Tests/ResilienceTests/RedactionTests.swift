@@ -13,7 +13,7 @@ import Testing
     let redactor = Redactor()
 
     @Test func knownSecretsAreMaskedWhateverTheirShape() {
-        let redactor = Redactor(loggableFields: ["message"], knownSecrets: { ["rt-0f3a9c1e-opaque", "short"] })
+        let redactor = Redactor(loggablePaths: ["message"], knownSecrets: { ["rt-0f3a9c1e-opaque", "short"] })
         #expect(redactor.text("bad token rt-0f3a9c1e-opaque, try again") == "bad token ***, try again")
         #expect(redactor.body(Array(#"{"message":"rt-0f3a9c1e-opaque"}"#.utf8), contentType: "application/json") == #"{"message": "***"}"#,
             "a loggable field's value is shown with known secrets masked")
@@ -31,15 +31,17 @@ import Testing
         let form = Array("code=123456&phone=+447700900123&plan=pro+plus&flag".utf8)
         #expect(redactor.body(form, contentType: "application/x-www-form-urlencoded") == "code=***&phone=string(13)&plan=string(8)&flag",
             "a form body shows its names and the lengths of their values")
-        #expect(Redactor(loggableFields: ["plan", "phone"]).body(form, contentType: "application/x-www-form-urlencoded")
+        #expect(Redactor(loggablePaths: ["plan", "phone"]).body(form, contentType: "application/x-www-form-urlencoded")
             == "code=***&phone=+********0123&plan=pro+plus&flag", "loggable fields show their values, a phone number masked even so")
+        #expect(Redactor(memberNames: ["code", "phone", "plan"]).body(form, contentType: "application/x-www-form-urlencoded")
+            == "code=***&phone=string(13)&plan=string(8)&key(4)", "a name the spec does not declare shows as its length")
     }
 
     @Test func aJSONBodyIsLoggedAsItsShape() throws {
         let body = #"{"phone_number":"+15551234567","code":"123456","user":{"refreshToken":"r-1","name":"Ada","verified":true},"items":[{"access_token":"a-1"}],"note":"call +1 555 123 4567","balance":-42.5,"count":3,"closed":null}"#
         let shape = redactor.body(Array(body.utf8), contentType: "application/json")
         #expect(shape == #"{"balance": number, "closed": null, "code": ***, "count": number, "items": [{"access_token": ***}], "note": string(20), "phone_number": string(12), "user": {"name": string(3), "refreshToken": ***, "verified": boolean}}"#)
-        let loggable = Redactor(loggableFields: ["note", "phone_number", "user", "count"]).body(Array(body.utf8), contentType: "application/json")
+        let loggable = Redactor(loggablePaths: ["note", "phone_number", "user", "count"]).body(Array(body.utf8), contentType: "application/json")
         #expect(loggable == #"{"balance": number, "closed": null, "code": ***, "count": 3, "items": [{"access_token": ***}], "note": "call +* *** *** 4567", "phone_number": "+*******4567", "user": {"name":"Ada","refreshToken":"***","verified":true}}"#,
             "a loggable value is shown, with what is secret in it masked")
     }
@@ -151,7 +153,7 @@ import Testing
         #expect(redactor.header(name: "Location", value: "app://cb?code=123&state=s") == "app://cb?code=***&state=s")
         let body = Array(#"{"token":{"value":"t"},"phone":15551234567}"#.utf8)
         #expect(redactor.body(body, contentType: "application/json") == #"{"phone": number, "token": ***}"#)
-        #expect(Redactor(loggableFields: ["phone", "token"]).body(body, contentType: "application/json") == #"{"phone": "*******4567", "token": ***}"#,
+        #expect(Redactor(loggablePaths: ["phone", "token"]).body(body, contentType: "application/json") == #"{"phone": "*******4567", "token": ***}"#,
             "a secret stays masked when it is also named loggable")
     }
 }
@@ -175,7 +177,7 @@ import Testing
         let operation = OperationDescriptor(
             id: "createPlaidLinkToken", method: .post, pathTemplate: "/plaid/link-token", security: [], secretFields: ["linkToken", "session_id"])
         let body = Array(#"{"linkToken":"link-sandbox-af1a0311","session_id":"sess_8f3a2c","requestId":"XQVgFigpGHXkb0b"}"#.utf8)
-        let loggingAll = Redactor(loggableFields: ["linkToken", "session_id", "requestId"])
+        let loggingAll = Redactor(loggablePaths: ["linkToken", "session_id", "requestId"])
         #expect(loggingAll.body(body, contentType: "application/json").contains("link-sandbox"), "no default list knows linkToken")
         let masked = loggingAll.masking(credentialsOf: operation).body(body, contentType: "application/json")
         #expect(masked == #"{"linkToken": ***, "requestId": "XQVgFigpGHXkb0b", "session_id": ***}"#)
@@ -183,11 +185,14 @@ import Testing
 
     @Test func onlyTheFieldsTheSpecMarksLoggableShowTheirValues() {
         let operation = OperationDescriptor(
-            id: "listTransactions", method: .get, pathTemplate: "/transactions", security: [], loggableFields: ["traceId", "status"])
-        let body = Array(#"{"items":[{"merchant":"Blue Bottle","amount":-4.5,"status":"posted"}],"traceId":"d4b1e7c2"}"#.utf8)
+            id: "listTransactions", method: .get, pathTemplate: "/transactions", security: [], loggablePaths: ["traceId", "items[].status"],
+            memberNames: ["items", "merchant", "amount", "status", "traceId", "tags", "note"])
+        let body = Array(#"{"items":[{"merchant":"Blue Bottle","amount":-4.5,"status":"posted","tags":{"coffee":1,"status":"vip"}}],"note":{"status":"x"},"traceId":"d4b1e7c2"}"#.utf8)
         #expect(Redactor().body(body, contentType: "application/json")
-            == #"{"items": [{"amount": number, "merchant": string(11), "status": string(6)}], "traceId": string(8)}"#)
+            == #"{"items": [{"amount": number, "merchant": string(11), "status": string(6), "tags": {"coffee": number, "status": string(3)}}], "note": {"status": string(1)}, "traceId": string(8)}"#,
+            "nothing known: every key shown, every value a shape")
         #expect(Redactor().masking(credentialsOf: operation).body(body, contentType: "application/json")
-            == #"{"items": [{"amount": number, "merchant": string(11), "status": "posted"}], "traceId": "d4b1e7c2"}"#)
+            == #"{"items": [{"amount": number, "merchant": string(11), "status": "posted", "tags": {key(6): number, "status": string(3)}}], "note": {"status": string(1)}, "traceId": "d4b1e7c2"}"#,
+            "a value only where the spec marks it, not under the same name elsewhere; a map's undeclared key is its length")
     }
 }

@@ -16,7 +16,7 @@ import Testing
         for (level, kind) in expected { #expect(UnifiedLogHandler.kind(of: level) == kind, "\(level)") }
     }
 
-    @Test func consoleShowsTheLevelAndTheValuesTheCodeMarksPublicAndNothingElse() {
+    @Test func consoleShowsTheLevelAndTheValuesTheCodeMarksPublicAndNothingElse() throws {
         let log = SimulatedUnifiedLog()
         var logger = Logger(label: "OpenAPIMobileClients.Safepocket") { UnifiedLogHandler(subsystem: $0, sink: log) }
         logger.logLevel = .trace
@@ -26,7 +26,7 @@ import Testing
         logger.critical("the outbox could not be opened", metadata: ["file": "outbox.sqlite"])
         let lines = log.all
         #expect(log.refused.isEmpty, "\(log.refused)")
-        try? #require(lines.count == 3)
+        try #require(lines.count == 3)
         #expect(lines.allSatisfy { $0.subsystem == "OpenAPIMobileClients.Safepocket" && $0.category == "ResilienceTests" }, "a category per module: \(lines)")
         #expect(lines.map(\.entry.kind) == [.debug, .debug, .fault])
         #expect(lines[0].shownInConsole == "debug operation=listAccounts status=200 <private>")
@@ -52,8 +52,20 @@ import Testing
         #expect(!UnifiedLog.appLeftSwiftLogAlone(UnifiedLogHandler(subsystem: "app", sink: SimulatedUnifiedLog())))
         // Linux has no unified log: the default stays swift-log's, named for the SDK.
         let fallback = Logger.sdkDefault(subsystem: "OpenAPIMobileClients.Soul")
-        #expect(fallback.label == "OpenAPIMobileClients.Soul")
+        #expect(fallback.label == "OpenAPIMobileClients.Soul" && fallback.handler is StreamLogHandler)
         #expect(UnifiedLog.systemSink == nil && UnifiedLog.systemSignposts == nil)
+    }
+
+    /// Where Apple's unified log exists (here a simulated one) and swift-log
+    /// was left alone, as in this test process, the SDK's default writes to
+    /// it, under the SDK's subsystem.
+    @Test func withAUnifiedLogAndNoBootstrapTheDefaultWritesThere() {
+        let log = SimulatedUnifiedLog()
+        let logger = Logger.sdkDefault(subsystem: "OpenAPIMobileClients.Soul", unifiedLog: log)
+        #expect(logger.handler is UnifiedLogHandler)
+        logger.warning("the moods cache could not be read", metadata: ["operation": "listMoods"])
+        #expect(log.all.map(\.shownInConsole) == ["warning operation=listMoods <private>"])
+        #expect(log.all.map(\.subsystem) == ["OpenAPIMobileClients.Soul"])
     }
 
     @Test func anAppsOwnLoggerAndItsLabelAreWhatTheSDKUses() {

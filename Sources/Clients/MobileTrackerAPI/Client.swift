@@ -123,7 +123,8 @@ extension Client {
             pathTemplate: "/v2/tracking-session",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
             secretFields: ["id"],
-            loggableFields: ["success"]
+            loggablePaths: ["success"],
+            memberNames: memberNames
         )
         /// `POST /v2/tracking-session-data`
         public static let sendTrackingSessionData = OperationDescriptor(
@@ -132,7 +133,8 @@ extension Client {
             pathTemplate: "/v2/tracking-session-data",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
             secretFields: ["session_id"],
-            loggableFields: ["success"]
+            loggablePaths: ["success"],
+            memberNames: memberNames
         )
         /// `PUT /v1/customer-profiles/set`
         public static let setCustomerProfile = OperationDescriptor(
@@ -141,7 +143,8 @@ extension Client {
             pathTemplate: "/v1/customer-profiles/set",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
             secretFields: ["email", "session_id"],
-            loggableFields: ["success"]
+            loggablePaths: ["success"],
+            memberNames: memberNames
         )
         /// `PUT /v2/tracking-session/{sessionId}/location`
         public static let updateTrackingSessionLocation = OperationDescriptor(
@@ -151,8 +154,36 @@ extension Client {
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
             secretFields: ["latitude", "longitude"],
             secretPathParameters: ["sessionId"],
-            loggableFields: ["success"]
+            loggablePaths: ["success"],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "accuracy",
+            "birthday",
+            "brand_id",
+            "business_domain",
+            "code",
+            "data",
+            "device_id",
+            "device_type",
+            "email",
+            "event_name",
+            "gender",
+            "id",
+            "latitude",
+            "longitude",
+            "message",
+            "metadata",
+            "name",
+            "os_name",
+            "phone",
+            "session_id",
+            "source",
+            "success",
+            "user_id"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

@@ -179,7 +179,8 @@ extension Client {
             pathTemplate: "/auth/token",
             security: [],
             secretFields: ["accessToken", "code", "codeVerifier", "idToken", "refreshToken"],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `GET /accounts`
         public static let listAccounts = OperationDescriptor(
@@ -187,7 +188,8 @@ extension Client {
             method: .get,
             pathTemplate: "/accounts",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `GET /transactions`
         public static let listTransactions = OperationDescriptor(
@@ -195,7 +197,8 @@ extension Client {
             method: .get,
             pathTemplate: "/transactions",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `PATCH /transactions/{transactionId}`
         public static let updateTransaction = OperationDescriptor(
@@ -204,7 +207,8 @@ extension Client {
             pathTemplate: "/transactions/{transactionId}",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
             isOfflineQueueable: true,
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `POST /transactions/sync`
         public static let syncTransactions = OperationDescriptor(
@@ -212,7 +216,8 @@ extension Client {
             method: .post,
             pathTemplate: "/transactions/sync",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `POST /transactions/reset`
         public static let resetTransactions = OperationDescriptor(
@@ -220,7 +225,8 @@ extension Client {
             method: .post,
             pathTemplate: "/transactions/reset",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `GET /analytics/summary`
         public static let getAnalyticsSummary = OperationDescriptor(
@@ -228,7 +234,8 @@ extension Client {
             method: .get,
             pathTemplate: "/analytics/summary",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `GET /ai/chat`
         public static let getChatConversation = OperationDescriptor(
@@ -236,7 +243,8 @@ extension Client {
             method: .get,
             pathTemplate: "/ai/chat",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `POST /ai/chat`
         public static let sendChatMessage = OperationDescriptor(
@@ -244,7 +252,8 @@ extension Client {
             method: .post,
             pathTemplate: "/ai/chat",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `POST /plaid/link-token`
         public static let createPlaidLinkToken = OperationDescriptor(
@@ -253,7 +262,8 @@ extension Client {
             pathTemplate: "/plaid/link-token",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
             secretFields: ["linkToken"],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `POST /plaid/exchange`
         public static let exchangePlaidPublicToken = OperationDescriptor(
@@ -262,7 +272,8 @@ extension Client {
             pathTemplate: "/plaid/exchange",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
             secretFields: ["publicToken"],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `POST /rag/search`
         public static let searchRAG = OperationDescriptor(
@@ -271,7 +282,8 @@ extension Client {
             pathTemplate: "/rag/search",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
             isIdempotent: true,
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `GET /rag/summaries`
         public static let getRAGSummaries = OperationDescriptor(
@@ -279,7 +291,8 @@ extension Client {
             method: .get,
             pathTemplate: "/rag/summaries",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
         /// `POST /rag/aggregate`
         public static let aggregateRAG = OperationDescriptor(
@@ -288,8 +301,116 @@ extension Client {
             pathTemplate: "/rag/aggregate",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
             isIdempotent: true,
-            loggableFields: ["traceId"]
+            loggablePaths: ["traceId"],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "accessToken",
+            "accountId",
+            "accounts",
+            "aggregates",
+            "aiHighlight",
+            "amount",
+            "amountCents",
+            "amountMax",
+            "amountMin",
+            "anomalies",
+            "authorizedAt",
+            "avg",
+            "balance",
+            "bucket",
+            "buckets",
+            "budgetImpactPercent",
+            "byCategory",
+            "categories",
+            "category",
+            "categoryTotals",
+            "code",
+            "codeVerifier",
+            "commentary",
+            "content",
+            "conversationId",
+            "count",
+            "createdAt",
+            "currency",
+            "deltaAmount",
+            "demoSeed",
+            "description",
+            "details",
+            "error",
+            "expense",
+            "expenseTotal",
+            "expiration",
+            "expiresIn",
+            "forceFullSync",
+            "from",
+            "grantType",
+            "granularity",
+            "id",
+            "idToken",
+            "income",
+            "incomeTotal",
+            "institution",
+            "itemId",
+            "key",
+            "label",
+            "linkToken",
+            "merchant",
+            "merchantId",
+            "merchantName",
+            "merchants",
+            "message",
+            "messages",
+            "method",
+            "month",
+            "monthNet",
+            "name",
+            "net",
+            "netTotal",
+            "notes",
+            "occurredAt",
+            "occurredOn",
+            "page",
+            "pageSize",
+            "pending",
+            "pendingCount",
+            "percentage",
+            "period",
+            "publicToken",
+            "query",
+            "recommendations",
+            "redirectUri",
+            "refreshToken",
+            "requestId",
+            "results",
+            "role",
+            "scope",
+            "score",
+            "sentiment",
+            "startMonth",
+            "stats",
+            "status",
+            "sum",
+            "summary",
+            "syncedCount",
+            "timeline",
+            "title",
+            "to",
+            "tokenType",
+            "topK",
+            "topMerchants",
+            "total",
+            "totalBalance",
+            "totals",
+            "traceId",
+            "transactionCount",
+            "transactionId",
+            "transactions",
+            "truncateFromMessageId",
+            "unlinkPlaid"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

@@ -134,7 +134,8 @@ extension Client {
             method: .get,
             pathTemplate: "/api/mobile/branding/sync",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            secretFields: ["phone_number_e164"]
+            secretFields: ["phone_number_e164"],
+            memberNames: memberNames
         )
         /// `GET /api/mobile/branding/lookup`
         public static let lookupBranding = OperationDescriptor(
@@ -142,7 +143,8 @@ extension Client {
             method: .get,
             pathTemplate: "/api/mobile/branding/lookup",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            secretFields: ["e164"]
+            secretFields: ["e164"],
+            memberNames: memberNames
         )
         /// `POST /api/mobile/branding/imprint`
         public static let recordImprint = OperationDescriptor(
@@ -151,7 +153,8 @@ extension Client {
             pathTemplate: "/api/mobile/branding/imprint",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
             isIdempotent: true,
-            secretFields: ["caller_number_e164", "destination_number_e164", "phone_number_e164"]
+            secretFields: ["caller_number_e164", "destination_number_e164", "phone_number_e164"],
+            memberNames: memberNames
         )
         /// `POST /api/mobile/branding/event`
         public static let recordBrandingEvent = OperationDescriptor(
@@ -160,36 +163,92 @@ extension Client {
             pathTemplate: "/api/mobile/branding/event",
             security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
             isIdempotent: true,
-            secretFields: ["caller_number_e164", "destination_number_e164", "phone_number_e164"]
+            secretFields: ["caller_number_e164", "destination_number_e164", "phone_number_e164"],
+            memberNames: memberNames
         )
         /// `POST /api/mobile/device/register`
         public static let registerDevice = OperationDescriptor(
             id: "registerDevice",
             method: .post,
             pathTemplate: "/api/mobile/device/register",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            memberNames: memberNames
         )
         /// `POST /api/mobile/device/update`
         public static let updateDevice = OperationDescriptor(
             id: "updateDevice",
             method: .post,
             pathTemplate: "/api/mobile/device/update",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            memberNames: memberNames
         )
         /// `POST /api/mobile/device/presence`
         public static let reportDevicePresence = OperationDescriptor(
             id: "reportDevicePresence",
             method: .post,
             pathTemplate: "/api/mobile/device/presence",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            memberNames: memberNames
         )
         /// `POST /api/mobile/debug/upload`
         public static let uploadDebugLogs = OperationDescriptor(
             id: "uploadDebugLogs",
             method: .post,
             pathTemplate: "/api/mobile/debug/upload",
-            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "ApiKeyAuth", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "app_version",
+            "brand_id",
+            "brand_name",
+            "branding",
+            "branding_applied",
+            "branding_enabled",
+            "branding_profile_id",
+            "call_duration_seconds",
+            "call_event_id",
+            "call_outcome",
+            "call_reason",
+            "caller_number_e164",
+            "capabilities",
+            "config",
+            "context",
+            "destination_number_e164",
+            "device_id",
+            "displayed_at",
+            "e164",
+            "error",
+            "event_id",
+            "event_key",
+            "identity_type",
+            "is_active",
+            "last_synced_at",
+            "level",
+            "logo_url",
+            "logs",
+            "message",
+            "meta",
+            "observed_at",
+            "observed_at_utc",
+            "os_version",
+            "outcome",
+            "phone_number_e164",
+            "platform",
+            "return_call_detected",
+            "return_call_latency_seconds",
+            "ring_duration_seconds",
+            "sdk_version",
+            "success",
+            "surface",
+            "synced_at",
+            "timestamp",
+            "updated_at",
+            "upload_id",
+            "voip_dialer_enabled"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

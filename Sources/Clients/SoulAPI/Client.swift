@@ -137,7 +137,8 @@ extension Client {
             method: .post,
             pathTemplate: "/api/auth/otp/request",
             security: [],
-            secretFields: ["phone", "preview_code"]
+            secretFields: ["phone", "preview_code"],
+            memberNames: memberNames
         )
         /// `POST /api/auth/verify-otp`
         public static let verifyOTP = OperationDescriptor(
@@ -145,7 +146,8 @@ extension Client {
             method: .post,
             pathTemplate: "/api/auth/verify-otp",
             security: [],
-            secretFields: ["access_token", "otp", "phone", "refresh_token"]
+            secretFields: ["access_token", "otp", "phone", "refresh_token"],
+            memberNames: memberNames
         )
         /// `POST /api/auth/refresh`
         public static let refreshToken = OperationDescriptor(
@@ -153,7 +155,8 @@ extension Client {
             method: .post,
             pathTemplate: "/api/auth/refresh",
             security: [],
-            secretFields: ["access_token", "old_refresh_token", "refresh_token"]
+            secretFields: ["access_token", "old_refresh_token", "refresh_token"],
+            memberNames: memberNames
         )
         /// `POST /api/auth/logout`
         public static let logout = OperationDescriptor(
@@ -161,14 +164,16 @@ extension Client {
             method: .post,
             pathTemplate: "/api/auth/logout",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []],
-            secretFields: ["refresh_token"]
+            secretFields: ["refresh_token"],
+            memberNames: memberNames
         )
         /// `GET /api/moods`
         public static let listMoods = OperationDescriptor(
             id: "listMoods",
             method: .get,
             pathTemplate: "/api/moods",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            memberNames: memberNames
         )
         /// `POST /api/moods`
         public static let createMood = OperationDescriptor(
@@ -176,15 +181,38 @@ extension Client {
             method: .post,
             pathTemplate: "/api/moods",
             security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
-            isOfflineQueueable: true
+            isOfflineQueueable: true,
+            memberNames: memberNames
         )
         /// `GET /healthz`
         public static let checkHealth = OperationDescriptor(
             id: "checkHealth",
             method: .get,
             pathTemplate: "/healthz",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "access_token",
+            "created_at",
+            "db",
+            "detail",
+            "email",
+            "id",
+            "note",
+            "old_refresh_token",
+            "otp",
+            "phone",
+            "preview_code",
+            "redis",
+            "refresh_token",
+            "score",
+            "status",
+            "token_type",
+            "user"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

@@ -171,77 +171,88 @@ extension Client {
             id: "listItems",
             method: .get,
             pathTemplate: "/items",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `PATCH /items/{itemId}`
         public static let patchItem = OperationDescriptor(
             id: "patchItem",
             method: .patch,
             pathTemplate: "/items/{itemId}",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /token`
         public static let exchangeCode = OperationDescriptor(
             id: "exchangeCode",
             method: .post,
             pathTemplate: "/token",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /uploads`
         public static let upload = OperationDescriptor(
             id: "upload",
             method: .post,
             pathTemplate: "/uploads",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `GET /files/{name}`
         public static let download = OperationDescriptor(
             id: "download",
             method: .get,
             pathTemplate: "/files/{name}",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /shapes`
         public static let echoShapes = OperationDescriptor(
             id: "echoShapes",
             method: .post,
             pathTemplate: "/shapes",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `GET /points{coords}`
         public static let getPoints = OperationDescriptor(
             id: "getPoints",
             method: .get,
             pathTemplate: "/points{coords}",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /avatars`
         public static let uploadAvatar = OperationDescriptor(
             id: "uploadAvatar",
             method: .post,
             pathTemplate: "/avatars",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `GET /envelopes`
         public static let getEnvelopes = OperationDescriptor(
             id: "获取",
             method: .get,
             pathTemplate: "/envelopes",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /envelopes`
         public static let echoShapes2 = OperationDescriptor(
             id: "echoShapes",
             method: .post,
             pathTemplate: "/envelopes",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /imports`
         public static let `import` = OperationDescriptor(
             id: "import",
             method: .post,
             pathTemplate: "/imports",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `PUT /orders/{orderId}`
         public static let placeOrder = OperationDescriptor(
@@ -249,77 +260,88 @@ extension Client {
             method: .put,
             pathTemplate: "/orders/{orderId}",
             security: [],
-            secretFields: ["secret"]
+            secretFields: ["secret"],
+            memberNames: memberNames
         )
         /// `POST /links`
         public static let linkItems = OperationDescriptor(
             id: "linkItems",
             method: .post,
             pathTemplate: "/links",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `GET /secured/header`
         public static let securedHeaderKey = OperationDescriptor(
             id: "securedHeaderKey",
             method: .get,
             pathTemplate: "/secured/header",
-            security: [[SecuritySchemeDescriptor(name: "headerKey", kind: .apiKeyHeader(name: "X-Items-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "headerKey", kind: .apiKeyHeader(name: "X-Items-Key"))]],
+            memberNames: memberNames
         )
         /// `GET /secured/query`
         public static let securedQueryKey = OperationDescriptor(
             id: "securedQueryKey",
             method: .get,
             pathTemplate: "/secured/query",
-            security: [[SecuritySchemeDescriptor(name: "queryKey", kind: .apiKeyQuery(name: "api_key"))]]
+            security: [[SecuritySchemeDescriptor(name: "queryKey", kind: .apiKeyQuery(name: "api_key"))]],
+            memberNames: memberNames
         )
         /// `GET /secured/cookie`
         public static let securedCookieKey = OperationDescriptor(
             id: "securedCookieKey",
             method: .get,
             pathTemplate: "/secured/cookie",
-            security: [[SecuritySchemeDescriptor(name: "cookieKey", kind: .apiKeyCookie(name: "items_session"))]]
+            security: [[SecuritySchemeDescriptor(name: "cookieKey", kind: .apiKeyCookie(name: "items_session"))]],
+            memberNames: memberNames
         )
         /// `GET /secured/bearer`
         public static let securedBearer = OperationDescriptor(
             id: "securedBearer",
             method: .get,
             pathTemplate: "/secured/bearer",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))]],
+            memberNames: memberNames
         )
         /// `GET /secured/basic`
         public static let securedBasic = OperationDescriptor(
             id: "securedBasic",
             method: .get,
             pathTemplate: "/secured/basic",
-            security: [[SecuritySchemeDescriptor(name: "basicAuth", kind: .http(scheme: "basic"))]]
+            security: [[SecuritySchemeDescriptor(name: "basicAuth", kind: .http(scheme: "basic"))]],
+            memberNames: memberNames
         )
         /// `GET /secured/digest`
         public static let securedDigest = OperationDescriptor(
             id: "securedDigest",
             method: .get,
             pathTemplate: "/secured/digest",
-            security: [[SecuritySchemeDescriptor(name: "digestAuth", kind: .http(scheme: "Digest"))]]
+            security: [[SecuritySchemeDescriptor(name: "digestAuth", kind: .http(scheme: "Digest"))]],
+            memberNames: memberNames
         )
         /// `GET /secured/oauth`
         public static let securedOauth = OperationDescriptor(
             id: "securedOauth",
             method: .get,
             pathTemplate: "/secured/oauth",
-            security: [[SecuritySchemeDescriptor(name: "oauth", kind: .oauth2, scopes: ["items:read", "items:write"])]]
+            security: [[SecuritySchemeDescriptor(name: "oauth", kind: .oauth2, scopes: ["items:read", "items:write"])]],
+            memberNames: memberNames
         )
         /// `GET /secured/openid`
         public static let securedOpenID = OperationDescriptor(
             id: "securedOpenID",
             method: .get,
             pathTemplate: "/secured/openid",
-            security: [[SecuritySchemeDescriptor(name: "openID", kind: .openIDConnect)]]
+            security: [[SecuritySchemeDescriptor(name: "openID", kind: .openIDConnect)]],
+            memberNames: memberNames
         )
         /// `GET /secured/mtls`
         public static let securedMutualTLS = OperationDescriptor(
             id: "securedMutualTLS",
             method: .get,
             pathTemplate: "/secured/mtls",
-            security: [[SecuritySchemeDescriptor(name: "clientCertificate", kind: .mutualTLS)]]
+            security: [[SecuritySchemeDescriptor(name: "clientCertificate", kind: .mutualTLS)]],
+            memberNames: memberNames
         )
         /// `GET /secured/alternatives`
         public static let securedAlternatives = OperationDescriptor(
@@ -332,22 +354,91 @@ extension Client {
                     SecuritySchemeDescriptor(name: "headerKey", kind: .apiKeyHeader(name: "X-Items-Key")),
                     SecuritySchemeDescriptor(name: "queryKey", kind: .apiKeyQuery(name: "api_key"))
                 ]
-            ]
+            ],
+            memberNames: memberNames
         )
         /// `GET /secured/optional`
         public static let securedOptional = OperationDescriptor(
             id: "securedOptional",
             method: .get,
             pathTemplate: "/secured/optional",
-            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []]
+            security: [[SecuritySchemeDescriptor(name: "bearerAuth", kind: .http(scheme: "bearer"))], []],
+            memberNames: memberNames
         )
         /// `GET /secured/public`
         public static let publicItem = OperationDescriptor(
             id: "publicItem",
             method: .get,
             pathTemplate: "/secured/public",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "access_token",
+            "anything",
+            "attributes",
+            "boss",
+            "byName",
+            "caption",
+            "channel",
+            "code",
+            "color",
+            "coupon",
+            "created_on",
+            "data",
+            "discount",
+            "expr",
+            "extra",
+            "file",
+            "good",
+            "grant_type",
+            "groups",
+            "id",
+            "id_or_name",
+            "image",
+            "kind",
+            "known",
+            "label",
+            "labels",
+            "left",
+            "legacy_code",
+            "level",
+            "lines",
+            "lives",
+            "manager",
+            "meta",
+            "name",
+            "note",
+            "op",
+            "owner",
+            "page_size",
+            "pet",
+            "price",
+            "quantity",
+            "reason",
+            "related",
+            "reports",
+            "right",
+            "scope",
+            "secret",
+            "shape",
+            "sig",
+            "size",
+            "sku",
+            "sort",
+            "status",
+            "tag",
+            "tagged",
+            "tags",
+            "target",
+            "thumb",
+            "thumbnail",
+            "updated_at",
+            "value",
+            "用户"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

@@ -69,8 +69,11 @@ struct ClientRenderer {
                     let idempotent = operation.isIdempotent == operation.isIdempotentByMethod ? "" : ", isIdempotent: \(operation.isIdempotent)"
                     let deprecated = operation.isDeprecated ? ", isDeprecated: true" : ""
                     let offline = Self.offlineArguments(operation)
-                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method.rawValue), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(idempotent)\(deprecated)\(offline))")
+                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method.rawValue), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(idempotent)\(deprecated)\(offline), memberNames: memberNames)")
                 }
+                writer.line("")
+                writer.line("/// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.")
+                writer.line("\(access) static let memberNames: Set<String> = [\(client.memberNames.map(SwiftLiteral.string).joined(separator: ", "))]")
                 writer.line("")
                 writer.line("/// Every operation, by `operationId`.")
                 // Built from an array: a dictionary literal of hundreds of
@@ -93,7 +96,7 @@ struct ClientRenderer {
         """
 
     /// The descriptor's `cache:`, `isOfflineQueueable:`, `secretFields:`,
-    /// `secretPathParameters:` and `loggableFields:` arguments, written only
+    /// `secretPathParameters:` and `loggablePaths:` arguments, written only
     /// when the spec's `x-cache`, `x-offline-queue`, secret or loggable
     /// marks depart from the default
     /// (so specs without them generate what they always did).
@@ -111,8 +114,8 @@ struct ClientRenderer {
         if !operation.secretPathParameters.isEmpty {
             arguments += ", secretPathParameters: [" + operation.secretPathParameters.map(SwiftLiteral.string).joined(separator: ", ") + "]"
         }
-        if !operation.loggableFields.isEmpty {
-            arguments += ", loggableFields: [" + operation.loggableFields.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        if !operation.loggablePaths.isEmpty {
+            arguments += ", loggablePaths: [" + operation.loggablePaths.map(SwiftLiteral.string).joined(separator: ", ") + "]"
         }
         return arguments
     }

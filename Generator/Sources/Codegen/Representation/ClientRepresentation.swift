@@ -14,6 +14,9 @@ public struct ClientRepresentation: Sendable {
     public var types: [TypeDeclaration]
     /// Component schema name -> Swift type name (`branding_record` -> `BrandingRecord`).
     public var componentTypeNames: [String: String] = [:]
+    /// Every property name the operations' bodies declare, sorted: a log
+    /// shows an object's key only when it is one of them.
+    public var memberNames: [String] = []
     /// Every distinct `pattern` that generated code checks, in order of first use.
     public var patterns: [PatternDeclaration] = []
     /// The security schemes the operations use, in order of first use, each

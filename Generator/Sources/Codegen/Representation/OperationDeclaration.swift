@@ -51,9 +51,13 @@ public struct OperationDeclaration: Sendable, Hashable {
     public var secretFields: [String] = []
     /// The path parameters the spec marks secret, sorted.
     public var secretPathParameters: [String] = []
-    /// The wire names of the body properties the spec marks safe to log
-    /// (`x-loggable: true`) and not secret, sorted.
-    public var loggableFields: [String] = []
+    /// Where in its bodies the properties the spec marks safe to log
+    /// (`x-loggable: true`, and not secret) stand (`transactions[].status`),
+    /// sorted.
+    public var loggablePaths: [String] = []
+    /// Every property name its bodies declare (the client's union of them
+    /// is `ClientRepresentation.memberNames`).
+    public var memberNames: Set<String> = []
 
     /// One argument of the generated method.
     public enum Argument: Sendable, Hashable {

@@ -7,6 +7,15 @@ import OpenAPIModel
 struct OperationTranslator {
     let document: OpenAPIDocument
     let models: ModelTranslator
+    /// What the spec says of each operation's values in a log, its named
+    /// schemas walked once for all operations.
+    private let logMarks: LogMarkAnalysis
+
+    init(document: OpenAPIDocument, models: ModelTranslator) {
+        self.document = document
+        self.models = models
+        logMarks = LogMarkAnalysis(document: document)
+    }
 
     /// Header parameters that OpenAPI says are ignored (the transport and
     /// middlewares own them).
@@ -14,7 +23,7 @@ struct OperationTranslator {
 
     /// Every operation of the document, in order.
     func translateAll() -> [OperationDeclaration] {
-        var methodNames = NameScope(reserved: ["core", "init", "server", "serverURL", "transport", "middlewares", "all", "byID"])
+        var methodNames = NameScope(reserved: ["core", "init", "server", "serverURL", "transport", "middlewares", "all", "byID", "memberNames"])
         var result: [OperationDeclaration] = []
         for (path, method, operation, pathItem) in document.operations {
             let id = operation.operationId ?? Self.derivedID(method: method, path: path)
@@ -76,7 +85,7 @@ struct OperationTranslator {
 
         let (responses, success, failure) = responseCases(operation, typePrefix: typePrefix)
         let accept = Self.acceptHeader(operation, document: document)
-        let marks = LogMarkAnalysis(document: document).marks(of: operation, parameters: parameters)
+        let marks = logMarks.marks(of: operation, parameters: parameters)
         var declaration = OperationDeclaration(
             id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path,
             documentation: Documentation.text(operation.summary, operation.description), isDeprecated: operation.deprecated,
@@ -86,7 +95,8 @@ struct OperationTranslator {
             isOfflineQueueable: OfflineQueueExtension.read(operation, method: method))
         declaration.secretFields = marks.secretFields
         declaration.secretPathParameters = marks.secretPathParameters
-        declaration.loggableFields = marks.loggableFields
+        declaration.loggablePaths = marks.loggablePaths
+        declaration.memberNames = marks.memberNames
         return declaration
     }
 

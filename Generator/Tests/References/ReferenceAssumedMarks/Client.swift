@@ -88,15 +88,29 @@ extension Client {
             id: "listEntries",
             method: .get,
             pathTemplate: "/entries",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /entries`
         public static let addEntry = OperationDescriptor(
             id: "addEntry",
             method: .post,
             pathTemplate: "/entries",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "createdAt",
+            "cursor",
+            "id",
+            "items",
+            "kind",
+            "note",
+            "score",
+            "total"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

@@ -74,6 +74,9 @@ extension Client {
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
 
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = []
+
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(
             all.map { ($0.id, $0) },

@@ -81,8 +81,20 @@ extension Client {
             id: "patchMood",
             method: .patch,
             pathTemplate: "/moods/{id}",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "archived_at",
+            "closed_at",
+            "comment",
+            "id",
+            "name",
+            "note",
+            "tag"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

@@ -89,7 +89,8 @@ extension Client {
             id: "listNotes",
             method: .get,
             pathTemplate: "/notes",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /notes`
         public static let addNote = OperationDescriptor(
@@ -97,7 +98,8 @@ extension Client {
             method: .post,
             pathTemplate: "/notes",
             security: [],
-            isOfflineQueueable: true
+            isOfflineQueueable: true,
+            memberNames: memberNames
         )
         /// `GET /notes/latest`
         public static let latestNote = OperationDescriptor(
@@ -105,7 +107,8 @@ extension Client {
             method: .get,
             pathTemplate: "/notes/latest",
             security: [],
-            cache: .maxAge(seconds: 60)
+            cache: .maxAge(seconds: 60),
+            memberNames: memberNames
         )
         /// `GET /balance`
         public static let balance = OperationDescriptor(
@@ -113,8 +116,12 @@ extension Client {
             method: .get,
             pathTemplate: "/balance",
             security: [],
-            cache: .never
+            cache: .never,
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = []
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

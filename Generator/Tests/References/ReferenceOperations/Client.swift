@@ -95,7 +95,8 @@ extension Client {
             id: "getPet",
             method: .get,
             pathTemplate: "/pets/{petId}",
-            security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            memberNames: memberNames
         )
         /// `DELETE /pets/{petId}`
         public static let deletePet = OperationDescriptor(
@@ -103,7 +104,8 @@ extension Client {
             method: .delete,
             pathTemplate: "/pets/{petId}",
             security: [],
-            isDeprecated: true
+            isDeprecated: true,
+            memberNames: memberNames
         )
         /// `POST /pets`
         public static let createPet = OperationDescriptor(
@@ -111,17 +113,37 @@ extension Client {
             method: .post,
             pathTemplate: "/pets",
             security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]],
-            isIdempotent: true
+            isIdempotent: true,
+            memberNames: memberNames
         )
         /// `PUT /pets/{petId}/photo`
         public static let uploadPhoto = OperationDescriptor(
             id: "uploadPhoto",
             method: .put,
             pathTemplate: "/pets/{petId}/photo",
-            security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]]
+            security: [[SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyHeader(name: "X-API-Key"))]],
+            memberNames: memberNames
         )
         /// `POST /login`
-        public static let login = OperationDescriptor(id: "login", method: .post, pathTemplate: "/login", security: [])
+        public static let login = OperationDescriptor(
+            id: "login",
+            method: .post,
+            pathTemplate: "/login",
+            security: [],
+            memberNames: memberNames
+        )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "access_token",
+            "caption",
+            "code",
+            "detail",
+            "file",
+            "grant_type",
+            "id",
+            "name"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

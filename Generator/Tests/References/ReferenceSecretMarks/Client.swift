@@ -59,6 +59,13 @@ public protocol APIProtocol: Sendable {
     /// two response fields are loggable.
     func addNote(sessionID: SessionID, body: NewNote, deviceSecret: String?, page: Int?) async throws -> Note
 
+    /// `GET /folders`: A tree of folders (a schema inside itself), a map of labels, loggable places in an array.
+    func listFolders() async throws -> FolderList
+
+    /// `GET /folders/{id}/child`: Reached first inside Folder, whose pin is secret; walked again from here, it keeps
+    /// it.
+    func getFolderChild(id: String) async throws -> FolderChild
+
     /// `GET /notes`: Nothing marked; the descriptor is as before.
     func listNotes() async throws -> [String]
 }
@@ -87,15 +94,56 @@ extension Client {
             security: [],
             secretFields: ["X-Device-Secret", "hint", "owner", "pin", "shareToken"],
             secretPathParameters: ["sessionId"],
-            loggableFields: ["status", "traceId"]
+            loggablePaths: ["status", "traceId"],
+            memberNames: memberNames
+        )
+        /// `GET /folders`
+        public static let listFolders = OperationDescriptor(
+            id: "listFolders",
+            method: .get,
+            pathTemplate: "/folders",
+            security: [],
+            secretFields: ["accessCode", "ownerPin", "pin"],
+            loggablePaths: ["folders[].state"],
+            memberNames: memberNames
+        )
+        /// `GET /folders/{id}/child`
+        public static let getFolderChild = OperationDescriptor(
+            id: "getFolderChild",
+            method: .get,
+            pathTemplate: "/folders/{id}/child",
+            security: [],
+            secretFields: ["accessCode", "pin"],
+            loggablePaths: ["folder.state"],
+            memberNames: memberNames
         )
         /// `GET /notes`
         public static let listNotes = OperationDescriptor(
             id: "listNotes",
             method: .get,
             pathTemplate: "/notes",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "accessCode",
+            "children",
+            "folder",
+            "folders",
+            "hint",
+            "labels",
+            "owner",
+            "ownerPin",
+            "pin",
+            "share",
+            "shareToken",
+            "state",
+            "status",
+            "text",
+            "traceId"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(
@@ -105,6 +153,6 @@ extension Client {
         )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [addNote, listNotes]
+        public static let all: [OperationDescriptor] = [addNote, listFolders, getFolderChild, listNotes]
     }
 }

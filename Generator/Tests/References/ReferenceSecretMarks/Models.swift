@@ -135,3 +135,103 @@ public struct Note: Codable, Hashable, Sendable, Validatable {
 }
 
 public typealias TraceID = String
+
+public struct FolderList: Codable, Hashable, Sendable {
+    public let folders: [Folder]?
+    public let labels: [String: Label]?
+
+    public init(folders: [Folder]? = nil, labels: [String: Label]? = nil) {
+        self.folders = folders
+        self.labels = labels
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.folders = try container.decodeIfPresent([Folder].self, forKey: "folders")
+        self.labels = try container.decodeIfPresent([String: Label].self, forKey: "labels")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.folders, forKey: "folders")
+        try container.encodeIfPresent(self.labels, forKey: "labels")
+    }
+}
+
+public struct Folder: Codable, Hashable, Sendable {
+    public let state: String?
+    public let pin: String?
+    public let children: [FolderChild]?
+
+    public init(state: String? = nil, pin: String? = nil, children: [FolderChild]? = nil) {
+        self.state = state
+        self.pin = pin
+        self.children = children
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.state = try container.decodeIfPresent(String.self, forKey: "state")
+        self.pin = try container.decodeIfPresent(String.self, forKey: "pin")
+        self.children = try container.decodeIfPresent([FolderChild].self, forKey: "children")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.state, forKey: "state")
+        try container.encodeIfPresent(self.pin, forKey: "pin")
+        try container.encodeIfPresent(self.children, forKey: "children")
+    }
+}
+
+public struct FolderChild: Codable, Hashable, Sendable {
+    public let folder: Folder?
+    public let accessCode: String?
+
+    public init(folder: Folder? = nil, accessCode: String? = nil) {
+        self.folder = folder
+        self.accessCode = accessCode
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.folder = try container.decodeIfPresent(Folder.self, forKey: "folder")
+        self.accessCode = try container.decodeIfPresent(String.self, forKey: "accessCode")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.folder, forKey: "folder")
+        try container.encodeIfPresent(self.accessCode, forKey: "accessCode")
+    }
+}
+
+public struct Label: Codable, Hashable, Sendable {
+    public let state: String?
+    public let ownerPIN: String?
+
+    public init(state: String? = nil, ownerPIN: String? = nil) {
+        self.state = state
+        self.ownerPIN = ownerPIN
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.state = try container.decodeIfPresent(String.self, forKey: "state")
+        self.ownerPIN = try container.decodeIfPresent(String.self, forKey: "ownerPin")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.state, forKey: "state")
+        try container.encodeIfPresent(self.ownerPIN, forKey: "ownerPin")
+    }
+}

@@ -39,6 +39,41 @@ extension Client {
         }
     }
 
+    /// A tree of folders (a schema inside itself), a map of labels, loggable places in an array.
+    ///
+    /// Loggable: folders[].state, not a label's state (a map's values); secret: the pins and codes at any depth.
+    public func listFolders() async throws -> FolderList {
+        try await listFoldersWithResponse().body
+    }
+
+    /// `listFolders`, returning the status and headers too.
+    public func listFoldersWithResponse() async throws -> Response<FolderList> {
+        var request = RequestBuilder(Operations.listFolders)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(FolderList.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Reached first inside Folder, whose pin is secret; walked again from here, it keeps it.
+    public func getFolderChild(id: String) async throws -> FolderChild {
+        try await getFolderChildWithResponse(id: id).body
+    }
+
+    /// `getFolderChild`, returning the status and headers too.
+    public func getFolderChildWithResponse(id: String) async throws -> Response<FolderChild> {
+        var request = RequestBuilder(Operations.getFolderChild)
+        try request.setPath("id", id)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(FolderChild.self))
+        default: throw response.undocumented()
+        }
+    }
+
     /// Nothing marked; the descriptor is as before.
     public func listNotes() async throws -> [String] {
         try await listNotesWithResponse().body

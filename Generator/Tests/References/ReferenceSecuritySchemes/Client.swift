@@ -91,22 +91,28 @@ extension Client {
             security: [
                 [SecuritySchemeDescriptor(name: "api_key", kind: .apiKeyHeader(name: "X-Key"))],
                 [SecuritySchemeDescriptor(name: "apiKey", kind: .apiKeyQuery(name: "key"))]
-            ]
+            ],
+            memberNames: memberNames
         )
         /// `GET /all`
         public static let listAll = OperationDescriptor(
             id: "listAll",
             method: .get,
             pathTemplate: "/all",
-            security: [[SecuritySchemeDescriptor(name: "all", kind: .http(scheme: "bearer"))]]
+            security: [[SecuritySchemeDescriptor(name: "all", kind: .http(scheme: "bearer"))]],
+            memberNames: memberNames
         )
         /// `GET /public`
         public static let listPublic = OperationDescriptor(
             id: "listPublic",
             method: .get,
             pathTemplate: "/public",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = []
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

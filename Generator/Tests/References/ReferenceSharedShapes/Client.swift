@@ -95,43 +95,62 @@ extension Client {
             id: "getRepo",
             method: .get,
             pathTemplate: "/repos/{id}",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `DELETE /repos/{id}`
         public static let deleteRepo = OperationDescriptor(
             id: "deleteRepo",
             method: .delete,
             pathTemplate: "/repos/{id}",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `GET /repos`
         public static let listRepos = OperationDescriptor(
             id: "listRepos",
             method: .get,
             pathTemplate: "/repos",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /repos`
         public static let createRepo = OperationDescriptor(
             id: "createRepo",
             method: .post,
             pathTemplate: "/repos",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `POST /repos/{id}/archive`
         public static let archiveRepo = OperationDescriptor(
             id: "archiveRepo",
             method: .post,
             pathTemplate: "/repos/{id}/archive",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `PUT /repos/{id}/star`
         public static let starRepo = OperationDescriptor(
             id: "starRepo",
             method: .put,
             pathTemplate: "/repos/{id}/star",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = [
+            "admin",
+            "errors",
+            "id",
+            "login",
+            "message",
+            "name",
+            "owner",
+            "permissions",
+            "template"
+        ]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

@@ -86,22 +86,28 @@ extension Client {
             id: "exportRecords",
             method: .get,
             pathTemplate: "/records",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `GET /events`
         public static let listEvents = OperationDescriptor(
             id: "listEvents",
             method: .get,
             pathTemplate: "/events",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
         /// `GET /plain`
         public static let listPlain = OperationDescriptor(
             id: "listPlain",
             method: .get,
             pathTemplate: "/plain",
-            security: []
+            security: [],
+            memberNames: memberNames
         )
+
+        /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
+        public static let memberNames: Set<String> = ["cursor", "detail", "id", "name", "records"]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(

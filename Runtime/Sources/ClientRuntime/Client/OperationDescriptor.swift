@@ -48,10 +48,17 @@ public struct OperationDescriptor: Sendable, Equatable {
     /// The path parameters the spec marks secret: a log redactor masks
     /// their segments of the path.
     public let secretPathParameters: Set<String>
-    /// The wire names of the operation's body properties the spec marks
-    /// safe to log (`x-loggable: true`): a body's log shows their values,
-    /// and only the shape (members, types, lengths) of every other field.
-    public let loggableFields: Set<String>
+    /// Where in the operation's bodies the properties the spec marks safe
+    /// to log (`x-loggable: true`) stand: `traceId`, `error.code`,
+    /// `transactions[].status` (`[]` for an array's elements). A body's log
+    /// shows their values there, and only the shape (members, types,
+    /// lengths) of everything else.
+    public let loggablePaths: Set<String>
+    /// The property names the spec declares in its bodies (the whole
+    /// spec's): a body's log shows an object's key only when it is one of
+    /// them, since any other key (a map's) is data. Nil: not known (a
+    /// descriptor made by hand), every key shown.
+    public let memberNames: Set<String>?
 
     /// How a response cache treats the operation's responses.
     public enum Caching: Sendable, Hashable {
@@ -68,11 +75,12 @@ public struct OperationDescriptor: Sendable, Equatable {
     public init(
         id: String, method: HTTPRequest.Method, pathTemplate: String, security: [[SecuritySchemeDescriptor]], isIdempotent: Bool? = nil,
         isDeprecated: Bool = false, cache: Caching = .byHeaders, isOfflineQueueable: Bool = false, secretFields: Set<String> = [],
-        secretPathParameters: Set<String> = [], loggableFields: Set<String> = []
+        secretPathParameters: Set<String> = [], loggablePaths: Set<String> = [], memberNames: Set<String>? = nil
     ) {
         self.secretFields = secretFields
         self.secretPathParameters = secretPathParameters
-        self.loggableFields = loggableFields
+        self.loggablePaths = loggablePaths
+        self.memberNames = memberNames
         self.id = id
         self.method = method
         self.pathTemplate = pathTemplate

@@ -11,9 +11,11 @@ import os
 /// An Apple adapter: this file imports only Foundation and os, so `make ios-check`
 /// type-checks it for iOS on its own.
 final class OSSignposterSink: SignpostSink, @unchecked Sendable {
-    // @unchecked Sendable: `signposters`, `open` and `next` are read and
-    // written only while `lock` is held, and OSSignposter is documented as
-    // safe to use from any thread.
+    // @unchecked Sendable: `signposters`, `open` and `next`, the only
+    // mutable state, are read and written only while `lock` is held; a
+    // signposter and an interval's state leave the lock only to be passed
+    // to OSSignposter's begin and end, which emit through os_signpost, a
+    // call the system takes from any thread.
 
     static let shared = OSSignposterSink()
 

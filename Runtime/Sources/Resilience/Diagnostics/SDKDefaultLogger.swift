@@ -2,14 +2,24 @@ import Logging
 
 extension Logger {
     /// The logger an SDK uses when the app passes none: the app's own
-    /// swift-log set-up when it bootstrapped one (`LoggingSystem.bootstrap`),
-    /// and otherwise, on Apple platforms, Apple's unified log under
-    /// `subsystem` (``UnifiedLogHandler``), where Console and Instruments
-    /// read it; elsewhere swift-log's default (standard output).
+    /// swift-log set-up when it bootstrapped one with a handler of its own
+    /// (`LoggingSystem.bootstrap`), and otherwise, on Apple platforms,
+    /// Apple's unified log under `subsystem` (``UnifiedLogHandler``), where
+    /// Console and Instruments read it; elsewhere swift-log's default
+    /// (standard output). An app that bootstrapped swift-log's own
+    /// `StreamLogHandler` cannot be told from one that did not, and gets the
+    /// unified log too; it passes its logger to keep the SDK's lines in its
+    /// stream.
     @usableFromInline
     package static func sdkDefault(subsystem: String) -> Logger {
+        sdkDefault(subsystem: subsystem, unifiedLog: UnifiedLog.systemSink)
+    }
+
+    /// ``sdkDefault(subsystem:)`` with the unified log given (a test's
+    /// simulated one; nil: none, as on Linux).
+    package static func sdkDefault(subsystem: String, unifiedLog: (any UnifiedLogSink)?) -> Logger {
         let bootstrapped = Logger(label: subsystem)
-        guard let sink = UnifiedLog.systemSink, UnifiedLog.appLeftSwiftLogAlone(bootstrapped.handler) else { return bootstrapped }
+        guard let sink = unifiedLog, UnifiedLog.appLeftSwiftLogAlone(bootstrapped.handler) else { return bootstrapped }
         return Logger(label: subsystem) { _ in UnifiedLogHandler(subsystem: subsystem, sink: sink) }
     }
 }

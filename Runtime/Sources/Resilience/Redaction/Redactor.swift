@@ -5,8 +5,8 @@ import RuntimeSupport
 /// Masks secrets in what is logged: API keys, bearer and refresh tokens, OTP
 /// codes, and all but the last 4 digits of phone numbers; in headers, query
 /// strings, JSON and form bodies, and free text. A body is logged as its
-/// shape (members, types, lengths), with values only for the fields named
-/// ``loggableFields`` (``body(_:contentType:)``).
+/// shape (members, types, lengths), with values only at the places named
+/// by ``loggablePaths`` (``body(_:contentType:)``).
 ///
 /// Field names match after lower-casing and dropping `_` and `-`, so
 /// `refresh_token`, `refreshToken` and `Refresh-Token` are one name.
@@ -20,11 +20,17 @@ public struct Redactor: Sendable {
     public var secretFields: Set<String>
     /// Field names (normalised) whose values are phone numbers.
     public var phoneFields: Set<String>
-    /// Body field names (normalised) whose values a body's log shows: none
-    /// by default, the ones an operation's spec marks `x-loggable: true`
-    /// (``masking(credentialsOf:)``), and any an app adds. A secret or a
-    /// phone number under such a name is still masked.
-    public var loggableFields: Set<String>
+    /// The places in a body whose values its log shows (`traceId`,
+    /// `error.code`, `transactions[].status`; names normalised as the
+    /// other sets' are): none by default, the ones an operation's spec
+    /// marks `x-loggable: true` (``masking(credentialsOf:)``), and any an
+    /// app adds. A secret or a phone number there is still masked.
+    public var loggablePaths: Set<String>
+    /// The object keys a body's log shows (an operation's spec's declared
+    /// property names, ``masking(credentialsOf:)``); any other key is
+    /// shown as its length, since a map's keys are data. Nil, the default:
+    /// every key shown (nothing is known of the body).
+    public var memberNames: Set<String>?
     /// Secrets the app currently holds (a session's access and refresh
     /// tokens), masked wherever they appear in text, whatever their shape:
     /// an opaque token echoed in a server's error message is caught here
@@ -39,11 +45,12 @@ public struct Redactor: Sendable {
             "clientsecret", "code", "otp", "otpcode", "previewcode", "codeverifier", "publictoken", "authorization",
         ],
         phoneFields: Set<String> = ["phone", "phonenumber", "phonenumbere164", "e164", "msisdn", "mobile"],
-        loggableFields: Set<String> = [],
+        loggablePaths: Set<String> = [], memberNames: Set<String>? = nil,
         knownSecrets: @escaping @Sendable () -> [String] = { [] }
     ) {
         self.knownSecrets = knownSecrets
-        self.loggableFields = Set(loggableFields.map(Self.normalise))
+        self.loggablePaths = Set(loggablePaths.map(Self.normalise))
+        self.memberNames = memberNames
         self.secretHeaders = secretHeaders
         self.secretFields = Set(secretFields.map(Self.normalise))
         self.phoneFields = Set(phoneFields.map(Self.normalise))
@@ -55,16 +62,16 @@ public struct Redactor: Sendable {
     /// list can know, and the query parameter of one sent in the query), and
     /// the parameters and body fields the spec marks secret
     /// (`OperationDescriptor.secretFields`). Cookies are masked whole
-    /// already, and `Authorization` always. The body fields the spec marks
-    /// safe to log (`OperationDescriptor.loggableFields`) are added to
-    /// ``loggableFields``.
+    /// already, and `Authorization` always. The places the spec marks safe
+    /// to log (`OperationDescriptor.loggablePaths`) are added to
+    /// ``loggablePaths``, and the keys it declares
+    /// (`OperationDescriptor.memberNames`) to ``memberNames``.
     public func masking(credentialsOf operation: OperationDescriptor?) -> Redactor {
-        guard let operation, !operation.security.isEmpty || !operation.secretFields.isEmpty || !operation.loggableFields.isEmpty else {
-            return self
-        }
+        guard let operation else { return self }
         var copy = self
         for field in operation.secretFields { copy.secretFields.insert(Self.normalise(field)) }
-        for field in operation.loggableFields { copy.loggableFields.insert(Self.normalise(field)) }
+        for path in operation.loggablePaths { copy.loggablePaths.insert(Self.normalise(path)) }
+        if let declared = operation.memberNames { copy.memberNames = (memberNames ?? []).union(declared) }
         for scheme in operation.security.joined() {
             switch scheme.kind {
             case .apiKeyHeader(let name): copy.secretHeaders.insert(name.lowercased())
