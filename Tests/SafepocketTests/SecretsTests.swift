@@ -42,7 +42,8 @@ import Testing
     }
 
     /// At trace, the finance API's bodies are logged as their shape: no
-    /// account name, institution, balance, merchant or amount. The
+    /// account name, institution, balance, merchant, amount or category
+    /// (as a value, or as a key of the totals by category). The
     /// `traceId` the spec marks loggable is there, to quote to support.
     @Test func theFinanceAPIAtTraceLogsShapesNotBalancesOrMerchants() async throws {
         let harness = try SafepocketHarness()
@@ -52,7 +53,8 @@ import Testing
         let transactions = try await safepocket.transactions(month: "2024-06").value
         #expect(!accounts.accounts.isEmpty && !transactions.transactions.isEmpty, "there is something to leak")
         var values = accounts.accounts.flatMap { [$0.name, $0.institution, "\($0.balance)"] }
-        values += transactions.transactions.flatMap { [$0.merchantName, "\($0.amount)"] }
+        // A category is a value, and also a key of the list's `categoryTotals` (a map): neither shows.
+        values += transactions.transactions.flatMap { [$0.merchantName, "\($0.amount)", $0.category] }
         let log = harness.log.all
         #expect(log.contains { $0.contains("response body: {") }, "the bodies were logged: \(log)")
         for value in Set(values) where value.count >= 3 {
