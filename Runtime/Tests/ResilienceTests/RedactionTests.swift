@@ -195,4 +195,15 @@ import Testing
             == #"{"items": [{"amount": number, "merchant": string(11), "status": "posted", "tags": {key(6): number, "status": string(3)}}], "note": {"status": string(1)}, "traceId": "d4b1e7c2"}"#,
             "a value only where the spec marks it, not under the same name elsewhere; a map's undeclared key is its length")
     }
+
+    /// A map's key never reads as a loggable place, however it is written:
+    /// only a declared name, without `.`, `[` or `]`, leads a path on.
+    @Test func noMapKeyReadsAsALoggablePlace() {
+        var redactor = Redactor(memberNames: ["status", "note"])
+        redactor.loggablePaths = ["Status", "note.status"]
+        #expect(redactor.loggablePaths == ["status", "note.status"], "places set later are normalised too")
+        let body = Array(#"{"status":"ok","Sta_tus":"mine","note.status":"mine","note":{"status":"shown"}}"#.utf8)
+        #expect(redactor.body(body, contentType: "application/json")
+            == #"{key(7): string(4), "note": {"status": "shown"}, key(11): string(4), "status": "ok"}"#)
+    }
 }

@@ -9,9 +9,9 @@ import OpenAPIModel
 ///   a string with `format: password`; masked wherever its name appears.
 /// - loggable: a property (or the schema it names) with `x-loggable: true`;
 ///   a body's log shows its value at that place in the body (its path,
-///   `transactions[].status`), and only the shape of everything else. A
-///   name inside a map (`additionalProperties`) is data, so no path goes
-///   through one.
+///   `transactions[].status`), and only the shape of everything else. No
+///   path goes through a map (`additionalProperties`), whose names are
+///   data, nor through a name holding `.`, `[` or `]`.
 /// - members: the property names the bodies declare; a body's log shows an
 ///   object's key only when it is one (a map's keys are data).
 ///
@@ -22,13 +22,19 @@ import OpenAPIModel
 /// appears in a URL path), and the loggable marks are the only way a body's
 /// value reaches a log.
 ///
-/// Each named schema is walked once per client (memoised; a schema met
-/// again inside itself is not walked again, and what was found below it
-/// then is kept only once the walk is back at it), so a large spec costs
-/// the size of its schemas, not of its paths.
+/// Names are found in one walk of every schema the bodies reach, each named
+/// schema once (linear in the spec's size, recursions included). Paths are
+/// looked for only when that walk met a loggable mark, each named schema at
+/// most once on a path (a recursion is followed one level), and within a
+/// budget of steps per operation: a path past it is not found, so its value
+/// stays a shape.
 struct LogMarkAnalysis {
     let document: OpenAPIDocument
-    private let memo = Memo()
+
+    /// How many schemas the path search visits for one operation at most.
+    static let pathSearchBudget = 20_000
+    /// How many properties deep a path goes at most.
+    static let maximumPathDepth = 16
 
     /// An operation's marked names and paths.
     struct Marks {
@@ -44,36 +50,12 @@ struct LogMarkAnalysis {
         var memberNames: Set<String> = []
     }
 
-    /// What a schema holds, its paths relative to it.
-    private struct Found {
+    /// The names under an operation's bodies.
+    private struct Names {
         var secret = Set<String>()
-        var loggable = Set<String>()
         var members = Set<String>()
-        /// The named schemas met again inside themselves below this one and
-        /// not walked there: while one is above, what was found is not all
-        /// there is, and is not kept for reuse.
-        var cut = Set<String>()
-
-        /// Adds `other`, found at `segment` below this schema (`nil`: at the
-        /// same place, a part of a composition).
-        mutating func add(_ other: Found, at segment: String?) {
-            secret.formUnion(other.secret)
-            members.formUnion(other.members)
-            cut.formUnion(other.cut)
-            guard let segment else { return loggable.formUnion(other.loggable) }
-            for path in other.loggable { loggable.insert(LogMarkAnalysis.join(segment, path)) }
-        }
-    }
-
-    /// The named schemas already walked, and the ones being walked.
-    private final class Memo {
-        var found: [String: Found] = [:]
-        var walking: Set<String> = []
-    }
-
-    /// An analysis of `document`, shared by all its operations.
-    init(document: OpenAPIDocument) {
-        self.document = document
+        var hasLoggableMark = false
+        var visited = Set<String>()
     }
 
     /// What `operation` marks: the wire names of its query, header and
@@ -81,33 +63,32 @@ struct LogMarkAnalysis {
     /// bodies, the names of its path parameters, and the paths of its
     /// loggable properties.
     func marks(of operation: OpenAPIModel.Operation, parameters: [Parameter]) -> Marks {
-        var found = Found()
+        var names = Names()
         var pathParameters = Set<String>()
         for parameter in parameters where isSecret(parameter) {
-            if parameter.location == .path { pathParameters.insert(parameter.name) } else { found.secret.insert(parameter.name) }
+            if parameter.location == .path { pathParameters.insert(parameter.name) } else { names.secret.insert(parameter.name) }
         }
-        if let body = operation.requestBody.flatMap({ document.resolve($0) }) {
-            for media in body.content.values { found.add(walk(media.schema), at: nil) }
-        }
+        var roots: [RefOr<Schema>?] = []
+        if let body = operation.requestBody.flatMap({ document.resolve($0) }) { roots += body.content.values.map(\.schema) }
         for reference in operation.responses.values {
             guard let response = document.resolve(reference) else { continue }
-            for media in response.content.values { found.add(walk(media.schema), at: nil) }
+            roots += response.content.values.map(\.schema)
         }
-        let loggable = found.loggable.filter { path in !found.secret.contains(Self.lastName(of: path)) }
+        for root in roots { collectNames(root, into: &names) }
+        var paths = Set<String>()
+        if names.hasLoggableMark {
+            var budget = Self.pathSearchBudget
+            for root in roots { collectPaths(root, at: "", depth: 0, above: [], budget: &budget, into: &paths) }
+        }
+        let loggable = paths.filter { path in !names.secret.contains(Self.lastName(of: path)) }
         return Marks(
-            secretFields: found.secret.sorted(), secretPathParameters: pathParameters.sorted(), loggablePaths: loggable.sorted(),
-            memberNames: found.members)
+            secretFields: names.secret.sorted(), secretPathParameters: pathParameters.sorted(), loggablePaths: loggable.sorted(),
+            memberNames: names.members)
     }
 
     /// Whether the parameter, or its schema, is marked secret.
     func isSecret(_ parameter: Parameter) -> Bool {
         Self.marks(parameter.extensions, "x-secret") || isMarked(parameter.schema ?? parameter.content.values.first?.schema, by: Self.isSecret)
-    }
-
-    /// `child` below `segment`: `items` and `status` give `items.status`,
-    /// `items` and `[].status` give `items[].status`.
-    static func join(_ segment: String, _ child: String) -> String {
-        child.isEmpty ? segment : child.hasPrefix("[]") ? segment + child : segment + "." + child
     }
 
     /// The last property name of a path (`status` of `items[].status`).
@@ -116,48 +97,71 @@ struct LogMarkAnalysis {
         return last.hasSuffix("[]") ? String(last.dropLast(2)) : last
     }
 
-    /// Whether the schema, or the schema it refers to (or one of its
-    /// `allOf` parts), carries the mark `test` looks for.
-    private func isMarked(_ schema: RefOr<Schema>?, by test: (Schema) -> Bool) -> Bool {
-        guard let schema else { return false }
-        if case .value(let value) = schema, test(value) { return true }
-        guard let resolved = document.resolve(schema) else { return false }
-        return test(resolved) || resolved.allOf.contains { isMarked($0, by: test) }
+    /// Whether `name` can be a segment of a path: not empty, no `.`, `[`
+    /// or `]`, so no other path reads the same.
+    private static func isPathSegment(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains { $0 == "." || $0 == "[" || $0 == "]" }
     }
 
-    /// The marks under `schema`, through `properties`, `items`, the values
-    /// of a map (their names and secrets, never a loggable path), `allOf`,
-    /// `oneOf` and `anyOf`.
-    private func walk(_ schema: RefOr<Schema>?) -> Found {
-        guard let schema else { return Found() }
-        let name = schema.reference.map { $0.target.map(\.description) ?? $0.ref }
-        if let name {
-            if let known = memo.found[name] { return known }
-            // Met again inside itself: its marks are those found where it began.
-            guard memo.walking.insert(name).inserted else { return Found(cut: [name]) }
+    /// The named schema a reference names, as a key.
+    private static func referenceKey(_ schema: RefOr<Schema>) -> String? {
+        schema.reference.map { $0.target.map(\.description) ?? $0.ref }
+    }
+
+    /// Whether the schema, or the schema it refers to (or one of its
+    /// `allOf` parts, each named one once), carries the mark `test` looks for.
+    private func isMarked(_ schema: RefOr<Schema>?, by test: (Schema) -> Bool) -> Bool {
+        var seen = Set<String>()
+        return isMarked(schema, by: test, seen: &seen)
+    }
+
+    private func isMarked(_ schema: RefOr<Schema>?, by test: (Schema) -> Bool, seen: inout Set<String>) -> Bool {
+        guard let schema else { return false }
+        if case .value(let value) = schema, test(value) { return true }
+        if let key = Self.referenceKey(schema), !seen.insert(key).inserted { return false }
+        guard let resolved = document.resolve(schema) else { return false }
+        if test(resolved) { return true }
+        for part in resolved.allOf where isMarked(part, by: test, seen: &seen) { return true }
+        return false
+    }
+
+    /// The names under `schema`, through `properties`, `items`, a map's
+    /// values, `allOf`, `oneOf` and `anyOf`, each named schema once.
+    private func collectNames(_ schema: RefOr<Schema>?, into names: inout Names) {
+        guard let schema else { return }
+        if let key = Self.referenceKey(schema), !names.visited.insert(key).inserted { return }
+        guard let resolved = document.resolve(schema) else { return }
+        for (property, value) in resolved.properties {
+            names.members.insert(property)
+            if isMarked(value, by: Self.isSecret) { names.secret.insert(property) }
+            if !names.hasLoggableMark, isMarked(value, by: Self.isLoggable) { names.hasLoggableMark = true }
+            collectNames(value, into: &names)
         }
-        var found = Found()
-        if let resolved = document.resolve(schema) {
-            for (property, value) in resolved.properties {
-                found.members.insert(property)
-                if isMarked(value, by: Self.isSecret) { found.secret.insert(property) }
-                if isMarked(value, by: Self.isLoggable) { found.loggable.insert(property) }
-                found.add(walk(value), at: property)
-            }
-            found.add(walk(resolved.items), at: "[]")
-            if case .schema(let values)? = resolved.additionalProperties {
-                var inMap = walk(values)
-                inMap.loggable = []
-                found.add(inMap, at: nil)
-            }
-            for part in resolved.allOf + resolved.oneOf + resolved.anyOf { found.add(walk(part), at: nil) }
+        collectNames(resolved.items, into: &names)
+        if case .schema(let values)? = resolved.additionalProperties { collectNames(values, into: &names) }
+        for part in resolved.allOf + resolved.oneOf + resolved.anyOf { collectNames(part, into: &names) }
+    }
+
+    /// The paths of the loggable properties under `schema`, which stands at
+    /// `path` (`""` for a body's root); `above` holds the named schemas on
+    /// the way there, so a recursion is followed one level.
+    private func collectPaths(
+        _ schema: RefOr<Schema>?, at path: String, depth: Int, above: Set<String>, budget: inout Int, into paths: inout Set<String>
+    ) {
+        guard let schema, depth <= Self.maximumPathDepth, budget > 0 else { return }
+        budget -= 1
+        var above = above
+        if let key = Self.referenceKey(schema), !above.insert(key).inserted { return }
+        guard let resolved = document.resolve(schema) else { return }
+        for (property, value) in resolved.properties where Self.isPathSegment(property) {
+            let child = path.isEmpty ? property : path + "." + property
+            if isMarked(value, by: Self.isLoggable) { paths.insert(child) }
+            collectPaths(value, at: child, depth: depth + 1, above: above, budget: &budget, into: &paths)
         }
-        if let name {
-            memo.walking.remove(name)
-            found.cut.remove(name)
-            if found.cut.isEmpty { memo.found[name] = found }
+        collectPaths(resolved.items, at: path + "[]", depth: depth + 1, above: above, budget: &budget, into: &paths)
+        for part in resolved.allOf + resolved.oneOf + resolved.anyOf {
+            collectPaths(part, at: path, depth: depth + 1, above: above, budget: &budget, into: &paths)
         }
-        return found
     }
 
     private static func isSecret(_ schema: Schema) -> Bool {

@@ -42,27 +42,37 @@ extension Redactor {
 
     /// The shape of `value`, found under `key` (the member an array's
     /// elements belong to counts as their key) at `path` (normalised names
-    /// joined with `.`, `[]` for an array's elements).
-    func shape(of value: JSONValue, key: String?, path: String) -> String {
+    /// joined with `.`, `[]` for an array's elements; nil below a key that
+    /// is not a declared name, or that holds `.`, `[` or `]`: no value
+    /// there is loggable).
+    func shape(of value: JSONValue, key: String?, path: String?) -> String {
         if let key, secretFields.contains(Self.normalise(key)), value != .null { return Self.mask }
-        if !path.isEmpty, loggablePaths.contains(path) { return Self.json(redacted(value, key: key)) }
+        if let path, !path.isEmpty, loggablePaths.contains(path) { return Self.json(redacted(value, key: key)) }
         switch value {
         case .null: return "null"
         case .bool: return "boolean"
         case .int, .double: return "number"
         case .string(let string): return "string(\(string.count))"
         case .array(let items):
-            var parts = items.prefix(Self.shownElements).map { shape(of: $0, key: key, path: path + "[]") }
+            var parts = items.prefix(Self.shownElements).map { shape(of: $0, key: key, path: path.map { $0 + "[]" }) }
             if items.count > Self.shownElements { parts.append("… \(items.count - Self.shownElements) more") }
             return "[" + parts.joined(separator: ", ") + "]"
         case .object(let members):
             let shown = members.sorted { $0.key < $1.key }.map { member -> String in
-                let name = Self.normalise(member.key)
-                let child = path.isEmpty ? name : path + "." + name
-                return shownKey(member.key) + ": " + shape(of: member.value, key: member.key, path: child)
+                shownKey(member.key) + ": " + shape(of: member.value, key: member.key, path: childPath(path, member.key))
             }
             return "{" + shown.joined(separator: ", ") + "}"
         }
+    }
+
+    /// The path below `path` at `key`: nil when `key` is not a declared
+    /// name (a map's) or could read as another path.
+    private func childPath(_ path: String?, _ key: String) -> String? {
+        guard let path, memberNames?.contains(key) ?? true, !key.isEmpty, !key.contains(where: { $0 == "." || $0 == "[" || $0 == "]" }) else {
+            return nil
+        }
+        let name = Self.normalise(key)
+        return path.isEmpty ? name : path + "." + name
     }
 
     /// A key as a log shows it: quoted when the spec declares it (or
@@ -107,7 +117,7 @@ extension Redactor {
             guard parts.count == 2 else { return shownName }
             let key = Self.normalise(name)
             if secretFields.contains(key) { return shownName + "=" + Self.mask }
-            if loggablePaths.contains(key) { return query(String(pair)) }
+            if memberNames?.contains(name) ?? true, loggablePaths.contains(key) { return query(String(pair)) }
             let value = String(parts[1]).replacingOccurrences(of: "+", with: " ")
             return shownName + "=string(\((value.removingPercentEncoding ?? value).count))"
         }.joined(separator: "&")

@@ -25,7 +25,9 @@ public struct Redactor: Sendable {
     /// other sets' are): none by default, the ones an operation's spec
     /// marks `x-loggable: true` (``masking(credentialsOf:)``), and any an
     /// app adds. A secret or a phone number there is still masked.
-    public var loggablePaths: Set<String>
+    public var loggablePaths: Set<String> {
+        didSet { loggablePaths = Set(loggablePaths.map(Self.normalise)) }
+    }
     /// The object keys a body's log shows (an operation's spec's declared
     /// property names, ``masking(credentialsOf:)``); any other key is
     /// shown as its length, since a map's keys are data. Nil, the default:
