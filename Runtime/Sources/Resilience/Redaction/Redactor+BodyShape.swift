@@ -18,7 +18,7 @@ import Foundation
 extension Redactor {
     /// The most elements of an array whose shapes a body's log shows; the
     /// rest are counted.
-    public static let shownElements = 5
+    static let shownElements = 5
 
     /// A body fit for a log: a JSON body as its shape with the values at
     /// ``loggablePaths``, a form body as its names with the lengths of
