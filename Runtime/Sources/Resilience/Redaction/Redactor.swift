@@ -73,7 +73,8 @@ public struct Redactor: Sendable {
         var copy = self
         for field in operation.secretFields { copy.secretFields.insert(Self.normalise(field)) }
         for path in operation.loggablePaths { copy.loggablePaths.insert(Self.normalise(path)) }
-        if let declared = operation.memberNames { copy.memberNames = (memberNames ?? []).union(declared) }
+        // The descriptor's set is shared, not copied, unless the app gave keys of its own (the common case, per request).
+        if let declared = operation.memberNames { copy.memberNames = memberNames.map { $0.union(declared) } ?? declared }
         for scheme in operation.security.joined() {
             switch scheme.kind {
             case .apiKeyHeader(let name): copy.secretHeaders.insert(name.lowercased())
