@@ -568,6 +568,10 @@ def _describe(error):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
+    # The headers and the body go out as two writes: with Nagle's algorithm
+    # the body waits for the client's delayed ACK of the headers, 40 ms a
+    # response on Linux (measured: 814 GitHub calls took 95 s, 60 of them idle).
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass

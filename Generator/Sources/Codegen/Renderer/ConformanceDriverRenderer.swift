@@ -21,17 +21,28 @@ struct ConformanceDriverRenderer {
         writer.line("/// The operations of \(SwiftComment.code(clientModule)), as the harness reads them.")
         writer.line("let manifest = \(SwiftLiteral.string(Self.manifest(client)))")
         writer.line("")
-        // One small function per operation and a switch that only names
-        // them: a spec of a thousand operations type-checks in linear time
-        // (one closure holding every call took the compiler over 16 GB).
-        writer.line("/// Calls the operation `key` names.")
-        writer.block("func call(_ key: String, _ client: Client, _ arguments: ConformanceArguments) async throws -> ConformanceOutcome") { writer in
+        // One small function per operation, a synchronous switch that only
+        // names them, and one await: a spec of a thousand operations
+        // compiles in linear time. (One closure holding every call took the
+        // compiler over 16 GB; an async switch awaiting each call grows as
+        // the square of its cases: GitHub's 814 took 340 s and 200 took 15 s,
+        // against 29 s and 6 s this way.)
+        writer.line("/// The function that calls the operation `key` names.")
+        writer.block(
+            "func operation(_ key: String) -> ((Client, ConformanceArguments) async throws -> ConformanceOutcome)?"
+        ) { writer in
             writer.line("switch key {")
             for (index, operation) in client.operations.enumerated() {
-                writer.line("case \(SwiftLiteral.string(Self.key(operation))): return try await call\(index)(client, arguments)")
+                writer.line("case \(SwiftLiteral.string(Self.key(operation))): return call\(index)")
             }
-            writer.line("default: throw ConformanceArgumentError(message: \"no operation \\(key)\")")
+            writer.line("default: return nil")
             writer.line("}")
+        }
+        writer.line("")
+        writer.line("/// Calls the operation `key` names.")
+        writer.block("func call(_ key: String, _ client: Client, _ arguments: ConformanceArguments) async throws -> ConformanceOutcome") { writer in
+            writer.line("guard let operation = operation(key) else { throw ConformanceArgumentError(message: \"no operation \\(key)\") }")
+            writer.line("return try await operation(client, arguments)")
         }
         for (index, operation) in client.operations.enumerated() {
             writer.line("")
