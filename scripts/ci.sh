@@ -78,8 +78,10 @@ run_group() {
         ( make --no-print-directory "$member" >"$folder/$member.log" 2>&1; echo $? >"$folder/$member.status"; date +%s >"$folder/$member.end" ) &
         pids+=($!)
     done
-    # An interrupted run takes the group with it.
-    trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
+    # An interrupted run takes the group with it: the steps' own processes
+    # (make and what it runs) are in this run's process group, not only
+    # the subshells.
+    trap 'trap - INT TERM; kill 0 2>/dev/null; exit 130' INT TERM
     wait "${pids[@]}"
     trap - INT TERM
     read -r busy_after total_after <<<"$(cpu_jiffies)"

@@ -107,7 +107,10 @@ def build_drivers(clientgen, specs, work):
     # drivers compile and link faster (the flag of every debug build in
     # .build, scripts/debug_build_flags; not its one-job-per-module flag,
     # which would compile the GitHub client's 25 files on one core).
-    no_debug_info = ['-debug-info-format', 'none']
+    def swift_build(*arguments):
+        command = build_command(package, '-debug-info-format', 'none', *arguments, folder=scratch)
+        return subprocess.run(command, capture_output=True, text=True)
+
     os.makedirs(os.path.join(package, 'Sources'), exist_ok=True)
     drivers, modules = {}, {}
     for spec in specs:
@@ -124,18 +127,18 @@ def build_drivers(clientgen, specs, work):
         return drivers
     write_manifest(package, ROOT, list(modules.values()), 'ConformanceDrivers', drivers=True)
     selection = ['--product', next(iter(modules.values())) + 'Driver'] if len(modules) == 1 else []
-    build = subprocess.run(build_command(package, *no_debug_info, *selection, folder=scratch), capture_output=True, text=True)
+    build = swift_build(*selection)
     failed = set()
     if build.returncode != 0:
         # Find which specs do not compile, one product at a time.
         for spec, module in modules.items():
-            one = subprocess.run(build_command(package, *no_debug_info, '--product', module + 'Driver', folder=scratch), capture_output=True, text=True)
+            one = swift_build('--product', module + 'Driver')
             if one.returncode != 0:
                 errors = [line for line in one.stdout.splitlines() if ': error:' in line]
                 detail = '\n'.join(errors[:10]) if errors else (one.stdout[-2000:] + one.stderr[-2000:])
                 sys.stderr.write(f'{os.path.basename(spec)}: {len(errors)} compile errors, first ones:\n{detail}\n')
                 failed.add(spec)
-    bin_path = subprocess.run(build_command(package, *no_debug_info, '--show-bin-path', folder=scratch), capture_output=True, text=True).stdout.strip()
+    bin_path = swift_build('--show-bin-path').stdout.strip()
     for spec, module in modules.items():
         drivers[spec] = 'build failed' if spec in failed else [os.path.join(bin_path, module + 'Driver')]
     return drivers
