@@ -28,6 +28,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// only): what a build plugin needs, since it names its outputs before
     /// the generator runs.
     public var fixedFileNames = false
+    /// The most Swift the spec may make the generator write
+    /// (``OutputLimit``); nil: no limit.
+    public var outputLimit: OutputLimit?
 
     /// Creates options.
     public init(
@@ -56,6 +59,7 @@ public enum ClientGenerator {
     /// Translates a document.
     public static func translate(_ document: OpenAPIDocument, options: GeneratorOptions) -> ClientRepresentation {
         let models = ModelTranslator(document: document, moduleName: options.moduleName)
+        if let limit = options.outputLimit { models.membersLeft = limit.members }
         models.translateComponents()
         let operations = OperationTranslator(document: document, models: models).translateAll()
         models.fillDiscriminatorDefaults()
@@ -74,6 +78,23 @@ public enum ClientGenerator {
         client.patterns = models.constraints.patterns
         client.securitySchemes = SecuritySchemeNaming.names(of: client.operations)
         client.memberNames = operations.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }.sorted()
+        client.outputLimit = options.outputLimit
+        if let limit = options.outputLimit, let passed = models.limitPassedAt {
+            client.outputLimitExceeded = OutputLimitExceeded(limit: limit.members, written: nil, construct: passed.construct, location: passed.location)
+        }
+        for (component, typeName) in models.componentTypeNames {
+            switch document.components.schemas[component] {
+            case .value(let schema)?: client.typeLocations[typeName] = schema.location
+            case .reference(let reference)?: client.typeLocations[typeName] = reference.location
+            case nil: break
+            }
+        }
+        for (_, _, operation, _) in document.operations {
+            if let id = operation.operationId { client.operationLocations[id] = operation.location }
+        }
+        for (path, method, operation, _) in document.operations where operation.operationId == nil {
+            client.operationLocations[OperationTranslator.derivedID(method: method, path: path)] = operation.location
+        }
         return client
     }
 
@@ -84,7 +105,11 @@ public enum ClientGenerator {
     /// pieces are cut into files and each file is joined, again on every
     /// core. Results keep their order, so the output does not depend on the
     /// schedule.
-    public static func render(_ client: ClientRepresentation, options: GeneratorOptions) -> [GeneratedFile] {
+    ///
+    /// Throws ``OutputLimitExceeded`` when the client would hold more Swift
+    /// than its ``ClientRepresentation/outputLimit``, naming the largest piece.
+    public static func render(_ client: ClientRepresentation, options: GeneratorOptions) throws(OutputLimitExceeded) -> [GeneratedFile] {
+        if let exceeded = client.outputLimitExceeded { throw exceeded }
         let access = options.accessLevel
         let header = GeneratedFileHeader.lines(specName: options.specName, regenerateCommand: options.regenerateCommand)
         let imports = ["import ClientRuntime", "import Foundation", "import HTTPTypes", "import OpenAPIRuntime", ""]
@@ -125,6 +150,9 @@ public enum ClientGenerator {
             case .type(let lines): types.append(lines)
             }
         }
+        if let limit = client.outputLimit {
+            try checkSize(client: client, pieces: zip(pieces, rendered).map { ($0, $1) }, limit: limit)
+        }
 
         // Operations in chunks of whole operations (each chunk one `extension
         // Client` plus the result enums of its operations); models in chunks
@@ -157,6 +185,37 @@ public enum ClientGenerator {
         return files + arrange(models: modelFiles, operations: operationFiles)
     }
 
+    /// Throws when the rendered pieces hold more than `limit`, naming the largest.
+    private static func checkSize(client: ClientRepresentation, pieces: [(Piece, RenderedPiece)], limit: OutputLimit) throws(OutputLimitExceeded) {
+        var total = 0
+        var largest: (piece: Piece, bytes: Int)?
+        for (piece, rendered) in pieces {
+            let bytes: Int
+            switch rendered {
+            case .client(let text): bytes = text.utf8.count
+            case .operation(let operation): bytes = operation.byteCount
+            case .type(let lines): bytes = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+            }
+            total += bytes
+            if bytes > largest?.bytes ?? -1 { largest = (piece, bytes) }
+        }
+        guard total > limit.bytes, let largest else { return }
+        let construct: String
+        let location: SourceLocation?
+        switch largest.piece {
+        case .client:
+            construct = "the client type (\(largest.bytes) bytes)"
+            location = nil
+        case .operation(let operation):
+            construct = "the operation '\(operation.id)' (\(operation.method.rawValue.uppercased()) \(operation.path), \(largest.bytes) bytes)"
+            location = client.operationLocations[operation.id]
+        case .type(let declaration):
+            construct = "the schema of '\(declaration.name)' (\(largest.bytes) bytes)"
+            location = client.typeLocations[declaration.name]
+        }
+        throw OutputLimitExceeded(limit: limit.bytes, written: total, construct: construct, location: location)
+    }
+
     /// A piece of the client that renders on its own.
     private enum Piece: Sendable {
         case client
@@ -178,8 +237,8 @@ public enum ClientGenerator {
     }
 
     /// Translates and renders.
-    public static func generate(_ document: OpenAPIDocument, options: GeneratorOptions) -> [GeneratedFile] {
-        render(translate(document, options: options), options: options)
+    public static func generate(_ document: OpenAPIDocument, options: GeneratorOptions) throws(OutputLimitExceeded) -> [GeneratedFile] {
+        try render(translate(document, options: options), options: options)
     }
 
     /// The conformance driver of a translated client: a `main.swift` for an

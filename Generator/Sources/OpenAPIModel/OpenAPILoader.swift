@@ -7,6 +7,12 @@ public struct OpenAPILoadResult: Sendable {
     public let document: OpenAPIDocument?
     /// Errors and warnings, sorted by file, line and column.
     public let diagnostics: [Diagnostic]
+    /// The bytes of every file read (the spec and the files its `$ref`s name).
+    public var sourceBytes = 0
+    /// The YAML nodes of every file read (aliases not expanded).
+    public var sourceNodes = 0
+    /// How many steps resolving the references took (tests).
+    var referenceSteps = 0
 
     /// The error diagnostics.
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
@@ -77,6 +83,12 @@ public enum OpenAPILoader {
         let diagnostics = session.diagnostics.filter { seen.insert($0).inserted }.sorted {
             ($0.file, $0.line, $0.column, $0.message) < ($1.file, $1.line, $1.column, $1.message)
         }
-        return OpenAPILoadResult(document: document, diagnostics: diagnostics)
+        var result = OpenAPILoadResult(document: document, diagnostics: diagnostics)
+        result.referenceSteps = session.referenceSteps
+        for file in session.files.values {
+            result.sourceBytes += file.tree.byteCount
+            result.sourceNodes += file.tree.nodeCount
+        }
+        return result
     }
 }

@@ -8,9 +8,15 @@ import Foundation
 /// Turns libyaml's event stream into a ``YAMLTree``: one pass, flat tables,
 /// no per-node allocation.
 struct YAMLComposer {
-    /// Aliases may expand a document to at most this many nodes beyond 16
-    /// times its real size, which stops "billion laughs" documents.
-    static let expansionAllowance = 1_000_000
+    /// Aliases may add at most this many nodes to a document beyond
+    /// ``expansionFactor`` times its real nodes: every reader of the tree
+    /// walks an alias as a copy, so this bounds what a document can cost
+    /// them (a "billion laughs" of a few lines, or a few kilobytes that
+    /// expand into megabytes of generated code).
+    static let expansionAllowance = 20_000
+    /// How many times its real nodes aliases may add to a document (beyond
+    /// ``expansionAllowance``).
+    static let expansionFactor = 2
     /// The deepest nesting of collections accepted (JSON parsers commonly stop at 512 or 1000).
     static let maximumDepth = 1000
 
@@ -34,6 +40,12 @@ struct YAMLComposer {
     private var frames: [Frame] = []
     /// Anchor name -> the anchored node and its size with aliases expanded.
     private var anchors: [String: (node: Int32, expandedSize: Int)] = [:]
+    /// The nodes the aliases read so far add (each alias counts its
+    /// anchor's expanded size), and where each alias is with what it adds:
+    /// the limit depends on the document's final size, so it is checked at
+    /// the end, at the alias that passes it.
+    private var aliasExtra = 0
+    private var aliasUses: [(node: Int32, mark: SourceMark, anchor: String, size: Int)] = []
     private var documents: [YAMLNodeID] = []
     private var issues: [YAMLIssue] = []
     /// Whether any scalar so far is a merge key (`<<`): until one is, no
@@ -42,6 +54,10 @@ struct YAMLComposer {
     /// The hash table of ``reportDuplicates(_:pairCount:)`` for large
     /// mappings, kept between mappings (a key of -1 is an empty slot).
     private var keyTable: [(hash: UInt64, key: Int32)] = []
+    /// How many keys the duplicate and merge tables looked at: about one per
+    /// key when keys spread over the tables, as many as there are keys per
+    /// key when they collide (what the tests hold it to).
+    private var keyProbes = 0
 
     init(fileName: String, input: [UInt8]) {
         self.fileName = fileName
@@ -70,11 +86,12 @@ struct YAMLComposer {
             }
         }
         if let failure { throw failure }
+        try checkAliasExpansion(limit: Self.expansionLimit(realNodes: records.count), realNodes: records.count)
         if documents.count > 1 {
             issues.append(YAMLIssue(kind: .extraDocuments(count: documents.count), mark: mark(of: documents[1]), node: documents[1]))
         }
         return YAMLTree(
-            fileName: fileName, documents: documents, issues: issues, records: records, childTable: childTable,
+            fileName: fileName, byteCount: input.count, keyProbes: keyProbes, documents: documents, issues: issues, records: records, childTable: childTable,
             text: text, tags: tags)
     }
 
@@ -120,26 +137,49 @@ struct YAMLComposer {
             pending.removeSubrange(frame.pendingStart...)
             records[node].start = UInt32(start)
             records[node].count = UInt32(childTable.count - start)
-            // Its records (all created since it opened) plus what aliases add.
-            let size = records.count - node + frame.aliasExtra
-            let limit = Self.expansionAllowance + 16 * records.count
-            if size > limit {
-                throw .aliasExpansionTooLarge(file: fileName, mark: mark(of: YAMLNodeID(index: frame.node)), expandedNodes: size, limit: limit)
-            }
+            // Its records (all created since it opened) plus what aliases add,
+            // capped so that nested fan-outs cannot overflow.
+            let size = min(records.count - node + frame.aliasExtra, Self.sizeCap)
             if let anchor = frame.anchor { anchors[anchor] = (frame.node, size) }
-            if !frames.isEmpty { frames[frames.count - 1].aliasExtra += frame.aliasExtra }
+            if !frames.isEmpty { frames[frames.count - 1].aliasExtra = min(frames[frames.count - 1].aliasExtra + frame.aliasExtra, Self.sizeCap) }
             attach(frame.node)
         case YAML_ALIAS_EVENT:
             let name = String(cString: event.data.alias.anchor)
             guard let (node, size) = anchors[name] else {
                 throw .undefinedAlias(file: fileName, mark: Self.mark(event.start_mark), anchor: name)
             }
-            if !frames.isEmpty { frames[frames.count - 1].aliasExtra += size }
+            if !frames.isEmpty { frames[frames.count - 1].aliasExtra = min(frames[frames.count - 1].aliasExtra + size, Self.sizeCap) }
+            aliasExtra = min(aliasExtra + size, Self.sizeCap)
+            aliasUses.append((node, Self.mark(event.start_mark), name, size))
             attach(node)
         case YAML_DOCUMENT_START_EVENT:
             anchors.removeAll(keepingCapacity: true)
         default:
             break
+        }
+    }
+
+    /// Sizes are capped here: a fan-out of aliases can name more nodes than
+    /// an `Int` holds, and anything near this is refused anyway.
+    private static let sizeCap = Int.max / 4
+
+    /// The most nodes aliases may add to a document of `realNodes` nodes.
+    static func expansionLimit(realNodes: Int) -> Int {
+        expansionAllowance + expansionFactor * realNodes
+    }
+
+    /// Throws, at the alias that passes it, when aliases add more than
+    /// `limit` nodes to a document of `realNodes` nodes. (Reading never
+    /// expands an alias, so counting them all first costs nothing.)
+    private func checkAliasExpansion(limit: Int, realNodes: Int) throws(YAMLError) {
+        guard aliasExtra > limit else { return }
+        var total = 0
+        for use in aliasUses {
+            total = min(total + use.size, Self.sizeCap)
+            guard total > limit else { continue }
+            throw .aliasExpansionTooLarge(
+                file: fileName, mark: use.mark, anchor: use.anchor, aliasNodes: use.size, expandedNodes: aliasExtra, realNodes: realNodes,
+                limit: limit)
         }
     }
 
@@ -239,7 +279,9 @@ struct YAMLComposer {
                     let mergedValue = childTable[slot + 1]
                     slot += 2
                     let hash = scalarHash(mergedKey)
-                    if taken[hash]?.contains(where: { sameKey($0, mergedKey) }) == true { continue }
+                    let candidates = taken[hash] ?? []
+                    keyProbes += candidates.count
+                    if candidates.contains(where: { sameKey($0, mergedKey) }) { continue }
                     taken[hash, default: []].append(mergedKey)
                     childTable.append(mergedKey)
                     childTable.append(mergedValue)
@@ -317,6 +359,7 @@ struct YAMLComposer {
             var index = Int(truncatingIfNeeded: hash) & mask
             var isRepeat = false
             while table[index].key >= 0 {
+                keyProbes += 1
                 if table[index].hash == hash && sameKey(table[index].key, key) {
                     recordDuplicate(first: table[index].key, repeated: key)
                     isRepeat = true
@@ -329,28 +372,18 @@ struct YAMLComposer {
         keyTable = table
     }
 
-    /// A hash of a scalar's length and its first and last eight bytes (0 for
-    /// a collection): constant work per key, and keys whose hashes collide
-    /// are compared byte for byte anyway.
+    /// A keyed hash of all of a scalar's bytes (0 for a collection): Swift's
+    /// `Hasher`, SipHash seeded anew in every process, so no document can
+    /// choose keys that share a hash (hashing only a key's ends let 20,000
+    /// keys that share them make every lookup a linear scan).
     private func scalarHash(_ node: Int32) -> UInt64 {
         let record = records[Int(node)]
         // Collections (complex keys) have no text; they compare by identity.
         guard record.kind == .scalar else { return 0 }
         return text.withUnsafeBytes { buffer in
-            let start = Int(record.start)
-            let count = Int(record.count)
-            var head: UInt64 = 0
-            var tail: UInt64 = 0
-            if count >= 8 {
-                head = buffer.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-                tail = buffer.loadUnaligned(fromByteOffset: start + count - 8, as: UInt64.self)
-            } else {
-                for index in 0..<count { head = head << 8 | UInt64(buffer[start + index]) }
-            }
-            var hash = head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(count) &* 0xC2B2_AE3D_27D4_EB4F)
-            hash ^= hash >> 29
-            hash &*= 0xBF58_476D_1CE4_E5B9
-            return hash ^ (hash >> 32)
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: buffer[Int(record.start)..<Int(record.start + record.count)]))
+            return UInt64(truncatingIfNeeded: hasher.finalize())
         }
     }
 

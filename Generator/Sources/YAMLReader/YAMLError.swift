@@ -15,9 +15,12 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An alias names an anchor that is not defined before it, or the node it
     /// names contains the alias itself.
     case undefinedAlias(file: String, mark: SourceMark, anchor: String)
-    /// Aliases expand the document past the size limit (an "entity
-    /// expansion" attack such as a billion laughs).
-    case aliasExpansionTooLarge(file: String, mark: SourceMark, expandedNodes: Int, limit: Int)
+    /// Aliases add more nodes to the document than its size allows (an
+    /// "entity expansion" such as a billion laughs): `mark` is the alias of
+    /// `anchor` (which adds `aliasNodes`) that passes `limit`; all the
+    /// document's aliases add `expandedNodes` to its `realNodes`.
+    case aliasExpansionTooLarge(
+        file: String, mark: SourceMark, anchor: String, aliasNodes: Int, expandedNodes: Int, realNodes: Int, limit: Int)
     /// Collections nest deeper than the limit, which no real document needs
     /// and which would exhaust the stack of any recursive reader.
     case nestingTooDeep(file: String, mark: SourceMark, limit: Int)
@@ -26,7 +29,7 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String {
         switch self {
         case .unreadable(let file, _), .binaryContent(let file, _, _), .syntax(let file, _, _, _, _, _),
-            .undefinedAlias(let file, _, _), .aliasExpansionTooLarge(let file, _, _, _), .nestingTooDeep(let file, _, _):
+            .undefinedAlias(let file, _, _), .aliasExpansionTooLarge(let file, _, _, _, _, _, _), .nestingTooDeep(let file, _, _):
             return file
         }
     }
@@ -36,7 +39,7 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable: return .start
         case .binaryContent(_, let mark, _), .syntax(_, let mark, _, _, _, _), .undefinedAlias(_, let mark, _),
-            .aliasExpansionTooLarge(_, let mark, _, _), .nestingTooDeep(_, let mark, _):
+            .aliasExpansionTooLarge(_, let mark, _, _, _, _, _), .nestingTooDeep(_, let mark, _):
             return mark
         }
     }
@@ -54,8 +57,9 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
             return "YAML syntax error: \(problem) \(context)\(start)"
         case .undefinedAlias(_, _, let anchor):
             return "alias '*\(anchor)' refers to no anchor '&\(anchor)' defined before it (or to the node that contains it)"
-        case .aliasExpansionTooLarge(_, _, let expanded, let limit):
-            return "aliases expand this document to \(expanded) nodes, more than the limit of \(limit)"
+        case .aliasExpansionTooLarge(_, _, let anchor, let aliasNodes, let expanded, let realNodes, let limit):
+            return "aliases add \(expanded) nodes to this document of \(realNodes), more than the limit of \(limit)"
+                + " (\(YAMLComposer.expansionAllowance) + \(YAMLComposer.expansionFactor) x its nodes); this alias of '&\(anchor)' (\(aliasNodes) nodes) passes it"
         case .nestingTooDeep(_, _, let limit):
             return "lists and mappings nest more than \(limit) levels deep here"
         }
@@ -68,7 +72,7 @@ public enum YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .binaryContent: return "pass a YAML or JSON OpenAPI document saved as UTF-8 text"
         case .syntax(_, _, _, _, _, let hint): return hint
         case .undefinedAlias(_, _, let anchor): return "define '&\(anchor)' on a node before this alias, outside the node that uses it"
-        case .aliasExpansionTooLarge: return "use $ref instead of deeply nested YAML aliases"
+        case .aliasExpansionTooLarge: return "reference shared schemas with $ref instead of copying them with YAML aliases"
         case .nestingTooDeep: return "flatten the structure; use $ref to components for deep schemas"
         }
     }

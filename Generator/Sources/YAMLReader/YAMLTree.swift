@@ -82,6 +82,11 @@ public final class YAMLTree: Sendable {
     public let documents: [YAMLNodeID]
     /// Non-fatal problems found while reading.
     public let issues: [YAMLIssue]
+    /// The size of the text the tree was read from, in bytes.
+    public let byteCount: Int
+    /// How many keys reading looked at in its duplicate and merge tables
+    /// beyond the one it placed (the tests' measure of hash collisions).
+    let keyProbes: Int
 
     let records: [Record]
     let childTable: [Int32]
@@ -89,10 +94,12 @@ public final class YAMLTree: Sendable {
     let tags: [String]
 
     init(
-        fileName: String, documents: [YAMLNodeID], issues: [YAMLIssue], records: [Record], childTable: [Int32],
+        fileName: String, byteCount: Int, keyProbes: Int, documents: [YAMLNodeID], issues: [YAMLIssue], records: [Record], childTable: [Int32],
         text: [UInt8], tags: [String]
     ) {
         self.fileName = fileName
+        self.byteCount = byteCount
+        self.keyProbes = keyProbes
         self.documents = documents
         self.issues = issues
         self.records = records

@@ -103,8 +103,20 @@ struct Generate: ParsableCommand {
         var options = GeneratorOptions(
             moduleName: moduleName, accessLevel: access, specName: URL(fileURLWithPath: job.spec).lastPathComponent, regenerateCommand: command)
         options.fixedFileNames = fixedFileNames
+        options.outputLimit = OutputLimit(specBytes: result.sourceBytes, specNodes: result.sourceNodes)
         let client = ClientGenerator.translate(document, options: options)
-        let files = ClientGenerator.render(client, options: options)
+        let files: [GeneratedFile]
+        do {
+            files = try ClientGenerator.render(client, options: options)
+        } catch {
+            let location = error.location ?? SourceLocation(file: job.spec, mark: .start, pointer: .root)
+            printToStandardError(
+                Diagnostic(
+                    .outputTooLarge, error.description, at: location,
+                    hint: "reference the shared schema with $ref instead of merging it into each one with allOf, or split the spec; no client generated"
+                ).description)
+            throw ExitCode(1)
+        }
         KeptUntilExit.keep(result, client)
         return files
     }

@@ -39,7 +39,7 @@ import Testing
         let result = OpenAPILoader.load(path: folder.appendingPathComponent(reference).appendingPathComponent(spec).path)
         #expect(result.errors.isEmpty, "\(result.errors)")
         let document = try #require(result.document)
-        return ClientGenerator.generate(document, options: GeneratorOptions(moduleName: "Reference", specName: spec)).map { ($0.name, $0.contents) }
+        return try ClientGenerator.generate(document, options: GeneratorOptions(moduleName: "Reference", specName: spec)).map { ($0.name, $0.contents) }
     }
 
     /// The Swift files of a reference's folder, by name.

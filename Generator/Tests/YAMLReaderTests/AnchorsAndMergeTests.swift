@@ -90,7 +90,7 @@ import YAMLReader
             yaml += "a\(level): &a\(level) [\(aliases)]\n"
         }
         let error = try #require(readError(yaml))
-        guard case .aliasExpansionTooLarge(let file, let mark, let expanded, let limit) = error else {
+        guard case .aliasExpansionTooLarge(let file, let mark, _, _, let expanded, _, let limit) = error else {
             Issue.record("expected aliasExpansionTooLarge, got \(error)")
             return
         }

@@ -14,4 +14,9 @@ struct RenderedOperation: Sendable {
     var lineCount: Int {
         2 + methods.count + (shorthand.isEmpty ? 0 : 3 + shorthand.count) + results.count
     }
+
+    /// The bytes of its lines (each with its line break).
+    var byteCount: Int {
+        (methods + shorthand + results).reduce(0) { $0 + $1.utf8.count + 1 }
+    }
 }

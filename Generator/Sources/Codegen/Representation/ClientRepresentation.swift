@@ -1,3 +1,5 @@
+import OpenAPIModel
+
 /// Everything the renderer needs to write one client module.
 public struct ClientRepresentation: Sendable {
     /// The Swift module name (`SoulAPI`).
@@ -22,6 +24,16 @@ public struct ClientRepresentation: Sendable {
     /// The security schemes the operations use, in order of first use, each
     /// with the member that names it in `Client.SecuritySchemes`.
     package var securitySchemes: [SecuritySchemeName] = []
+    /// The most Swift the client may be written as (nil: no limit).
+    public var outputLimit: OutputLimit?
+    /// Set when translation stopped because the members alone passed
+    /// ``outputLimit``: rendering then throws it.
+    public var outputLimitExceeded: OutputLimitExceeded?
+    /// Where the spec writes each top-level type (by Swift name) and each
+    /// operation (by id): what an ``OutputLimitExceeded`` points at.
+    public var typeLocations: [String: SourceLocation] = [:]
+    /// Where the spec writes each operation, by its id.
+    public var operationLocations: [String: SourceLocation] = [:]
 }
 
 /// A security scheme the operations use and its Swift member name.

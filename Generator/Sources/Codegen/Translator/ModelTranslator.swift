@@ -21,6 +21,25 @@ final class ModelTranslator {
     private let mapping: TypeMapping
     /// Reads constraints at use sites and names the patterns.
     let constraints: ConstraintTranslator
+    /// ``mergedObject(_:depth:)`` of each referenced schema at each depth:
+    /// `allOf` members that reference the same schema (`A: allOf [B, B]`,
+    /// `B: allOf [C, C]`, ...) would otherwise be merged once per path to
+    /// them, exponentially many.
+    private var mergedReferences: [MergedReferenceKey: Schema?] = [:]
+    /// How many `allOf` members were merged (tests).
+    private(set) var mergeSteps = 0
+
+    /// How many more members (properties, enum cases, union cases) may be
+    /// declared (``OutputLimit/members``).
+    var membersLeft = Int.max
+    /// The declaration that passed ``membersLeft``, and where its schema is;
+    /// nothing is declared after it.
+    private(set) var limitPassedAt: (construct: String, location: SourceLocation)?
+
+    private struct MergedReferenceKey: Hashable {
+        let target: ReferenceTarget
+        let depth: Int
+    }
 
     /// Names that generated code or the runtime declare, or that would shadow
     /// standard types.
@@ -112,6 +131,25 @@ final class ModelTranslator {
     /// The declaration of a named schema; one that needs no type of its own
     /// (a map, a list, a scalar) becomes a `typealias`.
     private func declaration(for schema: Schema, name: String, qualifiedName: String) -> TypeDeclaration {
+        guard limitPassedAt == nil else { return TypeDeclaration(name: name, documentation: nil, isDeprecated: false, kind: .alias(.json)) }
+        var declaration = unlimitedDeclaration(for: schema, name: name, qualifiedName: qualifiedName)
+        let members: Int
+        switch declaration.kind {
+        case .structure(let shape): members = shape.properties.count
+        case .openEnum(let shape): members = shape.cases.count
+        case .union(let shape): members = shape.members.count
+        case .alias: members = 0
+        }
+        membersLeft -= members
+        if membersLeft < 0 {
+            limitPassedAt = ("the schema of '\(qualifiedName)' (\(members) members)", schema.location)
+            declaration.kind = .alias(.json)
+            declaration.nested = []
+        }
+        return declaration
+    }
+
+    private func unlimitedDeclaration(for schema: Schema, name: String, qualifiedName: String) -> TypeDeclaration {
         let documentation = Documentation.text(schema.title, schema.description)
         // Nested types must not shadow top-level ones that members may use.
         var scope = Scope(qualifiedName: qualifiedName, names: NameScope(reserved: nestedReservedNames))
@@ -289,13 +327,27 @@ final class ModelTranslator {
         merged.properties = OrderedMap()
         merged.required = []
         for member in schema.allOf {
-            guard let resolved = document.resolve(member), let object = mergedObject(resolved, depth: depth + 1) else { continue }
+            guard let object = mergedMember(member, depth: depth + 1) else { continue }
             for (name, property) in object.properties where merged.properties[name] == nil { merged.properties[name] = property }
             merged.required += object.required.filter { !merged.required.contains($0) }
             if merged.additionalProperties == nil { merged.additionalProperties = object.additionalProperties }
         }
         for (name, property) in schema.properties { merged.properties[name] = property }
         merged.required += schema.required.filter { !merged.required.contains($0) }
+        return merged
+    }
+
+    /// ``mergedObject(_:depth:)`` of an `allOf` member, once per referenced schema and depth.
+    private func mergedMember(_ member: RefOr<Schema>, depth: Int) -> Schema? {
+        guard case .reference(let reference) = member, let target = reference.target else {
+            mergeSteps += 1
+            return document.resolve(member).flatMap { mergedObject($0, depth: depth) }
+        }
+        mergeSteps += 1
+        let key = MergedReferenceKey(target: target, depth: depth)
+        if let known = mergedReferences[key] { return known }
+        let merged = document.resolve(member).flatMap { mergedObject($0, depth: depth) }
+        mergedReferences[key] = merged
         return merged
     }
 

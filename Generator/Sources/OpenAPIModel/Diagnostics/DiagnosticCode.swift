@@ -43,7 +43,12 @@ extension DiagnosticCode {
     /// The `yaml-alias-expansion` error.
     public static let yamlAliasExpansion = DiagnosticCode(
         id: "yaml-alias-expansion", severity: .error,
-        summary: "aliases expand the document beyond 1,000,000 + 16 x its node count (a \"billion laughs\")")
+        summary: "aliases add more than 20,000 + 2 x its node count to the document (a \"billion laughs\"): reported at the alias that passes the limit")
+
+    /// The `output-too-large` error, reported by `clientgen generate`.
+    public static let outputTooLarge = DiagnosticCode(
+        id: "output-too-large", severity: .error,
+        summary: "the client would hold more Swift than 1 MiB + 8 bytes per byte + 48 per YAML node of the spec; the message names the schema or operation that expands most (at its place)")
 
     /// The `yaml-nesting-too-deep` error.
     public static let yamlNestingTooDeep = DiagnosticCode(
@@ -367,7 +372,7 @@ extension DiagnosticCode {
 
     /// Every code, errors first, in the order the documentation lists them.
     public static let all: [DiagnosticCode] = [
-        .unreadableFile, .binaryFile, .yamlSyntax, .yamlDuplicateKey, .yamlUndefinedAlias, .yamlAliasExpansion,
+        .unreadableFile, .binaryFile, .yamlSyntax, .yamlDuplicateKey, .yamlUndefinedAlias, .yamlAliasExpansion, .outputTooLarge,
         .yamlNestingTooDeep, .nestingTooDeep, .emptyDocument, .notAnOpenapiDocument, .missingOpenapiVersion,
         .unsupportedVersion, .hiddenCharacter, .commentDelimiter, .invalidHeaderName, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
         .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,

@@ -34,17 +34,48 @@ extension LoadSession {
 
     /// Resolves `ref` written at `refNode` to its final target and queues it.
     func resolve<T: Referenceable>(_ ref: String, at refNode: Node, expecting type: T.Type, parse: @escaping (Node) -> T) -> ReferenceTarget? {
+        switch finalTarget(of: ref, from: refNode.file, at: refNode) {
+        case .resolved(let node, let target):
+            checkKind(of: target, at: refNode, expecting: type)
+            enqueue(target, node: node, parse: parse)
+            return target
+        case .cycle(let path):
+            report(
+                .refCycle, "$ref cycle never reaches a definition: \(path)", at: refNode,
+                hint: "make one of these a real \(T.kindName) instead of another $ref")
+            return nil
+        case .unresolved:
+            return nil
+        }
+    }
+
+    /// Where a reference ends once the pure references it passes through are
+    /// followed. Each reference's end is worked out once and remembered
+    /// (`finalTargets`): a chain of n references costs n steps however many
+    /// places refer into it, and a cycle is found with a set.
+    private func finalTarget(of ref: String, from file: SourceFile, at refNode: Node) -> FinalTarget {
+        var walked: [LocatedKey] = []
         var chain: [ReferenceTarget] = []
+        var seen: Set<ReferenceTarget> = []
         var currentRef = ref
-        var base = refNode.file
+        var base = file
+        var result: FinalTarget
         while true {
-            guard let (file, node, target) = locate(currentRef, from: base, at: refNode) else { return nil }
-            if chain.contains(target) {
-                let path = (chain + [target]).map { $0.description }.joined(separator: " -> ")
-                report(
-                    .refCycle, "$ref cycle never reaches a definition: \(path)", at: refNode,
-                    hint: "make one of these a real \(T.kindName) instead of another $ref")
-                return nil
+            referenceSteps += 1
+            let key = LocatedKey(file: base.name, ref: currentRef)
+            if let known = finalTargets[key] {
+                result = known
+                break
+            }
+            guard let (file, node, target) = locate(currentRef, from: base, at: refNode) else {
+                // Not remembered: an unresolvable reference is reported again
+                // where else it is written.
+                return .unresolved
+            }
+            walked.append(key)
+            guard seen.insert(target).inserted else {
+                result = .cycle((chain + [target]).map(\.description).joined(separator: " -> "))
+                break
             }
             chain.append(target)
             if node.kind == .mapping, let next = node.child("$ref"), isPureReference(node), let nextRef = next.text {
@@ -52,10 +83,11 @@ extension LoadSession {
                 base = file
                 continue
             }
-            checkKind(of: target, at: refNode, expecting: type)
-            enqueue(target, node: node, parse: parse)
-            return target
+            result = .resolved(node, target)
+            break
         }
+        for key in walked { finalTargets[key] = result }
+        return result
     }
 
     /// A mapping that is nothing but a `$ref` (plus annotations), which a
@@ -100,7 +132,7 @@ extension LoadSession {
             report(.unresolvedRef, "'\(ref)' points into '\(file.name)', which is empty", at: refNode)
             return nil
         }
-        guard let id = file.tree.node(atPointer: fragment, from: root.id) else {
+        guard let id = file.node(atPointer: fragment, from: root.id) else {
             report(.unresolvedRef, "'\(ref)' does not resolve: \(missingStep(fragment, in: root))", at: refNode,
                   hint: suggestion(for: fragment, in: root, file: filePart))
             return nil
@@ -137,7 +169,7 @@ extension LoadSession {
         let tokens = JSONPointer(encoded: fragment).tokens
         guard let last = tokens.last else { return nil }
         let parentPointer = "/" + tokens.dropLast().map { JSONPointer.escape($0) }.joined(separator: "/")
-        guard let parentID = root.tree.node(atPointer: tokens.count == 1 ? "" : parentPointer, from: root.id),
+        guard let parentID = root.file.node(atPointer: tokens.count == 1 ? "" : parentPointer, from: root.id),
             root.tree.kind(parentID) == .mapping
         else { return nil }
         let parent = Node(file: root.file, id: parentID, pointer: JSONPointer(encoded: parentPointer))

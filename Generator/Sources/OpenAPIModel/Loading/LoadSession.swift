@@ -20,6 +20,23 @@ final class LoadSession {
     /// times, and walking its pointer each time scanned the component map.
     var locatedReferences: [LocatedKey: (file: SourceFile, node: Node, target: ReferenceTarget)] = [:]
 
+    /// Where each `$ref` written in a file ends, once the pure references it
+    /// passes through are followed (``resolve(_:at:expecting:parse:)``).
+    var finalTargets: [LocatedKey: FinalTarget] = [:]
+    /// How many steps resolving references took (each a reference looked
+    /// up or followed): the tests hold it to a few per reference written.
+    var referenceSteps = 0
+
+    /// Where a reference ends.
+    enum FinalTarget {
+        /// At a definition.
+        case resolved(Node, ReferenceTarget)
+        /// In a cycle of references that never reaches one (the path, in words).
+        case cycle(String)
+        /// Nowhere: a step did not resolve (already reported).
+        case unresolved
+    }
+
     /// A `$ref` as written in one file.
     struct LocatedKey: Hashable {
         let file: String

@@ -8,6 +8,15 @@ final class SourceFile {
     /// The folder that relative `$ref`s in this file start from ("" for the working folder).
     let directory: String
     let tree: YAMLTree
+    /// The keys of each large mapping looked into so far, with the first
+    /// pair of each key: built on a mapping's first lookup, so that looking
+    /// up n keys of a mapping of n keys (a `$ref` to each of thousands of
+    /// components) costs n steps, not n squared. Keys hash with Swift's
+    /// seeded hasher, which a document cannot make collide.
+    private var keyIndexes: [Int32: [String: (key: YAMLNodeID, value: YAMLNodeID)]] = [:]
+    /// Mappings with fewer pairs are scanned: most of a spec's mappings are
+    /// small, and a scan of a few keys is cheaper than building an index.
+    static let indexedPairCount = 16
 
     init(name: String, tree: YAMLTree) {
         self.name = name
@@ -21,6 +30,49 @@ final class SourceFile {
 
     /// The root node of the first document, or `nil` when the file is empty.
     var root: Node? { tree.root.map { Node(file: self, id: $0, pointer: .root) } }
+
+    /// The first pair of `mapping` whose key is the scalar `key`; nil when
+    /// there is none or `mapping` is not a mapping.
+    func pair(forKey key: String, in mapping: YAMLNodeID) -> (key: YAMLNodeID, value: YAMLNodeID)? {
+        let pairs = tree.pairs(mapping)
+        guard pairs.count >= Self.indexedPairCount else {
+            for pair in pairs where tree.isScalar(pair.key, equalTo: key) { return pair }
+            return nil
+        }
+        if let index = keyIndexes[mapping.index] { return index[key] }
+        var index: [String: (key: YAMLNodeID, value: YAMLNodeID)] = [:]
+        index.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard let text = tree.text(pair.key), index[text] == nil else { continue }
+            index[text] = pair
+        }
+        keyIndexes[mapping.index] = index
+        return index[key]
+    }
+
+    /// The node a JSON pointer (RFC 6901, without the leading `#`) names,
+    /// starting at `node`; `nil` when a step does not exist.
+    func node(atPointer pointer: String, from node: YAMLNodeID) -> YAMLNodeID? {
+        guard !pointer.isEmpty else { return node }
+        guard pointer.hasPrefix("/") else { return nil }
+        var current = node
+        for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let token = rawToken.utf8.contains(UInt8(ascii: "~"))
+                ? rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                : String(rawToken)
+            switch tree.kind(current) {
+            case .mapping:
+                guard let next = pair(forKey: token, in: current)?.value else { return nil }
+                current = next
+            case .sequence:
+                guard let index = Int(token), index >= 0, index < tree.count(current) else { return nil }
+                current = tree.items(current)[index]
+            case .scalar:
+                return nil
+            }
+        }
+        return current
+    }
 }
 
 /// A node of a ``SourceFile`` together with the JSON pointer that reached it.
@@ -53,11 +105,11 @@ struct Node {
 
     /// The value of `key` in this mapping.
     func child(_ key: String) -> Node? {
-        file.tree.value(forKey: key, in: id).map { Node(file: file, id: $0, pointer: pointer.appending(key), depth: depth + 1) }
+        file.pair(forKey: key, in: id).map { Node(file: file, id: $0.value, pointer: pointer.appending(key), depth: depth + 1) }
     }
 
     /// Whether this mapping has the key.
-    func has(_ key: String) -> Bool { file.tree.value(forKey: key, in: id) != nil }
+    func has(_ key: String) -> Bool { file.pair(forKey: key, in: id) != nil }
 
     /// The mapping's keys (scalar text), in order.
     var keys: [String] { file.tree.pairs(id).compactMap { file.tree.text($0.key) } }
@@ -82,9 +134,6 @@ struct Node {
 
     /// The node at the position of the key of `key` (for diagnostics about keys).
     func keyNode(_ key: String) -> Node? {
-        for pair in file.tree.pairs(id) where file.tree.isScalar(pair.key, equalTo: key) {
-            return Node(file: file, id: pair.key, pointer: pointer.appending(key), depth: depth + 1)
-        }
-        return nil
+        file.pair(forKey: key, in: id).map { Node(file: file, id: $0.key, pointer: pointer.appending(key), depth: depth + 1) }
     }
 }
