@@ -107,7 +107,7 @@ conformance: deps ## Call every operation of each spec in CONFORMANCE_SPECS thro
 	python3 scripts/conformance/run.py --clientgen $(CLIENTGEN) --specs $(CONFORMANCE_SPECS) --min-percent $(CONFORMANCE_MIN) $(if $(CONFORMANCE_REQUIRE_ALL),--require-all $(CONFORMANCE_REQUIRE_ALL))
 
 ci-conformance: # The harness's own tests, then one run of the default folders (which compiles every corpus client: what make corpus checks) with the serialisation shapes (Stripe's bracket forms, encoding, allowReserved), every call of which must pass
-	@python3 -c 'import openapi_core, jsonschema, yaml, werkzeug, pytest' 2>/dev/null || python3 -m pip install -q -r scripts/conformance/requirements.txt
+	@python3 -c 'import openapi_core, jsonschema, yaml, werkzeug, pytest' 2>/dev/null || python3 -m pip install -q --require-hashes -r scripts/conformance/requirements.txt
 	python3 -m pytest -q -p no:cacheprovider scripts/conformance
 	$(MAKE) --no-print-directory conformance CONFORMANCE_REQUIRE_ALL=scripts/conformance/specs
 
@@ -183,9 +183,10 @@ bench-compare: deps ## HEAD's benchmarks against BASE=<revision>'s (default: the
 ios-size: ## Object code per module compiled for arm64-apple-ios16.0 with -Osize (IOS_SDK=<iPhoneOS SDK>; Linux: IOS_APINOTES), against the peer's client
 	python3 scripts/ios_size.py
 
-fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n), and hostile strings in every place of a spec (no live code); fails on any crash
+fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n), hostile strings in every place of a spec (no live code), hostile structures against a same-size ordinary spec (time and output); fails on any crash or bound passed
 	$(SWIFT) build -c release --product clientgen
 	python3 scripts/fuzz_lint.py $(or $(SEED),1)
+	python3 scripts/fuzz_bounds.py .build/release/clientgen
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --target ClientRuntime
 	python3 scripts/fuzz_hostile.py .build/release/clientgen .build/debug/Modules
 

@@ -52,7 +52,7 @@ def ensure_requirements():
     """Installs the pinned requirements when a module is missing."""
     if all(importlib.util.find_spec(m) for m in REQUIRED_MODULES):
         return
-    subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '-r', os.path.join(HERE, 'requirements.txt')], check=True)
+    subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--require-hashes', '-r', os.path.join(HERE, 'requirements.txt')], check=True)
 
 
 ensure_requirements()

@@ -36,9 +36,13 @@ public struct OpenAPILoadResult: Sendable {
 /// `$ref` that resolves nowhere, a missing `openapi` field).
 public enum OpenAPILoader {
     /// Loads the spec at `path`. `$ref`s to other files resolve relative to
-    /// the folder of the file that holds them.
-    public static func load(path: String) -> OpenAPILoadResult {
+    /// the folder of the file that holds them, and must stay inside
+    /// `referenceRoot`: by default the spec's own folder (and below), so
+    /// that a spec cannot read a file elsewhere on the machine that runs the
+    /// generator (`ref-outside-root`).
+    public static func load(path: String, referenceRoot: String? = nil) -> OpenAPILoadResult {
         let session = LoadSession()
+        session.referenceRoot = ReferenceRoot(folder: referenceRoot ?? directory(of: normalize(path)))
         // One name per file: `$ref`s back to the root resolve to the same file.
         let file = session.file(named: normalize(path), referencedFrom: nil)
         return finish(session, file: file)
@@ -46,8 +50,9 @@ public enum OpenAPILoader {
 
     /// Loads a spec from text (tests, or a spec held in memory). `fileName`
     /// names it in diagnostics and is the base for relative `$ref`s.
-    public static func load(string: String, fileName: String) -> OpenAPILoadResult {
+    public static func load(string: String, fileName: String, referenceRoot: String? = nil) -> OpenAPILoadResult {
         let session = LoadSession()
+        session.referenceRoot = ReferenceRoot(folder: referenceRoot ?? directory(of: normalize(fileName)))
         do {
             let tree = try YAMLReader.read(string: string, fileName: normalize(fileName))
             return finish(session, file: session.register(tree))
@@ -58,6 +63,12 @@ public enum OpenAPILoader {
                     line: error.mark.line, column: error.mark.column, pointer: nil, hint: error.hint))
             return finish(session, file: nil)
         }
+    }
+
+    /// The folder part of a path (`specs/` of `specs/api.yaml`; "" for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[...slash])
     }
 
     private static func finish(_ session: LoadSession, file: SourceFile?) -> OpenAPILoadResult {

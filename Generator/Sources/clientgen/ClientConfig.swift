@@ -14,6 +14,9 @@ struct ClientConfig: Decodable {
         var module: String?
         /// The access level (default `public`).
         var access: AccessLevel?
+        /// The folder the spec's `$ref`s may reach files in (default: the
+        /// spec's own folder and below).
+        var referenceRoot: String?
     }
 
     /// The clients, in order.

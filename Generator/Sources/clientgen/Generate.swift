@@ -42,6 +42,9 @@ struct Generate: ParsableCommand {
     @Flag(help: "Also print the spec's warnings (as `clientgen lint` does), not only its errors.")
     var warnings = false
 
+    @Option(help: "The folder the spec's $refs may reach other files in (default: the spec's own folder and below).")
+    var referenceRoot: String?
+
     func validate() throws {
         if config == nil && (spec == nil || output == nil) {
             throw ValidationError("give a SPEC and --output DIR, or --config FILE")
@@ -56,7 +59,7 @@ struct Generate: ParsableCommand {
         if let config {
             jobs = try ClientConfig.load(path: config).clients
         } else if let spec, let output {
-            jobs = [ClientConfig.Entry(spec: spec, output: output, module: module, access: access)]
+            jobs = [ClientConfig.Entry(spec: spec, output: output, module: module, access: access, referenceRoot: referenceRoot)]
         }
         var drifted: [String] = []
         for job in jobs {
@@ -88,7 +91,7 @@ struct Generate: ParsableCommand {
     }
 
     private func generate(_ job: ClientConfig.Entry) throws -> [GeneratedFile] {
-        let result = OpenAPILoader.load(path: job.spec)
+        let result = OpenAPILoader.load(path: job.spec, referenceRoot: job.referenceRoot ?? referenceRoot)
         for diagnostic in result.diagnostics where diagnostic.severity == .error || (warnings && diagnostic.severity == .warning) {
             printToStandardError(diagnostic.description)
         }

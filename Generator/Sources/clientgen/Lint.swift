@@ -31,10 +31,13 @@ struct Lint: ParsableCommand {
     @Flag(help: "Also fail (exit 1) when there are warnings.")
     var strict = false
 
+    @Option(help: "The folder the specs' $refs may reach other files in (default: each spec's own folder and below).")
+    var referenceRoot: String?
+
     func run() throws {
         var all: [Diagnostic] = []
         for file in files {
-            let result = OpenAPILoader.load(path: file)
+            let result = OpenAPILoader.load(path: file, referenceRoot: referenceRoot)
             all += result.diagnostics
             if format == .text {
                 for diagnostic in result.diagnostics { printToStandardError(diagnostic.description) }

@@ -34,7 +34,7 @@ import Testing
             openapi: 3.0.3
             info: {title: "\(h[0])", version: "\(h[1])", description: "\(h[2])"}
             servers:
-              - {url: "https://api.example.com/\(h[3])", description: "\(h[4])"}
+              - {url: "https://api.example.com/x');let(injected11)=11;//%22%0A%E2%80%AE", description: "\(h[4])"}
             tags: [{name: "\(h[5])", description: "\(h[6])"}]
             paths:
               /pets/{id}:
@@ -128,6 +128,18 @@ import Testing
         #expect(result.errors.isEmpty, "\(result.errors)")
         let document = try #require(result.document)
         try Self.check(ClientGenerator.generate(document, options: GeneratorOptions(moduleName: "HostileText", specName: "hostile-text.yaml")), module: "HostileText")
+    }
+
+    /// A server URL is a web address: a hostile string that is not one (a
+    /// line break, a quote, a space, a backslash) is a located error, and
+    /// one that is (percent-encoded, or of URL characters alone) is written
+    /// as a string literal above.
+    @Test func hostileServerURLsAreLintErrorsAtTheirPlace() throws {
+        let servers = Self.hostile.map { "  - {url: \"https://api.example.com/\($0)\"}" }.joined(separator: "\n")
+        let yaml = "openapi: 3.0.3\ninfo: {title: Servers, version: '1'}\nservers:\n\(servers)\npaths: {}\n"
+        let result = OpenAPILoader.load(string: yaml, fileName: "hostile-servers.yaml")
+        let found = result.errors.filter { $0.code == "invalid-server-url" }
+        #expect(found.map(\.line) == Array(4..<(4 + Self.hostile.count)), "\(result.diagnostics.map(\.description).joined(separator: "\n"))")
     }
 
     @Test func hostileNamesAreLintErrorsAndGenerateNoCode() throws {

@@ -108,7 +108,7 @@ extension Client {
         case example2 = "https://api.example.com"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

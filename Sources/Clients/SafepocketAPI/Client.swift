@@ -164,7 +164,7 @@ extension Client {
         case development = "http://localhost:8081"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

@@ -120,7 +120,7 @@ extension Client {
         case edge = "https://edge.securenode.io"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

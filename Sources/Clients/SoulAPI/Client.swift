@@ -123,7 +123,7 @@ extension Client {
         case production = "https://api.soulapp.app"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

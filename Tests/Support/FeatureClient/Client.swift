@@ -158,7 +158,7 @@ extension Client {
         case production = "https://api.example.com"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

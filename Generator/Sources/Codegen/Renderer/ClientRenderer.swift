@@ -48,7 +48,7 @@ struct ClientRenderer {
                     }
                     writer.line("")
                     writer.line("/// The base URL.")
-                    writer.line("\(access) var url: URL { URL(string: rawValue)! }")
+                    writer.line("\(access) var url: URL { ClientCore.serverURL(named: rawValue) }")
                 }
             }
         }

@@ -50,8 +50,7 @@ struct ValidationRenderer {
 
     /// `1`, `0.01`, `1e+20`: a `Double` literal.
     private static func number(_ value: Double) -> String {
-        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
+        SwiftLiteral.double(value)
     }
 
     /// `enum ValidationPatterns` with one `static let` per pattern; nothing

@@ -247,7 +247,7 @@ final class ModelTranslator {
         }
         guard integers.count == known.count, schema.singleType == .integer || schema.singleType == nil else { return nil }
         let cases = integers.uniqued().map { value in
-            (name: names.claim(value < 0 ? "minus" + String(-value) : "value" + String(value)), literal: String(value))
+            (name: names.claim(value < 0 ? "minus" + String(value.magnitude) : "value" + String(value)), literal: SwiftLiteral.integer(value))
         }
         return OpenEnumShape(rawType: "Int", cases: cases)
     }
@@ -418,9 +418,11 @@ final class ModelTranslator {
         }
         switch (name, value) {
         case ("String", .string(let text)): return SwiftLiteral.string(text)
-        case ("Int", .int(let number)), ("Int32", .int(let number)), ("Int64", .int(let number)): return String(number)
-        case ("Double", .int(let number)), ("Float", .int(let number)): return String(number)
-        case ("Double", .double(let number)), ("Float", .double(let number)): return number.isFinite ? String(number) : nil
+        case ("Int", .int(let number)), ("Int64", .int(let number)): return SwiftLiteral.integer(number)
+        case ("Int32", .int(let number)): return Int32(exactly: number) == nil ? nil : SwiftLiteral.integer(number)
+        case ("Double", .int(let number)), ("Float", .int(let number)): return SwiftLiteral.integer(number)
+        case ("Double", .double(let number)): return number.isFinite ? SwiftLiteral.double(number) : nil
+        case ("Float", .double(let number)): return number.isFinite && abs(number) <= Double(Float.greatestFiniteMagnitude) ? SwiftLiteral.double(number) : nil
         case ("Bool", .bool(let flag)): return flag ? "true" : "false"
         default:
             guard let shape = enumShapes[name] ?? componentEnumShape(name) else { return nil }
@@ -428,10 +430,10 @@ final class ModelTranslator {
             switch (value, shape.rawType) {
             case (.string(let text), "String"): literal = SwiftLiteral.string(text)
             case (.int(let number), "String"): literal = SwiftLiteral.string(String(number))
-            case (.int(let number), "Int"): literal = String(number)
+            case (.int(let number), "Int"): literal = SwiftLiteral.integer(number)
             case (.string(let text), "Int"):
                 guard let number = Int(text) else { return nil }
-                literal = String(number)
+                literal = SwiftLiteral.integer(number)
             default: return nil
             }
             // `.desc` for a known value, else the raw value kept as `unknown`.

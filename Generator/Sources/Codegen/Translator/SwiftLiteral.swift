@@ -25,6 +25,26 @@ enum SwiftLiteral {
         return result + "\""
     }
 
+    /// A floating-point literal that reads back as exactly `value`
+    /// (`1`, `0.01`, `1e+20`): the one way generated code writes a `Double`.
+    /// A value that is not finite cannot be a literal, and lint refuses it
+    /// (`invalid-number`); should one reach here, it is written as the
+    /// standard library's qualified constant, never as a bare word (`inf`)
+    /// that a property of the same name would stand in for.
+    static func double(_ value: Double) -> String {
+        guard value.isFinite else {
+            if value.isNaN { return "Swift.Double.nan" }
+            return value < 0 ? "-Swift.Double.infinity" : "Swift.Double.infinity"
+        }
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// An integer literal: digits only, with a sign.
+    static func integer(_ value: Int) -> String {
+        String(value)
+    }
+
     /// A raw string literal (`#"^\d+$"#`) when `text` is one line, so that
     /// regular expressions read as the spec writes them; else ``string(_:)``.
     static func rawString(_ text: String) -> String {

@@ -80,6 +80,26 @@ extension DiagnosticCode {
         id: "unsupported-version", severity: .error,
         summary: "Swagger 2.0, or an `openapi` version that is not 3.x")
 
+    /// The `invalid-number` error.
+    public static let invalidNumber = DiagnosticCode(
+        id: "invalid-number", severity: .error,
+        summary: "a bound, `multipleOf`, default, enum value or example that is not a finite number (`1e999`, `.inf`, `\"nan\"`), not an integer where the type is, or out of the range of the schema's format (`int32`, `int64`, `float`); a `multipleOf` of 0 or less")
+
+    /// The `ref-outside-root` error.
+    public static let refOutsideRoot = DiagnosticCode(
+        id: "ref-outside-root", severity: .error,
+        summary: "a `$ref` names a file outside the root spec's folder and below (symbolic links followed), or outside the folder `--reference-root` names; the file is not opened")
+
+    /// The `invalid-server-url` error.
+    public static let invalidServerURL = DiagnosticCode(
+        id: "invalid-server-url", severity: .error,
+        summary: "a server URL (variables at their defaults) with a scheme other than `http` or `https` (`javascript:`, `file:`), or that does not parse as a URL")
+
+    /// The `duplicate-server-url` error.
+    public static let duplicateServerURL = DiagnosticCode(
+        id: "duplicate-server-url", severity: .error,
+        summary: "two of the document's servers have one URL (variables at their defaults): `Client.Server` would have two cases of one value")
+
     /// The `hidden-character` error.
     public static let hiddenCharacter = DiagnosticCode(
         id: "hidden-character", severity: .error,
@@ -355,6 +375,16 @@ extension DiagnosticCode {
         id: "no-parameter-form", severity: .warning,
         summary: "a path, header or cookie parameter whose schema nests arrays or objects: the `simple` and `form` styles write one level only, so such a value cannot be sent (a query parameter or form field uses brackets instead)")
 
+    /// The `insecure-server-url` warning.
+    public static let insecureServerURL = DiagnosticCode(
+        id: "insecure-server-url", severity: .warning,
+        summary: "an `http:` server URL whose host is not this machine (`localhost`, `127.0.0.1`, `::1`): requests and credentials would travel unencrypted; read as written")
+
+    /// The `slow-pattern` warning.
+    public static let slowPattern = DiagnosticCode(
+        id: "slow-pattern", severity: .warning,
+        summary: "a `pattern` whose matching time can grow exponentially with the value: a repeated group that holds a repetition (`(a+)+`), or repeated alternatives that match the same text (`(a|aa)+`); read as written, and generated clients stop each check after 50 ms and refuse the value")
+
     /// The `component-name` warning.
     public static let componentName = DiagnosticCode(
         id: "component-name", severity: .warning,
@@ -374,16 +404,16 @@ extension DiagnosticCode {
     public static let all: [DiagnosticCode] = [
         .unreadableFile, .binaryFile, .yamlSyntax, .yamlDuplicateKey, .yamlUndefinedAlias, .yamlAliasExpansion, .outputTooLarge,
         .yamlNestingTooDeep, .nestingTooDeep, .emptyDocument, .notAnOpenapiDocument, .missingOpenapiVersion,
-        .unsupportedVersion, .hiddenCharacter, .commentDelimiter, .invalidHeaderName, .unresolvedRef, .refCycle, .unsupportedRef, .wrongKind, .missingEssentialField,
-        .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .serverEnumNotString,
+        .unsupportedVersion, .hiddenCharacter, .commentDelimiter, .invalidHeaderName, .unresolvedRef, .refCycle, .unsupportedRef, .refOutsideRoot, .wrongKind, .missingEssentialField,
+        .invalidServerURL, .duplicateServerURL, .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .invalidNumber, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
         .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret, .invalidXLoggable,
-        .invalidXStreamArray, .patternNotChecked,
+        .invalidXStreamArray, .patternNotChecked, .slowPattern,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,
         .quotedBoolean, .quotedNumber, .invalidStatusCode, .serverDefaultNotInEnum, .undefinedServerVariable,
-        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .noParameterForm, .componentName, .complexKey,
+        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .noParameterForm, .insecureServerURL, .componentName, .complexKey,
         .yamlExtraDocuments
     ]
 }

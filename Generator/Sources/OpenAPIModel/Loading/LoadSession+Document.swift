@@ -53,7 +53,9 @@ extension LoadSession {
                 sawInfo = true
                 if let info = info(value) { document.info = info }
             case "jsonSchemaDialect": document.jsonSchemaDialect = string(value)
-            case "servers": document.servers = list(value, "servers") { server($0) }
+            case "servers":
+                document.servers = list(value, "servers") { server($0) }
+                if value.kind == .sequence { checkDuplicateServers(document.servers, in: value) }
             case "paths":
                 document.paths = map(value, "a Paths object") { path, item in
                     if path.hasPrefix("x-") { return nil }
@@ -149,6 +151,7 @@ extension LoadSession {
                 .undefinedServerVariable, "server URL uses '{\(name)}' but defines no variable '\(name)'", at: node.child("url") ?? node,
                 hint: "add 'variables: {\(name): {default: ...}}'")
         }
+        checkServerURL(server, at: node)
         return server
     }
 

@@ -119,7 +119,17 @@ extension LoadSession {
         if filePart.isEmpty {
             file = base
         } else {
-            guard let loaded = self.file(named: normalize(base.directory + filePart), referencedFrom: refNode) else { return nil }
+            let path = normalize(filePart.hasPrefix("/") ? filePart : base.directory + filePart)
+            if let root = referenceRoot, !root.contains(path) {
+                // Refused before the file is opened: neither its content nor
+                // whether it exists shows in the message.
+                report(
+                    .refOutsideRoot, "'\(ref)' names a file outside \(root.folder.isEmpty ? "the spec's folder" : "'\(root.folder)'"), which references may not leave",
+                    at: refNode,
+                    hint: "copy the file into the spec's folder (or below) and reference it by relative path, or name a wider folder with --reference-root")
+                return nil
+            }
+            guard let loaded = self.file(named: path, referencedFrom: refNode) else { return nil }
             file = loaded
         }
         guard fragment.isEmpty || fragment.hasPrefix("/") else {

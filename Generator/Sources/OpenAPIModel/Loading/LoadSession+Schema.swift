@@ -156,6 +156,12 @@ extension LoadSession {
                         "the pattern '\(pattern)' does not compile as an NSRegularExpression (ICU); generated clients do not check it",
                         at: value, hint: "write it in the ECMA-262 syntax ICU shares (no lookbehind with unbounded length, no named back-references such as \\k<name>)")
                 }
+                if let pattern = schema.pattern, let shape = RegularExpressionSupport.slowShape(of: pattern) {
+                    report(
+                        .slowPattern,
+                        "checking the pattern '\(HiddenCharacters.visible(pattern))' can take time that grows exponentially with the value: \(shape); generated clients stop a check after 50 ms and refuse the value",
+                        at: value, hint: "write it so that each part of a value can match one way only, such as '^a+$' for '^(a+)+$'")
+                }
             case "nullable":
                 nullable = bool(value) ?? false
                 if version.usesJSONSchema2020 {
@@ -196,6 +202,7 @@ extension LoadSession {
             schema.otherKeywords["nullable"] = .bool(true)
         }
         checkEnum(&schema, at: node)
+        checkNumbers(&schema, at: node)
         if schema.types.contains(.array), schema.items == nil, schema.prefixItems.isEmpty, !version.usesJSONSchema2020,
             node.child("items") == nil
         {

@@ -23,6 +23,9 @@ final class LoadSession {
     /// Where each `$ref` written in a file ends, once the pure references it
     /// passes through are followed (``resolve(_:at:expecting:parse:)``).
     var finalTargets: [LocatedKey: FinalTarget] = [:]
+    /// The folder `$ref`s to other files must stay in (nil: anywhere; only
+    /// tests that build a session by hand leave it so).
+    var referenceRoot: ReferenceRoot?
     /// How many steps resolving references took (each a reference looked
     /// up or followed): the tests hold it to a few per reference written.
     var referenceSteps = 0

@@ -82,7 +82,7 @@ extension Client {
         case eu = "https://eu.edge.example.com"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

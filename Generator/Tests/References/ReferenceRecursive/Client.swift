@@ -65,7 +65,7 @@ extension Client {
         case server1 = "/"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

@@ -82,7 +82,7 @@ extension Client {
         case server1 = "/"
 
         /// The base URL.
-        public var url: URL { URL(string: rawValue)! }
+        public var url: URL { ClientCore.serverURL(named: rawValue) }
     }
 }
 

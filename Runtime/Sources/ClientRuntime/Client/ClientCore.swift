@@ -37,6 +37,18 @@ public struct ClientCore: Sendable {
         self.constraintChecks = constraintChecks
     }
 
+    /// The URL of a server the spec names (a generated `Client.Server`
+    /// case's raw value), never trapping: the generator refuses a spec
+    /// whose server URL does not parse (`invalid-server-url`), and should
+    /// one reach here, its requests fail with the transport's error for an
+    /// unsupported URL instead of the app crashing.
+    public static func serverURL(named text: String) -> URL {
+        URL(string: text) ?? Self.unusableServerURL
+    }
+
+    /// What ``serverURL(named:)`` gives for text that is no URL.
+    static let unusableServerURL = URL(string: "about:blank")!
+
     /// `serverURL` without trailing slashes on its path (request paths start
     /// with one); a URL without them is returned as it is.
     public static func normalisedServerURL(_ serverURL: URL) -> URL {

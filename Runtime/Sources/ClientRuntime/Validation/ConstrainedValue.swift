@@ -17,7 +17,13 @@ extension String: ConstrainedValue {
             if let minimum = constraints.minLength, length < minimum { return (.minLength(minimum), "\(length) characters long") }
             if let maximum = constraints.maxLength, length > maximum { return (.maxLength(maximum), "\(length) characters long") }
         }
-        if let pattern = constraints.pattern, !pattern.matches(self) { return (.pattern(pattern.source), Self.quoted(self)) }
+        if let pattern = constraints.pattern {
+            switch pattern.check(self) {
+            case .matches: break
+            case .doesNotMatch: return (.pattern(pattern.source), Self.quoted(self))
+            case .timedOut: return (.patternTimedOut(pattern.source, limit: ValidationPattern.timeLimit), "\(unicodeScalars.count) characters long")
+            }
+        }
         return nil
     }
 

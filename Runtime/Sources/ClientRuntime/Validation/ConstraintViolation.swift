@@ -12,6 +12,10 @@ public struct ConstraintViolation: Error, Sendable, Hashable, CustomStringConver
     public enum Rule: Sendable, Hashable {
         /// `pattern` did not match.
         case pattern(String)
+        /// Checking `pattern` took longer than `limit` and was stopped: the
+        /// value is refused, not having been shown to match
+        /// (``ValidationPattern/timeLimit``).
+        case patternTimedOut(String, limit: Duration)
         /// Shorter than `minLength`.
         case minLength(Int)
         /// Longer than `maxLength`.
@@ -36,7 +40,7 @@ public struct ConstraintViolation: Error, Sendable, Hashable, CustomStringConver
         /// The JSON Schema keyword (`pattern`, `maxLength`, `enum`).
         public var keyword: String {
             switch self {
-            case .pattern: return "pattern"
+            case .pattern, .patternTimedOut: return "pattern"
             case .minLength: return "minLength"
             case .maxLength: return "maxLength"
             case .minimum: return "minimum"
@@ -79,6 +83,8 @@ public struct ConstraintViolation: Error, Sendable, Hashable, CustomStringConver
         let breaks: String
         switch rule {
         case .pattern(let pattern): breaks = "does not match \(pattern)\(was)"
+        case .patternTimedOut(let pattern, let limit):
+            breaks = "could not be checked against \(pattern) within \(limit) (its matching time grows too fast with the input), so it is refused\(was)"
         case .minLength(let count): breaks = "is shorter than \(count) characters\(was)"
         case .maxLength(let count): breaks = "is longer than \(count) characters\(was)"
         case .minimum(let bound): breaks = "is less than the minimum \(Self.number(bound))\(was)"

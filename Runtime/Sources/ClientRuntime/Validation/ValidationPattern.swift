@@ -10,7 +10,30 @@ import Foundation
 /// (ICU), which reads the common ECMA-262 syntax the same way. A pattern it
 /// cannot compile checks nothing: the generator reports it as the warning
 /// `pattern-not-checked`, and a client never crashes on it.
+///
+/// A check takes at most ``timeLimit``: a pattern such as `^(a+)+$` can
+/// take seconds on a few dozen characters (its matching time grows
+/// exponentially with the input), and a spec is anyone's text. Matching
+/// reports its progress (`NSRegularExpression`'s `reportProgress`, on Apple
+/// platforms and in swift-corelibs-foundation alike) and is stopped there;
+/// a value whose check ran out of time is refused as
+/// ``ConstraintViolation/Rule/patternTimedOut(_:limit:)``, since it was not
+/// shown to match. The generator names such patterns when it lints a spec
+/// (`slow-pattern`).
 public final class ValidationPattern: Sendable {
+    /// What one check may take: matching a value stops here.
+    public static let timeLimit: Duration = .milliseconds(50)
+
+    /// How a check ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The value matches (or the pattern does not compile here).
+        case matches
+        /// The value does not match.
+        case doesNotMatch
+        /// Matching was stopped at ``ValidationPattern/timeLimit``.
+        case timedOut
+    }
+
     /// The pattern as the spec writes it.
     public let source: String
     /// The compiled expression; nil when it does not compile here.
@@ -28,11 +51,30 @@ public final class ValidationPattern: Sendable {
     /// Whether the pattern compiled (and so checks values).
     public var isCheckable: Bool { expression != nil }
 
-    /// Whether `value` matches somewhere (true when the pattern does not compile).
+    /// Whether `value` matches somewhere (true when the pattern does not
+    /// compile; false when the check ran out of time).
     public func matches(_ value: String) -> Bool {
-        guard let regex = expression?.regex else { return true }
+        check(value) == .matches
+    }
+
+    /// Checks `value` within `limit` (``timeLimit`` by default).
+    public func check(_ value: String, within limit: Duration = ValidationPattern.timeLimit) -> Outcome {
+        guard let regex = expression?.regex else { return .matches }
         let range = NSRange(value.startIndex..<value.endIndex, in: value)
-        return regex.firstMatch(in: value, options: [], range: range) != nil
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        var outcome = Outcome.doesNotMatch
+        // The block runs on this thread, before `enumerateMatches` returns.
+        regex.enumerateMatches(in: value, options: [.reportProgress], range: range) { result, _, stop in
+            if result != nil {
+                outcome = .matches
+                stop.pointee = true
+            } else if clock.now >= deadline {
+                outcome = .timedOut
+                stop.pointee = true
+            }
+        }
+        return outcome
     }
 }
 

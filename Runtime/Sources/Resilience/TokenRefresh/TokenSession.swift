@@ -114,6 +114,13 @@ public struct SessionEndHandler: Sendable {
 ///    tokens (``TokenRefreshError/signInChanged``).
 /// 6. When the session ends (sign-out, expiry) the ``SessionEndHandler``
 ///    runs: first at once, then awaited before the ending call returns.
+/// 7. Sign-out always wins: every call the session makes to its store runs
+///    after the ones it made before (the store sees them in the session's
+///    order, whichever task awaits which), so a sign-out's `clear` runs
+///    after a refresh's `save` that was already under way, never before it,
+///    and a late sign-in or refresh of one user runs before the next one's.
+///    A write is made only for the sign-in it belongs to, and one that
+///    finishes after its session ended is cleared again.
 public actor TokenSession {
     /// The most refreshes within ``refreshWindow``.
     public let refreshLimit: Int
@@ -146,6 +153,9 @@ public actor TokenSession {
     /// Changes on every sign-in, sign-out and expiry, so that a refresh that
     /// was running across one of them neither revives nor wipes the session.
     private var epoch = 0
+    /// The last store call the session made: the next one waits for it
+    /// (guarantee 7).
+    private var lastStoreCall: Task<Void, Never>?
 
     /// The sign-in a request is bound to (a ``signInEpoch`` value), set for
     /// the request's task by ``TokenRefreshMiddleware`` (or by an SDK around
@@ -200,18 +210,31 @@ public actor TokenSession {
     /// Whether a refresh token is stored: a session exists (signed in now or
     /// at an earlier launch) that a protected request can resume.
     public func hasStoredRefreshToken() async -> Bool {
-        (try? await store.loadRefreshToken()) != nil
+        (try? await storeCall { try await $0.loadRefreshToken() }.value) != nil
     }
 
-    /// Stores the tokens of a sign-in (OTP verify, PKCE exchange).
+    /// Stores the tokens of a sign-in (OTP verify, PKCE exchange). A
+    /// sign-out or another sign-in that comes while the token is being saved
+    /// wins: this one then throws ``TokenRefreshError/signInChanged`` and
+    /// leaves the session as the later call made it.
     public func signIn(_ tokens: TokenPair) async throws {
         snapshot.remember([tokens.accessToken, tokens.refreshToken].compactMap { $0 })
-        if let refreshToken = tokens.refreshToken { try await store.save(refreshToken: refreshToken) }
+        // Claimed before the token is saved (requests see it only once it is
+        // published below): a sign-out or sign-in made while the save runs
+        // changes it again, and wins.
+        epoch += 1
+        let claimed = epoch
+        if let refreshToken = tokens.refreshToken {
+            try await storeCall { try await $0.save(refreshToken: refreshToken) }.value
+            guard epoch == claimed else {
+                clearIfEnded()
+                throw TokenRefreshError.signInChanged
+            }
+        }
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
         isActive = true
         signedOut = false
-        epoch += 1
         publish()
         eventSink.yield(.signedIn)
     }
@@ -228,7 +251,7 @@ public actor TokenSession {
         endHandler?.immediately(.signedOut)
         defer { eventSink.yield(.signedOut) }
         do {
-            try await store.clear()
+            try await storeCall { try await $0.clear() }.value
         } catch {
             await endHandler?.afterwards(.signedOut)
             throw error
@@ -295,7 +318,7 @@ public actor TokenSession {
         let startEpoch = epoch
         /// Whether a sign-in, sign-out or expiry happened while this refresh waited.
         func superseded() -> Bool { epoch != startEpoch }
-        guard let refreshToken = try await store.loadRefreshToken() else {
+        guard let refreshToken = try await storeCall({ try await $0.loadRefreshToken() }).value else {
             // A session that had an access token and lost its refresh token
             // ends; one that never had either was never signed in.
             if !superseded(), currentAccessToken != nil {
@@ -311,14 +334,19 @@ public actor TokenSession {
         } catch TokenRefreshError.rejected {
             guard !superseded() else { throw TokenRefreshError.sessionExpired }
             expire()
-            try? await store.clear()
+            try? await storeCall { try await $0.clear() }.value
             await endHandler?.afterwards(.expired)
             throw TokenRefreshError.sessionExpired
         }
         snapshot.remember([refreshToken, tokens.accessToken, tokens.refreshToken].compactMap { $0 })
         guard !superseded() else { throw TokenRefreshError.sessionExpired }
-        if let newRefreshToken = tokens.refreshToken { try await store.save(refreshToken: newRefreshToken) }
-        guard !superseded() else { throw TokenRefreshError.sessionExpired }
+        // Made now, in the session's order: a sign-out from here on clears
+        // after this save, whenever the save finishes.
+        if let newRefreshToken = tokens.refreshToken { try await storeCall { try await $0.save(refreshToken: newRefreshToken) }.value }
+        guard !superseded() else {
+            clearIfEnded()
+            throw TokenRefreshError.sessionExpired
+        }
         currentAccessToken = tokens.accessToken
         currentGeneration += 1
         publish()
@@ -335,9 +363,36 @@ public actor TokenSession {
         guard currentGeneration == generation else { return false }
         expire()
         inFlight?.cancel()
-        try? await store.clear()
+        try? await storeCall { try await $0.clear() }.value
         await endHandler?.afterwards(.expired)
         return true
+    }
+
+    /// Starts `call` on the store once every store call made before it has
+    /// finished (guarantee 7), and returns it. Synchronous, so the order of
+    /// the calls is the order in which the session makes them: no other
+    /// call of the actor can come between a check of the session's state
+    /// and the store call that follows it. The call runs to its end even
+    /// when the task awaiting it is cancelled: a half-made store call would
+    /// leave the next one nothing to wait for.
+    private func storeCall<Value: Sendable>(_ call: @escaping @Sendable (any TokenStore) async throws -> Value) -> Task<Value, any Error> {
+        let previous = lastStoreCall
+        let store = self.store
+        let task = Task<Value, any Error> {
+            await previous?.value
+            return try await call(store)
+        }
+        lastStoreCall = Task { _ = try? await task.value }
+        return task
+    }
+
+    /// After a store write finished for a session that has ended meanwhile
+    /// (signed out or expired, not signed in again): clears the store again,
+    /// in order. The ending call's own `clear` already runs after the write;
+    /// this undoes the write also when that `clear` failed.
+    private func clearIfEnded() {
+        guard !isActive else { return }
+        _ = storeCall { try await $0.clear() }
     }
 
     /// Makes the token, its generation and the sign-in epoch visible to
