@@ -42,6 +42,8 @@ COMPARE = os.path.join(ROOT, '.build-bench', 'compare')
 # the Call Directory loads and the peer's generated call are left to
 # `make bench`.
 BENCHES = [
+    # The GitHub spec read into a tree and into the model (`yaml-read`, `parse-model`).
+    ('clientgen-bench', [os.path.join(ROOT, 'corpus', '22-github-rest-api.yaml'), '--runs', '5']),
     ('branding-bench', []),
     ('tracker-bench', []),
     ('sdk-bench', []),
@@ -130,6 +132,21 @@ def compile_setup(tree, side):
     return package
 
 
+def timed_generate(tree, side):
+    """`clientgen generate` of the GitHub spec with `tree`'s release
+    clientgen, as BENCH figures: its wall time and its CPU time."""
+    clientgen = os.path.join(tree, '.build', 'release', 'clientgen')
+    output = os.path.join(COMPARE, 'generate-' + side)
+    shutil.rmtree(output, ignore_errors=True)
+    spec = os.path.join(ROOT, 'corpus', '22-github-rest-api.yaml')
+    started = time.monotonic()
+    process = subprocess.Popen([clientgen, 'generate', spec, '--output', output, '--module', 'GitHubClient'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f'bench-compare: clientgen generate failed in {tree}')
+    return {'generate-github': (time.monotonic() - started, 's'), 'generate-github-cpu': (usage.ru_utime + usage.ru_stime, 's')}
+
+
 def timed_compile(package):
     """A debug build of the generated client alone, as BENCH figures."""
     seconds, peak_mb, cpu = timed_debug_build(package, 'GitHubClient')
@@ -157,7 +174,7 @@ def main():
     parser.add_argument('base', help='the revision to compare with (a tag, a commit)')
     parser.add_argument('--pairs', type=int, default=7, help='runs of each benchmark on each side (default 7)')
     parser.add_argument('--compile-pairs', type=int, default=3, help='debug builds of the GitHub client on each side (default 3)')
-    parser.add_argument('--only', default='', help='comma-separated benchmarks to compare (default: all; "compile" for the compile only)')
+    parser.add_argument('--only', default='', help='comma-separated benchmarks to compare (default: all; "compile" for the compile only, "generate" for clientgen generate of the GitHub spec)')
     parser.add_argument('--no-compile', action='store_true', help='leave out the GitHub client compile')
     parser.add_argument('--raw', help='write every measured value, per pair, to this JSON file')
     args = parser.parse_args()
@@ -171,6 +188,7 @@ def main():
     wanted = set(filter(None, args.only.split(',')))
     benches = [(name, arguments) for name, arguments in BENCHES if not wanted or name in wanted]
     compile_wanted = not args.no_compile and (not wanted or 'compile' in wanted)
+    generate_wanted = not wanted or 'generate' in wanted
 
     sides = {'HEAD': ROOT, 'BASE': base}
     runnable = []
@@ -179,10 +197,15 @@ def main():
         if all(build(tree, name) for tree in sides.values()):
             runnable.append((name, arguments))
     packages = {}
+    if generate_wanted and not compile_wanted:
+        log('building clientgen (release) on both sides')
+        generate_wanted = all(build(tree, 'clientgen') for tree in sides.values())
     if compile_wanted:
         log('building clientgen (release) on both sides, generating the GitHub client with each')
         if all(build(tree, 'clientgen') for tree in sides.values()):
             packages = {side: compile_setup(tree, side.lower()) for side, tree in sides.items()}
+        else:
+            generate_wanted = False
     built = time.monotonic()
     log(f'built in {built - began:.0f} s; {args.pairs} pairs of {", ".join(n for n, _ in runnable) or "no benchmark"}'
         + (f', {args.compile_pairs} pairs of the compile' if packages else ''))
@@ -205,6 +228,9 @@ def main():
         for name, arguments in runnable:
             for side in order:
                 record(side, run(sides[side], name, arguments), product=name)
+        if generate_wanted:
+            for side in order:
+                record(side, timed_generate(sides[side], side.lower()))
         log(f'pair {index + 1}/{args.pairs} done ({time.monotonic() - began:.0f} s)')
     if packages:
         for index in range(args.compile_pairs):

@@ -61,7 +61,8 @@ public enum ClientGenerator {
         let models = ModelTranslator(document: document, moduleName: options.moduleName)
         if let limit = options.outputLimit { models.membersLeft = limit.members }
         models.translateComponents()
-        let operations = OperationTranslator(document: document, models: models).translateAll()
+        let operationTranslator = OperationTranslator(document: document, models: models)
+        let operations = operationTranslator.translateAll()
         models.fillDiscriminatorDefaults()
         let info = document.info
         let heading = [info.title, info.version.isEmpty ? nil : "(\(info.version))"].compactMap { $0 }.joined(separator: " ")
@@ -77,7 +78,7 @@ public enum ClientGenerator {
         client.componentTypeNames = models.componentTypeNames
         client.patterns = models.constraints.patterns
         client.securitySchemes = SecuritySchemeNaming.names(of: client.operations)
-        client.memberNames = operations.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }.sorted()
+        client.memberNames = operationTranslator.logMarks.memberNames.sorted()
         client.outputLimit = options.outputLimit
         if let limit = options.outputLimit, let passed = models.limitPassedAt {
             client.outputLimitExceeded = OutputLimitExceeded(limit: limit.members, written: nil, construct: passed.construct, location: passed.location)

@@ -55,9 +55,6 @@ public struct OperationDeclaration: Sendable, Hashable {
     /// (`x-loggable: true`, and not secret) stand (`transactions[].status`),
     /// sorted.
     public var loggablePaths: [String] = []
-    /// Every property name its bodies declare (the client's union of them
-    /// is `ClientRepresentation.memberNames`).
-    public var memberNames: Set<String> = []
 
     /// One argument of the generated method.
     public enum Argument: Sendable, Hashable {

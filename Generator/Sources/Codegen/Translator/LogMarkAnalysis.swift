@@ -22,13 +22,17 @@ import OpenAPIModel
 /// appears in a URL path), and the loggable marks are the only way a body's
 /// value reaches a log.
 ///
-/// Names are found in one walk of every schema the bodies reach, each named
-/// schema once (linear in the spec's size, recursions included). Paths are
-/// looked for only when that walk met a loggable mark, each named schema at
-/// most once on a path (a recursion is followed one level), and within a
-/// budget of steps per operation: a path past it is not found, so its value
-/// stays a shape.
-struct LogMarkAnalysis {
+/// The spec's named schemas are walked once for all operations: each one's
+/// own property names, secret names and loggable mark, and the named
+/// schemas it refers to (a graph, recursions included). Which schemas lead
+/// to a mark is worked out once, backwards from the marked ones; an
+/// operation then walks only those of its schemas that lead to one (in most
+/// specs, none), so the whole costs about the spec's size, not the spec's
+/// size per operation. Paths are looked for only when an operation's walk
+/// met a loggable mark, each named schema at most once on a path (a
+/// recursion is followed one level), and within a budget of steps per
+/// operation: a path past it is not found, so its value stays a shape.
+final class LogMarkAnalysis {
     let document: OpenAPIDocument
 
     /// How many schemas the path search visits for one operation at most.
@@ -46,16 +50,94 @@ struct LogMarkAnalysis {
         /// The paths of the loggable body properties whose name is not also
         /// secret, sorted.
         var loggablePaths: [String] = []
-        /// Every property name the operation's bodies declare.
-        var memberNames: Set<String> = []
+    }
+
+    /// What one named schema holds itself (through its inline parts, up to
+    /// the named schemas it refers to).
+    private struct Node {
+        var secrets = Set<String>()
+        var isLoggable = false
+        var references: [String] = []
     }
 
     /// The names under an operation's bodies.
     private struct Names {
         var secret = Set<String>()
-        var members = Set<String>()
         var hasLoggableMark = false
         var visited = Set<String>()
+    }
+
+    /// Every named schema the bodies reach, by its key.
+    private var nodes: [String: Node] = [:]
+    /// The named schemas from which a secret or loggable mark can be reached.
+    private var leadsToMark: Set<String> = []
+    /// Every property name the document's bodies declare (a body's log shows
+    /// an object's key only when it is one: `ClientRepresentation.memberNames`).
+    private(set) var memberNames: Set<String> = []
+
+    /// Walks every named schema the operations' bodies reach, once.
+    init(document: OpenAPIDocument) {
+        self.document = document
+        var pending: [(key: String, schema: RefOr<Schema>)] = []
+        var scratch = Node()
+        for (_, _, operation, _) in document.operations {
+            for root in Self.bodySchemas(of: operation, in: document) { scan(root, into: &scratch, pending: &pending) }
+        }
+        while let (key, schema) = pending.popLast() {
+            guard nodes[key] == nil else { continue }
+            nodes[key] = Node()
+            var node = Node()
+            if let resolved = document.resolve(schema) { scanProperties(of: resolved, into: &node, pending: &pending) }
+            nodes[key] = node
+        }
+        // Backwards from the marked schemas, along the references.
+        var referrers: [String: [String]] = [:]
+        for (key, node) in nodes {
+            for target in node.references { referrers[target, default: []].append(key) }
+        }
+        var stack = nodes.filter { !$0.value.secrets.isEmpty || $0.value.isLoggable }.map(\.key)
+        while let key = stack.popLast() {
+            guard leadsToMark.insert(key).inserted else { continue }
+            stack += referrers[key] ?? []
+        }
+    }
+
+    /// The schemas of an operation's request and response bodies.
+    private static func bodySchemas(of operation: OpenAPIModel.Operation, in document: OpenAPIDocument) -> [RefOr<Schema>?] {
+        var roots: [RefOr<Schema>?] = []
+        if let body = operation.requestBody.flatMap({ document.resolve($0) }) { roots += body.content.values.map(\.schema) }
+        for reference in operation.responses.values {
+            guard let response = document.resolve(reference) else { continue }
+            roots += response.content.values.map(\.schema)
+        }
+        return roots
+    }
+
+    /// Adds an inline schema's names to `node`, or records the named schema
+    /// a reference names (queued in `pending` for its own walk).
+    private func scan(_ schema: RefOr<Schema>?, into node: inout Node, pending: inout [(key: String, schema: RefOr<Schema>)]) {
+        guard let schema else { return }
+        if let key = Self.referenceKey(schema) {
+            node.references.append(key)
+            if nodes[key] == nil { pending.append((key, schema)) }
+            return
+        }
+        guard case .value(let inline) = schema else { return }
+        scanProperties(of: inline, into: &node, pending: &pending)
+    }
+
+    /// A schema's properties, items, map values and `allOf`, `oneOf` and
+    /// `anyOf` parts.
+    private func scanProperties(of schema: Schema, into node: inout Node, pending: inout [(key: String, schema: RefOr<Schema>)]) {
+        for (property, value) in schema.properties {
+            memberNames.insert(property)
+            if isMarked(value, by: Self.isSecret) { node.secrets.insert(property) }
+            if !node.isLoggable, isMarked(value, by: Self.isLoggable) { node.isLoggable = true }
+            scan(value, into: &node, pending: &pending)
+        }
+        scan(schema.items, into: &node, pending: &pending)
+        if case .schema(let values)? = schema.additionalProperties { scan(values, into: &node, pending: &pending) }
+        for part in schema.allOf + schema.oneOf + schema.anyOf { scan(part, into: &node, pending: &pending) }
     }
 
     /// What `operation` marks: the wire names of its query, header and
@@ -68,22 +150,30 @@ struct LogMarkAnalysis {
         for parameter in parameters where isSecret(parameter) {
             if parameter.location == .path { pathParameters.insert(parameter.name) } else { names.secret.insert(parameter.name) }
         }
-        var roots: [RefOr<Schema>?] = []
-        if let body = operation.requestBody.flatMap({ document.resolve($0) }) { roots += body.content.values.map(\.schema) }
-        for reference in operation.responses.values {
-            guard let response = document.resolve(reference) else { continue }
-            roots += response.content.values.map(\.schema)
+        let roots = Self.bodySchemas(of: operation, in: document)
+        for root in roots {
+            // An inline root holds names of its own; a named one is a node.
+            var inline = Node()
+            var ignored: [(key: String, schema: RefOr<Schema>)] = []
+            if case .value(let schema)? = root { scanProperties(of: schema, into: &inline, pending: &ignored) }
+            if let root, let key = Self.referenceKey(root) { inline.references = [key] }
+            names.secret.formUnion(inline.secrets)
+            if inline.isLoggable { names.hasLoggableMark = true }
+            var stack = inline.references.filter { leadsToMark.contains($0) }
+            while let key = stack.popLast() {
+                guard names.visited.insert(key).inserted, let node = nodes[key] else { continue }
+                names.secret.formUnion(node.secrets)
+                if node.isLoggable { names.hasLoggableMark = true }
+                stack += node.references.filter { leadsToMark.contains($0) }
+            }
         }
-        for root in roots { collectNames(root, into: &names) }
         var paths = Set<String>()
         if names.hasLoggableMark {
             var budget = Self.pathSearchBudget
             for root in roots { collectPaths(root, at: "", depth: 0, above: [], budget: &budget, into: &paths) }
         }
         let loggable = paths.filter { path in !names.secret.contains(Self.lastName(of: path)) }
-        return Marks(
-            secretFields: names.secret.sorted(), secretPathParameters: pathParameters.sorted(), loggablePaths: loggable.sorted(),
-            memberNames: names.members)
+        return Marks(secretFields: names.secret.sorted(), secretPathParameters: pathParameters.sorted(), loggablePaths: loggable.sorted())
     }
 
     /// Whether the parameter, or its schema, is marked secret.
@@ -123,23 +213,6 @@ struct LogMarkAnalysis {
         if test(resolved) { return true }
         for part in resolved.allOf where isMarked(part, by: test, seen: &seen) { return true }
         return false
-    }
-
-    /// The names under `schema`, through `properties`, `items`, a map's
-    /// values, `allOf`, `oneOf` and `anyOf`, each named schema once.
-    private func collectNames(_ schema: RefOr<Schema>?, into names: inout Names) {
-        guard let schema else { return }
-        if let key = Self.referenceKey(schema), !names.visited.insert(key).inserted { return }
-        guard let resolved = document.resolve(schema) else { return }
-        for (property, value) in resolved.properties {
-            names.members.insert(property)
-            if isMarked(value, by: Self.isSecret) { names.secret.insert(property) }
-            if !names.hasLoggableMark, isMarked(value, by: Self.isLoggable) { names.hasLoggableMark = true }
-            collectNames(value, into: &names)
-        }
-        collectNames(resolved.items, into: &names)
-        if case .schema(let values)? = resolved.additionalProperties { collectNames(values, into: &names) }
-        for part in resolved.allOf + resolved.oneOf + resolved.anyOf { collectNames(part, into: &names) }
     }
 
     /// The paths of the loggable properties under `schema`, which stands at

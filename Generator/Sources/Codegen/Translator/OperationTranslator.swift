@@ -9,7 +9,7 @@ struct OperationTranslator {
     let models: ModelTranslator
     /// What the spec says of each operation's values in a log, its named
     /// schemas walked once for all operations.
-    private let logMarks: LogMarkAnalysis
+    let logMarks: LogMarkAnalysis
 
     init(document: OpenAPIDocument, models: ModelTranslator) {
         self.document = document
@@ -96,7 +96,6 @@ struct OperationTranslator {
         declaration.secretFields = marks.secretFields
         declaration.secretPathParameters = marks.secretPathParameters
         declaration.loggablePaths = marks.loggablePaths
-        declaration.memberNames = marks.memberNames
         return declaration
     }
 

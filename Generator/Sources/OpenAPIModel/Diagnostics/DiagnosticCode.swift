@@ -383,7 +383,7 @@ extension DiagnosticCode {
     /// The `slow-pattern` warning.
     public static let slowPattern = DiagnosticCode(
         id: "slow-pattern", severity: .warning,
-        summary: "a `pattern` whose matching time can grow exponentially with the value: a repeated group that holds a repetition (`(a+)+`), or repeated alternatives that match the same text (`(a|aa)+`); read as written, and generated clients stop each check after 50 ms and refuse the value")
+        summary: "a `pattern` whose matching time can grow exponentially with the value: a repeated group that holds a repetition (`(a+)+`), or repeated alternatives that match the same text (`(a|aa)+`); read as written, and generated clients stop each check after 50 ms of processor time and refuse the value")
 
     /// The `component-name` warning.
     public static let componentName = DiagnosticCode(

@@ -159,7 +159,7 @@ extension LoadSession {
                 if let pattern = schema.pattern, let shape = RegularExpressionSupport.slowShape(of: pattern) {
                     report(
                         .slowPattern,
-                        "checking the pattern '\(HiddenCharacters.visible(pattern))' can take time that grows exponentially with the value: \(shape); generated clients stop a check after 50 ms and refuse the value",
+                        "checking the pattern '\(HiddenCharacters.visible(pattern))' can take time that grows exponentially with the value: \(shape); generated clients stop a check after 50 ms of processor time and refuse the value",
                         at: value, hint: "write it so that each part of a value can match one way only, such as '^a+$' for '^(a+)+$'")
                 }
             case "nullable":
