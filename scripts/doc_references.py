@@ -33,7 +33,7 @@ EXTERNAL_NAMES = frozenset('''
     CXCallDirectoryManager CXCallDirectoryProvider CXProvider Calendar CallKit Clock Codable CodingKey
     ContinuousClock Crypto Data DatabaseMigrator DatabasePool DatabaseQueue Date Decimal Decodable DecodingError
     Dispatch DispatchQueue Double Duration Encodable Equatable Error FileManager FileProtectionType Float Foundation
-    GRDB HTTPBody HTTPField HTTPFields HTTPRequest HTTPResponse HTTPTypes Hashable InlineArray Int Int32 Int64
+    GRDB HTTPBody HTTPField HTTPFields HTTPRequest HTTPResponse HTTPTypes Hashable Hasher InlineArray Int Int32 Int64
     JSONDecoder JSONEncoder Keychain LocalizedError Logger Logging MainActor Mutex NSError
     NSFileProtectionComplete NSFileProtectionCompleteUntilFirstUserAuthentication NSInternalInconsistencyException
     NSLocking NSPrivacyTracking NSRegularExpression NSURLAuthenticationMethodServerTrust NWPathMonitor Never

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-TIME_RATIO = 5.0
+TIME_RATIO = 8.0
 OUTPUT_RATIO = 8.0
 # Below this, a stage's time is the process starting and reading its
 # input: ratios of two such times say nothing.
@@ -82,31 +82,31 @@ def thing_path(schema_ref):
         f'          description: ok\n          content: {{application/json: {{schema: {{$ref: "{schema_ref}"}}}}}}\n')
 
 
+def lines_until(size, line, start=0):
+    """`line(index)` for index = start, start + 1, ... until the lines (and
+    a spec's header and one operation) reach `size` bytes; (lines, next index)."""
+    lines = []
+    total = len(HEADER) + 300
+    index = start
+    while total < size:
+        text = line(index)
+        lines.append(text)
+        total += len(text)
+        index += 1
+    return lines, index
+
+
 def colliding_keys(size):
     """Mapping keys of one length that share their first and last 8 bytes:
     a hash of a key's ends puts them all in one bucket."""
-    lines = []
-    total = len(HEADER) + 300
-    index = 0
-    while total < size:
-        line = f'    prefix00{index:08d}suffix00: {{type: string}}\n'
-        lines.append(line)
-        total += len(line)
-        index += 1
+    lines, _ = lines_until(size, lambda index: f'    prefix00{index:08d}suffix00: {{type: string}}\n')
     return document(size, paths=thing_path('#/components/schemas/prefix0000000000suffix00'), schemas=''.join(lines))
 
 
 def reference_chain(size):
     """S0 -> S1 -> ... -> Sn, each a pure `$ref` to the next: resolving
     each by walking the rest of the chain is quadratic."""
-    lines = []
-    total = len(HEADER) + 300
-    index = 0
-    while total < size:
-        line = f'    S{index}: {{$ref: "#/components/schemas/S{index + 1}"}}\n'
-        lines.append(line)
-        total += len(line)
-        index += 1
+    lines, index = lines_until(size, lambda index: f'    S{index}: {{$ref: "#/components/schemas/S{index + 1}"}}\n')
     lines.append(f'    S{index}: {{type: object, properties: {{name: {{type: string}}}}}}\n')
     return document(size, paths=thing_path('#/components/schemas/S0'), schemas=''.join(lines))
 
@@ -146,14 +146,7 @@ def wide_aliases(size):
 
 def huge_enum(size):
     """One schema with an enum of many values."""
-    values = []
-    total = len(HEADER) + 300
-    index = 0
-    while total < size:
-        value = f'        - value_{index}\n'
-        values.append(value)
-        total += len(value)
-        index += 1
+    values, _ = lines_until(size, lambda index: f'        - value_{index}\n')
     return document(size, paths=thing_path('#/components/schemas/Big'), schemas='    Big:\n      type: string\n      enum:\n' + ''.join(values))
 
 
@@ -179,29 +172,20 @@ def deep_nesting(size):
 def allof_chain(size):
     """Each schema all of the one before and a member of its own: flattened,
     the n-th has n members, so the Swift grows as the square of the spec."""
-    lines = ['    A0: {type: object, properties: {p0: {type: string}}}\n']
-    total = len(HEADER) + 300
-    index = 1
-    while total < size // 4:
-        line = f'    A{index}: {{allOf: [{{$ref: "#/components/schemas/A{index - 1}"}}, {{type: object, properties: {{p{index}: {{type: string}}}}}}]}}\n'
-        lines.append(line)
-        total += len(line)
-        index += 1
+    lines, index = lines_until(
+        size // 4, lambda index: f'    A{index}: {{allOf: [{{$ref: "#/components/schemas/A{index - 1}"}}, {{type: object, properties: {{p{index}: {{type: string}}}}}}]}}\n', start=1)
+    lines.insert(0, '    A0: {type: object, properties: {p0: {type: string}}}\n')
     return document(size, paths=thing_path(f'#/components/schemas/A{index - 1}'), schemas=''.join(lines))
 
 
 def allof_fan(size):
     """Each schema all of four references to the one before: merged once per
     path, the n-th would be merged 4^n times."""
-    lines = ['    F0: {type: object, properties: {a: {type: string}, b: {type: integer}}}\n']
-    total = len(HEADER) + 300
-    index = 1
-    while total < size // 4:
+    def line(index):
         ref = f'{{$ref: "#/components/schemas/F{index - 1}"}}'
-        line = f'    F{index}: {{allOf: [{ref}, {ref}, {ref}, {ref}]}}\n'
-        lines.append(line)
-        total += len(line)
-        index += 1
+        return f'    F{index}: {{allOf: [{ref}, {ref}, {ref}, {ref}]}}\n'
+    lines, index = lines_until(size // 4, line, start=1)
+    lines.insert(0, '    F0: {type: object, properties: {a: {type: string}, b: {type: integer}}}\n')
     return document(size, paths=thing_path(f'#/components/schemas/F{index - 1}'), schemas=''.join(lines))
 
 
@@ -227,15 +211,11 @@ def allof_fan_in(size):
 def union_lattice(size):
     """Two unions per level, each of both unions of the level before: a walk
     through the members visits 2^n paths."""
-    lines = ['    U0: {type: object, properties: {a: {type: string}}}\n    W0: {type: object, properties: {b: {type: integer}}}\n']
-    total = len(HEADER) + 300
-    index = 1
-    while total < size // 4:
+    def line(index):
         members = f'[{{$ref: "#/components/schemas/U{index - 1}"}}, {{$ref: "#/components/schemas/W{index - 1}"}}]'
-        line = f'    U{index}: {{oneOf: {members}}}\n    W{index}: {{anyOf: {members}}}\n'
-        lines.append(line)
-        total += len(line)
-        index += 1
+        return f'    U{index}: {{oneOf: {members}}}\n    W{index}: {{anyOf: {members}}}\n'
+    lines, index = lines_until(size // 4, line, start=1)
+    lines.insert(0, '    U0: {type: object, properties: {a: {type: string}}}\n    W0: {type: object, properties: {b: {type: integer}}}\n')
     return document(size, paths=thing_path(f'#/components/schemas/U{index - 1}'), schemas=''.join(lines))
 
 

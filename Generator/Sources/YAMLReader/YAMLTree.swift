@@ -211,6 +211,14 @@ public final class YAMLTree: Sendable {
     /// The node a JSON pointer (RFC 6901, without the leading `#`) names,
     /// starting at `node`; `nil` when a step does not exist.
     public func node(atPointer pointer: String, from node: YAMLNodeID) -> YAMLNodeID? {
+        self.node(atPointer: pointer, from: node) { key, mapping in value(forKey: key, in: mapping) }
+    }
+
+    /// ``node(atPointer:from:)`` with each key of a mapping looked up by
+    /// `lookup` (a caller that keeps an index of large mappings).
+    public func node(
+        atPointer pointer: String, from node: YAMLNodeID, lookup: (_ key: String, _ mapping: YAMLNodeID) -> YAMLNodeID?
+    ) -> YAMLNodeID? {
         guard !pointer.isEmpty else { return node }
         guard pointer.hasPrefix("/") else { return nil }
         var current = node
@@ -221,7 +229,7 @@ public final class YAMLTree: Sendable {
                 : String(rawToken)
             switch kind(current) {
             case .mapping:
-                guard let next = value(forKey: token, in: current) else { return nil }
+                guard let next = lookup(token, current) else { return nil }
                 current = next
             case .sequence:
                 guard let index = Int(token), index >= 0, index < count(current) else { return nil }

@@ -59,13 +59,23 @@ import Waiting
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func aSignOutWhileARefreshSavesItsTokenLeavesNoToken(_ kind: Kind) async throws {
-        let store = HeldSaveStore(base: try await kind.store(holding: "r-1"))
-        let refresher = ClosureTokenRefresher { _ in TokenPair(accessToken: "a-2", refreshToken: "r-2") }
-        let session = TokenSession(store: store, refresher: refresher, accessToken: "a-1")
+    /// A session signed in with `signedInWith` (access and refresh token)
+    /// whose refresh, started here, gets `refreshedTo` and is saving it,
+    /// held open.
+    static func refreshSavingWhileHeld(
+        _ kind: Kind, signedInWith current: (String, String), refreshedTo next: (String, String)
+    ) async throws -> (HeldSaveStore, TokenSession, Task<Void, any Error>) {
+        let store = HeldSaveStore(base: try await kind.store(holding: current.1))
+        let refresher = ClosureTokenRefresher { _ in TokenPair(accessToken: next.0, refreshToken: next.1) }
+        let session = TokenSession(store: store, refresher: refresher, accessToken: current.0)
         let refresh = Task { try await session.refresh(after: session.generation) }
         try await waitUntil("the refresh's save to be under way") { await store.isHolding }
+        return (store, session, refresh)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aSignOutWhileARefreshSavesItsTokenLeavesNoToken(_ kind: Kind) async throws {
+        let (store, session, refresh) = try await Self.refreshSavingWhileHeld(kind, signedInWith: ("a-1", "r-1"), refreshedTo: ("a-2", "r-2"))
 
         let signedIn = session.signInEpoch
         let signOut = Task { try await session.signOut() }
@@ -83,11 +93,7 @@ import Waiting
 
     @Test(arguments: Kind.allCases)
     func aLateRefreshOfOneUserNeverReplacesTheNextUsersToken(_ kind: Kind) async throws {
-        let store = HeldSaveStore(base: try await kind.store(holding: "r-A"))
-        let refresher = ClosureTokenRefresher { _ in TokenPair(accessToken: "a-A2", refreshToken: "r-A2") }
-        let session = TokenSession(store: store, refresher: refresher, accessToken: "a-A")
-        let refresh = Task { try await session.refresh(after: session.generation) }
-        try await waitUntil("user A's refresh save to be under way") { await store.isHolding }
+        let (store, session, refresh) = try await Self.refreshSavingWhileHeld(kind, signedInWith: ("a-A", "r-A"), refreshedTo: ("a-A2", "r-A2"))
 
         let signIn = Task { try await session.signIn(TokenPair(accessToken: "a-B", refreshToken: "r-B")) }
         try await waitUntil("user B's sign-in to start") { session.recentTokens.contains("r-B") }

@@ -51,27 +51,10 @@ final class SourceFile {
     }
 
     /// The node a JSON pointer (RFC 6901, without the leading `#`) names,
-    /// starting at `node`; `nil` when a step does not exist.
+    /// starting at `node`, through the indexes of large mappings; `nil` when
+    /// a step does not exist.
     func node(atPointer pointer: String, from node: YAMLNodeID) -> YAMLNodeID? {
-        guard !pointer.isEmpty else { return node }
-        guard pointer.hasPrefix("/") else { return nil }
-        var current = node
-        for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = rawToken.utf8.contains(UInt8(ascii: "~"))
-                ? rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-                : String(rawToken)
-            switch tree.kind(current) {
-            case .mapping:
-                guard let next = pair(forKey: token, in: current)?.value else { return nil }
-                current = next
-            case .sequence:
-                guard let index = Int(token), index >= 0, index < tree.count(current) else { return nil }
-                current = tree.items(current)[index]
-            case .scalar:
-                return nil
-            }
-        }
-        return current
+        tree.node(atPointer: pointer, from: node) { key, mapping in pair(forKey: key, in: mapping)?.value }
     }
 }
 
