@@ -107,7 +107,7 @@ conformance: deps ## Call every operation of each spec in CONFORMANCE_SPECS thro
 	python3 scripts/conformance/run.py --clientgen $(CLIENTGEN) --specs $(CONFORMANCE_SPECS) --min-percent $(CONFORMANCE_MIN) $(if $(CONFORMANCE_REQUIRE_ALL),--require-all $(CONFORMANCE_REQUIRE_ALL))
 
 ci-conformance: # The harness's own tests, then one run of the default folders (which compiles every corpus client: what make corpus checks) with the serialisation shapes (Stripe's bracket forms, encoding, allowReserved), every call of which must pass
-	@python3 -c 'import openapi_core, jsonschema, yaml, werkzeug, pytest' 2>/dev/null || python3 -m pip install -q --require-hashes -r scripts/conformance/requirements.txt
+	@python3 -c 'import openapi_core, jsonschema, yaml, werkzeug, pytest, hypothesis_jsonschema' 2>/dev/null || python3 -m pip install -q --require-hashes -r scripts/conformance/requirements.txt
 	python3 -m pytest -q -p no:cacheprovider scripts/conformance
 	$(MAKE) --no-print-directory conformance CONFORMANCE_REQUIRE_ALL=scripts/conformance/specs
 

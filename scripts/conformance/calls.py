@@ -1,107 +1,174 @@
-"""The calls the harness makes to one operation.
+"""The calls the harness makes to one operation, planned from the spec.
 
-* call 0, "full": every optional parameter the client exposes and every
-  optional member of the body; every oneOf/anyOf takes its first branch;
-* call 1, "minimal": required parameters and members only;
-* calls 2, 3, ...: "full" again with branch 1, 2, ... of every oneOf/anyOf
-  found anywhere in the operation's request or response schemas, until
-  the widest such choice has had each of its branches used (at most
-  MAX_CALLS calls in all).
+Which parameters exist, which are required and whether the body is
+required are read from the spec (`oas.py`); the client's manifest is
+checked against them (`manifest_failures`), never the other way round.
+Each call is a request (arguments for every parameter the spec declares,
+headers OpenAPI reserves for the transport aside) and the response the
+server answers it with (a documented status, its body and its documented
+headers), both synthesized (`synth.py`) and kept on the call, so the server
+sends exactly what was planned.
 
-The response the server answers a call with is synthesized with the same
-mode and branch index (server.py), so response branches get their calls
-too. Arguments follow the driver protocol: {"path": {...}, "query": {...},
-"header": {...}, "cookie": {...}, "body": value}; "body" is absent when the
-call passes no body. Only the parameters the driver's manifest lists are
-given values.
+The calls, as many as it takes to cover what the operation documents
+(`inventory.py`), up to MAX_CALLS:
+
+* "full" with variant 0, and "minimal" (required members only, no member
+  whose `default` a reader assumes);
+* one call per documented status not yet answered;
+* "nulls<k>" calls: every nullable member with k nullable members above
+  it is null, in the request and in the response, for each branch choice
+  that reaches more of them;
+* "full" with variants 1, 2, ...: enum value k of every enum, branch k of
+  every oneOf/anyOf, numbers at their edges and date-times with fractions
+  and offsets, while they cover enum values or branches not yet covered
+  (and at least EDGE_VARIANTS of them when a number or date appears).
+
+A call's planned values are simulated with a `synth.Record`, so the plan
+knows what each call covers; the COVERAGE line sums them.
 """
 import base64
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import inventory
 import oas
-from synth import SynthesisError
+from synth import Record, SynthesisError
 
-MAX_CALLS = 6
+MAX_CALLS = 40
+# Path parameter values no request can carry as a segment of their own.
+UNADDRESSABLE_SEGMENTS = ('', [], {}, '.', '..')
+# A streamed array (x-stream-array) is sent with this many elements; the
+# server holds the rest of the body after STREAM_PAUSE of them until the
+# client reports its first element (a client decodes in batches of 256).
+STREAM_ELEMENTS = 300
+STREAM_PAUSE = 280
+EDGE_VARIANTS = 6
+MAX_NULL_DEPTH = 4
 LOCATIONS = ('path', 'query', 'header', 'cookie')
+
+
+@dataclass
+class Response:
+    """What the server answers a call with."""
+    status: inventory.Status
+    media_type: str = None
+    value: object = None        # the JSON value (or text) of the body
+    defaults: dict = field(default_factory=dict)  # members left out -> their default
+    null_members: set = field(default_factory=set)  # members sent as null
+    headers: dict = field(default_factory=dict)   # documented headers -> text
+    error: str = None
+    stream_member: object = None  # for a streamed array: the member holding it ('' when the body is the array)
 
 
 @dataclass
 class Call:
     key: str
     index: int
-    mode: str        # full or minimal
+    mode: str        # full, minimal or nulls<k>
     choice: int      # the oneOf/anyOf branch index
+    variant: int
     arguments: dict
+    response: Response = None
+    record: Record = None
     error: str = None  # set when the arguments could not be synthesized
 
     def request_line(self):
         return {'key': self.key, 'call': self.index, 'arguments': self.arguments}
 
 
-class BranchCounter:
-    """The widest oneOf/anyOf (number of branches) reachable from a schema."""
-
-    def __init__(self, synth):
-        self.synth = synth
-        self.memo = {}
-
-    def widest(self, node, active=frozenset()):
-        if isinstance(node, dict) and isinstance(node.get('$ref'), str):
-            ref = node['$ref']
-            if ref in self.memo:
-                return self.memo[ref]
-            if ref in active or not ref.startswith('#'):
-                return 1
-            result = self.widest(oas.at(self.synth.doc, ref), active | {ref})
-            self.memo[ref] = result
-            return result
-        if isinstance(node, list):
-            return max([self.widest(n, active) for n in node] or [1])
-        if not isinstance(node, dict):
-            return 1
-        here = len(node['oneOf']) if 'oneOf' in node else len(node['anyOf']) if 'anyOf' in node else 1
-        children = [v for k, v in node.items()
-                    if k in ('allOf', 'oneOf', 'anyOf', 'items', 'prefixItems', 'additionalProperties', 'not')]
-        children += list((node.get('properties') or {}).values())
-        return max([here] + [self.widest(c, active) for c in children])
+def _parameters(op):
+    return [p for p in op.parameters if not (p.location == 'header' and p.name.lower() in inventory.IGNORED_HEADERS)]
 
 
-def operation_schemas(doc, op, manifest_entry):
-    """Pointers of the schemas the operation's calls synthesize from."""
-    pointers = []
-    body, body_pointer = oas.request_body(doc, op)
-    request = (manifest_entry or {}).get('requestBody')
-    if body and request:
-        pointer = oas.media_schema_pointer(doc, body, body_pointer, request['contentType'])
-        if pointer:
-            pointers.append(pointer)
-    for _, response, response_pointer in oas.responses(doc, op):
-        for media in (response.get('content') or {}):
-            pointer = oas.media_schema_pointer(doc, response, response_pointer, media)
-            if pointer:
-                pointers.append(pointer)
-    return pointers
+def manifest_failures(doc, op, entry):
+    """[(location, rule)] where the client's manifest disagrees with the
+    spec: a parameter it does not expose or makes optional, a body it does
+    not take or makes optional."""
+    failures = []
+    exposed = {(p['name'], p['in']): p for p in entry.get('parameters', [])}
+    for parameter in _parameters(op):
+        found = exposed.get((parameter.name, parameter.location))
+        if found is None:
+            failures.append((f'{parameter.location}.{parameter.name}', 'the client does not expose this parameter'))
+        elif bool(found.get('required')) != parameter.required:
+            failures.append((f'{parameter.location}.{parameter.name}',
+                             f'the client makes it {"required" if found.get("required") else "optional"}, the spec '
+                             f'{"required" if parameter.required else "optional"}'))
+    body, _ = oas.request_body(doc, op)
+    request = entry.get('requestBody')
+    if body and body.get('content'):
+        if request is None:
+            failures.append(('body', 'the client takes no body'))
+        elif bool(request.get('required')) != bool(body.get('required')):
+            failures.append(('body', f'the client makes the body {"required" if request.get("required") else "optional"}, '
+                                     f'the spec {"required" if body.get("required") else "optional"}'))
+        elif request.get('contentType') not in body['content']:
+            failures.append(('header.Content-Type', f'the client sends {request.get("contentType")}, which the spec does not offer'))
+    return failures
 
 
-def call_count(counter, doc, op, manifest_entry):
-    widest = max([counter.widest(oas.at(doc, p)) for p in operation_schemas(doc, op, manifest_entry)] or [1])
-    return min(MAX_CALLS, 2 + widest - 1)
-
-
-def _parameter_value(synth, parameter, mode, choice):
+def _parameter_value(synth, parameter, mode, variant, record):
     pointer = parameter.schema_pointer
     if pointer is None:
         return 'value'
-    return synth.value(pointer, mode=mode, direction='parameter', choice=choice, salt=parameter.name)
+    # Parameters are never null: the nulls calls send them full.
+    parameter_mode = 'full' if mode.startswith('nulls') else mode
+    value = synth.value(pointer, mode=parameter_mode, direction='parameter', variant=variant, salt=parameter.name, record=record)
+    if parameter.location == 'path' and value in UNADDRESSABLE_SEGMENTS:
+        # An empty path segment addresses nothing (`/apps//endpoints`), and
+        # `.` and `..` are dot-segments every URL parser removes (RFC 3986,
+        # 5.2.4; `%2E` is the same character): servers route them elsewhere.
+        for salt in ('nonempty', 'nonempty2', 'nonempty3', 'nonempty4', 'nonempty5'):
+            value = synth.value(pointer, mode='full', direction='parameter', variant=variant + 1, salt=parameter.name + salt)
+            if value not in UNADDRESSABLE_SEGMENTS:
+                break
+    # A delimiter inside an item of a style that writes it as it writes the
+    # item's own (a space in spaceDelimited, `|` in pipeDelimited, `,` in a
+    # header or a cookie) cannot be read back by anyone: OpenAPI gives it
+    # no escape. Such characters become `_` in items.
+    if parameter.location == 'header' and not parameter.content_type:
+        # Visible ASCII: a header value has no agreed encoding for anything
+        # else (RFC 9110, 5.5), and transports differ in what they send.
+        ascii_value = _ascii(value)
+        if ascii_value != value and synth.is_valid(pointer, ascii_value, 'parameter'):
+            value = ascii_value
+    ambiguous = {'spaceDelimited': ' ', 'pipeDelimited': '|'}.get(parameter.style) or \
+        (',' if parameter.location in ('header', 'cookie') else None)
+    if ambiguous and isinstance(value, (list, dict)) and not parameter.content_type:
+        cleaned = _without(value, ambiguous)
+        if cleaned != value and synth.is_valid(pointer, cleaned, 'parameter'):
+            value = cleaned
+    return value
 
 
-def _body_value(synth, doc, op, request, mode, choice):
+def _ascii(value):
+    if isinstance(value, str):
+        return ''.join(c if ' ' <= c <= '~' else '_' for c in value)
+    if isinstance(value, list):
+        return [_ascii(v) for v in value]
+    if isinstance(value, dict):
+        return {_ascii(k): _ascii(v) for k, v in value.items()}
+    return value
+
+
+def _without(value, character):
+    if isinstance(value, str):
+        return value.replace(character, '_')
+    if isinstance(value, list):
+        return [_without(v, character) for v in value]
+    if isinstance(value, dict):
+        return {_without(k, character): _without(v, character) for k, v in value.items()}
+    return value
+
+
+def _body_value(synth, doc, op, request, mode, variant, record, aim=frozenset()):
     body, body_pointer = oas.request_body(doc, op)
     pointer = oas.media_schema_pointer(doc, body, body_pointer, request['contentType']) if body else None
     encoding = request.get('encoding', 'json')
+    if encoding != 'json' and mode.startswith('nulls'):
+        mode = 'full'  # a form, multipart, text or raw body has no way to write null
     if encoding == 'data':
         if pointer:
-            value = synth.value(pointer, mode=mode, direction='request', choice=choice)
+            value = synth.value(pointer, mode=mode, direction='request', variant=variant, record=record, no_null=True)
             if isinstance(value, str):
                 try:
                     base64.b64decode(value, validate=True)
@@ -111,32 +178,159 @@ def _body_value(synth, doc, op, request, mode, choice):
         return base64.b64encode(b'conformance bytes \x00\x01\x02\xff').decode()
     if pointer is None:
         return 'conformance text' if encoding == 'text' else {}
-    value = synth.value(pointer, mode=mode, direction='request', choice=choice)
+    value = synth.value(pointer, mode=mode, direction='request', variant=variant, record=record, where='body', aim=aim,
+                        no_null=encoding != 'json')
     if encoding == 'text' and not isinstance(value, str):
         return str(value)
     return value
 
 
-def plan(synth, counter, op, manifest_entry):
-    """The calls of `op` given its manifest entry."""
+def _response(synth, status, mode, variant, record, streamed=False, head=False, aim=frozenset()):
+    """The body and headers the server answers with `status`."""
     doc = synth.doc
-    exposed = {(p['name'], p['in']) for p in manifest_entry.get('parameters', [])}
-    calls = []
-    for index in range(call_count(counter, doc, op, manifest_entry)):
-        mode = 'minimal' if index == 1 else 'full'
-        choice = 0 if index < 2 else index - 1
-        arguments = {location: {} for location in LOCATIONS}
-        try:
-            for parameter in op.parameters:
-                if (parameter.name, parameter.location) not in exposed:
-                    continue
-                if parameter.required or mode == 'full':
-                    arguments[parameter.location][parameter.name] = _parameter_value(synth, parameter, mode, choice)
-            request = manifest_entry.get('requestBody')
-            if request and (mode == 'full' or request.get('required')):
-                arguments['body'] = _body_value(synth, doc, op, request, mode, choice)
-            calls.append(Call(op.key, index, mode, choice, arguments))
-        except SynthesisError as error:
-            calls.append(Call(op.key, index, mode, choice, arguments, error=str(error)))
-    return calls
+    response = Response(status)
+    try:
+        for name, raw in (status.response.get('headers') or {}).items():
+            if name.lower() in ('content-type', 'content-length', 'transfer-encoding') or \
+                    (name.lower() == 'location' and 300 <= status.code < 400):
+                continue
+            header, pointer = oas.resolve(doc, raw, f'{status.pointer}/headers/{oas.escape(name)}')
+            schema_pointer = pointer + '/schema' if isinstance(header, dict) and 'schema' in header else None
+            value = synth.value(schema_pointer, mode='full', direction='response', variant=variant, salt='header' + name) \
+                if schema_pointer else 'value'
+            response.headers[name] = _header_text(value)
+        if status.code in inventory.NO_BODY or head:
+            return response
+        media_type = inventory.response_media_type(status.response)
+        if media_type is None:
+            return response
+        response.media_type = media_type
+        pointer = oas.media_schema_pointer(doc, status.response, status.pointer, media_type)
+        if pointer is None:
+            return response
+        local = Record()
+        response.value = synth.value(pointer, mode=mode, direction='response', variant=variant, record=local, where='response.body',
+                                     aim=aim)
+        response.defaults = local.defaults
+        response.null_members = local.null_members
+        record.merge(local)
+        media = (status.response.get('content') or {}).get(media_type) or {}
+        marker = media.get('x-stream-array') if isinstance(media, dict) else None
+        if streamed and marker not in (None, False) and status.key.startswith('2'):
+            member = '' if marker is True else str(marker)
+            items = response.value if member == '' else (response.value or {}).get(member)
+            if isinstance(items, list) and items:
+                many = [items[i % len(items)] for i in range(STREAM_ELEMENTS)]
+                if member == '':
+                    response.value = many
+                else:
+                    response.value = {k: v for k, v in response.value.items() if k != member}
+                    response.value[member] = many
+                response.stream_member = member
+                base = 'response.body' + (f'.{member}' if member else '')
+                response.defaults = _repeat_locations(response.defaults, base, len(items))
+                response.null_members = set(_repeat_locations({k: None for k in response.null_members}, base, len(items)))
+    except SynthesisError as error:
+        response.error = str(error)
+    return response
 
+
+def _repeat_locations(found, base, period):
+    """`found` (location -> value) with each location under `base[i]` also
+    under every later index of the same item (`[i + period]`, ...)."""
+    result = dict(found)
+    for location, value in found.items():
+        if not location.startswith(base + '['):
+            continue
+        index_text, _, rest = location[len(base) + 1:].partition(']')
+        if not index_text.isdigit():
+            continue
+        for index in range(int(index_text), STREAM_ELEMENTS, period):
+            result[f'{base}[{index}]{rest}'] = value
+    return result
+
+
+def _header_text(value):
+    """A header's value as `simple` style writes it, in the visible ASCII a
+    header carries (RFC 9110, 5.5: other octets are obsolete): any other
+    character of a synthesized string is written as `_`."""
+    text = _simple_text(value)
+    return ''.join(c if ' ' <= c <= '~' else '_' for c in text).strip()
+
+
+def _simple_text(value):
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    if isinstance(value, list):
+        return ','.join(_simple_text(v) for v in value)
+    if isinstance(value, dict):
+        return ','.join(f'{k},{_simple_text(v)}' for k, v in value.items())
+    return str(value)
+
+
+def plan(synth, op, entry):
+    """(the calls of `op`, its Inventory, [(location, rule)] the plan could
+    not do), given the client's manifest entry."""
+    doc = synth.doc
+    request = entry.get('requestBody')
+    found = inventory.of(synth, op, request.get('contentType') if request else None, (request or {}).get('encoding', 'json'))
+    statuses = found.statuses or [inventory.Status('200', 200, {}, None)]
+    body, _ = oas.request_body(doc, op)
+    body_required = bool((body or {}).get('required'))
+    parameters = _parameters(op)
+    calls = []
+    covered = Record()
+    answered = set()
+    problems = []
+
+    def add(mode, variant, status, choice=None, aim=frozenset()):
+        choice = variant if choice is None else choice
+        record = Record()
+        arguments = {location: {} for location in LOCATIONS}
+        call = Call(op.key, len(calls), mode, choice, variant, arguments, record=record)
+        try:
+            for parameter in parameters:
+                if parameter.required or mode != 'minimal':
+                    arguments[parameter.location][parameter.name] = _parameter_value(synth, parameter, mode, variant, record)
+            if request and (mode != 'minimal' or body_required):
+                arguments['body'] = _body_value(synth, doc, op, request, mode, variant, record, aim)
+        except SynthesisError as error:
+            call.error = str(error)
+        call.response = _response(synth, status, mode, variant, record, streamed=bool(entry.get('streaming')), head=op.method == 'HEAD',
+                                  aim=aim)
+        calls.append(call)
+        answered.add(status.key)
+        gained = len(record.enums - covered.enums) + len(record.branches - covered.branches) + len(record.nulls - covered.nulls)
+        covered.merge(record)
+        return gained
+
+    add('full', 0, statuses[0])
+    add('minimal', 0, statuses[1 % len(statuses)])
+    for status in statuses:
+        if status.key not in answered and len(calls) < MAX_CALLS:
+            add('full', len(calls), status)
+    # Nullable members: each depth, each status, the branch choices that reach more.
+    if found.nulls:
+        for depth in range(MAX_NULL_DEPTH):
+            for status in statuses:
+                for choice in range(8):
+                    if not (found.nulls - covered.nulls) or len(calls) >= MAX_CALLS:
+                        break
+                    if add(f'nulls{depth}', choice, status, choice=choice, aim=frozenset(found.nulls - covered.nulls)) == 0 and choice > 0:
+                        break
+    # Enum values and branches; number and date edges.
+    variant = 1
+    dry = 0
+    while len(calls) < MAX_CALLS and variant < MAX_CALLS:
+        missing = (found.enums - covered.enums) or (found.branches - covered.branches)
+        if not missing and variant > EDGE_VARIANTS:
+            break
+        gained = add('full', variant, statuses[variant % len(statuses)])
+        dry = 0 if gained else dry + 1
+        if dry >= 6 and variant > EDGE_VARIANTS:
+            break
+        variant += 1
+    uncovered = found.nulls - covered.nulls
+    if uncovered:
+        problems.append(('plan', f'{len(uncovered)} nullable members no call of {len(calls)} made null'))
+    return calls, found, covered, problems

@@ -60,7 +60,8 @@ def manifest(doc):
         streaming = any(m.split(';')[0] in STREAM_TYPES for _, r, _ in responses for m in (r.get('content') or {}))
         entries.append({
             'key': op.key, 'operationId': op.operation_id, 'requestBody': request,
-            'parameters': [{'name': p.name, 'in': p.location, 'required': p.required} for p in op.parameters],
+            'parameters': [{'name': p.name, 'in': p.location, 'required': p.required} for p in op.parameters
+                           if not (p.location == 'header' and p.name.lower() in ('accept', 'content-type', 'authorization'))],
             'responses': [{'status': s, 'decoding': decoding(r)} for s, r, _ in responses],
             'streaming': streaming})
     return {'operations': entries}
@@ -186,11 +187,11 @@ class Driver:
         self.entries = {e['key']: e for e in manifest(doc)['operations']}
 
     def build(self, op, entry, arguments):
-        path = op.path
+        path = op.path_template
         by_key = {(p.name, p.location): p for p in op.parameters}
         for name, value in arguments.get('path', {}).items():
             path = path.replace('{' + name + '}', path_segment(by_key[(name, 'path')], value))
-        pairs = []
+        pairs = list(op.fixed_query)
         for name, value in arguments.get('query', {}).items():
             pairs.extend(query_pairs(by_key[(name, 'query')], value))
         url = self.base_url + path + ('?' + urlencode(pairs) if pairs else '')
@@ -234,12 +235,12 @@ class Driver:
             return {'key': key, 'call': index, 'outcome': 'failed', 'stage': 'arguments', 'error': str(error), 'status': None}
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
-                status, media_type, raw = response.status, response.headers.get('Content-Type') or '', response.read()
+                status, media_type, raw, headers = response.status, response.headers.get('Content-Type') or '', response.read(), response.headers
         except urllib.error.HTTPError as error:
-            status, media_type, raw = error.code, error.headers.get('Content-Type') or '', error.read()
+            status, media_type, raw, headers = error.code, error.headers.get('Content-Type') or '', error.read(), error.headers
         except OSError as error:
             return {'key': key, 'call': index, 'outcome': 'failed', 'stage': 'send', 'error': str(error), 'status': None}
-        return {'key': key, 'call': index, 'outcome': 'ok', 'status': status, **self.decode(media_type, raw)}
+        return {'key': key, 'call': index, 'outcome': 'ok', 'status': status, 'headers': dict(headers.items()), **self.decode(media_type, raw)}
 
     @staticmethod
     def decode(media_type, raw):

@@ -9,6 +9,7 @@ schema found at that pointer), and lists the operations of the document:
 every method under every path item, webhooks excluded.
 """
 import json
+import re
 import os
 from dataclasses import dataclass, field
 
@@ -33,12 +34,52 @@ _Loader.yaml_implicit_resolvers = {
 
 
 def load(path):
-    """The document at `path` (YAML or JSON) as plain Python values."""
+    """The document at `path` (YAML or JSON) as plain Python values, every
+    mapping key a string: YAML reads `200:` as an integer and `true:` as a
+    boolean, where OpenAPI means the text (a status code, a name)."""
     with open(path, encoding='utf-8') as f:
         text = f.read()
     if path.endswith('.json'):
-        return json.loads(text)
-    return yaml.load(text, Loader=_Loader)
+        return _python_patterns(json.loads(text))
+    return _python_patterns(_string_keys(yaml.load(text, Loader=_Loader)))
+
+
+_NAMED_GROUP = re.compile(r'\(\?<(?![=!])')
+_NAMED_BACKREFERENCE = re.compile(r'\\k<([A-Za-z_][A-Za-z0-9_]*)>')
+
+
+def _python_patterns(value):
+    """`value` with each `pattern` in the syntax of Python's `re`, which the
+    validators use: OpenAPI patterns are ECMA-262, whose named groups
+    `(?<name>...)` and `\\k<name>` Python writes `(?P<name>...)` and
+    `(?P=name)` (api.video's `Content-Range` pattern)."""
+    if isinstance(value, dict):
+        return {k: (_python_pattern(v) if k == 'pattern' and isinstance(v, str) else _python_patterns(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_python_patterns(v) for v in value]
+    return value
+
+
+def _python_pattern(pattern):
+    return _NAMED_BACKREFERENCE.sub(r'(?P=\1)', _NAMED_GROUP.sub('(?P<', pattern))
+
+
+def _string_keys(value):
+    if isinstance(value, dict):
+        return {_key_text(k): _string_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_string_keys(v) for v in value]
+    return value
+
+
+def _key_text(key):
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return 'true' if key else 'false'
+    if key is None:
+        return 'null'
+    return str(key)
 
 
 def dialect(doc):
@@ -120,6 +161,23 @@ class Operation:
     @property
     def key(self):
         return f'{self.method} {self.path}'
+
+    @property
+    def path_template(self):
+        """The path part of the key: some specs write a fixed query in it
+        (`/keys?api-version=2021-05-01`), which a request sends as a query,
+        or a fragment that tells two keys of one path apart (Box's
+        `/metadata_templates/.../schema#add`), which no request sends."""
+        return self.path.split('#', 1)[0].split('?', 1)[0]
+
+    @property
+    def fixed_query(self):
+        """[(name, value)] of a query written into the path key."""
+        path = self.path.split('#', 1)[0]
+        if '?' not in path:
+            return []
+        from urllib.parse import parse_qsl
+        return parse_qsl(path.split('?', 1)[1], keep_blank_values=True)
 
     @property
     def operation_id(self):

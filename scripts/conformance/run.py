@@ -18,11 +18,16 @@ encoded again equals the body the server sent (compare.py).
 
 Output: for each spec its failures, one a line,
     FAIL <spec> <METHOD path> <location> <rule>
-then `CONFORMANCE <spec> <ok>/<operations>`, and last
-`CONFORMANCE total <ok>/<operations> <percent>%`. An operation is ok when
-every one of its calls passed both checks; an operation the manifest lacks
-fails with `not generated`. Exit 1 when the total is below --min-percent,
-or when any spec's client or driver does not generate or compile.
+then `CONFORMANCE <spec> <ok>/<operations>` and
+`COVERAGE <spec> statuses A/B nulls C/D enums E/F branches G/H media I/J styles K/L`
+(what the calls exercised / what the operations document, summed over the
+spec's operations), and last the totals of both. An operation is ok when
+every one of its calls passed both checks and its manifest agrees with the
+spec; an operation the manifest lacks fails with `not generated`. A harness
+error (a spec it cannot read, a value it cannot synthesize) fails the
+operation with `harness:` and the run goes on. Exit 1 when the total is
+below --min-percent, or when any spec's client or driver does not generate
+or compile.
 
 `--driver 'python3 scripts/conformance/fake_driver.py {spec}'` runs a ready
 driver command instead of generating and building (the fake driver is how
@@ -39,11 +44,12 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-REQUIRED_MODULES = ('openapi_core', 'jsonschema', 'yaml', 'referencing')
+REQUIRED_MODULES = ('openapi_core', 'jsonschema', 'yaml', 'referencing', 'hypothesis_jsonschema')
 # Seconds a driver may take to answer one call.
 CALL_TIMEOUT = 60
 
@@ -60,6 +66,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
 import calls as call_plans  # noqa: E402
+import inventory  # noqa: E402
 import oas  # noqa: E402
 from compare import differences  # noqa: E402
 from server import ConformanceServer  # noqa: E402
@@ -150,13 +157,26 @@ class DriverProcess:
     """A driver started with --server-url: one request line in, one result line out."""
 
     def __init__(self, command, url):
-        self.process = subprocess.Popen(command + ['--server-url', url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.command, self.url = command, url
+        self.start()
+
+    def start(self):
+        # What the driver prints on standard error (a Swift runtime's
+        # "Fatal error: ..." when it traps) names the failure of a crash.
+        self.errors = tempfile.TemporaryFile(mode='w+')
+        self.process = subprocess.Popen(self.command + ['--server-url', self.url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self.errors, text=True, bufsize=1)
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
 
-    def call(self, line):
-        """The driver's result for `line`, or None when it died or timed out."""
+    def restart(self):
+        """A new driver process after one died: the calls that follow run."""
+        self.close()
+        self.start()
+
+    def call(self, line, progress=None):
+        """The driver's result for `line`, or None when it died or timed
+        out; a progress line before it calls `progress`."""
         if self.process.poll() is not None:
             return None
         try:
@@ -164,14 +184,27 @@ class DriverProcess:
             self.process.stdin.flush()
         except BrokenPipeError:
             return None
-        if not self.selector.select(CALL_TIMEOUT):
-            self.process.kill()
-            return None
-        text = self.process.stdout.readline()
-        try:
-            return json.loads(text) if text else None
-        except ValueError:
-            return None
+        while True:
+            if not self.selector.select(CALL_TIMEOUT):
+                self.process.kill()
+                return None
+            text = self.process.stdout.readline()
+            try:
+                result = json.loads(text) if text else None
+            except ValueError:
+                return None
+            if isinstance(result, dict) and 'progress' in result and 'outcome' not in result:
+                if progress:
+                    progress()
+                continue
+            return result
+
+    def last_error(self):
+        """The last line the driver printed on standard error, if any."""
+        self.errors.seek(0)
+        lines = [line.strip() for line in self.errors.read().splitlines() if line.strip()]
+        fatal = [line for line in lines if 'Fatal error' in line or 'fatal error' in line]
+        return (fatal or lines or [''])[-1][:300]
 
     def close(self):
         try:
@@ -179,6 +212,7 @@ class DriverProcess:
             self.process.wait(timeout=30)
         except (subprocess.TimeoutExpired, BrokenPipeError):
             self.process.kill()
+        self.errors.close()
 
 
 def response_failures(result, sent):
@@ -189,13 +223,23 @@ def response_failures(result, sent):
         return [('request', 'the server got no request')]
     if result.get('status') != sent.status:
         return [('response.status', f'{result.get("status")} != expected {sent.status}')]
+    found = []
+    reported = {k.lower(): v for k, v in (result.get('headers') or {}).items()}
+    if 'headers' in result:
+        for name, value in (sent.headers or {}).items():
+            if reported.get(name.lower()) != value:
+                found.append((f'response.header.{name}', f'{reported.get(name.lower())!r} != expected {value!r}'))
+    return found + body_failures(result, sent)
+
+
+def body_failures(result, sent):
     kind, body = result.get('bodyKind'), result.get('body')
     if sent.kind == 'empty':
         return [] if kind == 'empty' or body in (None, '') else [('response.body', f'{kind} body, expected none')]
-    if sent.streaming:
+    if sent.streaming and sent.events is not None:
         return stream_failures(kind, body, sent)
     if kind == 'json' and sent.kind == 'json':
-        return differences(sent.value, body, 'response.body')
+        return differences(sent.value, body, 'response.body', getattr(sent, 'defaults', None), getattr(sent, 'null_members', None))
     received = _bytes_of(kind, body)
     if received is None:
         return [('response.body', f'{kind} body, expected {sent.kind}')]
@@ -221,20 +265,51 @@ def _bytes_of(kind, body):
     return None
 
 
+class Coverage:
+    """What a spec's calls exercised against what its operations document."""
+    FIELDS = ('statuses', 'nulls', 'enums', 'branches', 'media', 'styles')
+
+    def __init__(self):
+        self.counts = {name: [0, 0] for name in self.FIELDS}
+
+    def add(self, name, exercised, documented):
+        self.counts[name][0] += exercised
+        self.counts[name][1] += documented
+
+    def add_operation(self, found, covered, calls, exposed_styles, media_sent):
+        answered = {call.response.status.key for call in calls if call.response is not None}
+        self.add('statuses', len([s for s in found.statuses if s.key in answered]), len(found.statuses))
+        self.add('nulls', len(found.nulls & covered.nulls), len(found.nulls))
+        self.add('enums', len(found.enums & covered.enums), len(found.enums))
+        self.add('branches', len(found.branches & covered.branches), len(found.branches))
+        self.add('media', len(media_sent & set(found.media)), len(found.media))
+        self.add('styles', len(found.styles & exposed_styles), len(found.styles))
+
+    def merge(self, other):
+        for name in self.FIELDS:
+            self.add(name, *other.counts[name])
+
+    def line(self, name):
+        return f'COVERAGE {name} ' + ' '.join(f'{field} {self.counts[field][0]}/{self.counts[field][1]}' for field in self.FIELDS)
+
+
 def run_spec(spec, command):
-    """(ok operations, operations, [(key, location, rule)])."""
-    doc = oas.load(spec)
-    operations = oas.operations(doc)
+    """(ok operations, operations, [(key, location, rule)], Coverage)."""
+    coverage = Coverage()
+    try:
+        doc = oas.load(spec)
+        operations = oas.operations(doc)
+    except Exception as error:  # a spec the harness cannot read is its own failure, named
+        return 0, 1, [('(spec)', 'harness', f'harness: cannot read the spec: {type(error).__name__}: {error}')], coverage
     failures = []
     if isinstance(command, str):  # generation or build failed
-        return 0, len(operations), [(op.key, 'client', command) for op in operations]
+        return 0, len(operations), [(op.key, 'client', command) for op in operations], coverage
     listing = subprocess.run(command + ['--manifest'], capture_output=True, text=True)
     try:
         entries = {e['key']: e for e in json.loads(listing.stdout)['operations']}
     except (ValueError, KeyError):
-        return 0, len(operations), [(op.key, 'driver', 'no manifest') for op in operations]
+        return 0, len(operations), [(op.key, 'driver', 'no manifest') for op in operations], coverage
     synth = Synthesizer(doc)
-    counter = call_plans.BranchCounter(synth)
     server = ConformanceServer(doc, synth).start()
     driver = DriverProcess(command, server.url)
     ok = 0
@@ -244,22 +319,43 @@ def run_spec(spec, command):
             if entry is None:
                 failures.append((op.key, 'operation', 'not generated'))
                 continue
-            op_failures = []
-            for call in call_plans.plan(synth, counter, op, entry):
-                op_failures += run_call(server, driver, op, call, entry)
+            try:
+                op_failures = run_operation(synth, server, driver, op, entry, coverage)
+            except Exception as error:  # a harness defect fails this operation, named, and the run goes on
+                op_failures = [('harness', f'harness: {type(error).__name__}: {error}')]
             failures += [(op.key, loc, rule) for loc, rule in dict.fromkeys(op_failures)]
             ok += not op_failures
     finally:
         driver.close()
         server.stop()
-    return ok, len(operations), failures
+    return ok, len(operations), failures, coverage
+
+
+def run_operation(synth, server, driver, op, entry, coverage):
+    """The failures of one operation's calls; adds to `coverage`."""
+    failures = list(call_plans.manifest_failures(synth.doc, op, entry))
+    calls, found, covered, problems = call_plans.plan(synth, op, entry)
+    failures += problems
+    exposed = {(p['name'], p['in']) for p in entry.get('parameters', [])}
+    styles = {(p.location, p.style, bool(p.explode), inventory.parameter_kind(synth, p)) for p in op.parameters
+              if (p.name, p.location) in exposed and any(p.name in c.arguments.get(p.location, {}) for c in calls)}
+    media_sent = {entry['requestBody']['contentType']} if entry.get('requestBody') else set()
+    coverage.add_operation(found, covered, calls, styles, media_sent)
+    for call in calls:
+        failures += run_call(server, driver, op, call, entry)
+        if driver.process.poll() is not None:
+            said = driver.last_error()
+            failures.append(('driver', f'the driver exited (status {driver.process.returncode})' + (f': {said}' if said else '')))
+            driver.restart()
+            break
+    return failures
 
 
 def run_call(server, driver, op, call, entry):
     if call.error:
-        return [('arguments', f'cannot synthesize: {call.error}')]
+        return [('arguments', f'harness: cannot synthesize: {call.error}')]
     server.expect(op, call, entry)
-    result = driver.call(call.request_line())
+    result = driver.call(call.request_line(), progress=server.element_arrived)
     outcome = server.result()
     if result is None:
         return [('driver', 'no result line (crashed or timed out)')]
@@ -279,6 +375,7 @@ def main():
     parser.add_argument('--work', default='.build-conformance', help='folder of the scratch package')
     parser.add_argument('--min-percent', type=float, default=99.0)
     parser.add_argument('--driver', help="a driver command to use as it is; {spec} stands for the spec's path")
+    parser.add_argument('--jobs', type=int, default=0, help='specs run side by side (default: one per core)')
     args = parser.parse_args()
     required = spec_files(args.require_all)
     specs = spec_files(args.specs or ['specs', 'corpus'])
@@ -294,18 +391,29 @@ def main():
         drivers = build_drivers(os.path.abspath(args.clientgen), specs, os.path.abspath(args.work))
     built = time.monotonic()
     total_ok = total = 0
+    total_coverage = Coverage()
     incomplete = []  # specs of --require-all with a failed operation
-    for spec in specs:
+    # Specs run side by side, one a core: a spec's calls keep its Python
+    # harness busy and its driver mostly waiting. Results print in order.
+    from concurrent.futures import ProcessPoolExecutor
+    workers = max(1, min(args.jobs or os.cpu_count() or 1, len(specs)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # The largest first, so that the last to finish is a small one.
+        futures = {spec: pool.submit(run_spec, spec, drivers[spec]) for spec in sorted(specs, key=os.path.getsize, reverse=True)}
+        results = [futures[spec].result() for spec in specs]
+    for spec, (ok, count, failures, coverage) in zip(specs, results):
         name = os.path.basename(spec)
-        ok, count, failures = run_spec(spec, drivers[spec])
         for key, location, rule in failures:
             print(f'FAIL {name} {key} {location} {rule}')
         print(f'CONFORMANCE {name} {ok}/{count}', flush=True)
+        print(coverage.line(name), flush=True)
+        total_coverage.merge(coverage)
         if spec in required and ok < count:
             incomplete.append(name)
         total_ok, total = total_ok + ok, total + count
     percent = 100.0 * total_ok / total if total else 100.0
     print(f'CONFORMANCE total {total_ok}/{total} {percent:.1f}%')
+    print(total_coverage.line('total'))
     print(f'(build {built - started:.0f} s, calls {time.monotonic() - built:.0f} s)', file=sys.stderr)
     # A spec whose client does not generate or compile fails the run whatever
     # the share: every spec of the folder must at least build (what `make

@@ -62,17 +62,22 @@ def setup():
     driver = Driver(SPEC, server.url)
     entry = manifest(SPEC)['operations'][0]
     op = driver.operations[entry['key']]
-    plan = call_plans.plan(synth, call_plans.BranchCounter(synth), op, entry)
+    plan = call_plans.plan(synth, op, entry)[0]
     return server, driver, op, entry, plan
 
 
-def test_plan_has_full_minimal_and_branch_calls():
-    server, _, _, _, plan = setup()
+def test_plan_covers_what_the_operation_documents():
+    server, _, op, entry, plan = setup()
     server.stop()
-    assert [(c.mode, c.choice) for c in plan] == [('full', 0), ('minimal', 0), ('full', 1)]
+    assert [(c.mode, c.variant) for c in plan[:2]] == [('full', 0), ('minimal', 0)]
     full = plan[0].arguments
     assert set(full['query']) == {'expand', 'filter'} and 'X-Trace' in full['header']
     assert 'mode' not in plan[1].arguments['body'] and plan[1].arguments['query'] == {}
+    synth = Synthesizer(SPEC)
+    calls, found, covered, problems = call_plans.plan(synth, op, entry)
+    assert problems == []
+    assert {c.response.status.key for c in calls} == {s.key for s in found.statuses}
+    assert found.branches <= covered.branches and found.enums <= covered.enums and found.nulls <= covered.nulls
 
 
 def test_values_are_deterministic():

@@ -49,7 +49,7 @@ public enum YAMLReader {
                 file: fileName, mark: SourceText(bytes: bytes).mark(atByteOffset: nul),
                 reason: "found a NUL byte at offset \(nul)")
         }
-        var composer = YAMLComposer(fileName: fileName, input: bytes)
+        var composer = YAMLComposer(fileName: fileName, input: isUTF16 ? bytes : JSONSurrogatePairs.joined(bytes))
         return try composer.compose()
     }
 }

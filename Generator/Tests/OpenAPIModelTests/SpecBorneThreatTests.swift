@@ -30,9 +30,11 @@ import Testing
         #expect(places == [
             "#/components/schemas/Bound/properties/x/maximum", "#/components/schemas/Inf/minimum", "#/components/schemas/Inf/exclusiveMaximum",
             "#/components/schemas/NaN/maximum", "#/components/schemas/Int32/default", "#/components/schemas/Int32Enum/enum/1",
-            "#/components/schemas/Int64/default", "#/components/schemas/Fraction/default", "#/components/schemas/Float/maximum",
+            "#/components/schemas/Int64/default", "#/components/schemas/Fraction/default",
             "#/components/schemas/Float/example", "#/components/schemas/Step/multipleOf",
         ], "\(errors.map(\.description).joined(separator: "\n"))")
+        // A float's maximum of 1e300 lies beyond every float: it bounds nothing.
+        #expect(result.diagnostics.filter { $0.code == "bound-outside-format" }.compactMap(\.pointer) == ["#/components/schemas/Float/maximum"])
         #expect(errors.first?.message == "'maximum' is not a finite number")
         #expect(errors.first { $0.pointer?.hasSuffix("Int32/default") == true }?.message.contains("out of the range of an int32") == true)
     }
@@ -58,6 +60,26 @@ import Testing
         #expect(described == [
             "invalid-server-url@4", "invalid-server-url@5", "invalid-server-url@6", "insecure-server-url@8", "duplicate-server-url@10",
         ], "\(result.diagnostics.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test func aBodyOnAGetOrHeadIsAWarningAtItsPlace() throws {
+        let result = load("""
+            openapi: 3.0.3
+            info: {title: Bodies, version: "1"}
+            paths:
+              /posts:
+                get:
+                  requestBody: {content: {application/json: {schema: {type: object}}}}
+                  responses: {"200": {description: ok}}
+                head:
+                  requestBody: {content: {application/json: {schema: {type: object}}}}
+                  responses: {"200": {description: ok}}
+                delete:
+                  requestBody: {content: {application/json: {schema: {type: object}}}}
+                  responses: {"204": {description: done}}
+            """)
+        let described = result.diagnostics.map { "\($0.code)@\($0.line)" }
+        #expect(described == ["body-on-get@6", "body-on-get@9"], "\(result.diagnostics.map(\.description).joined(separator: "\n"))")
     }
 
     @Test func referencesStayInTheSpecsFolderAndSayNothingOfWhatIsOutside() throws {
@@ -92,5 +114,23 @@ import Testing
         let wider = OpenAPILoader.load(path: folder + "/api/spec.yaml", referenceRoot: folder)
         #expect(wider.diagnostics.filter { $0.code == "ref-outside-root" }.compactMap(\.pointer) == ["#/components/schemas/Absolute/$ref"])
         #expect(wider.diagnostics.contains { $0.code == "unresolved-ref" && $0.hint?.contains("Name") == true }, "inside the root, the hint helps")
+    }
+}
+
+/// A bound beyond the end of its format's range excludes nothing: OpenAI's
+/// spec writes int64's limits as the doubles next to them.
+@Suite struct BoundOutsideFormatTests {
+    @Test func aBoundBeyondItsFormatsEndIsAWarningAndNoBound() throws {
+        let result = load(SpecBorneThreatTests.schemas("""
+                Seed: {type: integer, minimum: -9223372036854776000, maximum: 9223372036854776000}
+                Small: {type: integer, format: int32, maximum: 4294967295}
+                Empty: {type: integer, format: int32, minimum: 4294967296}
+
+            """))
+        let warnings = result.diagnostics.filter { $0.code == "bound-outside-format" }
+        #expect(warnings.compactMap(\.pointer) == ["#/components/schemas/Seed/maximum", "#/components/schemas/Small/maximum"])
+        #expect(result.document?.schema("Seed")?.maximum == nil && result.document?.schema("Seed")?.minimum != nil)
+        let errors = result.diagnostics.filter { $0.code == "invalid-number" }
+        #expect(errors.compactMap(\.pointer) == ["#/components/schemas/Empty/minimum"], "a minimum above every int32 leaves no value")
     }
 }

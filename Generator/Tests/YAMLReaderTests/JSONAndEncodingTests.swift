@@ -159,3 +159,25 @@ import YAMLReader
         }
     }
 }
+
+/// JSON's surrogate-pair escapes, which libyaml alone refuses (Twilio's spec
+/// writes an emoji so): read as the character they encode, in JSON strings
+/// only.
+@Suite struct JSONSurrogatePairTests {
+    @Test func aSurrogatePairInAJSONStringIsItsCharacter() throws {
+        let tree = try parse(#"{"body": "Hello! \ud83d\udc4d", "plain": "caf\u00e9", "escaped": "\\ud83d\\udc4d"}"#)
+        #expect(tree.text(try walk(tree, "body")) == "Hello! \u{1F44D}")
+        #expect(tree.text(try walk(tree, "plain")) == "café")
+        #expect(tree.text(try walk(tree, "escaped")) == #"\ud83d\udc4d"#, "an escaped backslash stays one")
+    }
+
+    @Test func yamlScalarsKeepTheirBackslashes() throws {
+        let tree = try parse("plain: \\ud83d\\udc4d\nsingle: '\\ud83d\\udc4d'\n")
+        #expect(tree.text(try walk(tree, "plain")) == #"\ud83d\udc4d"#)
+        #expect(tree.text(try walk(tree, "single")) == #"\ud83d\udc4d"#)
+    }
+
+    @Test func aLoneSurrogateIsStillAnError() {
+        #expect(readError(#"{"body": "\ud83d!"}"#) != nil)
+    }
+}

@@ -1,5 +1,6 @@
 import ClientRuntime
 import Foundation
+import HTTPTypes
 
 /// The loop of a conformance driver: the program `clientgen
 /// conformance-driver` renders for a spec, which calls every operation of
@@ -34,6 +35,15 @@ public enum ConformanceDriver {
         }
     }
 
+    /// Tells the harness, at once, that a streamed call's first element
+    /// arrived: a line `{"progress":"element"}` before the call's result
+    /// line. The harness holds the rest of a streamed body until it reads
+    /// it, so a client that read the body whole before its first element
+    /// is caught (PROTOCOL.md, "Streaming responses").
+    public static func reportFirstElement() {
+        FileHandle.standardOutput.write(Data(#"{"progress":"element"}"#.utf8) + Data("\n".utf8))
+    }
+
     /// The result line of one request line.
     static func answer(
         _ line: String, serverURL: URL,
@@ -52,6 +62,16 @@ public enum ConformanceDriver {
                 let outcome = try await call(key, serverURL, arguments)
                 result["outcome"] = "ok"
                 result["status"] = .int(outcome.status)
+                var headers: [String: JSONValue] = [:]
+                for field in outcome.headers {
+                    let name = field.name.canonicalName
+                    if case .string(let earlier)? = headers[name] {
+                        headers[name] = .string(earlier + ", " + field.value)
+                    } else {
+                        headers[name] = .string(field.value)
+                    }
+                }
+                result["headers"] = .object(headers)
                 switch outcome.body {
                 case .json(let value): (result["bodyKind"], result["body"]) = ("json", value)
                 case .text(let text): (result["bodyKind"], result["body"]) = ("text", .string(text))
@@ -162,17 +182,21 @@ public struct ConformanceArguments: Sendable {
     }
 }
 
-/// What an operation returned: the status and the decoded body.
+/// What an operation returned: the status, the headers the client hands
+/// the app, and the decoded body.
 public struct ConformanceOutcome: Sendable {
     /// The response status.
     let status: Int
     /// The decoded body, to be encoded again.
     let body: ConformanceBody
+    /// The response's headers, as the client's `Response` or `APIError` holds them.
+    let headers: HTTPFields
 
     /// An outcome.
-    public init(status: Int, body: ConformanceBody) {
+    public init(status: Int, headers: HTTPFields = [:], body: ConformanceBody) {
         self.status = status
         self.body = body
+        self.headers = headers
     }
 }
 
@@ -190,6 +214,18 @@ public enum ConformanceBody: Sendable {
     /// A value encoded again by its Swift type, with the client's date rules.
     public static func encoding<T: Encodable>(_ value: T) throws -> ConformanceBody {
         .json(try JSONValue(encoding: value))
+    }
+
+    /// A streamed body: its elements, each encoded again, in `member` of the
+    /// envelope (the rest of the body, decoded), or as the array itself when
+    /// `member` is nil.
+    public static func streamed<Envelope: Encodable>(_ elements: [JSONValue], member: String?, envelope: Envelope?) throws -> ConformanceBody {
+        guard let member else { return .json(.array(elements)) }
+        guard let envelope, case .object(var members) = try JSONValue(encoding: envelope) else {
+            return .json(.object([member: .array(elements)]))
+        }
+        members[member] = .array(elements)
+        return .json(.object(members))
     }
 }
 

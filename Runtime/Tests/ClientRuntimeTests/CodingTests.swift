@@ -65,24 +65,30 @@ struct TransactionUpdate: Codable, Equatable {
         #expect(dates[0].timeIntervalSince1970 == 1_714_557_600)
         #expect(dates[1].timeIntervalSince1970 == 1_714_557_600.25)
         #expect(dates[2] == dates[0], "offsets are honoured")
-        #expect(abs(dates[3].timeIntervalSince1970 - 1_714_557_600.123) < 0.0005, "microseconds are read to the millisecond")
+        #expect(abs(dates[3].timeIntervalSince1970 - 1_714_557_600.123) < 0.0005, "microseconds are read")
         #expect(String(decoding: try encoder.encode([dates[0], dates[1]]), as: UTF8.self) == #"["2024-05-01T10:00:00Z","2024-05-01T10:00:00.250Z"]"#)
         #expect(throws: DecodingError.self) { try decoder.decode(Date.self, from: Data(#""yesterday""#.utf8)) }
     }
 
     /// A date read from a server goes back exactly as it came (a cursor, a
-    /// `last_synced_at`): every millisecond value survives parse and format,
-    /// and other dates are rounded to the nearest millisecond, not truncated.
-    @Test func dateTimesRoundTripToTheMillisecond() throws {
+    /// `last_synced_at`): every millisecond and microsecond value survives
+    /// parse and format, nine digits come back to the microsecond, and other
+    /// dates are rounded to the nearest microsecond, not truncated.
+    @Test func dateTimesRoundTripToTheMicrosecond() throws {
         for millisecond in 0..<1000 {
             let text = millisecond == 0 ? "2024-01-02T08:15:00Z" : "2024-01-02T08:15:00.\(String(format: "%03d", millisecond))Z"
             let date = try #require(JSONCoding.parseDateTime(text))
             #expect(JSONCoding.formatDateTime(date) == text)
         }
+        for text in ["2024-01-02T08:15:00.123456Z", "2024-01-02T08:15:00.000001Z", "2024-01-02T08:15:00.999999Z", "2038-01-19T03:14:07.654321Z"] {
+            #expect(JSONCoding.formatDateTime(try #require(JSONCoding.parseDateTime(text))) == text)
+        }
+        let nine = try #require(JSONCoding.parseDateTime("2024-03-05T13:04:05.123456789+05:30"))
+        #expect(JSONCoding.formatDateTime(nine) == "2024-03-05T07:34:05.123457Z")
         let base = try #require(JSONCoding.parseDateTime("2024-01-02T08:15:00Z"))
-        #expect(JSONCoding.formatDateTime(base.addingTimeInterval(0.1236)) == "2024-01-02T08:15:00.124Z")
-        #expect(JSONCoding.formatDateTime(base.addingTimeInterval(0.9996)) == "2024-01-02T08:15:01Z")
-        #expect(JSONCoding.formatDateTime(Date(timeIntervalSince1970: -1.2345)) == "1969-12-31T23:59:58.765Z")
+        #expect(JSONCoding.formatDateTime(base.addingTimeInterval(0.1236)) == "2024-01-02T08:15:00.1236Z")
+        #expect(JSONCoding.formatDateTime(base.addingTimeInterval(0.9999996)) == "2024-01-02T08:15:01Z")
+        #expect(JSONCoding.formatDateTime(Date(timeIntervalSince1970: -1.2345)) == "1969-12-31T23:59:58.7655Z")
     }
 
     @Test func calendarDates() throws {
@@ -213,5 +219,34 @@ struct TransactionUpdate: Codable, Equatable {
         #expect(ParameterEncoding.pathValue(name: "p", value: object, style: "matrix", explode: true) == ";role=admin;name=a%20b")
         #expect(object.headerText(explode: true) == "role=admin,name=a b")
         #expect(object.headerText(explode: false) == "role,admin,name,a b")
+    }
+}
+
+/// A member of any JSON (a schema the generator cannot type) keeps a null
+/// apart from an absent member, in both directions.
+@Suite struct AnyJSONMemberTests {
+    struct Holder: Codable, Equatable {
+        var extra: JSONValue?
+
+        init(extra: JSONValue?) { self.extra = extra }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.extra = try container.decodeIfPresent(JSONValue.self, forKey: "extra")
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.extra, forKey: "extra")
+        }
+    }
+
+    @Test func nullStaysNullAndAbsentStaysAbsent() throws {
+        let null = try JSONDecoder().decode(Holder.self, from: Data(#"{"extra":null}"#.utf8))
+        let absent = try JSONDecoder().decode(Holder.self, from: Data("{}".utf8))
+        #expect(null.extra == .null)
+        #expect(absent.extra == nil)
+        #expect(String(decoding: try JSONEncoder().encode(null), as: UTF8.self) == #"{"extra":null}"#)
+        #expect(String(decoding: try JSONEncoder().encode(absent), as: UTF8.self) == "{}")
     }
 }

@@ -36,7 +36,7 @@ extension ClientRenderer {
                 let reserved = parameter.allowReserved ? ", allowReserved: true" : ""
                 writer.line("try request.addQuery(\(name), \(value)\(style)\(parameter.explode ? "" : ", explode: false")\(reserved))")
             case .header: writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
-            case .cookie: writer.line("try request.addCookie(\(name), \(value))")
+            case .cookie: writer.line("try request.addCookie(\(name), \(value)\(parameter.explode && !parameter.isJSONContent ? ", explode: true" : ""))")
             }
         }
         if let body = operation.body { renderBody(body, into: &writer) }

@@ -52,8 +52,13 @@ struct ConformanceDriverRenderer {
             }
         }
         writer.line("")
+        // Every call goes through a transport that hands the client each
+        // piece of a body as it arrives (URLSessionTransport collects it
+        // whole where URLSession offers no byte stream, on Linux) and does not
+        // follow redirects (a documented 3xx reaches the client, body and all).
         writer.closure("await ConformanceDriver.main(manifest: manifest)", parameters: "key, serverURL, arguments") { writer in
-            writer.line("try await call(key, Client(serverURL: serverURL, transport: URLSessionTransport()), arguments)")
+            writer.line("let transport = StreamingURLSessionTransport()")
+            writer.line("return try await call(key, Client(serverURL: serverURL, transport: transport), arguments)")
         }
         return writer.text
     }
@@ -88,15 +93,30 @@ struct ConformanceDriverRenderer {
         }
         let call = "try await client.\(SwiftName.unescaped(operation.responseMethodName))(\(arguments.joined(separator: ", ")))"
         let success = operation.responses.filter(\.isSuccess)
+        // A streamed operation is called through its streamed method: each
+        // element as it arrives, the first one told to the harness at once.
+        func renderSuccess(into writer: inout SwiftWriter) {
+            guard let streaming = operation.streaming else {
+                writer.line("let response = \(call)")
+                renderOutcome(operation.success, value: "response", responses: success, into: &writer)
+                return
+            }
+            writer.line("let stream = try await client.\(SwiftName.unescaped(streaming.methodName))(\(arguments.joined(separator: ", ")))")
+            writer.line("var elements: [JSONValue] = []")
+            writer.block("for try await element in stream") { writer in
+                writer.line("elements.append(try JSONValue(encoding: element.result.get()))")
+                writer.line("if elements.count == 1 { ConformanceDriver.reportFirstElement() }")
+            }
+            let member = streaming.member.map(SwiftLiteral.string) ?? "nil"
+            writer.line("return try ConformanceOutcome(status: stream.status, headers: stream.response.headerFields, body: .streamed(elements, member: \(member), envelope: stream.envelope))")
+        }
         guard let failure = operation.failure else {
-            writer.line("let response = \(call)")
-            renderOutcome(operation.success, value: "response", responses: success, into: &writer)
+            renderSuccess(into: &writer)
             return
         }
         // The function's body is one level deep; the `do` and `catch` blocks two.
         var attempt = SwiftWriter(depth: 2)
-        attempt.line("let response = \(call)")
-        renderOutcome(operation.success, value: "response", responses: success, into: &attempt)
+        renderSuccess(into: &attempt)
         var caught = SwiftWriter(depth: 2)
         renderOutcome(failure, value: "error", responses: operation.responses.filter { !$0.isSuccess }, into: &caught)
         writer.line("do {")
@@ -110,13 +130,33 @@ struct ConformanceDriverRenderer {
     /// `APIError`): its status and its body encoded again; a per-status
     /// enum through a switch over its cases.
     private func renderOutcome(_ result: ResultDeclaration, value: String, responses: [ResponseCase], into writer: inout SwiftWriter) {
-        let status = "\(value).status"
+        let status = "\(value).status, headers: \(value).headerFields"
         switch result {
         case .empty:
             writer.line("return ConformanceOutcome(status: \(status), body: .empty)")
         case .single(let type):
             let decoding = responses.first { $0.decoding != .none }?.decoding ?? .json(type)
-            writer.line("return \(Self.outcome(status: status, body: "\(value).body", decoding: decoding))")
+            let decodings = Set(responses.map(\.decoding))
+            guard decodings.count > 1 else {
+                writer.line("return \(Self.outcome(status: status, body: "\(value).body", decoding: decoding))")
+                return
+            }
+            // Statuses of one body type read as different media types (a
+            // string as JSON for one, as text for another): reported as each
+            // was read.
+            writer.line("switch \(value).status {")
+            let explicit = responses.filter { Int($0.status) != nil }
+            let ranges = responses.filter { $0.status.count == 3 && $0.status.uppercased().hasSuffix("XX") && Int($0.status.prefix(1)) != nil }
+            for response in explicit {
+                writer.line("case \(response.status): return \(Self.outcome(status: status, body: "\(value).body", decoding: response.decoding))")
+            }
+            for response in ranges {
+                let first = Int(response.status.prefix(1))! * 100
+                writer.line("case \(first)...\(first + 99): return \(Self.outcome(status: status, body: "\(value).body", decoding: response.decoding))")
+            }
+            let fallback = responses.first { $0.status == "default" }?.decoding ?? decoding
+            writer.line("default: return \(Self.outcome(status: status, body: "\(value).body", decoding: fallback))")
+            writer.line("}")
         case .perStatus(_, let cases):
             writer.line("switch \(value).body {")
             for item in cases {

@@ -107,11 +107,21 @@ final class ModelTranslator {
     }
 
     /// Whether a schema (or what it references) allows `null`.
-    func isNullable(_ schema: RefOr<Schema>) -> Bool {
+    func isNullable(_ schema: RefOr<Schema>) -> Bool { isNullable(schema, depth: 0) }
+
+    /// Whether null is a value of the schema: a type list with null, an enum
+    /// listing it, a null branch, OpenAPI 3.0's `nullable` beside `oneOf`,
+    /// `anyOf` or `allOf` and no `type` (GitHub's `account`), or an `allOf`
+    /// member that allows it (Box's `[{$ref: Classification}, {nullable:
+    /// true}]`): the allOf members read as one schema, as their author wrote them.
+    private func isNullable(_ schema: RefOr<Schema>, depth: Int) -> Bool {
         guard let resolved = document.resolve(schema) else { return false }
         if resolved.isNullable { return true }
+        if resolved.otherKeywords["nullable"] == .bool(true) { return true }
         if resolved.enumValues?.contains(where: { if case .null = $0 { return true } else { return false } }) == true { return true }
-        return (resolved.oneOf + resolved.anyOf).contains { member in document.resolve(member).map(isNullSchema) ?? false }
+        if (resolved.oneOf + resolved.anyOf).contains(where: { member in document.resolve(member).map(isNullSchema) ?? false }) { return true }
+        // allOf nests no deeper than a schema's own members; 8 levels bound a cycle.
+        return depth < 8 && resolved.allOf.contains { isNullable($0, depth: depth + 1) }
     }
 
     // MARK: Declarations
@@ -207,15 +217,24 @@ final class ModelTranslator {
         switch schema.singleType {
         case .array?:
             guard let items = schema.items else { return .array(.json) }
-            return .array(swiftType(for: items, suggestedName: suggestedName + "Item", in: &scope))
+            return .array(elementType(for: items, suggestedName: suggestedName + "Item", in: &scope))
         case .object?:
             switch schema.additionalProperties {
-            case .schema(let values)?: return .dictionary(swiftType(for: values, suggestedName: suggestedName + "Value", in: &scope))
+            case .schema(let values)?: return .dictionary(elementType(for: values, suggestedName: suggestedName + "Value", in: &scope))
             default: return .dictionary(.json)
             }
         default:
             return mapping.swiftType(for: schema) { _ in "JSONValue" }
         }
+    }
+
+    /// The type of an array's items or a map's values: optional when the
+    /// schema allows null (`[String?]`), so that a null element decodes
+    /// and encodes again as null (GitHub's gist `files` map holds nullable
+    /// objects). `JSONValue` holds null already.
+    private func elementType(for schema: RefOr<Schema>, suggestedName: String, in scope: inout Scope) -> SwiftType {
+        let type = swiftType(for: schema, suggestedName: suggestedName, in: &scope)
+        return isNullable(schema) && type != .json && !type.isOptional ? .optional(type) : type
     }
 
     /// Objects with properties, closed sets of strings or integers, and

@@ -3,7 +3,8 @@
 /// The others (what only responses carry) are marked immutable, and their
 /// nullable properties become plain optionals: only a request needs to tell
 /// "send null" from "leave it out", and an app reading a response treats
-/// both as "no value". Finds the types a response can carry the same way,
+/// both as "no value". In the types a request carries, a member with a
+/// schema `default` is optional: left out unless the caller gives it. Finds the types a response can carry the same way,
 /// from `responseRoots` (read by ``AssumptionAnalysis``).
 enum MutabilityAnalysis {
     /// The declarations with response-only structures marked immutable and
@@ -50,6 +51,21 @@ enum MutabilityAnalysis {
                     shape.properties = shape.properties.map { property in
                         var property = property
                         if case .optional(.nullable(let wrapped)) = property.type { property.type = .optional(wrapped) }
+                        return property
+                    }
+                } else {
+                    // A request sends what the caller gives: a member with a
+                    // schema `default` is optional, and left out when nil (the
+                    // server assumes the default). A default the type held
+                    // itself would be sent whatever the caller meant, and a
+                    // PATCH would reset the member.
+                    shape.properties = shape.properties.map { property in
+                        guard let value = property.defaultValue, !property.isRequired, !property.type.isOptional else { return property }
+                        var property = property
+                        property.type = .optional(property.type)
+                        property.defaultValue = nil
+                        let note = "Left out when nil; the server then assumes `\(value)`."
+                        property.documentation = property.documentation.map { $0 + "\n\n" + note } ?? note
                         return property
                     }
                 }

@@ -83,7 +83,7 @@ struct OperationTranslator {
             bodyDeclaration(requestBody, typeName: typePrefix + "Request")
         }
 
-        let (responses, success, failure) = responseCases(operation, typePrefix: typePrefix)
+        let (responses, success, failure) = responseCases(operation, typePrefix: typePrefix, isHead: method == .head)
         let accept = Self.acceptHeader(operation, document: document)
         let marks = logMarks.marks(of: operation, parameters: parameters)
         var declaration = OperationDeclaration(
@@ -196,7 +196,7 @@ struct OperationTranslator {
 
     // MARK: Responses
 
-    private func responseCases(_ operation: OpenAPIModel.Operation, typePrefix: String) -> ([ResponseCase], ResultDeclaration, ResultDeclaration?) {
+    private func responseCases(_ operation: OpenAPIModel.Operation, typePrefix: String, isHead: Bool = false) -> ([ResponseCase], ResultDeclaration, ResultDeclaration?) {
         // OpenAPI 3.1 lets an operation document no response: any success is
         // read as one without a body, rather than every status as undocumented.
         if operation.responses.isEmpty {
@@ -213,7 +213,9 @@ struct OperationTranslator {
             let suffix = isSuccess ? (multipleSuccess ? "Response" + Self.statusTypeSuffix(status) : "Response") : "Error" + Self.statusTypeSuffix(status)
             let decoding: ResponseCase.Decoding
             let type: SwiftType?
-            switch Self.preferredContent(resolved.content) {
+            // A response to HEAD has no body, whatever the spec describes
+            // (RFC 9110, 9.3.2): nothing is read of one.
+            switch isHead ? nil : Self.preferredContent(resolved.content) {
             case let (_, media, .json)?:
                 let swiftType = media.schema.map { models.topLevelType(for: $0, suggestedName: typePrefix + suffix) } ?? .json
                 decoding = .json(swiftType)

@@ -380,6 +380,16 @@ extension DiagnosticCode {
         id: "insecure-server-url", severity: .warning,
         summary: "an `http:` server URL whose host is not this machine (`localhost`, `127.0.0.1`, `::1`): requests and credentials would travel unencrypted; read as written")
 
+    /// The `body-on-get` warning.
+    public static let bodyOnGet = DiagnosticCode(
+        id: "body-on-get", severity: .warning,
+        summary: "a GET or HEAD operation takes a request body: HTTP gives such content no meaning (RFC 9110, 9.3.1) and `URLSession` refuses to send it (`NSURLErrorDataLengthExceedsMaximum`), so the call fails on every platform; generated as written")
+
+    /// The `bound-outside-format` warning.
+    public static let boundOutsideFormat = DiagnosticCode(
+        id: "bound-outside-format", severity: .warning,
+        summary: "a `minimum` or `maximum` beyond the end of its format's range (`maximum: 9223372036854776000` on an int64): it excludes no value, and is read as no bound")
+
     /// The `slow-pattern` warning.
     public static let slowPattern = DiagnosticCode(
         id: "slow-pattern", severity: .warning,
@@ -408,12 +418,12 @@ extension DiagnosticCode {
         .invalidServerURL, .duplicateServerURL, .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .invalidNumber, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
         .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret, .invalidXLoggable,
-        .invalidXStreamArray, .patternNotChecked, .slowPattern,
+        .invalidXStreamArray, .patternNotChecked, .slowPattern, .boundOutsideFormat,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,
         .quotedBoolean, .quotedNumber, .invalidStatusCode, .serverDefaultNotInEnum, .undefinedServerVariable,
-        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .noParameterForm, .insecureServerURL, .componentName, .complexKey,
+        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .noParameterForm, .insecureServerURL, .bodyOnGet, .componentName, .complexKey,
         .yamlExtraDocuments
     ]
 }

@@ -31,16 +31,28 @@ extension LoadSession {
         } else {
             kind = nil
         }
-        // Bounds: non-finite ones whatever the type (they bound nothing a
-        // client can send), out-of-range ones for the type.
+        // Bounds: a non-finite one is an error whatever the type (it bounds
+        // nothing a client can send); a finite one out of the format's range
+        // bounds nothing either when it lies beyond the range's own end
+        // (OpenAI writes int64's limits as -9223372036854776000 and
+        // 9223372036854776000, the doubles next to them): a warning, read as
+        // no bound. One that leaves no value of the format is an error.
         func checkBound(_ key: String, _ value: inout Double?) {
             guard let number = value, let at = node.child(key) else { return }
-            if let problem = Self.problem(with: .double(number), as: kind ?? .double) {
+            guard let problem = Self.problem(with: .double(number), as: kind ?? .double) else { return }
+            let isUpper = key == "maximum" || key == "exclusiveMaximum"
+            if number.isFinite, let kind, let range = Self.range(of: kind), key != "multipleOf",
+                isUpper ? number >= range.upperBound : number <= range.lowerBound
+            {
+                report(
+                    .boundOutsideFormat, "'\(key)' is \(problem); it excludes no value of \(kind.name) and is read as no bound", at: at,
+                    hint: "remove '\(key)', or write \(kind.name)'s own limit")
+            } else {
                 report(
                     .invalidNumber, "'\(key)' is \(problem)", at: at,
                     hint: "write a finite number \(kind.map { "that \($0.name) can hold" } ?? ""), or remove '\(key)'")
-                value = nil
             }
+            value = nil
         }
         checkBound("minimum", &schema.minimum)
         checkBound("maximum", &schema.maximum)
@@ -101,6 +113,16 @@ extension LoadSession {
             }
         default:
             return nil
+        }
+    }
+
+    /// The values a number of `kind` holds; nil when every finite double is one.
+    private static func range(of kind: NumberKind) -> ClosedRange<Double>? {
+        switch kind {
+        case .int32: return Double(Int32.min)...Double(Int32.max)
+        case .int64: return Double(Int64.min)...Double(Int64.max)
+        case .float: return -Double(Float.greatestFiniteMagnitude)...Double(Float.greatestFiniteMagnitude)
+        case .double: return nil
         }
     }
 

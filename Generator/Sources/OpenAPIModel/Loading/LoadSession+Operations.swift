@@ -22,6 +22,12 @@ extension LoadSession {
         fields(of: node, "a Path Item", known: methods + ["summary", "description", "servers", "parameters", "$ref"], extensions: &item.extensions) { key, value in
             if let method = HTTPMethod(rawValue: key) {
                 if let operation = operation(value) { operations[method] = operation }
+                if method == .get || method == .head, let body = value.child("requestBody") {
+                    report(
+                        .bodyOnGet, "a \(key.uppercased()) request with a body: URLSession refuses to send it, so this call fails on every platform",
+                        at: value.keyNode("requestBody") ?? body,
+                        hint: "send its members as query parameters, or make the operation a POST")
+                }
                 return true
             }
             switch key {

@@ -18,10 +18,27 @@ public struct RequestBuilder: Sendable {
     /// The encoded body.
     public var body: Data?
 
-    /// Starts a request for `operation` with its path template.
+    /// Starts a request for `operation` with its path template. A template
+    /// that holds a query (`/keys?api-version=2021-05-01`, as some specs
+    /// write a fixed one into the path key) sends that query first; one
+    /// that holds a fragment (`/token#refresh`, which tells two keys of one
+    /// path apart) sends none, as no request carries a fragment.
     public init(_ operation: OperationDescriptor) {
         self.operation = operation
-        self.path = operation.pathTemplate
+        var template = Substring(operation.pathTemplate)
+        if let hash = template.firstIndex(of: "#") { template = template[..<hash] }
+        if let question = template.firstIndex(of: "?") {
+            for item in template[template.index(after: question)...].split(separator: "&") where !item.isEmpty {
+                let (name, value) = item.firstIndex(of: "=").map { (item[..<$0], item[item.index(after: $0)...]) } ?? (item, "")
+                let decodedName = String(name).removingPercentEncoding ?? String(name)
+                let decodedValue = String(value).removingPercentEncoding ?? String(value)
+                queryItems.append(
+                    ParameterEncoding.escape(decodedName, allowing: ParameterEncoding.queryNameSafe) + "="
+                        + ParameterEncoding.escape(decodedValue, allowing: ParameterEncoding.queryValueSafe))
+            }
+            template = template[..<question]
+        }
+        self.path = String(template)
     }
 
     // MARK: Parameters
@@ -55,12 +72,22 @@ public struct RequestBuilder: Sendable {
         headerFields[fieldName] = try ParameterValue(encoding: value).headerText(explode: explode)
     }
 
-    /// Adds a cookie parameter; `nil` adds nothing. The value is
-    /// percent-encoded, so `;` or `,` in it cannot start another cookie.
-    public mutating func addCookie<Value: Encodable>(_ name: String, _ value: Value?) throws {
+    /// Adds a cookie parameter (`form` style); `nil` adds nothing. An array
+    /// or object is `id=3,4` (`role,admin,id,7`), or with `explode` a cookie
+    /// per item (`id=3; id=4`) or member (`role=admin; id=7`), as OpenAPI
+    /// 3.2's `cookie` style spells out what `form` meant in a cookie. Each
+    /// value is percent-encoded, so `;` or `,` in it cannot start another.
+    public mutating func addCookie<Value: Encodable>(_ name: String, _ value: Value?, explode: Bool = false) throws {
         guard let value else { return }
-        let text = try ParameterValue(encoding: value).headerText(explode: false)
-        cookies.append("\(name)=\(ParameterEncoding.escape(text, allowing: ParameterEncoding.unreserved))")
+        func escaped(_ text: String) -> String { ParameterEncoding.escape(text, allowing: ParameterEncoding.unreserved) }
+        switch try ParameterValue(encoding: value) {
+        case .array(let items) where explode:
+            cookies += items.map { "\(name)=\(escaped($0))" }
+        case .object(let pairs) where explode:
+            cookies += pairs.map { "\(escaped($0.0))=\(escaped($0.1))" }
+        case let other:
+            cookies.append("\(name)=\(escaped(other.headerText(explode: false)))")
+        }
     }
 
     // MARK: Bodies

@@ -85,3 +85,15 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
         self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
     }
 }
+
+extension KeyedDecodingContainer {
+    /// Absent key -> nil; `null` -> `.null`; otherwise the value. A member of
+    /// any JSON keeps null apart from absent, as ``Nullable`` does (the
+    /// standard `decodeIfPresent` would turn `null` into nil, and a request
+    /// built from it would leave out a null the caller gave).
+    public func decodeIfPresent(_ type: JSONValue.Type, forKey key: Key) throws -> JSONValue? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) { return .null }
+        return try decode(JSONValue.self, forKey: key)
+    }
+}

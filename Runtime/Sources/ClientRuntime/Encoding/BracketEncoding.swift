@@ -54,11 +54,12 @@ extension ParameterEncoding {
             return []
         case .array(let elements) where style != .deepObject && elements.allSatisfy(\.isScalar):
             let texts = elements.map(text)
-            if style == .form && explode { return texts.map { "\(key)=\($0)" } }
+            // Exploded, each value a parameter of its own, whatever the delimiter.
+            if explode { return texts.map { "\(key)=\($0)" } }
             return ["\(key)=" + texts.joined(separator: delimiter(style))]
         case .object(let members) where style != .deepObject:
             let sorted = JSONValue.sortedMembers(members).filter { $0.value != .null }
-            if style == .form && explode {
+            if explode {
                 // Each member a parameter of its own; a nested member in brackets under its name.
                 return sorted.flatMap { member in
                     member.value.isScalar

@@ -34,15 +34,23 @@ public struct MultipartForm: Sendable {
         parts.append(Part(name: name, filename: filename ?? name, contentType: contentType, data: data))
     }
 
-    /// Appends a text or JSON part; nil appends nothing.
+    /// Appends a text or JSON part; nil appends nothing. A scalar is written
+    /// as its text unless `contentType` is JSON (OpenAPI: a primitive part
+    /// is `text/plain`, and an `encoding` media type such as
+    /// `application/sdp` names what the text is, not a JSON string).
     public mutating func append<Value: Encodable>(_ name: String, _ value: Value?, contentType: String? = nil) throws {
         guard let value else { return }
         let json = try JSONValue(encoding: value)
-        if let text = json.parameterText, contentType == nil || contentType == "text/plain" {
-            parts.append(Part(name: name, contentType: "text/plain", data: Data(text.utf8)))
+        if let text = json.parameterText, !(contentType.map(Self.isJSON) ?? false) {
+            parts.append(Part(name: name, contentType: contentType ?? "text/plain", data: Data(text.utf8)))
         } else {
             parts.append(Part(name: name, contentType: contentType ?? "application/json", data: try JSONCoding.makeEncoder().encode(json)))
         }
+    }
+
+    private static func isJSON(_ mediaType: String) -> Bool {
+        let base = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return base == "application/json" || base.hasSuffix("+json")
     }
 
     /// Appends a part per member of a value that encodes to a JSON object

@@ -57,16 +57,16 @@ public enum ParameterEncoding {
         case (.array(let items), .form):
             if explode { return items.map { "\(key)=\(escape($0, allowing: queryValueSafe))" } }
             return ["\(key)=" + items.map { escape($0, allowing: queryValueSafe) }.joined(separator: ",")]
-        case (.array(let items), .spaceDelimited):
-            return ["\(key)=" + items.map { escape($0, allowing: queryValueSafe) }.joined(separator: "%20")]
-        case (.array(let items), .pipeDelimited):
-            return ["\(key)=" + items.map { escape($0, allowing: queryValueSafe) }.joined(separator: "%7C")]
+        case (.array(let items), .spaceDelimited), (.array(let items), .pipeDelimited):
+            // Exploded, each value a parameter of its own, as `form` writes it.
+            if explode { return items.map { "\(key)=\(escape($0, allowing: queryValueSafe))" } }
+            return ["\(key)=" + items.map { escape($0, allowing: queryValueSafe) }.joined(separator: style == .spaceDelimited ? "%20" : "%7C")]
         case (.array(let items), .deepObject):
             // Indexed brackets, as `items(name:value:style:explode:allowReserved:)` writes them.
             return items.enumerated().map { "\(key)%5B\($0.offset)%5D=\(escape($0.element, allowing: queryValueSafe))" }
         case (.object(let pairs), .deepObject):
             return pairs.map { "\(key)%5B\(escape($0.0, allowing: queryNameSafe))%5D=\(escape($0.1, allowing: queryValueSafe))" }
-        case (.object(let pairs), .form) where explode:
+        case (.object(let pairs), _) where explode:
             return pairs.map { "\(escape($0.0, allowing: queryNameSafe))=\(escape($0.1, allowing: queryValueSafe))" }
         case (.object(let pairs), _):
             let separator = style == .spaceDelimited ? "%20" : style == .pipeDelimited ? "%7C" : ","

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Plants a known bug in the generator or the runtime, runs `make
+conformance` on the specs that exercise it, and prints the FAIL lines that
+name it; then takes the plant out (also when interrupted). A check the
+harness makes is trusted once a plant of the bug it exists for fails it
+(docs/Codegen.md, "Conformance").
+
+Usage: plants.py [NAME ...]   (default: every plant; `--list` names them)
+
+Each plant is one edit of one file: (file, text, replacement). The run
+builds clientgen, then `run.py` on specs/ and scripts/conformance/specs
+with --min-percent 100, and counts the FAIL lines; a plant that leaves the
+run green is reported as NOT CAUGHT and the script exits 1.
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+PLANTS = {
+    'error-status-not-decoded': (
+        'an error status decoded as an undocumented one (its typed error never thrown)',
+        'Generator/Sources/Codegen/Renderer/ClientRenderer+Responses.swift',
+        'let responses = includingSuccess ? operation.responses : operation.responses.filter { !$0.isSuccess }',
+        'let responses = operation.responses.filter(\\.isSuccess)'),
+    'null-turned-absent': (
+        'a request member the caller sets to null sent as absent (Nullable dropped from request types)',
+        'Generator/Sources/Codegen/Translator/MutabilityAnalysis.swift',
+        '                if !isInRequests {\n                    shape.properties = shape.properties.map { property in\n                        var property = property\n                        if case .optional(.nullable',
+        '                if true {\n                    shape.properties = shape.properties.map { property in\n                        var property = property\n                        if case .optional(.nullable'),
+    'int64-through-double': (
+        'an int64 read into a Double',
+        'Generator/Sources/Codegen/Translator/TypeMapping.swift',
+        'case "int64": return .named("Int64")',
+        'case "int64": return .named("Double")'),
+    'fraction-dropped': (
+        'date-times written without their fraction of a second',
+        'Runtime/Sources/ClientRuntime/Coding/JSONCoding.swift',
+        'guard fraction > 0, whole.hasSuffix("Z") else { return whole }',
+        'guard fraction > 0, whole.hasSuffix("Z"), false else { return whole }'),
+    'default-sent': (
+        'a member with a schema default sent when the caller gave none',
+        'Generator/Sources/Codegen/Translator/MutabilityAnalysis.swift',
+        'guard let value = property.defaultValue, !property.isRequired, !property.type.isOptional else { return property }',
+        'guard let value = property.defaultValue, !property.isRequired, !property.type.isOptional, false else { return property }'),
+    'style-written-wrong': (
+        'an exploded label path array written with commas',
+        'Runtime/Sources/ClientRuntime/Encoding/ParameterEncoding.swift',
+        'case (.array(let items), "label"): return "." + items.map(item).joined(separator: explode ? "." : ",")',
+        'case (.array(let items), "label"): return "." + items.map(item).joined(separator: ",")'),
+    'required-body-optional': (
+        'a required request body made optional',
+        'Generator/Sources/Codegen/Translator/OperationTranslator.swift',
+        'type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required,',
+        'type: .optional(type), isOptional: true,'),
+    'streamed-body-read-whole': (
+        'a streamed array decoded only once its body has ended',
+        'Runtime/Sources/ClientRuntime/Client/ClientCore.swift',
+        'of item: Item.Type, member: String?, envelope: Envelope.Type, batchSize: Int = 256',
+        'of item: Item.Type, member: String?, envelope: Envelope.Type, batchSize: Int = Int.max'),
+}
+
+
+def run(command, **options):
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, **options)
+
+
+def plant(name):
+    """(caught, the FAIL lines, a summary) of one plant."""
+    what, path, text, replacement = PLANTS[name]
+    full = os.path.join(ROOT, path)
+    with open(full) as handle:
+        original = handle.read()
+    if original.count(text) != 1:
+        return False, [], f'the plant no longer applies: {path} does not hold its text once'
+    try:
+        with open(full, 'w') as handle:
+            handle.write(original.replace(text, replacement))
+        flags = open(os.path.join(ROOT, 'scripts', 'debug_build_flags')).read().split()
+        build = run(['swift', 'build', *flags, '--product', 'clientgen'])
+        if build.returncode != 0:
+            return False, [], 'clientgen did not build with the plant: ' + build.stdout[-500:]
+        result = run([sys.executable, 'scripts/conformance/run.py', '--clientgen', '.build/debug/clientgen',
+                      '--specs', 'specs', 'scripts/conformance/specs', '--min-percent', '100'])
+        failures = [line for line in result.stdout.splitlines() if line.startswith('FAIL ')]
+        unbuilt = [line for line in result.stderr.splitlines() if 'no client built' in line]
+        caught = result.returncode != 0 and bool(failures or unbuilt)
+        return caught, failures or unbuilt, what
+    finally:
+        with open(full, 'w') as handle:
+            handle.write(original)
+
+
+def main(argv):
+    if '--list' in argv:
+        for name, (what, path, _, _) in PLANTS.items():
+            print(f'{name}: {what} ({path})')
+        return 0
+    names = [a for a in argv if not a.startswith('-')] or list(PLANTS)
+    missed = []
+    for name in names:
+        caught, failures, what = plant(name)
+        print(f'PLANT {name}: {what}: {"caught" if caught else "NOT CAUGHT"}, {len(failures)} FAIL lines')
+        for line in failures[:3]:
+            print(f'  {line[:300]}')
+        if not caught:
+            missed.append(name)
+    # The tree without plants builds again, so the next step finds clientgen as it is.
+    flags = open(os.path.join(ROOT, 'scripts', 'debug_build_flags')).read().split()
+    run(['swift', 'build', *flags, '--product', 'clientgen'])
+    print(f'plants {len(names)}, caught {len(names) - len(missed)}' + (f', NOT CAUGHT: {", ".join(missed)}' if missed else ''))
+    return 1 if missed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
