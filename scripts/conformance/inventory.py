@@ -168,7 +168,17 @@ class _Walker:
                 if isinstance(branches, list):
                     for index in range(len(branches)):
                         self.inventory.branches.add((id(branches), index))
-                    stack += branches
+                    open_branch = next((b for b in branches if _accepts_every_object(self.synth, b)), None) if key == 'oneOf' else None
+                    if open_branch is not None and len(branches) > 1:
+                        # A oneOf with a branch every object matches (Box's
+                        # GenericSource) holds no valid object of its other
+                        # branches: what only they reach is not exercisable.
+                        self.inventory.exceptions.append(
+                            ('oneOf branches beside one that accepts every object',
+                             'an object valid under another branch is valid under two, which oneOf refuses'))
+                        stack.append(open_branch)
+                    else:
+                        stack += branches
             members = [m for m in (merged.get('properties') or {}).values()
                        if not (hidden and isinstance(merge_all_of(self.synth, m), dict) and merge_all_of(self.synth, m).get(hidden))]
             members += [merged[key] for key in ('items', 'additionalProperties') if isinstance(merged.get(key), dict)]
@@ -177,3 +187,26 @@ class _Walker:
                 if direction != 'parameter' and self.synth.is_nullable(member):
                     self.inventory.nulls.add(id(member))
                 stack.append(member)
+
+
+def _accepts_every_object(synth, node):
+    """Whether every JSON object is valid under the schema: an object type
+    (or none) with no properties, requirements, bounds or other checks."""
+    merged = merge_all_of(synth, node)
+    if merged is True or merged == {}:
+        return True
+    if not isinstance(merged, dict) or merged.get('type', 'object') != 'object':
+        return False
+    annotations = {'type', 'description', 'title', 'example', 'examples', 'deprecated', 'additionalProperties'}
+    if any(key not in annotations and not key.startswith('x-') for key in merged):
+        return False
+    extra = merged.get('additionalProperties', True)
+    return extra is True or extra == {} or (isinstance(extra, dict) and _accepts_every_value(synth, extra))
+
+
+def _accepts_every_value(synth, node):
+    merged = merge_all_of(synth, node)
+    if merged is True or merged == {}:
+        return True
+    return isinstance(merged, dict) and all(key in ('description', 'title', 'example', 'examples', 'deprecated')
+                                            or key.startswith('x-') for key in merged)

@@ -21,7 +21,9 @@ Output: for each spec its failures, one a line,
 then `CONFORMANCE <spec> <ok>/<operations>` and
 `COVERAGE <spec> statuses A/B nulls C/D enums E/F branches G/H media I/J styles K/L`
 (what the calls exercised / what the operations document, summed over the
-spec's operations), and last the totals of both. An operation is ok when
+spec's operations), then `EXCEPTION <spec> <METHOD path> <what>: <rule>`
+for what an operation documents that no valid value can exercise (not
+counted as documented), and last the totals. An operation is ok when
 every one of its calls passed both checks and its manifest agrees with the
 spec; an operation the manifest lacks fails with `not generated`. A harness
 error (a spec it cannot read, a value it cannot synthesize) fails the
@@ -271,12 +273,15 @@ class Coverage:
 
     def __init__(self):
         self.counts = {name: [0, 0] for name in self.FIELDS}
+        self.exceptions = []  # (operation key, what, rule): documented, not exercisable
 
     def add(self, name, exercised, documented):
         self.counts[name][0] += exercised
         self.counts[name][1] += documented
 
-    def add_operation(self, found, covered, calls, exposed_styles, media_sent):
+    def add_operation(self, found, covered, calls, exposed_styles, media_sent, key=''):
+        for what, rule in dict.fromkeys(found.exceptions):
+            self.exceptions.append((key, what, rule))
         answered = {call.response.status.key for call in calls if call.response is not None}
         self.add('statuses', len([s for s in found.statuses if s.key in answered]), len(found.statuses))
         self.add('nulls', len(found.nulls & covered.nulls), len(found.nulls))
@@ -340,7 +345,7 @@ def run_operation(synth, server, driver, op, entry, coverage):
     styles = {(p.location, p.style, bool(p.explode), inventory.parameter_kind(synth, p)) for p in op.parameters
               if (p.name, p.location) in exposed and any(p.name in c.arguments.get(p.location, {}) for c in calls)}
     media_sent = {entry['requestBody']['contentType']} if entry.get('requestBody') else set()
-    coverage.add_operation(found, covered, calls, styles, media_sent)
+    coverage.add_operation(found, covered, calls, styles, media_sent, key=op.key)
     for call in calls:
         failures += run_call(server, driver, op, call, entry)
         if driver.process.poll() is not None:
@@ -407,6 +412,8 @@ def main():
             print(f'FAIL {name} {key} {location} {rule}')
         print(f'CONFORMANCE {name} {ok}/{count}', flush=True)
         print(coverage.line(name), flush=True)
+        for key, what, rule in coverage.exceptions:
+            print(f'EXCEPTION {name} {key} {what}: {rule}')
         total_coverage.merge(coverage)
         if spec in required and ok < count:
             incomplete.append(name)

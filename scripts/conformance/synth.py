@@ -196,10 +196,14 @@ class Synthesizer:
         matches = 0
         inside = _relative(allowed_nulls, _place(error.absolute_path))
         for branch in schema[error.validator]:
-            if isinstance(branch, dict) and isinstance(branch.get('$ref'), str) and branch['$ref'].startswith('#'):
-                if not [e for e in self._validator(branch['$ref'], direction).iter_errors(error.instance)
-                        if not self.forgiven(e, direction, inside)]:
-                    matches += 1
+            if not isinstance(branch, dict):
+                continue
+            if isinstance(branch.get('$ref'), str) and branch['$ref'].startswith('#'):
+                validator = self._validator(branch['$ref'], direction)
+            else:  # an inline branch (OpenAI's turn detection modes)
+                validator = self._validator('', direction).evolve(schema=_absolute_refs(branch))
+            if not [e for e in validator.iter_errors(error.instance) if not self.forgiven(e, direction, inside)]:
+                matches += 1
         return matches == 1 or (matches > 1 and error.validator == 'anyOf')
 
     def hidden_member_error(self, error, direction):
@@ -251,6 +255,23 @@ class Synthesizer:
                 kept_members = declared(best)
                 if isinstance(kept, dict) and kept.get('additionalProperties') is False:
                     continue
+                kept_properties = (kept.get('properties') or {}) if isinstance(kept, dict) else {}
+                others = [merge_all_of(self, b) for b in matching if b is not best]
+                for name, member in kept_properties.items():
+                    # A member the kept branch fixes (an enum or const) to a value
+                    # the other branches refuse tells them apart and is kept by
+                    # a reader (Box's taxonomy sources, `type: file` or `taxonomy`).
+                    values = self.fixed_values(member)
+                    refused = [v for v in values if all(
+                        isinstance(o, dict) and name in (o.get('properties') or {})
+                        and self.fixed_values(o['properties'][name]) and v not in self.fixed_values(o['properties'][name])
+                        for o in others)]
+                    if refused:
+                        target[name] = refused[0]
+                        changed = True
+                        break
+                if changed:
+                    break
                 for other in [b for b in matching if b is not best]:
                     merged = merge_all_of(self, other)
                     for name, member in ((merged.get('properties') or {}) if isinstance(merged, dict) else {}).items():

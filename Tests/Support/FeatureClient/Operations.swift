@@ -45,7 +45,7 @@ extension Client {
         try request.addQuery("filter", filter, style: .deepObject, explode: false)
         try request.addQuery("since", since)
         try request.setHeader("X-Trace-ID", traceID)
-        try request.addCookie("session", session)
+        try request.addCookie("session", session, explode: true)
         request.accept("application/json")
         let response = try await core.send(request)
         switch response.status {
@@ -350,7 +350,7 @@ extension Client {
     /// `securedCookieKey`, returning the status and headers too.
     public func securedCookieKeyWithResponse(theme: String? = nil) async throws -> Response<EmptyBody> {
         var request = RequestBuilder(Operations.securedCookieKey)
-        try request.addCookie("theme", theme)
+        try request.addCookie("theme", theme, explode: true)
         let response = try await core.send(request)
         switch response.status {
         case 204: return response.success(EmptyBody())
