@@ -554,6 +554,22 @@ class _RequestCheck:
             for location, rule in differences(expected, _plain(actual), where):
                 self.fail(location, rule)
 
+    def own_json_body(self):
+        """The JSON body as read here, checked against its schema with the
+        rules `synth.errors` forgives (nulls the call sent among them)."""
+        try:
+            value = json.loads(self.body or b'null')
+        except ValueError as error:
+            self.fail('body', f'not JSON: {error}')
+            return _ABSENT
+        request = self.entry.get('requestBody') or {}
+        pointer = self.schema_pointer(request) if request else None
+        record = getattr(self.call, 'record', None)
+        allowed = _relative(record.null_members, 'body') if record is not None else set()
+        for message in (self.server.synth.errors(pointer, value, 'request', allowed_nulls=allowed) if pointer else []):
+            self.fail('body', f'invalid: {message}')
+        return value
+
     def default_of_absent(self, name, location):
         """Whether the parameter is absent and has a schema `default`:
         openapi-core then checks the default in its place, which is the
@@ -764,16 +780,7 @@ class _RequestCheck:
         if is_json(mime) and mime != 'application/json':
             # openapi-core reads `application/json` alone as JSON; a `+json`
             # type (application/json-patch+json) it hands back as bytes.
-            try:
-                value = json.loads(self.body or b'null')
-            except ValueError as error:
-                self.fail('body', f'not JSON: {error}')
-                return _ABSENT
-            request = self.entry.get('requestBody') or {}
-            pointer = self.schema_pointer(request) if request else None
-            for message in (self.server.synth.errors(pointer, value, 'request') if pointer else []):
-                self.fail('body', f'invalid: {message}')
-            return value
+            return self.own_json_body()
         operation = self.server.spec / 'paths' / core_path_key(self.op.path) / self.op.method.lower()
         try:
             return self.server.validator._get_body(self.body, content_type.lower() or 'application/octet-stream', operation)
@@ -782,15 +789,7 @@ class _RequestCheck:
         except RecursionError:
             # openapi-core recurses through a recursive schema without end
             # (OpenAI's conversation items): the body is read and validated here.
-            try:
-                value = json.loads(self.body or b'null')
-            except ValueError as error:
-                self.fail('body', f'not JSON: {error}')
-                return _ABSENT
-            request = self.entry.get('requestBody') or {}
-            for message in self.server.synth.errors(self.schema_pointer(request), value, 'request') if request else []:
-                self.fail('body', f'invalid: {message}')
-            return value
+            return self.own_json_body()
         except Exception as error:  # openapi-core wraps every body failure
             if not self.ignorable(error):
                 self.fail('body', f'openapi-core: {_describe(error)}')
