@@ -169,16 +169,15 @@ class _Walker:
                     for index in range(len(branches)):
                         self.inventory.branches.add((id(branches), index))
                     open_branch = next((b for b in branches if _accepts_every_object(self.synth, b)), None) if key == 'oneOf' else None
-                    if open_branch is not None and len(branches) > 1:
+                    shadowed = [b for b in branches if b is not open_branch and _holds_objects(self.synth, b)] if open_branch is not None else []
+                    if shadowed:
                         # A oneOf with a branch every object matches (Box's
                         # GenericSource) holds no valid object of its other
-                        # branches: what only they reach is not exercisable.
+                        # object branches: what only they reach is not exercisable.
                         self.inventory.exceptions.append(
-                            ('oneOf branches beside one that accepts every object',
-                             'an object valid under another branch is valid under two, which oneOf refuses'))
-                        stack.append(open_branch)
-                    else:
-                        stack += branches
+                            ('object branches of a oneOf beside one that accepts every object',
+                             'an object valid under such a branch is valid under two, which oneOf refuses'))
+                    stack += [b for b in branches if not any(b is s for s in shadowed)]
             members = [m for m in (merged.get('properties') or {}).values()
                        if not (hidden and isinstance(merge_all_of(self.synth, m), dict) and merge_all_of(self.synth, m).get(hidden))]
             members += [merged[key] for key in ('items', 'additionalProperties') if isinstance(merged.get(key), dict)]
@@ -210,3 +209,13 @@ def _accepts_every_value(synth, node):
         return True
     return isinstance(merged, dict) and all(key in ('description', 'title', 'example', 'examples', 'deprecated')
                                             or key.startswith('x-') for key in merged)
+
+
+def _holds_objects(synth, node):
+    """Whether some object is valid under the schema as far as its type says."""
+    merged = merge_all_of(synth, node)
+    if not isinstance(merged, dict):
+        return merged is not False
+    kind = merged.get('type')
+    kinds = kind if isinstance(kind, list) else [kind]
+    return kind is None or 'object' in kinds
