@@ -36,7 +36,8 @@ EXTERNAL_NAMES = frozenset('''
     GRDB HTTPBody HTTPField HTTPFields HTTPRequest HTTPResponse HTTPTypes Hashable Hasher InlineArray Int Int32 Int64
     JSONDecoder JSONEncoder Keychain LocalizedError Logger Logging MainActor Mutex NSError
     NSFileProtectionComplete NSFileProtectionCompleteUntilFirstUserAuthentication NSInternalInconsistencyException
-    NSLocking NSPrivacyTracking NSRegularExpression NSURLAuthenticationMethodServerTrust NWPathMonitor Never
+    NSLocking NSPrivacyTracking NSRegularExpression NSURLAuthenticationMethodServerTrust
+    NSURLErrorDataLengthExceedsMaximum NWPathMonitor Never
     ObservableObject Observable Observation OrderedDictionary OSLog OSSignposter OpenAPIRuntime OpenAPIURLSession
     Optional Process ProcessInfo Result SecCertificateCopyData SecTrust SecTrustCopyCertificateChain
     SecTrustEvaluateWithError Security Sendable Sequence Set String SubjectPublicKeyInfo SwiftUI Task
@@ -50,7 +51,7 @@ EXTERNAL_NAMES = frozenset('''
 EXAMPLE_NAMES = frozenset('''
     Accept Bearer Cookie ETag Expires
     Cart Controller ErrorSchema Generated ListItemsResponseItem MyApp NullableSimpleUser PetsAPI Screen SessionId
-    SimpleUser Storage Streamed UsersFollowErrorBody ViewController WithResponse
+    GenericSource SimpleUser Storage Streamed UsersFollowErrorBody ViewController WithResponse
 '''.split())
 
 # The words the documents write in a path for "yours here" (`specs/NAME.yaml`, `DIR/bin`).
