@@ -18,10 +18,12 @@ The calls, as many as it takes to cover what the operation documents
 * "nulls<k>" calls: every nullable member with k nullable members above
   it is null, in the request and in the response, for each branch choice
   that reaches more of them;
-* "full" with variants 1, 2, ...: enum value k of every enum, branch k of
-  every oneOf/anyOf, numbers at their edges and date-times with fractions
-  and offsets, while they cover enum values or branches not yet covered
-  (and at least EDGE_VARIANTS of them when a number or date appears).
+* "full" with variants 1, 2, ...: aimed at the enum values and oneOf/anyOf
+  branches no call has taken yet (each enum takes one of them, each union
+  a branch that is one or leads to one; else value k and branch k), with
+  numbers at their edges and date-times with fractions and offsets, while
+  they cover enum values or branches not yet covered (and at least
+  EDGE_VARIANTS of them when a number or date appears).
 
 A call's planned values are simulated with a `synth.Record`, so the plan
 knows what each call covers; the COVERAGE line sums them.
@@ -106,13 +108,14 @@ def manifest_failures(doc, op, entry):
     return failures
 
 
-def _parameter_value(synth, parameter, mode, variant, record):
+def _parameter_value(synth, parameter, mode, variant, record, seek=frozenset()):
     pointer = parameter.schema_pointer
     if pointer is None:
         return 'value'
     # Parameters are never null: the nulls calls send them full.
     parameter_mode = 'full' if mode.startswith('nulls') else mode
-    value = synth.value(pointer, mode=parameter_mode, direction='parameter', variant=variant, salt=parameter.name, record=record)
+    value = synth.value(pointer, mode=parameter_mode, direction='parameter', variant=variant, salt=parameter.name, record=record,
+                        seek=seek)
     if parameter.location == 'path' and value in UNADDRESSABLE_SEGMENTS:
         # An empty path segment addresses nothing (`/apps//endpoints`), and
         # `.` and `..` are dot-segments every URL parser removes (RFC 3986,
@@ -160,7 +163,7 @@ def _without(value, character):
     return value
 
 
-def _body_value(synth, doc, op, request, mode, variant, record, aim=frozenset()):
+def _body_value(synth, doc, op, request, mode, variant, record, aim=frozenset(), seek=frozenset()):
     body, body_pointer = oas.request_body(doc, op)
     pointer = oas.media_schema_pointer(doc, body, body_pointer, request['contentType']) if body else None
     encoding = request.get('encoding', 'json')
@@ -168,7 +171,7 @@ def _body_value(synth, doc, op, request, mode, variant, record, aim=frozenset())
         mode = 'full'  # a form, multipart, text or raw body has no way to write null
     if encoding == 'data':
         if pointer:
-            value = synth.value(pointer, mode=mode, direction='request', variant=variant, record=record, no_null=True)
+            value = synth.value(pointer, mode=mode, direction='request', variant=variant, record=record, no_null=True, seek=seek)
             if isinstance(value, str):
                 try:
                     base64.b64decode(value, validate=True)
@@ -179,13 +182,13 @@ def _body_value(synth, doc, op, request, mode, variant, record, aim=frozenset())
     if pointer is None:
         return 'conformance text' if encoding == 'text' else {}
     value = synth.value(pointer, mode=mode, direction='request', variant=variant, record=record, where='body', aim=aim,
-                        no_null=encoding != 'json')
+                        no_null=encoding != 'json', seek=seek)
     if encoding == 'text' and not isinstance(value, str):
         return str(value)
     return value
 
 
-def _response(synth, status, mode, variant, record, streamed=False, head=False, aim=frozenset()):
+def _response(synth, status, mode, variant, record, streamed=False, head=False, aim=frozenset(), seek=frozenset()):
     """The body and headers the server answers with `status`."""
     doc = synth.doc
     response = Response(status)
@@ -210,7 +213,7 @@ def _response(synth, status, mode, variant, record, streamed=False, head=False, 
             return response
         local = Record()
         response.value = synth.value(pointer, mode=mode, direction='response', variant=variant, record=local, where='response.body',
-                                     aim=aim)
+                                     aim=aim, seek=seek)
         response.defaults = local.defaults
         response.null_members = local.null_members
         record.merge(local)
@@ -283,7 +286,7 @@ def plan(synth, op, entry):
     answered = set()
     problems = []
 
-    def add(mode, variant, status, choice=None, aim=frozenset()):
+    def add(mode, variant, status, choice=None, aim=frozenset(), seek=frozenset()):
         choice = variant if choice is None else choice
         record = Record()
         arguments = {location: {} for location in LOCATIONS}
@@ -291,13 +294,13 @@ def plan(synth, op, entry):
         try:
             for parameter in parameters:
                 if parameter.required or mode != 'minimal':
-                    arguments[parameter.location][parameter.name] = _parameter_value(synth, parameter, mode, variant, record)
+                    arguments[parameter.location][parameter.name] = _parameter_value(synth, parameter, mode, variant, record, seek)
             if request and (mode != 'minimal' or body_required):
-                arguments['body'] = _body_value(synth, doc, op, request, mode, variant, record, aim)
+                arguments['body'] = _body_value(synth, doc, op, request, mode, variant, record, aim, seek)
         except SynthesisError as error:
             call.error = str(error)
         call.response = _response(synth, status, mode, variant, record, streamed=bool(entry.get('streaming')), head=op.method == 'HEAD',
-                                  aim=aim)
+                                  aim=aim, seek=seek)
         calls.append(call)
         answered.add(status.key)
         gained = len(record.enums - covered.enums) + len(record.branches - covered.branches) + len(record.nulls - covered.nulls)
@@ -325,7 +328,9 @@ def plan(synth, op, entry):
         missing = (found.enums - covered.enums) or (found.branches - covered.branches)
         if not missing and variant > EDGE_VARIANTS:
             break
-        gained = add('full', variant, statuses[variant % len(statuses)])
+        # Aimed at the enum values and branches no call has taken yet.
+        seek = frozenset(('e',) + k for k in found.enums - covered.enums) | frozenset(('b',) + k for k in found.branches - covered.branches)
+        gained = add('full', variant, statuses[variant % len(statuses)], seek=seek)
         dry = 0 if gained else dry + 1
         if dry >= 6 and variant > EDGE_VARIANTS:
             break

@@ -92,11 +92,12 @@ class Synthesizer:
         self._nullable_below = {}
         self._combined = {}
         self._nulls_below = {}
+        self._marks_below = {}
 
     # -- public -----------------------------------------------------------
 
     def value(self, pointer, mode='full', direction='request', choice=None, salt='', variant=None, record=None, where='',
-              aim=frozenset(), no_null=False):
+              aim=frozenset(), no_null=False, seek=frozenset()):
         """A value for the schema at `pointer` that validates against it.
         `variant` picks enum values, number edges and dates, and is the
         branch index of every oneOf/anyOf unless `choice` says another.
@@ -104,7 +105,10 @@ class Synthesizer:
         ones to make null: a union takes a branch that leads to one, and
         each is made null where nothing else aimed at stands below it.
         `no_null` (and direction "parameter") takes no null branch of a
-        union: a parameter or a form or multipart body cannot write null."""
+        union: a parameter or a form or multipart body cannot write null.
+        `seek` holds enum values `('e', id of the list, index)` and branches
+        `('b', id of the list, index)` not yet exercised: an enum takes one of
+        them, a union a branch that is one or leads to one."""
         if variant is None:
             variant = choice or 0
         if choice is None:
@@ -117,6 +121,7 @@ class Synthesizer:
             rng = random.Random(f'{self.seed}|{pointer}|{mode}|{direction}|{choice}|{variant}|{salt}|{attempt}')
             draw = _Draw(self, rng, attempt_mode, direction, choice + attempt, variant if attempt == 0 else 0, attempt, aim)
             draw.no_null = no_null or direction == 'parameter'
+            draw.seek = seek if attempt == 0 else frozenset()
             try:
                 value = _as_on_the_wire(draw.of(node, 0, where))
             except SynthesisError as error:
@@ -400,6 +405,38 @@ class Synthesizer:
         self._nulls_below[key] = (node, found)
         return found
 
+    def marks_below(self, node):
+        """The enum values `('e', id, index)` and branches `('b', id, index)`
+        somewhere inside `node`, itself included."""
+        key = id(node)
+        if key in self._marks_below:
+            return self._marks_below[key][1]
+        found = set()
+        seen = set()
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            ref = current.get('$ref') if isinstance(current, dict) else None
+            if isinstance(ref, str):
+                if ref in seen:
+                    continue
+                seen.add(ref)
+            merged = merge_all_of(self, current)
+            if not isinstance(merged, dict):
+                continue
+            if isinstance(merged.get('enum'), list):
+                found |= {('e', id(merged['enum']), i) for i, v in enumerate(merged['enum']) if v is not None}
+            for k in ('oneOf', 'anyOf'):
+                if isinstance(merged.get(k), list):
+                    found |= {('b', id(merged[k]), i) for i in range(len(merged[k]))}
+                    stack += [b for b in merged[k] if isinstance(b, dict)]
+            stack += [m for m in (merged.get('properties') or {}).values() if isinstance(m, dict)]
+            stack += [merged[k] for k in ('items', 'additionalProperties') if isinstance(merged.get(k), dict)]
+            stack += [item for item in merged.get('prefixItems') or [] if isinstance(item, dict)]
+        found = frozenset(found)
+        self._marks_below[key] = (node, found)
+        return found
+
     def nullable_below(self, node, active=frozenset()):
         """Whether a nullable member stands somewhere inside the schema
         (through properties, items, map values and branches), each named
@@ -527,6 +564,7 @@ class _Draw:
         self.aim = aim
         self.forced = None         # (id of a branch list, the branch the next union of it takes)
         self.no_null = False       # take no null branch of a union
+        self.seek = frozenset()    # enum values and branches to reach (Synthesizer.value)
         self.null_depth = int(mode[5:] or 0) if mode.startswith('nulls') else None
         self.mode = 'nulls' if self.null_depth is not None else mode
         self.attempt = attempt
@@ -563,6 +601,10 @@ class _Draw:
             if not values:
                 return None
             index = self.variant % len(values)
+            if self.seek:
+                listed = node['enum']
+                index = next((j % len(values) for j in range(index, index + len(values))
+                              if ('e', id(listed), listed.index(values[j % len(values)])) in self.seek), index)
             self.record.enums.add((id(node['enum']), node['enum'].index(values[index])))
             return values[index]
         kind = self.type_of(node)
@@ -622,6 +664,13 @@ class _Draw:
         chosen = branches[self.choice % len(branches)]
         if self.forced is not None and self.forced[0] == id(node[key]):
             chosen, self.forced = self.forced[1], None
+        elif self.seek and self.mode != 'nulls':
+            # A branch not yet taken, else one that leads to what is sought.
+            turned = branches[self.choice % len(branches):] + branches[:self.choice % len(branches)]
+            listed = node[key]
+            chosen = next((b for b in turned if any(b is c for c in listed) and
+                           ('b', id(listed), next(i for i, c in enumerate(listed) if c is b)) in self.seek), None) or \
+                next((b for b in turned if self.synth.marks_below(b) & self.seek), chosen)
         elif self.mode == 'nulls' and self.aim:
             # The first branch, from the chosen one on, that leads to a member aimed at.
             turned = branches[self.choice % len(branches):] + branches[:self.choice % len(branches)]
