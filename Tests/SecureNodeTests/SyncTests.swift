@@ -23,8 +23,12 @@ final class FakeSecureNode: @unchecked Sendable {
     private(set) var server: LoopbackHTTPServer!
 
     init() throws {
-        server = try LoopbackHTTPServer(keepAlive: false) { [unowned self] request in
-            self.lock.withLock { self.routes["\(request.method) \(request.path)"] } ?? .json(404, #"{"error":"not_found"}"#)
+        // `weak`: a request an SDK's background work sends after its test
+        // has ended (and this fake is gone) gets a 503 rather than a read of
+        // freed memory (an `unowned` capture trapped here, once in a few runs).
+        server = try LoopbackHTTPServer(keepAlive: false) { [weak self] request in
+            guard let self else { return .json(503, #"{"error":"gone"}"#) }
+            return self.lock.withLock { self.routes["\(request.method) \(request.path)"] } ?? .json(404, #"{"error":"not_found"}"#)
         }
     }
 
