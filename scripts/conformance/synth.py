@@ -376,9 +376,28 @@ class Synthesizer:
         """The ids of the nullable member schemas somewhere inside `node`
         (through properties, items, map values, prefix items and branches),
         as `inventory.py` counts them."""
+        def note(merged, members, found):
+            found.update(id(member) for member in members if self.is_nullable(member))
+        return self._below(node, self._nulls_below, note)
+
+    def marks_below(self, node):
+        """The enum values `('e', id, index)` and branches `('b', id, index)`
+        somewhere inside `node`, itself included."""
+        def note(merged, members, found):
+            if isinstance(merged.get('enum'), list):
+                found.update(('e', id(merged['enum']), i) for i, v in enumerate(merged['enum']) if v is not None)
+            for k in ('oneOf', 'anyOf'):
+                if isinstance(merged.get(k), list):
+                    found.update(('b', id(merged[k]), i) for i in range(len(merged[k])))
+        return self._below(node, self._marks_below, note)
+
+    def _below(self, node, cache, note):
+        """What `note(merged schema, its members, found)` finds in every
+        schema inside `node` (itself, properties, items, map values, prefix
+        items, branches; each named schema once), cached by `node`'s id."""
         key = id(node)
-        if key in self._nulls_below:
-            return self._nulls_below[key][1]
+        if key in cache:
+            return cache[key][1]
         found = set()
         seen = set()
         stack = [node]
@@ -395,46 +414,12 @@ class Synthesizer:
             members = list((merged.get('properties') or {}).values())
             members += [merged[k] for k in ('items', 'additionalProperties') if isinstance(merged.get(k), dict)]
             members += [item for item in merged.get('prefixItems') or [] if isinstance(item, dict)]
-            for member in members:
-                if self.is_nullable(member):
-                    found.add(id(member))
-                stack.append(member)
+            note(merged, members, found)
+            stack += members
             for k in ('oneOf', 'anyOf'):
                 stack += [b for b in merged.get(k) or [] if isinstance(b, dict)]
         found = frozenset(found)
-        self._nulls_below[key] = (node, found)
-        return found
-
-    def marks_below(self, node):
-        """The enum values `('e', id, index)` and branches `('b', id, index)`
-        somewhere inside `node`, itself included."""
-        key = id(node)
-        if key in self._marks_below:
-            return self._marks_below[key][1]
-        found = set()
-        seen = set()
-        stack = [node]
-        while stack:
-            current = stack.pop()
-            ref = current.get('$ref') if isinstance(current, dict) else None
-            if isinstance(ref, str):
-                if ref in seen:
-                    continue
-                seen.add(ref)
-            merged = merge_all_of(self, current)
-            if not isinstance(merged, dict):
-                continue
-            if isinstance(merged.get('enum'), list):
-                found |= {('e', id(merged['enum']), i) for i, v in enumerate(merged['enum']) if v is not None}
-            for k in ('oneOf', 'anyOf'):
-                if isinstance(merged.get(k), list):
-                    found |= {('b', id(merged[k]), i) for i in range(len(merged[k]))}
-                    stack += [b for b in merged[k] if isinstance(b, dict)]
-            stack += [m for m in (merged.get('properties') or {}).values() if isinstance(m, dict)]
-            stack += [merged[k] for k in ('items', 'additionalProperties') if isinstance(merged.get(k), dict)]
-            stack += [item for item in merged.get('prefixItems') or [] if isinstance(item, dict)]
-        found = frozenset(found)
-        self._marks_below[key] = (node, found)
+        cache[key] = (node, found)  # the node kept alive keeps its id
         return found
 
     def nullable_below(self, node, active=frozenset()):
