@@ -107,21 +107,29 @@ final class ModelTranslator {
     }
 
     /// Whether a schema (or what it references) allows `null`.
-    func isNullable(_ schema: RefOr<Schema>) -> Bool { isNullable(schema, depth: 0) }
+    func isNullable(_ schema: RefOr<Schema>) -> Bool {
+        var visited = Set<ReferenceTarget>()
+        return isNullable(schema, depth: 0, visited: &visited)
+    }
 
     /// Whether null is a value of the schema: a type list with null, an enum
     /// listing it, a null branch, OpenAPI 3.0's `nullable` beside `oneOf`,
     /// `anyOf` or `allOf` and no `type` (GitHub's `account`), or an `allOf`
     /// member that allows it (Box's `[{$ref: Classification}, {nullable:
     /// true}]`): the allOf members read as one schema, as their author wrote them.
-    private func isNullable(_ schema: RefOr<Schema>, depth: Int) -> Bool {
+    private func isNullable(_ schema: RefOr<Schema>, depth: Int, visited: inout Set<ReferenceTarget>) -> Bool {
+        // Each referenced schema looked into once a call: a spec's fan of
+        // `allOf` references costs its size, not fan-out to the 8th power.
+        if let target = schema.reference?.target, !visited.insert(target).inserted { return false }
         guard let resolved = document.resolve(schema) else { return false }
         if resolved.isNullable { return true }
         if resolved.otherKeywords["nullable"] == .bool(true) { return true }
         if resolved.enumValues?.contains(where: { if case .null = $0 { return true } else { return false } }) == true { return true }
         if (resolved.oneOf + resolved.anyOf).contains(where: { member in document.resolve(member).map(isNullSchema) ?? false }) { return true }
         // allOf nests no deeper than a schema's own members; 8 levels bound a cycle.
-        return depth < 8 && resolved.allOf.contains { isNullable($0, depth: depth + 1) }
+        guard depth < 8 else { return false }
+        for member in resolved.allOf where isNullable(member, depth: depth + 1, visited: &visited) { return true }
+        return false
     }
 
     // MARK: Declarations
