@@ -45,7 +45,7 @@ INSTALL_CONFIGURATION ?= release
 # Extra flags of that build (make install-check passes DEBUG_BUILD_FLAGS, so its debug build reuses .build's).
 INSTALL_BUILD_FLAGS ?=
 
-.PHONY: help deps build bench-build api-diff install install-check generate drift spec-diff lint layout privacy ios-check yaml-copies corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
+.PHONY: help deps build bench-build api-diff install install-check generate drift spec-diff lint layout privacy ios-check yaml-copies corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-fuzz sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -129,6 +129,9 @@ sandbox: deps ## Serve the four backends on PORT (default 8080), every request c
 sandbox-check: deps ## Build the sandbox, check it over loopback, print BENCH sandbox-* figures
 	python3 scripts/sandbox_check.py
 
+sandbox-fuzz: deps ## Schemathesis (pinned, in a virtual environment of its own) against the four backends of the sandbox, every check, seeded; fails on any failure or warning (EXAMPLES=n per operation, default 100)
+	python3 scripts/sandbox_fuzz/run.py --examples $(or $(EXAMPLES),100)
+
 sandbox-e2e: deps ## The four sample apps (SDKs) end to end against the sandbox process, with faults; 1M-number RSS
 	python3 scripts/sandbox_e2e.py
 
@@ -163,7 +166,7 @@ install-check: deps ## make install into a scratch prefix and check the version 
 # Steps joined by + run side by side (scripts/ci.sh): each pair shares no
 # build folder, and each of them alone leaves a quarter of the cores idle
 # (measured: ci-conformance 75% busy, guide 79%, plugin-check 80%, docs 46%).
-CI_STEPS := test test-heavy bench-build layout privacy ios-check yaml-copies lint drift spec-diff ci-conformance+guide plugin-check+docs url-check install-check sandbox-check sandbox-e2e
+CI_STEPS := test test-heavy bench-build layout privacy ios-check yaml-copies lint drift spec-diff ci-conformance+guide plugin-check+docs url-check install-check sandbox-check sandbox-fuzz sandbox-e2e
 ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 	scripts/ci.sh $(CI_STEPS)
 
@@ -191,4 +194,4 @@ fuzz: deps ## Mutation-fuzz clientgen lint, generate and diff (400 cases; SEED=n
 	python3 scripts/fuzz_hostile.py .build/release/clientgen .build/debug/Modules
 
 clean: ## Remove build products
-	rm -rf .build .build-bench .build-ios .build-ios-size Sandbox/Server/.build Benchmarks/PeerComparison/.build
+	rm -rf .build .build-bench .build-ios .build-ios-size .build-sandbox-fuzz Sandbox/Server/.build Benchmarks/PeerComparison/.build

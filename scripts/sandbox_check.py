@@ -41,6 +41,12 @@ try:
     log_lines = []
     threading.Thread(target=lambda: [log_lines.append(l) for l in server.stdout], daemon=True).start()
 
+    last_headers = {}
+
+    def violations():
+        """The broken rules of the last answer, from its Sandbox-Violations header."""
+        return json.loads(last_headers.get('sandbox-violations', '[]'))
+
     def call(method, path, body=None, connection=None):
         own = connection is None
         connection = connection or http.client.HTTPConnection('127.0.0.1', port, timeout=10)
@@ -50,6 +56,8 @@ try:
         data = response.read()
         if own:
             connection.close()
+        last_headers.clear()
+        last_headers.update({name.lower(): value for name, value in response.getheaders()})
         return response.status, (json.loads(data) if data and response.getheader('Content-Type', '').startswith('application/json') else data)
 
     status, body = call('POST', '/soul/api/auth/otp/request', {'phone': '+15555550123'})
@@ -59,17 +67,18 @@ try:
     if status != 200 or 'access_token' not in body:
         fail(f'a valid verifyOTP got {status} {body}')
     status, body = call('POST', '/soul/api/auth/verify-otp', {'phone': '5555550123', 'otp': '123456'})
-    violations = body.get('violations', []) if isinstance(body, dict) else []
-    if status != 400 or [v.get('rule') for v in violations] != ['pattern'] or 'specs/soul.yaml:' not in violations[0].get('spec', ''):
-        fail(f'an invalid phone got {status} {body}')
-    if '5555550123' in json.dumps(body):
+    rules = violations()
+    if status != 400 or not isinstance(body, dict) or not isinstance(body.get('detail'), str) \
+            or [v.get('rule') for v in rules] != ['pattern'] or 'specs/soul.yaml:' not in rules[0].get('spec', ''):
+        fail(f'an invalid phone got {status} {body} {rules} (wanted SOUL\'s documented 400 body, the rule in Sandbox-Violations)')
+    if '5555550123' in json.dumps(body) + json.dumps(rules):
         fail('the rejection echoes the phone number')
     status, body = call('GET', '/billing/api/x')
     if status != 404:
         fail(f'an unknown backend got {status} {body}')
     status, body = call('GET', '/securenode/api/mobile/branding/sync')
-    if status != 400 or [v.get('rule') for v in body.get('violations', [])] != ['security']:
-        fail(f'a sync without its API key got {status} {body}')
+    if status != 401 or body.get('error') != 'unauthorized' or [v.get('rule') for v in violations()] != ['security']:
+        fail(f'a sync without its API key got {status} {body} (wanted the spec\'s 401)')
     status, body = call('GET', '/_sandbox/requests')
     if status != 200 or body.get('soul', {}).get('requests') != 3 or body.get('soul', {}).get('rejected') != 1:
         fail(f'the admin record is {body}')

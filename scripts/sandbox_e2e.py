@@ -393,7 +393,7 @@ def main():
         idle = big.peak_rss_mb()
         begin = time.monotonic()
         connection = http.client.HTTPConnection('127.0.0.1', big.port, timeout=300)
-        connection.request('GET', '/securenode/api/mobile/branding/sync', headers={'X-API-Key': 'k'})
+        connection.request('GET', '/securenode/api/mobile/branding/sync', headers={'X-API-Key': 'sk_sandbox'})
         response = connection.getresponse()
         size, tail = 0, b''
         while chunk := response.read(1 << 20):

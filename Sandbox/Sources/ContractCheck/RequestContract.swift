@@ -51,6 +51,9 @@ public struct RequestContract: Sendable {
         public let pathTemplate: String?
         /// Every violation; empty when the request is what the spec allows.
         public let violations: [ContractViolation]
+        /// The methods the spec has for the matched path (upper case, in
+        /// the spec's order): what a 405's `Allow` header lists.
+        public var allowedMethods: [String] = []
 
         /// Whether the request is what the spec allows.
         public var isValid: Bool { violations.isEmpty }
@@ -64,20 +67,31 @@ public struct RequestContract: Sendable {
                 ContractViolation(rule: "path", field: "path", message: "no path in the spec matches \(request.path)", location: nil)
             ])
         }
-        guard let (route, pathValues) = candidates.first(where: { $0.0.method.wireName == request.method }) else {
-            let allowed = candidates.map(\.0.method.wireName)
+        // The path the request names is the most literal template that
+        // matches (OpenAPI: concrete paths match before templated ones), so
+        // `PATCH /transactions/sync` is a method `/transactions/sync` lacks,
+        // not an update of the transaction "sync".
+        let named = candidates.filter { $0.0.path == candidates[0].0.path }
+        let allowed = Self.methods(of: named.map(\.0))
+        guard let (route, pathValues) = named.first(where: { $0.0.method.wireName == request.method }) else {
             let template = candidates[0].0.path
             return Result(operation: nil, pathTemplate: template, violations: [
                 ContractViolation(rule: "method", field: "", message: "\(request.method) is not an operation of \(template); the spec has \(allowed.joined(separator: ", "))",
                                   location: candidates[0].0.pathItem.location)
-            ])
+            ], allowedMethods: allowed)
         }
         let validator = SchemaValidator(document: document, patterns: patterns, direction: .request)
         var violations = securityViolations(route, request)
         violations += parameterViolations(route, request, pathValues: pathValues, validator: validator)
         violations += bodyViolations(route, request, validator: validator)
         let name = route.operation.operationId ?? "\(route.method.wireName) \(route.path)"
-        return Result(operation: name, pathTemplate: route.path, violations: violations)
+        return Result(operation: name, pathTemplate: route.path, violations: violations, allowedMethods: allowed)
+    }
+
+    /// The methods of `routes`, each once, in order.
+    private static func methods(of routes: [Route]) -> [String] {
+        var seen: Set<String> = []
+        return routes.map(\.method.wireName).filter { seen.insert($0).inserted }
     }
 
     // MARK: Security

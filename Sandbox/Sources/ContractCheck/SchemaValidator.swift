@@ -6,7 +6,8 @@ import OpenAPIModel
 /// `const`, `required`, `properties`, `additionalProperties`,
 /// `patternProperties`, property and item counts, `items`, `prefixItems`,
 /// `uniqueItems`, bounds with their exclusive forms, `multipleOf`, lengths,
-/// `pattern`, `format` for `date`, `date-time` and `uuid`, `allOf`, `anyOf`,
+/// `pattern`, `format` for `date`, `date-time`, `uuid`, `email`, `int32` and
+/// `int64`, `allOf`, `anyOf`,
 /// `oneOf` (through the discriminator when there is one) and `not`).
 struct SchemaValidator {
     let document: OpenAPIDocument
@@ -108,6 +109,12 @@ struct SchemaValidator {
         }
         if schema.format == "int32", case .int(let integer) = value, !(Int(Int32.min)...Int(Int32.max)).contains(integer) {
             found.append(violation("format", "does not fit int32", nil))
+        }
+        // A whole number past Int64's ends is read as a Double; it fits
+        // neither format (2^63 itself is the first Double past the end).
+        if schema.format == "int64" || schema.format == "int32", case .double(let double) = value, double.rounded() == double,
+           !(double >= -9_223_372_036_854_775_808.0 && double < 9_223_372_036_854_775_808.0) {
+            found.append(violation("format", "does not fit \(schema.format ?? "int64")", nil))
         }
         return found
     }
@@ -217,6 +224,11 @@ struct SchemaValidator {
         switch format {
         case "uuid":
             return UUID(uuidString: text) != nil
+        case "email":
+            // An address has a local part and a domain around its last `@`
+            // (RFC 5321's shape; the mailbox itself is not checked).
+            guard let at = text.lastIndex(of: "@") else { return false }
+            return at != text.startIndex && text.index(after: at) != text.endIndex && !text.contains(where: \.isWhitespace)
         case "date":
             return isCalendarDate(text)
         case "date-time":

@@ -70,11 +70,16 @@ public final class Sandbox: Sendable {
         }
         let result = backend.contract.check(inner)
         guard result.isValid else {
-            let summary = result.violations.map(\.description).joined(separator: "; ")
-            log("sandbox: \(name) \(request.method) \(inner.path) rejected (\(result.operation ?? "no operation")): \(summary)")
-            let reply = Self.rejection(result)
+            let reply = refusal(of: result, by: backend)
+            let summary = ContractRefusal.reported(result.violations, status: reply.status).map(\.description).joined(separator: "; ")
+            log("sandbox: \(name) \(request.method) \(inner.path) rejected (\(result.operation ?? "no operation")): \(summary) [\(reply.status)]")
             received.record(backend: name, operation: result.operation, status: reply.status, violations: result.violations.count)
             return reply
+        }
+        if let refusal = backend.behaviour?.refuseCredential(of: inner) {
+            log("sandbox: \(name) \(request.method) \(inner.path) refused \(refusal.status) (\(result.operation ?? "no operation")): the credential is not one this backend accepts")
+            received.record(backend: name, operation: result.operation, status: refusal.status, violations: 0, refused: true)
+            return refusal
         }
         let (plan, fault) = draws.next()
         var injected = fault != .none
@@ -143,21 +148,24 @@ public final class Sandbox: Sendable {
         return SandboxJSON.reply(500, ["error": "contract-response", "operation": operation, "status": status, "violations": entries])
     }
 
-    static func rejection(_ result: RequestContract.Result) -> SandboxReply {
-        let violations: [[String: String]] = result.violations.map { violation in
-            var entry = ["rule": violation.rule, "field": violation.field, "message": violation.message]
-            if let position = violation.specPosition { entry["spec"] = position }
-            return entry
-        }
-        var object: [String: Any] = ["error": "contract", "violations": violations]
-        if let operation = result.operation { object["operation"] = operation }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        // No such path is a 404 and no such method a 405, as a real server
-        // answers them (clients probing a mount rely on the 404); every
-        // other broken rule is a 400.
-        let rules = Set(result.violations.map(\.rule))
-        let status = rules == ["path"] ? 404 : rules == ["method"] ? 405 : 400
-        return SandboxReply(status: status, headers: [("Content-Type", "application/json")], body: Array(data))
+    /// The answer to a request its spec does not allow: a status the
+    /// operation documents (``ContractRefusal/status(of:documented:)``),
+    /// the backend's own error body (its behaviour's, else the spec's
+    /// example for that status, else the sandbox's `{"error": "contract"}`),
+    /// the violations in the `Sandbox-Violations` header, and for a 405
+    /// the `Allow` header RFC 9110 requires.
+    func refusal(of result: RequestContract.Result, by backend: SandboxBackend) -> SandboxReply {
+        let documented = backend.documentedStatuses([400, 401, 403, 422], of: result.operation)
+        let status = ContractRefusal.status(of: result, documented: documented)
+        let violations = ContractRefusal.reported(result.violations, status: status)
+        let message = ContractRefusal.message(status: status, violations: violations)
+        var reply = backend.behaviour?.errorReply(status: status, message: message, violations: violations)
+            ?? backend.documentedError(status: status, of: result.operation)
+            ?? ContractRefusal.ownBody(status: status, operation: result.operation, violations: violations)
+        reply.status = status
+        reply.headers.append((ContractRefusal.violationsHeader, ContractRefusal.headerValue(violations)))
+        if status == 405 { reply.headers.append(("Allow", result.allowedMethods.joined(separator: ", "))) }
+        return reply
     }
 }
 
@@ -182,9 +190,12 @@ public final class ReceivedLog: @unchecked Sendable {
         public var byOperation: [String: Int] = [:]
         /// Requests answered with an injected fault.
         public var injected = 0
+        /// Requests whose credential had the right shape but was refused
+        /// (a key the backend was not given, a token it did not issue).
+        public var refusedCredentials = 0
     }
 
-    func record(backend: String, operation: String?, status: Int, violations: Int, injected: Bool = false) {
+    func record(backend: String, operation: String?, status: Int, violations: Int, injected: Bool = false, refused: Bool = false) {
         lock.withLock {
             var entry = counts[backend] ?? Counts()
             entry.requests += 1
@@ -192,6 +203,7 @@ public final class ReceivedLog: @unchecked Sendable {
                 if status == 404 { entry.notFound += 1 } else { entry.rejected += 1 }
             }
             if injected { entry.injected += 1 }
+            if refused { entry.refusedCredentials += 1 }
             if let operation { entry.byOperation[operation, default: 0] += 1 }
             counts[backend] = entry
         }
@@ -206,7 +218,7 @@ public final class ReceivedLog: @unchecked Sendable {
         var object: [String: Any] = [:]
         for name in Set(counts.keys).union(states.keys) {
             let entry = counts[name] ?? Counts()
-            var backend: [String: Any] = ["requests": entry.requests, "rejected": entry.rejected, "notFound": entry.notFound, "injected": entry.injected, "operations": entry.byOperation]
+            var backend: [String: Any] = ["requests": entry.requests, "rejected": entry.rejected, "notFound": entry.notFound, "injected": entry.injected, "refusedCredentials": entry.refusedCredentials, "operations": entry.byOperation]
             if let state = states[name] { backend["state"] = state }
             object[name] = backend
         }

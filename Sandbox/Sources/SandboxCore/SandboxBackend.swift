@@ -48,6 +48,43 @@ public struct SandboxBackend: Sendable {
     }
 }
 
+extension SandboxBackend {
+    /// The operation with `operationID` (its `operationId`, or `METHOD /path`).
+    func operation(_ operationID: String?) -> OpenAPIModel.Operation? {
+        guard let operationID else { return nil }
+        return contract.document.operations.first { ($0.operation.operationId ?? "\($0.method.wireName) \($0.path)") == operationID }?.operation
+    }
+
+    /// The response the operation documents for `status`: its own code,
+    /// else its range (`4XX`), else `default`.
+    func documentedResponse(for status: Int, of operationID: String?) -> Response? {
+        guard let operation = operation(operationID) else { return nil }
+        let keys = [String(status), "\(status / 100)XX", "\(status / 100)xx", "default"]
+        for key in keys {
+            if let response = operation.responses[key] { return contract.document.resolve(response) }
+        }
+        return nil
+    }
+
+    /// Which of `statuses` the operation documents, by code, range or `default`.
+    func documentedStatuses(_ statuses: [Int], of operationID: String?) -> Set<Int> {
+        Set(statuses.filter { status in
+            guard let operation = operation(operationID) else { return false }
+            return [String(status), "\(status / 100)XX", "\(status / 100)xx", "default"].contains { operation.responses[$0] != nil }
+        })
+    }
+
+    /// The body the spec documents for `status` of the operation (its
+    /// example), as a reply of that status; nil when it documents none.
+    func documentedError(status: Int, of operationID: String?) -> SandboxReply? {
+        guard let response = documentedResponse(for: status, of: operationID),
+            let (contentType, media) = response.content.first(where: { $0.key.contains("json") }).map({ ($0.key, $0.value) }),
+            let body = DocumentedExample.body(of: media, contentType: contentType, in: contract.document)
+        else { return nil }
+        return SandboxReply(status: status, headers: [("Content-Type", contentType)], body: body)
+    }
+}
+
 /// What the sandbox answers: status, headers, body.
 public struct SandboxReply: Sendable, Equatable {
     /// The status code.

@@ -22,6 +22,17 @@ public protocol SandboxBehaviour: Sendable {
     /// What the backend holds and has applied, for `GET /_sandbox/requests`
     /// (a JSON object: numbers, strings, arrays and objects of them).
     func summary() -> [String: Any]
+    /// The refusal of a credential of the right shape that this backend
+    /// does not accept (a key it was not given, a token it did not issue
+    /// or that has expired), in the backend's own error body; nil accepts
+    /// it. Asked before the request's other rules are judged, as a real
+    /// server's authentication runs before its validation.
+    func refuseCredential(of request: ContractRequest) -> SandboxReply?
+    /// The backend's documented error body for a request the sandbox
+    /// refuses: `status` (400, 401, 404, 405), `message` in words, and each
+    /// broken rule; nil lets the sandbox use the spec's documented example
+    /// for that status.
+    func errorReply(status: Int, message: String, violations: [ContractViolation]) -> SandboxReply?
 }
 
 extension SandboxBehaviour {
@@ -29,4 +40,8 @@ extension SandboxBehaviour {
     public func respondOutsideSpec(to request: ContractRequest) -> SandboxReply? { nil }
     /// No tokens to expire.
     public func expireToken(of request: ContractRequest) -> Bool { false }
+    /// Every credential of the right shape is accepted.
+    public func refuseCredential(of request: ContractRequest) -> SandboxReply? { nil }
+    /// The spec's documented example answers.
+    public func errorReply(status: Int, message: String, violations: [ContractViolation]) -> SandboxReply? { nil }
 }

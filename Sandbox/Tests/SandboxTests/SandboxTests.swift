@@ -22,6 +22,12 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])
     }
 
+    /// The broken rules a refusal lists in its `Sandbox-Violations` header.
+    static func violations(_ reply: SandboxReply) throws -> [[String: String]] {
+        let header = try #require(reply.header("Sandbox-Violations"))
+        return try #require(try JSONSerialization.jsonObject(with: Data(header.utf8)) as? [[String: String]])
+    }
+
     @Test func aValidRequestGetsTheDocumentedAnswer() throws {
         let sandbox = try Self.sandbox()
         let reply = sandbox.handle(ContractRequest(
@@ -37,14 +43,16 @@ import Testing
         let reply = sandbox.handle(ContractRequest(
             method: "POST", path: "/soul/api/auth/verify-otp", headers: Self.json, body: Array(#"{"phone": "5555550123", "otp": "999999"}"#.utf8)))
         #expect(reply.status == 400)
+        // A backend without a behaviour answers with its spec's documented 400 body.
         let body = try Self.object(reply)
-        #expect(body["error"] as? String == "contract" && body["operation"] as? String == "verifyOTP")
-        let violations = try #require(body["violations"] as? [[String: String]])
+        #expect(body["detail"] is String, "SOUL's documented error body: \(body)")
+        let violations = try Self.violations(reply)
         #expect(violations.count == 1)
         #expect(violations[0]["rule"] == "pattern" && violations[0]["field"] == "body.phone")
         #expect(violations[0]["spec"]?.hasPrefix(Self.root.appendingPathComponent("specs/soul.yaml").path + ":") == true)
         #expect(lines.all.count == 1 && lines.all[0].contains("soul POST /api/auth/verify-otp rejected (verifyOTP)"))
         #expect(!lines.all[0].contains("5555550123") && !String(decoding: reply.body, as: UTF8.self).contains("5555550123"), "no phone number echoed")
+        #expect(!(reply.header("Sandbox-Violations") ?? "").contains("5555550123"), "nor in the header")
     }
 
     @Test func unknownBackendsPathsAndMethods() throws {
@@ -52,11 +60,10 @@ import Testing
         let unknown = sandbox.handle(ContractRequest(method: "GET", path: "/billing/api/x"))
         #expect(unknown.status == 404 && String(decoding: unknown.body, as: UTF8.self).contains("/mobiletracker, /safepocket, /securenode, /soul"))
         let path = sandbox.handle(ContractRequest(method: "GET", path: "/soul/api/nothing"))
-        let pathRules = try Self.object(path)["violations"] as? [[String: String]]
-        #expect(path.status == 404 && pathRules?.first?["rule"] == "path")
+        #expect(path.status == 404 && (try Self.violations(path)).first?["rule"] == "path")
         let method = sandbox.handle(ContractRequest(method: "PUT", path: "/soul/healthz"))
-        let methodRules = try Self.object(method)["violations"] as? [[String: String]]
-        #expect(method.status == 405 && methodRules?.first?["rule"] == "method")
+        #expect(method.status == 405 && (try Self.violations(method)).first?["rule"] == "method")
+        #expect(method.header("Allow") == "GET", "RFC 9110: a 405 lists the methods the resource has")
         let counts = sandbox.receivedCounts()["soul"]
         #expect(counts?.notFound == 1 && counts?.rejected == 1, "a missing path is told apart from a broken rule")
     }
@@ -71,6 +78,61 @@ import Testing
         let admin = sandbox.handle(ContractRequest(method: "GET", path: Sandbox.requestsPath))
         let soul = try #require(try Self.object(admin)["soul"] as? [String: Any])
         #expect(soul["requests"] as? Int == 3 && soul["rejected"] as? Int == 1)
+    }
+}
+
+/// Refusals as each backend's document gives them: the status its spec
+/// documents and the backend's own error body, never a body of the
+/// sandbox's own.
+@Suite struct SandboxRefusalTests {
+    static func standard(_ configure: (inout StandardBackends) -> Void = { _ in }) throws -> Sandbox {
+        var standard = StandardBackends()
+        configure(&standard)
+        return Sandbox(backends: try standard.load(specsFolder: SandboxTests.root.appendingPathComponent("specs").path))
+    }
+
+    @Test func aMissingCredentialIsThe401TheSpecDocumentsInTheBackendsErrorBody() throws {
+        let sandbox = try Self.standard()
+        let safepocket = sandbox.handle(ContractRequest(method: "GET", path: "/safepocket/accounts"))
+        #expect(safepocket.status == 401)
+        let envelope = try SandboxTests.object(safepocket)
+        #expect((envelope["error"] as? [String: Any])?["code"] as? String == "UNAUTHENTICATED" && envelope["traceId"] is String, "\(envelope)")
+        #expect((try SandboxTests.violations(safepocket)).map { $0["rule"] } == ["security"])
+        let soul = sandbox.handle(ContractRequest(method: "GET", path: "/soul/api/moods"))
+        #expect(soul.status == 401 && (try SandboxTests.object(soul))["detail"] is String)
+        // A missing credential is refused before the body is judged, as a server authenticates first.
+        let both = sandbox.handle(ContractRequest(method: "POST", path: "/soul/api/moods", headers: SandboxTests.json, body: Array(#"{"score": 0}"#.utf8)))
+        #expect(both.status == 401 && (try SandboxTests.violations(both)).map { $0["rule"] } == ["security"])
+    }
+
+    @Test func aBrokenRuleIs400InTheBackendsErrorBody() throws {
+        let sandbox = try Self.standard()
+        let tracker = sandbox.handle(ContractRequest(
+            method: "POST", path: "/mobiletracker/v2/tracking-session", headers: SandboxTests.json + [("X-API-Key", "k")], body: Array(#"{"device_id": 7}"#.utf8)))
+        #expect(tracker.status == 400)
+        let body = try SandboxTests.object(tracker)
+        #expect(body["success"] as? Bool == false && body["message"] is String && body["violations"] is [[String: String]], "\(body)")
+    }
+
+    @Test func aKeyOtherThanTheOneTheBackendWasGivenIsRefused() throws {
+        let sandbox = try Self.standard { $0.secureNode.apiKey = "sk_right"; $0.trackerAPIKey = "tk_right" }
+        let wrong = sandbox.handle(ContractRequest(method: "GET", path: "/securenode/api/mobile/branding/sync", headers: [("X-API-Key", "sk_wrong")]))
+        #expect(wrong.status == 401 && (try SandboxTests.object(wrong))["error"] as? String == "unauthorized")
+        let right = sandbox.handle(ContractRequest(method: "GET", path: "/securenode/api/mobile/branding/sync", headers: [("X-API-Key", "sk_right")]))
+        #expect(right.status == 200)
+        let tracker = sandbox.handle(ContractRequest(
+            method: "POST", path: "/mobiletracker/v2/tracking-session", headers: SandboxTests.json + [("X-API-Key", "tk_wrong")],
+            body: Array(#"{"device_id": "d", "brand_id": 7}"#.utf8)))
+        #expect(tracker.status == 401)
+        #expect(sandbox.receivedCounts()["securenode"]?.refusedCredentials == 1 && sandbox.receivedCounts()["mobiletracker"]?.refusedCredentials == 1)
+    }
+
+    @Test func aConcretePathIsMatchedBeforeATemplatedOne() throws {
+        let sandbox = try Self.standard()
+        // `/transactions/sync` has POST only; PATCH is not an update of the transaction "sync".
+        let reply = sandbox.handle(ContractRequest(method: "PATCH", path: "/safepocket/transactions/sync", headers: [("Authorization", "Bearer x")]))
+        #expect(reply.status == 405 && reply.header("Allow") == "POST")
+        #expect(((try SandboxTests.object(reply))["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
     }
 }
 

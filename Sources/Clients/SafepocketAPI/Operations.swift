@@ -400,7 +400,7 @@ extension Client {
     ///     it, so the server can drop duplicate submissions. Send it on every write endpoint. Backend support is
     ///     planned; the header is harmless today.
     ///
-    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (401, 403, 429, 500, 502).
+    /// - Throws: `APIError<ErrorEnvelope>` for a documented error status (400, 401, 403, 429, 500, 502).
     public func createPlaidLinkToken(idempotencyKey: LowercaseUUID? = nil) async throws -> PlaidLinkToken {
         try await createPlaidLinkTokenWithResponse(idempotencyKey: idempotencyKey).body
     }
@@ -415,7 +415,7 @@ extension Client {
         let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(PlaidLinkToken.self))
-        case 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
+        case 400, 401, 403, 429, 500, 502: throw response.failure(try response.decodeJSON(ErrorEnvelope.self))
         default: throw response.undocumented()
         }
     }

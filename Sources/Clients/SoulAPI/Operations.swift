@@ -99,7 +99,7 @@ extension Client {
     /// - Not retried automatically on network failures (POST, not idempotent
     ///   once the refresh token rotates).
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500).
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 401, 429, 500).
     public func refreshToken(body: RefreshTokenBody) async throws -> RefreshTokenResponse {
         try await refreshTokenWithResponse(body: body).body
     }
@@ -112,7 +112,7 @@ extension Client {
         let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(RefreshTokenResponse.self))
-        case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
+        case 400, 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
         default: throw response.undocumented()
         }
     }
@@ -128,7 +128,7 @@ extension Client {
     /// interceptor does for every call), and a 401 from this operation must
     /// NOT trigger the refresh flow.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (429, 500).
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 429, 500).
     public func logout(body: LogoutBody) async throws -> StatusResponse {
         try await logoutWithResponse(body: body).body
     }
@@ -141,7 +141,7 @@ extension Client {
         let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(StatusResponse.self))
-        case 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
+        case 400, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
         default: throw response.undocumented()
         }
     }
@@ -191,7 +191,7 @@ extension Client {
     /// answers with the stored `Mood`. Clients should accept any 2xx as
     /// success.
     ///
-    /// - Throws: `APIError<ErrorDetail>` for a documented error status (401, 429, 500).
+    /// - Throws: `APIError<ErrorDetail>` for a documented error status (400, 401, 429, 500).
     public func createMood(body: CreateMoodBody) async throws -> Mood {
         try await createMoodWithResponse(body: body).body
     }
@@ -204,7 +204,7 @@ extension Client {
         let response = try await core.send(request)
         switch response.status {
         case 200: return response.success(try response.decodeJSON(Mood.self))
-        case 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
+        case 400, 401, 429, 500: throw response.failure(try response.decodeJSON(ErrorDetail.self))
         default: throw response.undocumented()
         }
     }

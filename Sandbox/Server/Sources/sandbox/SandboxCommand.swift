@@ -16,8 +16,11 @@ struct SandboxCommand: AsyncParsableCommand {
         abstract: "Serve the backends' specs locally, checking every request against its spec.",
         discussion: """
             Each backend answers under /NAME (http://127.0.0.1:8080/soul/api/moods).
-            A request its spec does not allow gets a 400 naming each rule and the
-            spec's file:line:column, and one log line; a valid one is answered from
+            A request its spec does not allow gets the status and error body its spec
+            documents (400 for a broken rule, 401 for a missing or refused key or
+            token, 404 and 405 with Allow for a path or method the spec does not
+            have), each rule and the spec's file:line:column in the
+            Sandbox-Violations header, and one log line; a valid one is answered from
             the backend's state as its document describes (SOUL's OTP sign-in and
             token rotation, Safepocket's PKCE sign-in at /safepocket/oauth2/authorize
             and its seeded ledger, SecureNode's seeded branding dataset and billing
@@ -91,8 +94,8 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Changes per SecureNode batch (updates, deactivations, new numbers).")
     var securenodeChanges = 5
 
-    @Option(help: "The X-API-Key SecureNode accepts (default: any).")
-    var securenodeApiKey: String?
+    @Option(help: "The X-API-Key SecureNode accepts; a request with another key gets the spec's 401.")
+    var securenodeApiKey = "sk_sandbox"
 
     @Flag(help: "SecureNode's incremental syncs send damaged records as some servers do: bare tombstones, logo_url \"\" (breaks the spec: not with --strict).")
     var securenodeDamagedRecords = false
@@ -100,13 +103,14 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "What answers at SecureNode's root mount ({base}/mobile/...), in front of the API under /api: forbidden (a gateway's 403 page), html (a 200 page) or bad-gateway (a 502 page).")
     var securenodeRootAnswer: String?
 
-    @Option(help: "The X-API-Key MobileTracker accepts (default: any).")
-    var trackerApiKey: String?
+    @Option(help: "The X-API-Key MobileTracker accepts; a request with another key gets the spec's 401.")
+    var trackerApiKey = "tk_sandbox"
 
     @Option(help: "What MobileTracker's session ids look like: uuid, numeric (12345) or prefixed (sess_8f3a2c).")
     var trackerSessionIds = "uuid"
 
     func run() async throws {
+        guard !securenodeApiKey.isEmpty, !trackerApiKey.isEmpty else { throw ValidationError("--securenode-api-key and --tracker-api-key take a key, not an empty string") }
         guard (0...10_000_000).contains(securenodeNumbers) else { throw ValidationError("--securenode-numbers must be between 0 and 10000000") }
         guard tokenLifetime > 0, soulCodeRequests >= 0, securenodeChangeInterval >= 0, securenodeChanges >= 0 else {
             throw ValidationError("--token-lifetime must be positive; --soul-code-requests, --securenode-change-interval and --securenode-changes not negative")

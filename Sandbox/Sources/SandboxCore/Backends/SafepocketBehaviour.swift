@@ -174,6 +174,48 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         return state.withLock { Self.handle(request, at: time, state: &$0) }
     }
 
+    /// Every operation but `POST /auth/token` with an access token this
+    /// backend did not issue, or one that expired: `UNAUTHENTICATED`.
+    public func refuseCredential(of request: ContractRequest) -> SandboxReply? {
+        guard !(request.method == "POST" && request.path == "/auth/token") else { return nil }
+        let time = now()
+        return state.withLock { Self.refusal(of: request, at: time, state: &$0) }
+    }
+
+    /// The guide's `ErrorEnvelope`, every broken rule in `error.details`
+    /// (field -> reason, the documented use of that member).
+    public func errorReply(status: Int, message: String, violations: [ContractViolation]) -> SandboxReply? {
+        let code = switch status {
+        case 401: "UNAUTHENTICATED"
+        case 403: "FORBIDDEN"
+        case 404, 405: "NOT_FOUND"
+        default: "INVALID_REQUEST"
+        }
+        var details: [String: String] = [:]
+        for violation in violations {
+            let field = violation.field.isEmpty ? "request" : violation.field
+            let reason = violation.message + " [\(violation.rule)]" + (violation.specPosition.map { " (\($0))" } ?? "")
+            details[field] = details[field].map { $0 + "; " + reason } ?? reason
+        }
+        return SandboxJSON.reply(status, ["error": ["code": code, "message": message, "details": details], "traceId": "trace-\(status)-\(code.lowercased())"])
+    }
+
+    /// Where a write's answer is kept for replay: its `Idempotency-Key`
+    /// within its method and path, so a key reused for another operation
+    /// (or another transaction) is a new write, never another write's answer.
+    static func replayKey(of request: ContractRequest) -> String? {
+        request.header("Idempotency-Key").map { "\(request.method) \(request.path) \($0.lowercased())" }
+    }
+
+    /// The 401 of a request without a live access token, or nil.
+    private static func refusal(of request: ContractRequest, at now: Date, state: inout State) -> SandboxReply? {
+        guard let token = SandboxJSON.bearer(request), let expiry = state.accessTokens[token], expiry > now else {
+            if let token = SandboxJSON.bearer(request), state.accessTokens[token] != nil { state.counters.expiredTokens += 1 }
+            return envelope(401, "UNAUTHENTICATED", "Access token missing or expired")
+        }
+        return nil
+    }
+
     private static func handle(_ request: ContractRequest, at now: Date, state: inout State) -> SandboxReply? {
         let body = SandboxJSON.object(request.body)
         func issue(into state: inout State) -> [String: Any] {
@@ -209,10 +251,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
                 return envelope(400, "INVALID_REQUEST", "grantType must be authorization_code or refresh_token")
             }
         }
-        guard let token = SandboxJSON.bearer(request), let expiry = state.accessTokens[token], expiry > now else {
-            if let token = SandboxJSON.bearer(request), state.accessTokens[token] != nil { state.counters.expiredTokens += 1 }
-            return envelope(401, "UNAUTHENTICATED", "Access token missing or expired")
-        }
+        if let refusal = refusal(of: request, at: now, state: &state) { return refusal }
         if request.method == "POST", request.path.hasPrefix("/plaid/") {
             return plaid(request, body: body, at: now, state: &state)
         }
@@ -228,7 +267,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         case ("GET", 1, "transactions"):
             return transactions(request.query, ledger: ledger)
         case ("PATCH", 2, "transactions"):
-            let key = request.header("Idempotency-Key")?.lowercased()
+            let key = Self.replayKey(of: request)
             if let key, let earlier = state.replies[key] {
                 state.counters.writesReplayed += 1
                 return earlier
@@ -252,7 +291,7 @@ public final class SafepocketBehaviour: SandboxBehaviour {
     /// `POST /plaid/link-token` and `POST /plaid/exchange`, answered once
     /// per `Idempotency-Key` (a replayed key gets the first answer).
     private static func plaid(_ request: ContractRequest, body: [String: Any], at now: Date, state: inout State) -> SandboxReply? {
-        let key = request.header("Idempotency-Key")?.lowercased()
+        let key = Self.replayKey(of: request)
         if let key, let earlier = state.replies[key] { return earlier }
         let reply: SandboxReply
         switch request.path {
@@ -294,7 +333,29 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         let account = SandboxJSON.query(query, "accountId")?.lowercased()
         let page = SandboxJSON.query(query, "page").flatMap { Int($0) } ?? 0
         let pageSize = SandboxJSON.query(query, "pageSize").flatMap { Int($0) } ?? 15
+        // The spec guesses the paging bounds (`x-assumed`), but a page the
+        // answer cannot state (its `page` is an int32) or a size below one
+        // is a request no backend can serve: the guide's validation error.
+        guard (0...Int(Int32.max)).contains(page), (1...Int(Int32.max)).contains(pageSize) else {
+            return SandboxJSON.reply(400, [
+                "error": ["code": "INVALID_REQUEST", "message": "page must be 0 or more and pageSize 1 or more", "details": ["page": "0 to 2147483647", "pageSize": "1 to 2147483647"]],
+                "traceId": "trace-400-invalid_request",
+            ])
+        }
         let ranged = from != nil || to != nil
+        // A bound is a month or a day (the real backend may take either);
+        // anything else is refused as the guide's validation error.
+        for (name, bound) in [("from", from), ("to", to)] {
+            guard let bound else { continue }
+            let isMonth = bound.wholeMatch(of: /[0-9]{4}-(0[1-9]|1[0-2])/) != nil
+            let isDay = bound.wholeMatch(of: /[0-9]{4}-(0[1-9]|1[0-2])-[0-9]{2}/) != nil && ISO8601DateFormatter.calendarDay(bound)
+            guard isMonth || isDay else {
+                return SandboxJSON.reply(400, [
+                    "error": ["code": "INVALID_REQUEST", "message": "Invalid \(name) (YYYY-MM or YYYY-MM-DD)", "details": [name: "must be YYYY-MM or YYYY-MM-DD"]],
+                    "traceId": "trace-400-invalid_request",
+                ])
+            }
+        }
         let window = ledger.transactions.filter { transaction in
             if let account, transaction.accountID != account { return false }
             if ranged {
@@ -302,7 +363,8 @@ public final class SafepocketBehaviour: SandboxBehaviour {
             }
             return month.map { transaction.month == $0 } ?? true
         }
-        let pageItems = window.dropFirst(page * pageSize).prefix(pageSize)
+        let (skipped, overflow) = page.multipliedReportingOverflow(by: pageSize)
+        let pageItems = window.dropFirst(overflow ? window.count : skipped).prefix(pageSize)
         var monthNet: [String: Int] = [:]
         var categoryTotals: [String: Int] = [:]
         for transaction in window {
@@ -336,5 +398,15 @@ public final class SafepocketBehaviour: SandboxBehaviour {
         let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 1))!
         let days = calendar.range(of: .day, in: .month, for: start)?.count ?? 28
         return String(format: "%@-%02d", month, days)
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// Whether `text` (`YYYY-MM-DD`) names a day that exists.
+    static func calendarDay(_ text: String) -> Bool {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.date(from: text).map { formatter.string(from: $0) == text } ?? false
     }
 }

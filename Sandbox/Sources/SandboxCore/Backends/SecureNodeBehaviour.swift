@@ -137,6 +137,25 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
         }
     }
 
+    /// A key other than the one set: 401 `unauthorized`.
+    public func refuseCredential(of request: ContractRequest) -> SandboxReply? {
+        guard let key = state.withLock({ $0.settings.apiKey }), request.header("X-API-Key") != key else { return nil }
+        return SandboxJSON.reply(401, ["error": "unauthorized", "message": "Invalid API key"])
+    }
+
+    /// The `{"error": code, "message": ...}` body the SDK reads, with each
+    /// broken rule under `violations` (the spec's error body allows extra
+    /// members).
+    public func errorReply(status: Int, message: String, violations: [ContractViolation]) -> SandboxReply? {
+        let code = switch status {
+        case 401, 403: "unauthorized"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        default: "invalid_request"
+        }
+        return SandboxJSON.reply(status, ["error": code, "message": message, "violations": ContractRefusal.entries(violations)])
+    }
+
     /// The root mount's answer, when one is set: requests for `/mobile/...`.
     public func respondOutsideSpec(to request: ContractRequest) -> SandboxReply? {
         guard request.path.hasPrefix("/mobile/"), let answer = state.withLock({ $0.settings.rootAnswer }) else { return nil }
@@ -155,6 +174,7 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
     }
 
     public func respond(to request: ContractRequest) -> SandboxReply? {
+        if let refusal = refuseCredential(of: request) { return refusal }
         let time = now()
         return state.withLock { Self.handle(request, at: time, state: &$0) }
     }
@@ -184,9 +204,6 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
         func error(_ status: Int, _ code: String, _ message: String) -> SandboxReply {
             SandboxJSON.reply(status, ["error": code, "message": message])
         }
-        if let key = state.settings.apiKey, request.header("X-API-Key") != key {
-            return error(401, "unauthorized", "Invalid API key")
-        }
         let body = SandboxJSON.object(request.body)
         switch (request.method, request.path) {
         case ("POST", "/api/mobile/device/register"), ("POST", "/api/mobile/device/update"):
@@ -215,18 +232,22 @@ public final class SecureNodeBehaviour: SandboxBehaviour {
             ])
         case ("POST", "/api/mobile/branding/event"), ("POST", "/api/mobile/branding/imprint"):
             let kind = request.path.hasSuffix("event") ? "event" : "imprint"
-            guard let key = body["event_key"] as? String, body["phone_number_e164"] is String else {
-                return error(400, "invalid_request", "event_key and phone_number_e164 are required")
+            guard body["phone_number_e164"] is String else {
+                return error(400, "invalid_request", "phone_number_e164 is required")
             }
+            // `event_key` is optional (the contract lists it so); without
+            // one every delivery is billed, as the backend cannot tell a
+            // repeat.
+            let key = body["event_key"] as? String
             var answer: [String: Any] = ["success": true]
             if let displayedAt = body["displayed_at"] as? String { answer["displayed_at"] = displayedAt }
-            if let id = state.eventIDs[key] {
+            if let key, let id = state.eventIDs[key] {
                 state.replays += 1
                 answer["event_id"] = id
                 return SandboxJSON.reply(200, answer)
             }
-            let id = "evt_\(state.eventIDs.count + 1)"
-            state.eventIDs[key] = id
+            let id = "evt_\(state.billed.count + 1)"
+            if let key { state.eventIDs[key] = id }
             state.billed.append(Billed(kind: kind, bytes: request.body ?? []))
             answer["event_id"] = id
             return SandboxJSON.reply(200, answer)

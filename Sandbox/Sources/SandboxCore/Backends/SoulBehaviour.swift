@@ -125,6 +125,30 @@ public final class SoulBehaviour: SandboxBehaviour {
         return state.withLock { Self.handle(request, at: time, state: &$0) }
     }
 
+    /// A protected operation (the moods) with an access token this backend
+    /// did not issue, or one that expired: FastAPI's 401.
+    public func refuseCredential(of request: ContractRequest) -> SandboxReply? {
+        guard request.path == "/api/moods" else { return nil }
+        let time = now()
+        return state.withLock { Self.user(of: request, at: time, state: &$0) } == nil ? SandboxJSON.reply(401, ["detail": "Invalid token"]) : nil
+    }
+
+    /// FastAPI's `{"detail": ...}`, the body of every error the document shows.
+    public func errorReply(status: Int, message: String, violations: [ContractViolation]) -> SandboxReply? {
+        SandboxJSON.reply(status, ["detail": message])
+    }
+
+    /// The user whose live access token `request` carries, or nil (an
+    /// expired one is counted).
+    private static func user(of request: ContractRequest, at now: Date, state: inout State) -> Int? {
+        guard let token = SandboxJSON.bearer(request), let entry = state.accessTokens[token] else { return nil }
+        guard entry.expires > now else {
+            state.counters.expiredTokens += 1
+            return nil
+        }
+        return entry.user
+    }
+
     private static func handle(_ request: ContractRequest, at now: Date, state: inout State) -> SandboxReply? {
         let body = SandboxJSON.object(request.body)
         func detail(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> SandboxReply {
@@ -139,14 +163,7 @@ public final class SoulBehaviour: SandboxBehaviour {
             return (access, refresh)
         }
         /// The user, or the 401 FastAPI answers.
-        func authenticate(_ state: inout State) -> Int? {
-            guard let token = SandboxJSON.bearer(request), let entry = state.accessTokens[token] else { return nil }
-            guard entry.expires > now else {
-                state.counters.expiredTokens += 1
-                return nil
-            }
-            return entry.user
-        }
+        func authenticate(_ state: inout State) -> Int? { user(of: request, at: now, state: &state) }
         let isE164 = { (phone: String) in phone.range(of: #"^\+[1-9]\d{1,14}$"#, options: .regularExpression) != nil }
 
         switch (request.method, request.path) {
@@ -199,7 +216,10 @@ public final class SoulBehaviour: SandboxBehaviour {
             return SandboxJSON.reply(200, Array(state.moods[user, default: []].reversed()))
         case ("POST", "/api/moods"):
             guard let user = authenticate(&state) else { return detail(401, "Invalid token") }
-            guard let score = body["score"] as? Int, (1...10).contains(score) else { return detail(422, "score must be 1 to 10") }
+            guard let score = body["score"] as? Int, (1...10).contains(score) else { return detail(400, "score must be 1 to 10") }
+            // The shape this sandbox gives a mood (the document defines
+            // none): a note is text or null, as the moods it answers with.
+            guard body["note"] == nil || body["note"] is NSNull || body["note"] is String else { return detail(400, "note must be a string or null") }
             let mood: [String: Any] = state.settings.moodsInAnotherShape
                 ? ["mood_id": "m-\(state.nextMood)", "score": score, "note": body["note"] ?? NSNull(), "recorded_at": SandboxJSON.timestamp(now),
                    "tags": ["sandbox"]]

@@ -75,10 +75,20 @@ public final class TrackerBehaviour: SandboxBehaviour {
         }
     }
 
+    /// A key other than the one set: 401.
+    public func refuseCredential(of request: ContractRequest) -> SandboxReply? {
+        guard let apiKey, request.header("X-API-Key") != apiKey else { return nil }
+        return SandboxJSON.reply(401, ["success": false, "message": "Invalid API key"])
+    }
+
+    /// `{"success": false, "message": ...}`, each broken rule under
+    /// `violations` (the spec's error body allows extra members).
+    public func errorReply(status: Int, message: String, violations: [ContractViolation]) -> SandboxReply? {
+        SandboxJSON.reply(status, ["success": false, "message": message, "violations": ContractRefusal.entries(violations)])
+    }
+
     public func respond(to request: ContractRequest) -> SandboxReply? {
-        if let apiKey, request.header("X-API-Key") != apiKey {
-            return SandboxJSON.reply(401, ["success": false, "message": "Invalid API key"])
-        }
+        if let refusal = refuseCredential(of: request) { return refusal }
         return state.withLock { [sessionIDStyle] in Self.handle(request, state: &$0, sessionIDStyle: sessionIDStyle) }
     }
 
