@@ -19,7 +19,7 @@ a failure or a warning, quoting Schemathesis's report of it.
 
     python3 scripts/sandbox_fuzz/run.py [--examples N] [--seed S] [--backend NAME ...]
 """
-import argparse, os, re, subprocess, sys, threading, time, venv
+import argparse, json, os, re, subprocess, sys, threading, time, urllib.request, venv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -81,6 +81,36 @@ def fuzz(backend, base, examples, seed):
     return generated, failures, report
 
 
+def phases(report):
+    """Each phase of the run and how it ended: `examples ok, coverage ok, fuzzing ok, stateful skipped`."""
+    said = []
+    for name in ('Examples', 'Coverage', 'Fuzzing', 'Stateful'):
+        line = re.search(rf'^\s*(\S+)\s+{name}\b(.*)$', report.split('Test Phases:')[-1], re.M)
+        if line:
+            mark, rest = line.group(1), line.group(2)
+            said.append(f'{name.lower()} ' + ('ok' if mark == '✅' else 'skipped' + (f' {rest.strip()}' if rest.strip() else '') if mark.startswith('⏭') else 'FAILED'))
+    links = re.search(r'API Links:\s+(\d+) covered / (\d+) selected', report)
+    if links:
+        said.append(f'{links.group(1)} of {links.group(2)} links followed')
+    return ', '.join(said)
+
+
+# What the stateful phase must have done on each backend, read from the
+# sandbox's record after the runs: proof it followed the specs' links
+# (sign in, then use what the answer gave) rather than only calling
+# operations one by one.
+STATEFUL_PROOF = {
+    'soul': ('a refresh with the token verify-otp issued, and a mood recorded',
+             lambda state: state.get('refreshCalls', 0) > state.get('refusedRefreshes', 0) and state.get('moodsCreated', 0) > 0),
+    'safepocket': ('a code from the authorization page exchanged',
+                   lambda state: state.get('codeExchanges', 0) > 0),
+    'securenode': ('a billing event replayed with its key (billed once), and a lookup',
+                   lambda state: state.get('billingReplays', 0) > 0 and state.get('lookups', 0) > 0),
+    'mobiletracker': ('a session created and events sent to it',
+                      lambda state: state.get('sessions', 0) > 0 and state.get('events', 0) > 0),
+}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--examples', type=int, default=100, help='test cases per operation and phase (default 100)')
@@ -96,9 +126,18 @@ def main():
             began = time.monotonic()
             generated, failures, report = fuzz(backend, base, options.examples, options.seed)
             said = f'{failures} failures' if failures >= 0 else 'a warning or an error'
-            print(f'SANDBOX-FUZZ {backend}: {generated} cases generated, {said} ({time.monotonic() - began:.1f} s)', flush=True)
+            print(f'SANDBOX-FUZZ {backend}: {generated} cases generated, {said}; {phases(report)} ({time.monotonic() - began:.1f} s)', flush=True)
             if failures != 0:
                 broken.append((backend, report))
+        with urllib.request.urlopen(f'{base}/_sandbox/requests', timeout=10) as answer:
+            record = json.load(answer)
+        for backend in options.backend or BACKENDS:
+            state = record.get(backend, {}).get('state', {})
+            what, proved = STATEFUL_PROOF[backend]
+            counts = ', '.join(f'{name} {value}' for name, value in sorted(state.items()) if isinstance(value, int))
+            print(f'SANDBOX-FUZZ {backend} state: {counts}')
+            if not proved(state):
+                broken.append((backend, f'the sandbox holds no trace of {what}: {state}'))
     finally:
         process.terminate()
         process.wait(timeout=10)

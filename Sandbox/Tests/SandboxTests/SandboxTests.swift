@@ -60,9 +60,11 @@ import Testing
         let unknown = sandbox.handle(ContractRequest(method: "GET", path: "/billing/api/x"))
         #expect(unknown.status == 404 && String(decoding: unknown.body, as: UTF8.self).contains("/mobiletracker, /safepocket, /securenode, /soul"))
         let path = sandbox.handle(ContractRequest(method: "GET", path: "/soul/api/nothing"))
-        #expect(path.status == 404 && (try Self.violations(path)).first?["rule"] == "path")
+        let pathRules = try Self.violations(path)
+        #expect(path.status == 404 && pathRules.first?["rule"] == "path")
         let method = sandbox.handle(ContractRequest(method: "PUT", path: "/soul/healthz"))
-        #expect(method.status == 405 && (try Self.violations(method)).first?["rule"] == "method")
+        let methodRules = try Self.violations(method)
+        #expect(method.status == 405 && methodRules.first?["rule"] == "method")
         #expect(method.header("Allow") == "GET", "RFC 9110: a 405 lists the methods the resource has")
         let counts = sandbox.receivedCounts()["soul"]
         #expect(counts?.notFound == 1 && counts?.rejected == 1, "a missing path is told apart from a broken rule")
@@ -97,12 +99,15 @@ import Testing
         #expect(safepocket.status == 401)
         let envelope = try SandboxTests.object(safepocket)
         #expect((envelope["error"] as? [String: Any])?["code"] as? String == "UNAUTHENTICATED" && envelope["traceId"] is String, "\(envelope)")
-        #expect((try SandboxTests.violations(safepocket)).map { $0["rule"] } == ["security"])
+        let safepocketRules = try SandboxTests.violations(safepocket)
+        #expect(safepocketRules.map { $0["rule"] } == ["security"])
         let soul = sandbox.handle(ContractRequest(method: "GET", path: "/soul/api/moods"))
-        #expect(soul.status == 401 && (try SandboxTests.object(soul))["detail"] is String)
+        let soulBody = try SandboxTests.object(soul)
+        #expect(soul.status == 401 && soulBody["detail"] is String)
         // A missing credential is refused before the body is judged, as a server authenticates first.
         let both = sandbox.handle(ContractRequest(method: "POST", path: "/soul/api/moods", headers: SandboxTests.json, body: Array(#"{"score": 0}"#.utf8)))
-        #expect(both.status == 401 && (try SandboxTests.violations(both)).map { $0["rule"] } == ["security"])
+        let bothRules = try SandboxTests.violations(both)
+        #expect(both.status == 401 && bothRules.map { $0["rule"] } == ["security"])
     }
 
     @Test func aBrokenRuleIs400InTheBackendsErrorBody() throws {
@@ -117,7 +122,8 @@ import Testing
     @Test func aKeyOtherThanTheOneTheBackendWasGivenIsRefused() throws {
         let sandbox = try Self.standard { $0.secureNode.apiKey = "sk_right"; $0.trackerAPIKey = "tk_right" }
         let wrong = sandbox.handle(ContractRequest(method: "GET", path: "/securenode/api/mobile/branding/sync", headers: [("X-API-Key", "sk_wrong")]))
-        #expect(wrong.status == 401 && (try SandboxTests.object(wrong))["error"] as? String == "unauthorized")
+        let wrongBody = try SandboxTests.object(wrong)
+        #expect(wrong.status == 401 && wrongBody["error"] as? String == "unauthorized")
         let right = sandbox.handle(ContractRequest(method: "GET", path: "/securenode/api/mobile/branding/sync", headers: [("X-API-Key", "sk_right")]))
         #expect(right.status == 200)
         let tracker = sandbox.handle(ContractRequest(
@@ -132,7 +138,8 @@ import Testing
         // `/transactions/sync` has POST only; PATCH is not an update of the transaction "sync".
         let reply = sandbox.handle(ContractRequest(method: "PATCH", path: "/safepocket/transactions/sync", headers: [("Authorization", "Bearer x")]))
         #expect(reply.status == 405 && reply.header("Allow") == "POST")
-        #expect(((try SandboxTests.object(reply))["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
+        let body = try SandboxTests.object(reply)
+        #expect((body["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
     }
 }
 
