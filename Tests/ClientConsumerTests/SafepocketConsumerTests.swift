@@ -332,7 +332,7 @@ private enum Fixture {
             #expect(request.header("Accept") == "application/json")
             #expect(request.header("Idempotency-Key") == "3f0c8f4e-1b2a-4c7d-9e8f-0a1b2c3d4e5f")
         }
-        #expect(exchanges.map(\.replayed.status) == [200, 401, 403, 429, 500, 502])
+        #expect(exchanges.map(\.replayed.status) == [200, 400, 401, 403, 429, 500, 502])
 
         let server = try ExampleReplay(examples, operation: "createPlaidLinkToken", status: 200)
         let token = try await client(server).createPlaidLinkToken()

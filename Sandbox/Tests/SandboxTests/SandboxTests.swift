@@ -128,7 +128,7 @@ import Testing
         #expect(right.status == 200)
         let tracker = sandbox.handle(ContractRequest(
             method: "POST", path: "/mobiletracker/v2/tracking-session", headers: SandboxTests.json + [("X-API-Key", "tk_wrong")],
-            body: Array(#"{"device_id": "d", "brand_id": 7}"#.utf8)))
+            body: Array(#"{"device_id": "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b", "os_name": "iOS", "device_type": "Mobile", "brand_id": 925}"#.utf8)))
         #expect(tracker.status == 401)
         #expect(sandbox.receivedCounts()["securenode"]?.refusedCredentials == 1 && sandbox.receivedCounts()["mobiletracker"]?.refusedCredentials == 1)
     }
