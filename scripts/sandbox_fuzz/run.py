@@ -137,7 +137,7 @@ def main():
             counts = ', '.join(f'{name} {value}' for name, value in sorted(state.items()) if isinstance(value, int))
             print(f'SANDBOX-FUZZ {backend} state: {counts}')
             if not proved(state):
-                broken.append((backend, f'the sandbox holds no trace of {what}: {state}'))
+                broken.append((backend, f'the sandbox holds no trace of {what}: {counts}'))
     finally:
         process.terminate()
         process.wait(timeout=10)
