@@ -28,7 +28,7 @@ import subprocess
 # here is a claim that it exists outside, or is plainly an example's; keep
 # each group sorted.
 EXTERNAL_NAMES = frozenset('''
-    AfterFirstUnlockThisDeviceOnly AnyObject AppStorage Array AsyncSequence Atomic BGAppRefreshTask
+    AfterFirstUnlockThisDeviceOnly Allow AnyObject AppStorage Array AsyncSequence Atomic BGAppRefreshTask
     BGProcessingTask BGTaskScheduler Bool CFNetwork CFStringFind CLLocationManager CXCallDirectoryExtensionContext
     CXCallDirectoryManager CXCallDirectoryProvider CXProvider Calendar CallKit Clock Codable CodingKey
     ContinuousClock Crypto Data DatabaseMigrator DatabasePool DatabaseQueue Date Decimal Decodable DecodingError
