@@ -5,9 +5,13 @@ import Foundation
 /// prefix, every request checked against its backend's spec before it is
 /// answered, and a record of what each backend received.
 ///
-/// A request that breaks its spec gets a 400 whose JSON body names each
-/// rule, the field and the spec's file:line:column, and one log line; a
-/// valid one gets the success response its spec documents (status and
+/// A request that breaks its spec is refused as the backend's spec
+/// documents it (401 without a credential the operation accepts, 400 for
+/// another broken rule, 404 and 405 with `Allow`), in the backend's own
+/// error body, each rule with the field and the spec's file:line:column in
+/// the `Sandbox-Violations` header, and one log line; a credential of the
+/// right shape that the backend does not accept gets its 401; a valid one
+/// gets the success response its spec documents (status and
 /// example body), or a fault the ``FaultPlan`` draws for it. `GET
 /// /_sandbox/requests` lists what each backend received; `/_sandbox/faults`
 /// reads and replaces the plan. A backend with a ``SandboxBehaviour``
