@@ -56,9 +56,19 @@ enum ContractRefusal {
         }
     }
 
-    /// The violations as the ``violationsHeader`` value.
+    /// How many violations the header lists at most: a header field past a
+    /// few kilobytes is cut or refused by proxies (the body's message has
+    /// every one).
+    static let headerLimit = 20
+
+    /// The violations as the ``violationsHeader`` value: the first
+    /// ``headerLimit``, and an entry of rule `more` counting the rest.
     static func headerValue(_ violations: [ContractViolation]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: entries(violations), options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
+        var listed = entries(Array(violations.prefix(headerLimit)))
+        if violations.count > headerLimit {
+            listed.append(["rule": "more", "field": "", "message": "\(violations.count - headerLimit) more, in the body"])
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: listed, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
         var ascii = ""
         for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
             if scalar.isASCII, scalar.value >= 0x20, scalar.value != 0x7F {

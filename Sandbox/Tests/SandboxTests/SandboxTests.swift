@@ -133,6 +133,37 @@ import Testing
         #expect(sandbox.receivedCounts()["securenode"]?.refusedCredentials == 1 && sandbox.receivedCounts()["mobiletracker"]?.refusedCredentials == 1)
     }
 
+    @Test func theViolationsHeaderStaysShortAndASCII() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = folder.appendingPathComponent("closed.yaml")
+        try """
+            openapi: 3.0.3
+            info: {title: Closed, version: '1'}
+            paths:
+              /items:
+                post:
+                  requestBody:
+                    required: true
+                    content:
+                      application/json:
+                        schema: {type: object, additionalProperties: false, properties: {a: {type: integer}}}
+                  responses:
+                    '204': {description: Taken.}
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        let sandbox = Sandbox(backends: [try SandboxBackend(name: "closed", specPath: spec.path)])
+        // Thirty members the schema does not allow, named outside ASCII.
+        let members = (0..<30).map { "\"\u{E9}t\u{E9}\($0)\": 1" }.joined(separator: ", ")
+        let reply = sandbox.handle(ContractRequest(method: "POST", path: "/closed/items", headers: SandboxTests.json, body: Array("{\(members)}".utf8)))
+        #expect(reply.status == 400)
+        let header = try #require(reply.header("Sandbox-Violations"))
+        #expect(header.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 }, "written in ASCII: \(header.prefix(200))")
+        let rules = try SandboxTests.violations(reply)
+        #expect(rules.count == 21 && rules.last?["rule"] == "more" && rules.last?["message"] == "10 more, in the body", "\(rules.count) entries")
+        #expect(rules.first?["field"]?.contains("\u{E9}t\u{E9}") == true || rules.first?["message"]?.contains("\u{E9}t\u{E9}") == true, "the escapes read back as the name")
+    }
+
     @Test func aConcretePathIsMatchedBeforeATemplatedOne() throws {
         let sandbox = try Self.standard()
         // `/transactions/sync` has POST only; PATCH is not an update of the transaction "sync".
