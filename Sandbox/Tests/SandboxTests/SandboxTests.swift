@@ -22,6 +22,17 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])
     }
 
+    /// A backend called `name` over the spec `yaml`, written to
+    /// `NAME.yaml` in a folder of its own that is removed once it is read.
+    static func backend(_ name: String, spec yaml: String) throws -> SandboxBackend {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = folder.appendingPathComponent("\(name).yaml")
+        try yaml.write(to: spec, atomically: true, encoding: .utf8)
+        return try SandboxBackend(name: name, specPath: spec.path)
+    }
+
     /// The broken rules a refusal lists in its `Sandbox-Violations` header.
     static func violations(_ reply: SandboxReply) throws -> [[String: String]] {
         let header = try #require(reply.header("Sandbox-Violations"))
@@ -134,11 +145,7 @@ import Testing
     }
 
     @Test func theViolationsHeaderStaysShortAndASCII() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let spec = folder.appendingPathComponent("closed.yaml")
-        try """
+        let closed = try SandboxTests.backend("closed", spec: """
             openapi: 3.0.3
             info: {title: Closed, version: '1'}
             paths:
@@ -151,8 +158,8 @@ import Testing
                         schema: {type: object, additionalProperties: false, properties: {a: {type: integer}}}
                   responses:
                     '204': {description: Taken.}
-            """.write(to: spec, atomically: true, encoding: .utf8)
-        let sandbox = Sandbox(backends: [try SandboxBackend(name: "closed", specPath: spec.path)])
+            """)
+        let sandbox = Sandbox(backends: [closed])
         // Thirty members the schema does not allow, named outside ASCII.
         let members = (0..<30).map { "\"\u{E9}t\u{E9}\($0)\": 1" }.joined(separator: ", ")
         let reply = sandbox.handle(ContractRequest(method: "POST", path: "/closed/items", headers: SandboxTests.json, body: Array("{\(members)}".utf8)))

@@ -255,11 +255,7 @@ import Testing
 
     @Test func strictModeTurnsAnAnswerThatBreaksTheSpecIntoA500() throws {
         let lines = LogLines()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strict-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let spec = folder.appendingPathComponent("items.yaml")
-        try """
+        let items = try SandboxTests.backend("items", spec: """
             openapi: 3.0.3
             info: {title: Items, version: '1'}
             paths:
@@ -277,8 +273,8 @@ import Testing
                             properties:
                               items: {type: array, items: {type: integer}}
                           example: {items: [1, "two"]}
-            """.write(to: spec, atomically: true, encoding: .utf8)
-        let sandbox = Sandbox(backends: [try SandboxBackend(name: "items", specPath: spec.path)], strict: true, log: lines.append)
+            """)
+        let sandbox = Sandbox(backends: [items], strict: true, log: lines.append)
         let reply = sandbox.handle(ContractRequest(method: "GET", path: "/items/items"))
         #expect(reply.status == 500)
         let body = try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])
