@@ -144,12 +144,7 @@ public final class Sandbox: Sendable {
 
     /// The 500 strict mode answers instead of a reply that breaks the spec.
     static func strictFailure(operation: String, status: Int, violations: [ContractViolation]) -> SandboxReply {
-        let entries: [[String: String]] = violations.map { violation in
-            var entry = ["rule": violation.rule, "field": violation.field, "message": violation.message]
-            if let position = violation.specPosition { entry["spec"] = position }
-            return entry
-        }
-        return SandboxJSON.reply(500, ["error": "contract-response", "operation": operation, "status": status, "violations": entries])
+        SandboxJSON.reply(500, ["error": "contract-response", "operation": operation, "status": status, "violations": ContractRefusal.entries(violations)])
     }
 
     /// The answer to a request its spec does not allow: a status the

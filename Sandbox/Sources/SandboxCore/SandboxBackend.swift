@@ -30,7 +30,7 @@ public struct SandboxBackend: Sendable {
     /// spec gives one.
     func documentedSuccess(for operationID: String?) -> SandboxReply {
         let document = contract.document
-        guard let operation = document.operations.first(where: { ($0.operation.operationId ?? "\($0.method.wireName) \($0.path)") == operationID })?.operation else {
+        guard let operation = operation(operationID) else {
             return .json(500, #"{"error": "sandbox", "message": "the matched operation is gone"}"#)
         }
         let successes = operation.responses.compactMap { key, response -> (Int, Response)? in
@@ -59,19 +59,19 @@ extension SandboxBackend {
     /// else its range (`4XX`), else `default`.
     func documentedResponse(for status: Int, of operationID: String?) -> Response? {
         guard let operation = operation(operationID) else { return nil }
-        let keys = [String(status), "\(status / 100)XX", "\(status / 100)xx", "default"]
-        for key in keys {
-            if let response = operation.responses[key] { return contract.document.resolve(response) }
-        }
-        return nil
+        return Self.responseKeys(for: status).lazy.compactMap { operation.responses[$0] }.first.flatMap { contract.document.resolve($0) }
     }
 
     /// Which of `statuses` the operation documents, by code, range or `default`.
     func documentedStatuses(_ statuses: [Int], of operationID: String?) -> Set<Int> {
-        Set(statuses.filter { status in
-            guard let operation = operation(operationID) else { return false }
-            return [String(status), "\(status / 100)XX", "\(status / 100)xx", "default"].contains { operation.responses[$0] != nil }
-        })
+        guard let operation = operation(operationID) else { return [] }
+        return Set(statuses.filter { status in Self.responseKeys(for: status).contains { operation.responses[$0] != nil } })
+    }
+
+    /// The `responses` keys that answer for `status`, most specific first:
+    /// its code, its range (`4XX`, either case), then `default`.
+    private static func responseKeys(for status: Int) -> [String] {
+        [String(status), "\(status / 100)XX", "\(status / 100)xx", "default"]
     }
 
     /// The body the spec documents for `status` of the operation (its
