@@ -59,6 +59,7 @@ class Response:
     headers: dict = field(default_factory=dict)   # documented headers -> text
     error: str = None
     stream_member: object = None  # for a streamed array: the member holding it ('' when the body is the array)
+    event_stream: str = None    # a sequential media type read through the client's events method
 
 
 @dataclass
@@ -74,7 +75,10 @@ class Call:
     error: str = None  # set when the arguments could not be synthesized
 
     def request_line(self):
-        return {'key': self.key, 'call': self.index, 'arguments': self.arguments}
+        line = {'key': self.key, 'call': self.index, 'arguments': self.arguments}
+        if self.response is not None and self.response.event_stream:
+            line['stream'] = self.response.event_stream
+        return line
 
 
 def _parameters(op):
@@ -188,7 +192,23 @@ def _body_value(synth, doc, op, request, mode, variant, record, aim=frozenset(),
     return value
 
 
-def _response(synth, status, mode, variant, record, streamed=False, head=False, aim=frozenset(), seek=frozenset()):
+def _answer_media_type(status, events, index):
+    """The media type a success answers call `index` with: when the client
+    has an events method for the response's sequential media types, each
+    of them in turn with the one its plain method reads (JSON, say), so
+    that every media type is sent to the method that reads it."""
+    plain = inventory.response_media_type(status.response)
+    if not events or not status.key.startswith('2'):
+        return plain, None
+    offered = [m for m in (status.response.get('content') or {}) if m in events]
+    if not offered:
+        return plain, None
+    choices = ([plain] if plain not in offered else []) + offered
+    chosen = choices[index % len(choices)]
+    return chosen, (chosen if chosen in offered else None)
+
+
+def _response(synth, status, mode, variant, record, streamed=False, head=False, aim=frozenset(), seek=frozenset(), events=(), index=0):
     """The body and headers the server answers with `status`."""
     doc = synth.doc
     response = Response(status)
@@ -204,11 +224,14 @@ def _response(synth, status, mode, variant, record, streamed=False, head=False, 
             response.headers[name] = _header_text(value)
         if status.code in inventory.NO_BODY or head:
             return response
-        media_type = inventory.response_media_type(status.response)
+        media_type, response.event_stream = _answer_media_type(status, events, index)
         if media_type is None:
             return response
         response.media_type = media_type
-        pointer = oas.media_schema_pointer(doc, status.response, status.pointer, media_type)
+        if response.event_stream:
+            pointer = oas.stream_item_pointer(doc, status.response, status.pointer, media_type)
+        else:
+            pointer = oas.media_schema_pointer(doc, status.response, status.pointer, media_type)
         if pointer is None:
             return response
         local = Record()
@@ -300,7 +323,7 @@ def plan(synth, op, entry):
         except SynthesisError as error:
             call.error = str(error)
         call.response = _response(synth, status, mode, variant, record, streamed=bool(entry.get('streaming')), head=op.method == 'HEAD',
-                                  aim=aim, seek=seek)
+                                  aim=aim, seek=seek, events=entry.get('events') or (), index=len(calls))
         calls.append(call)
         answered.add(status.key)
         gained = len(record.enums - covered.enums) + len(record.branches - covered.branches) + len(record.nulls - covered.nulls)

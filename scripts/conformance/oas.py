@@ -229,6 +229,34 @@ def media_schema_pointer(doc, holder, holder_pointer, media_type):
     return f'{holder_pointer}/content/{escape(media_type)}/schema'
 
 
+def stream_item_pointer(doc, holder, holder_pointer, media_type):
+    """Pointer to the schema of one element of a sequential media type, or
+    None when the spec gives the elements none (each is then text): 3.2's
+    `itemSchema` or `x-item-schema` (for server-sent events, the
+    `contentSchema` of its `data`, or None when `data` is a plain string),
+    else `schema` unless it describes the stream as a string."""
+    media = (holder.get('content') or {}).get(media_type)
+    if not isinstance(media, dict):
+        return None
+    base = f'{holder_pointer}/content/{escape(media_type)}'
+    for key in ('itemSchema', 'x-item-schema'):
+        if key not in media or (key == 'itemSchema' and not str(doc.get('openapi', '')).startswith('3.2')):
+            continue
+        item, pointer = resolve(doc, media[key], f'{base}/{key}')
+        if media_type.split(';')[0].strip().lower() == 'text/event-stream' and isinstance(item, dict):
+            data = (item.get('properties') or {}).get('data')
+            if data is not None:
+                data, data_pointer = resolve(doc, data, f'{pointer}/properties/data')
+                return f'{data_pointer}/contentSchema' if isinstance(data, dict) and 'contentSchema' in data else None
+        return pointer
+    if 'schema' not in media:
+        return None
+    schema, _ = resolve(doc, media['schema'], f'{base}/schema')
+    if isinstance(schema, dict) and schema.get('type') in ('string', ['string']):
+        return None
+    return f'{base}/schema'
+
+
 def responses(doc, op):
     """[(status string, resolved response, pointer)] in document order."""
     result = []

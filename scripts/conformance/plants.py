@@ -59,6 +59,16 @@ PLANTS = {
         'Runtime/Sources/ClientRuntime/Client/ClientCore.swift',
         'of item: Item.Type, member: String?, envelope: Envelope.Type, batchSize: Int = 256',
         'of item: Item.Type, member: String?, envelope: Envelope.Type, batchSize: Int = Int.max'),
+    'sse-data-lines-run-together': (
+        'the data lines of a server-sent event joined without their line feed',
+        'Runtime/Sources/ClientRuntime/Streaming/EventStreamParser.swift',
+        'if hasData { data.append(0x0A) }',
+        'if hasData, false { data.append(0x0A) }'),
+    'sse-id-not-carried-over': (
+        'a server-sent event without an id field given none, not the last one',
+        'Runtime/Sources/ClientRuntime/Streaming/EventStreamParser.swift',
+        '            data.removeAll(keepingCapacity: true)\n            hasData = false\n            eventType.removeAll(keepingCapacity: true)\n        }',
+        '            data.removeAll(keepingCapacity: true)\n            hasData = false\n            eventType.removeAll(keepingCapacity: true)\n            lastEventID = nil\n        }'),
 }
 
 

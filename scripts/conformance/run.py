@@ -167,9 +167,13 @@ class DriverProcess:
         # "Fatal error: ..." when it traps) names the failure of a crash.
         self.errors = tempfile.TemporaryFile(mode='w+')
         self.process = subprocess.Popen(self.command + ['--server-url', self.url], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.errors, text=True, bufsize=1)
+                                        stderr=self.errors, bufsize=0)
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
+        # What was read of standard output past the last whole line: a
+        # progress line and the result line can arrive in one read, and the
+        # second must not wait on a pipe that has nothing more to say.
+        self.pending = b''
 
     def restart(self):
         """A new driver process after one died: the calls that follow run."""
@@ -182,17 +186,16 @@ class DriverProcess:
         if self.process.poll() is not None:
             return None
         try:
-            self.process.stdin.write(json.dumps(line) + '\n')
+            self.process.stdin.write((json.dumps(line) + '\n').encode())
             self.process.stdin.flush()
         except BrokenPipeError:
             return None
         while True:
-            if not self.selector.select(CALL_TIMEOUT):
-                self.process.kill()
+            text = self.read_line()
+            if text is None:
                 return None
-            text = self.process.stdout.readline()
             try:
-                result = json.loads(text) if text else None
+                result = json.loads(text)
             except ValueError:
                 return None
             if isinstance(result, dict) and 'progress' in result and 'outcome' not in result:
@@ -200,6 +203,20 @@ class DriverProcess:
                     progress()
                 continue
             return result
+
+    def read_line(self):
+        """The driver's next line of output; None when it ended or said
+        nothing for CALL_TIMEOUT seconds (it is then killed)."""
+        while b'\n' not in self.pending:
+            if not self.selector.select(CALL_TIMEOUT):
+                self.process.kill()
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b'\n')
+        return line.decode('utf-8', 'replace')
 
     def last_error(self):
         """The last line the driver printed on standard error, if any."""
@@ -249,12 +266,40 @@ def body_failures(result, sent):
 
 
 def stream_failures(kind, body, sent):
+    if kind == 'json' and isinstance(body, dict) and isinstance(body.get('events'), list):
+        return event_failures(body['events'], sent)
+    if sent.through_events:
+        return [('response.events', f'a {kind} body, not the elements of the events method the call asked for')]
     if kind == 'json' and isinstance(body, list):
         return differences(sent.events, body, 'response.events')
     received = _bytes_of(kind, body)
     if received == sent.raw:
         return []
     return [('response.body', 'stream differs from the one sent')]
+
+
+def event_failures(reported, sent):
+    """What an events method reported against the events sent: each
+    payload (a text payload read as the JSON it holds), and for server-sent
+    events each `event` name and ID."""
+    if len(reported) != len(sent.events):
+        return [('response.events', f'{len(reported)} events reported, {len(sent.events)} sent')]
+    found = []
+    for index, (event, payload) in enumerate(zip(reported, sent.events)):
+        data = event.get('data') if isinstance(event, dict) else None
+        if isinstance(data, str) and not isinstance(payload, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                found.append((f'response.events[{index}]', f'the text {data[:80]!r} is not the JSON sent'))
+                continue
+        found += differences(payload, data, f'response.events[{index}]')
+        if sent.event_meta is not None:
+            expected = sent.event_meta[index]
+            for name in ('event', 'id'):
+                if event.get(name) != expected[name]:
+                    found.append((f'response.events[{index}].{name}', f'{event.get(name)!r} != expected {expected[name]!r}'))
+    return found
 
 
 def _bytes_of(kind, body):

@@ -97,6 +97,8 @@ class Sent:
     raw: bytes = b''
     streaming: bool = False
     events: list = None        # JSON values of the events of a stream
+    event_meta: list = None    # server-sent events: each one's `event` and `id` ({'event': None, 'id': 'e0-0'})
+    through_events: bool = False  # the call asked for the client's events method
     headers: dict = field(default_factory=dict)
     defaults: dict = field(default_factory=dict)
     pause_at: int = None       # a streamed array: bytes sent before the client's first element
@@ -186,6 +188,7 @@ class ConformanceServer:
                                                       f'the media type of the documented {planned.status.key} response'))
         body = encode_body(planned.media_type, planned.value, call)
         body.status, body.headers, body.defaults, body.null_members = sent.status, sent.headers, sent.defaults, sent.null_members
+        body.through_events = bool(planned.event_stream)
         if planned.stream_member is not None and body.kind == 'json':
             body.raw, body.pause_at = streamed_array(planned.value, planned.stream_member)
             body.streaming = True
@@ -263,17 +266,56 @@ def streamed_array(value, member):
 def stream_body(media_type, value, call):
     """Three events whose payloads are the planned value (an object when
     the spec gives none), the second with text outside ASCII so that a
-    chunk boundary falls inside a UTF-8 character; SSE lines end in CRLF."""
-    first = value if value is not None else {'event': 0, 'call': call.index}
-    events = [first, {'text': 'caf\u00e9 \u4e2d \U0001F600', 'call': call.index} if value is None else first, first]
+    chunk boundary falls inside a UTF-8 character. Each call writes its
+    stream another way the formats allow, to try to break the client's
+    reader: server-sent events with CR LF, LF or CR line ends in turn, a
+    byte order mark, comments, an unknown field, `retry`, a field without a
+    colon, `data` without its space, data split over several lines, an
+    `event` name on some events and an `id` that carries over to the next;
+    JSON Lines with CR LF and blank lines; JSON Sequences with an empty
+    record."""
     base = media_type.split(';')[0].strip().lower()
-    if base == 'text/event-stream':
-        text = ''.join(f'id: {i}\r\ndata: {json.dumps(v, ensure_ascii=False)}\r\n\r\n' for i, v in enumerate(events))
-    elif base == 'application/json-seq':
-        text = ''.join(f'\x1e{json.dumps(v, ensure_ascii=False)}\n' for v in events)
+    if value is None:
+        # No schema: each element is its text, compared exactly (a second
+        # line in an event's data, where the format allows one).
+        events = [f'text, call {call.index}', 'caf\u00e9 \u4e2d \U0001F600' + ('\nand a second line' if base == 'text/event-stream' else ''),
+                  '{"not": "decoded"}']
     else:
-        text = ''.join(json.dumps(v, ensure_ascii=False) + '\n' for v in events)
-    return Sent(0, media_type, 'text', text, text.encode(), True, events)
+        events = [value, value, value]
+    meta = None
+    if base == 'text/event-stream':
+        end = ('\r\n', '\n', '\r')[call.index % 3]
+        lines = ['\ufeff: a byte order mark, then a comment' if call.index % 2 else ': a comment', 'retry: 2500', 'x-unknown: ignored', '']
+        meta = []
+        for i, payload in enumerate(events):
+            text = payload if value is None else json.dumps(payload, ensure_ascii=False)
+            name = 'update' if i == 1 else None
+            if name:
+                lines.append(f'event: {name}')
+            if i != 2:
+                lines.append(f'id: e{call.index}-{i}')
+            if i == 1:
+                # Over several data lines, joined by line feeds: the text's
+                # own lines, or the JSON written over several (and a last
+                # empty line, which adds a line feed JSON reads as space).
+                pretty = (payload if value is None else json.dumps(payload, ensure_ascii=False, indent=1)).split('\n')
+                lines += [f'data: {line}' for line in pretty] + ([] if value is None else ['data'])
+            elif i == 2:
+                lines += [f'data:{text}', ': between events']
+            else:
+                lines.append(f'data: {text}')
+            lines.append('')
+            meta.append({'event': name, 'id': f'e{call.index}-{min(i, 1)}'})
+        text = end.join(lines) + end
+    elif base == 'application/json-seq':
+        records = [v if value is None else json.dumps(v, ensure_ascii=False) for v in events]
+        text = f'\x1e{records[0]}\n\x1e{records[1]}\n\x1e\n\x1e{records[2]}\n'
+    else:
+        records = [v if value is None else json.dumps(v, ensure_ascii=False) for v in events]
+        text = records[0] + '\r\n\n' + ''.join(record + '\n' for record in records[1:])
+    sent = Sent(0, media_type, 'text', text, text.encode(), True, events)
+    sent.event_meta = meta
+    return sent
 
 
 class _RequestCheck:

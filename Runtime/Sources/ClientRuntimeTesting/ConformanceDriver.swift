@@ -57,7 +57,8 @@ public enum ConformanceDriver {
             }
             result["key"] = .string(key)
             result["call"] = members["call"] ?? .null
-            let arguments = try ConformanceArguments(members["arguments"] ?? .object([:]))
+            var arguments = try ConformanceArguments(members["arguments"] ?? .object([:]))
+            if case .string(let mediaType)? = members["stream"] { arguments.eventStream = mediaType }
             do {
                 let outcome = try await call(key, serverURL, arguments)
                 result["outcome"] = "ok"
@@ -117,6 +118,10 @@ public struct ConformanceArguments: Sendable {
     let parameters: [String: [String: JSONValue]]
     /// The body, absent when the call passes none.
     let body: JSONValue?
+    /// The sequential media type the harness answers a success with (the
+    /// request line's `stream`): the call goes through the operation's
+    /// events method. Nil: through its plain method.
+    public internal(set) var eventStream: String?
 
     /// Reads the `arguments` object of a request line.
     init(_ json: JSONValue) throws {
@@ -226,6 +231,24 @@ public enum ConformanceBody: Sendable {
         }
         members[member] = .array(elements)
         return .json(.object(members))
+    }
+}
+
+extension ConformanceBody {
+    /// The elements of an event stream, each `{"data": ..., "event": ...,
+    /// "id": ...}` with its data encoded again (a string for a text stream),
+    /// read as they arrive: the first is told to the harness at once.
+    public static func events<Payload: Encodable & Sendable>(_ stream: EventStream<Payload>) async throws -> ConformanceBody {
+        var events: [JSONValue] = []
+        for try await event in stream {
+            events.append(.object([
+                "data": try JSONValue(encoding: event.data),
+                "event": event.event.map(JSONValue.string) ?? .null,
+                "id": event.id.map(JSONValue.string) ?? .null,
+            ]))
+            if events.count == 1 { ConformanceDriver.reportFirstElement() }
+        }
+        return .json(.object(["events": .array(events)]))
     }
 }
 

@@ -112,6 +112,43 @@ extension ClientRenderer {
             renderResponseSwitch(operation, into: &writer)
         }
         if let streaming = operation.streaming { renderStreamedMethod(operation, streaming, parameters: parameters, into: &writer) }
+        if let events = operation.events { renderEventsMethod(operation, events, parameters: parameters, into: &writer) }
+    }
+
+    /// The method that reads a sequential media type one element at a time.
+    func renderEventsMethod(_ operation: OperationDeclaration, _ events: EventStreamDeclaration, parameters: String, into writer: inout SwiftWriter) {
+        let types = events.mediaTypes.map { SwiftComment.code($0) }.joined(separator: ", ")
+        let payload = events.payloadType.map { "`\($0)`" } ?? "its text (the spec gives the elements no schema)"
+        let reconnects = operation.isIdempotent
+            ? "A dropped server-sent-event connection connects again with `Last-Event-ID` (`core.eventStreamReconnection`)."
+            : "The operation may not be repeated, so a dropped connection ends the stream with its error."
+        writer.line("")
+        writer.documentation("""
+            `\(SwiftName.unescaped(operation.methodName))`, its \(types) body read one element at a time while it arrives, \
+            each element's data decoded as \(payload). Memory holds one piece of the body, however long the stream runs; \
+            cancelling the task that iterates closes the connection. \(reconnects)
+
+            - Throws: what `\(SwiftName.unescaped(operation.responseMethodName))` throws for a status other than \(events.status).
+            """)
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        let payloadType = events.payloadType?.description ?? "String"
+        writer.block("\(access) func \(events.methodName)(\(parameters)) async throws -> EventStream<\(payloadType)>") { writer in
+            renderRequest(operation, accept: events.mediaTypes.joined(separator: ", "), into: &writer)
+            writer.line("let opened = try await core.open(request)")
+            writer.block("if \(Self.statusCondition(events.status, "opened.status"))") { writer in
+                let reopen: String
+                if operation.isIdempotent {
+                    writer.line("let core = core, sent = request")
+                    reopen = "{ lastEventID in try await core.open(sent, lastEventID: lastEventID) }"
+                } else {
+                    reopen = "nil"
+                }
+                let start = events.payloadType.map { "opened.eventStream(of: \($0).self, " } ?? "opened.eventTextStream("
+                writer.line("return \(start)expected: .\(events.expectedFormat), reopen: \(reopen), reconnection: core.eventStreamReconnection)")
+            }
+            writer.line("let response = try await opened.collect()")
+            renderResponseSwitch(operation, includingSuccess: false, into: &writer)
+        }
     }
 
     /// The method that decodes the response's array while the body arrives.

@@ -3,8 +3,11 @@ import Foundation
 /// The request an operation method builds: parameters, body, `Accept`, and
 /// the security descriptors' kinds.
 extension ClientRenderer {
-    /// Declares `request` with the operation's parameters, body and `Accept`.
-    func renderRequest(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+    /// Declares `request` with the operation's parameters, body and `Accept`
+    /// (`accept` in place of the operation's, for a method that reads one
+    /// media type of it).
+    func renderRequest(_ operation: OperationDeclaration, accept: String? = nil, into writer: inout SwiftWriter) {
+        let accept = accept ?? operation.accept
         var checks: [String] = []
         for parameter in operation.parameters {
             checks += validation.checks(
@@ -19,7 +22,7 @@ extension ClientRenderer {
                 checks.forEach { writer.line($0) }
             }
         }
-        let mutates = !operation.parameters.isEmpty || operation.body != nil || operation.accept != nil
+        let mutates = !operation.parameters.isEmpty || operation.body != nil || accept != nil
         writer.line("\(mutates ? "var" : "let") request = RequestBuilder(Operations.\(SwiftName.unescaped(operation.methodName)))")
         for parameter in operation.parameters {
             let name = SwiftLiteral.string(parameter.wireName)
@@ -40,7 +43,7 @@ extension ClientRenderer {
             }
         }
         if let body = operation.body { renderBody(body, into: &writer) }
-        if let accept = operation.accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
+        if let accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
     }
 
     /// The `SecuritySchemeDescriptor.Kind` expression.

@@ -96,6 +96,14 @@ struct ConformanceDriverRenderer {
         // A streamed operation is called through its streamed method: each
         // element as it arrives, the first one told to the harness at once.
         func renderSuccess(into writer: inout SwiftWriter) {
+            // A call the harness answers with a sequential media type goes
+            // through the events method, each element as it arrives.
+            if let events = operation.events {
+                writer.block("if arguments.eventStream != nil") { writer in
+                    writer.line("let stream = try await client.\(SwiftName.unescaped(events.methodName))(\(arguments.joined(separator: ", ")))")
+                    writer.line("return try await ConformanceOutcome(status: stream.status, headers: stream.response.headerFields, body: .events(stream))")
+                }
+            }
             guard let streaming = operation.streaming else {
                 writer.line("let response = \(call)")
                 renderOutcome(operation.success, value: "response", responses: success, into: &writer)
@@ -194,6 +202,7 @@ struct ConformanceDriverRenderer {
         var parameters: [Parameter]
         var responses: [Response]
         var streaming: Bool
+        var events: [String]
 
         // `operationId` and `requestBody` are written even when null.
         func encode(to encoder: any Encoder) throws {
@@ -204,9 +213,10 @@ struct ConformanceDriverRenderer {
             try container.encode(parameters, forKey: .parameters)
             try container.encode(responses, forKey: .responses)
             try container.encode(streaming, forKey: .streaming)
+            try container.encode(events, forKey: .events)
         }
 
-        enum CodingKeys: String, CodingKey { case key, operationId, requestBody, parameters, responses, streaming }
+        enum CodingKeys: String, CodingKey { case key, operationId, requestBody, parameters, responses, streaming, events }
     }
 
     private struct Body: Encodable {
@@ -243,7 +253,7 @@ struct ConformanceDriverRenderer {
                     }
                     return Response(status: response.status, decoding: decoding)
                 },
-                streaming: operation.streaming != nil)
+                streaming: operation.streaming != nil, events: operation.events?.mediaTypes ?? [])
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

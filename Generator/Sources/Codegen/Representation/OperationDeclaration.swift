@@ -41,6 +41,9 @@ public struct OperationDeclaration: Sendable, Hashable {
     /// The method that decodes the success body's array while it arrives,
     /// when the spec asks for one (`x-stream-array`).
     public var streaming: StreamingDeclaration?
+    /// The method that reads a success body of a sequential media type
+    /// (server-sent events, JSON Lines, JSON Sequences) one element at a time.
+    public var events: EventStreamDeclaration?
     /// Whether the runtime's response cache may keep the responses, and
     /// their freshness when the server states none (`x-cache`).
     public var cache: CacheExtension = .byHeaders
@@ -88,6 +91,24 @@ public struct StreamingDeclaration: Sendable, Hashable {
     /// What the rest of the body decodes into: the success type (its array
     /// empty), or `EmptyBody` when the body is the array.
     public var envelopeType: SwiftType
+}
+
+/// A method that reads a success response of a sequential media type one
+/// element at a time (`EventStream`).
+public struct EventStreamDeclaration: Sendable, Hashable {
+    /// The method name (`createChatCompletionEvents`).
+    public var methodName: String
+    /// The success status whose body is the stream (`200`, `2XX`).
+    public var status: String
+    /// The sequential media types of that response, as the spec writes
+    /// them, in its order (the method's `Accept`).
+    public var mediaTypes: [String]
+    /// The runtime's `EventStreamFormat` case of the first one
+    /// (`serverSentEvents`): how a body without a `Content-Type` is read.
+    public var expectedFormat: String
+    /// The type each element's data decodes into; nil when the spec gives
+    /// the elements no schema, so each arrives as its text.
+    public var payloadType: SwiftType?
 }
 
 /// A security scheme used by an operation.

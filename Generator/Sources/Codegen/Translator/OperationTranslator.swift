@@ -35,6 +35,12 @@ struct OperationTranslator {
             }
             result.append(declaration)
         }
+        // Named once every operation has its names: an events method never
+        // takes the name of a later operation's method.
+        for index in result.indices where result[index].events != nil {
+            let name = methodNames.claim(SwiftName.unescaped(result[index].methodName) + "Events")
+            result[index].events?.methodName = name
+        }
         return result
     }
 
@@ -93,6 +99,7 @@ struct OperationTranslator {
             security: security(operation), accept: accept, isIdempotent: Self.isIdempotent(operation, method: method),
             streaming: streaming(operation, success: success), cache: CacheExtension.read(operation, method: method),
             isOfflineQueueable: OfflineQueueExtension.read(operation, method: method))
+        if method != .head { declaration.events = eventStream(operation, typePrefix: typePrefix) }
         declaration.secretFields = marks.secretFields
         declaration.secretPathParameters = marks.secretPathParameters
         declaration.loggablePaths = marks.loggablePaths
@@ -129,6 +136,50 @@ struct OperationTranslator {
                 }
             }
         }
+    }
+
+    /// The method reading a sequential media type one element at a time,
+    /// when the operation's one success status offers one: its elements'
+    /// schema is OpenAPI 3.2's `itemSchema` (or `x-item-schema`; for
+    /// server-sent events, the `contentSchema` of the item's `data`, or its
+    /// text), else the media type's `schema` when it describes one element
+    /// (not the stream as a string); with neither, each element is its text.
+    private func eventStream(_ operation: OpenAPIModel.Operation, typePrefix: String) -> EventStreamDeclaration? {
+        let successes = operation.responses.filter { $0.key.hasPrefix("2") }
+        guard successes.count == 1, let (status, reference) = successes.first, let response = document.resolve(reference) else { return nil }
+        let sequential = response.content.filter { SequentialMediaType.formatCase(of: $0.key) != nil }
+        guard let first = sequential.first, let expected = SequentialMediaType.formatCase(of: first.key) else { return nil }
+        let suggestedName = typePrefix + "Event"
+        var payload: SwiftType?
+        if let entry = sequential.first(where: { $0.value.itemSchema != nil }), let item = entry.value.itemSchema {
+            if SequentialMediaType.formatCase(of: entry.key) == "serverSentEvents" {
+                payload = serverSentEventPayload(item, suggestedName: suggestedName)
+            } else {
+                payload = models.topLevelType(for: item, suggestedName: suggestedName)
+            }
+        } else if let schema = sequential.lazy.compactMap(\.value.schema).first, !describesText(schema) {
+            payload = models.topLevelType(for: schema, suggestedName: suggestedName)
+        }
+        return EventStreamDeclaration(methodName: "", status: status, mediaTypes: sequential.map(\.key), expectedFormat: expected, payloadType: payload)
+    }
+
+    /// What a server-sent event's `data` decodes into under a 3.2 item
+    /// schema: the `contentSchema` of its `data` property, nil (text) when
+    /// `data` is a plain string, the item schema itself when it describes
+    /// no event (no `data` property).
+    private func serverSentEventPayload(_ item: RefOr<Schema>, suggestedName: String) -> SwiftType? {
+        guard let schema = document.resolve(item), let data = schema.properties["data"] else {
+            return models.topLevelType(for: item, suggestedName: suggestedName)
+        }
+        if let content = document.resolve(data)?.contentSchema { return models.topLevelType(for: content, suggestedName: suggestedName) }
+        return nil
+    }
+
+    /// Whether a schema describes text rather than one JSON element: a
+    /// string (the whole stream as text, or binary).
+    private func describesText(_ reference: RefOr<Schema>) -> Bool {
+        guard let schema = document.resolve(reference) else { return false }
+        return schema.types == [.string]
     }
 
     /// Whether the operation may be sent more than once with the effect of

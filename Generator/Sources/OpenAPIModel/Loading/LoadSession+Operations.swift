@@ -267,9 +267,11 @@ extension LoadSession {
     private func mediaType(_ node: Node) -> MediaType? {
         guard expectObject(node, "a Media Type object") else { return nil }
         var media = MediaType(location: node.location)
-        fields(of: node, "a Media Type object", known: ["schema", "example", "examples", "encoding"], extensions: &media.extensions) { key, value in
+        let known = ["schema", "example", "examples", "encoding"] + (version.minor >= 2 ? ["itemSchema"] : [])
+        fields(of: node, "a Media Type object", known: known, extensions: &media.extensions) { key, value in
             switch key {
             case "schema": media.schema = schemaOrRef(value)
+            case "itemSchema" where version.minor >= 2: media.itemSchema = schemaOrRef(value)
             case "example": media.example = json(value)
             case "examples": media.examples = examples(value)
             case "encoding":
@@ -280,6 +282,10 @@ extension LoadSession {
             default: return false
             }
             return true
+        }
+        if media.itemSchema == nil, let extended = node.child("x-item-schema") {
+            media.itemSchema = schemaOrRef(extended)
+            media.extensions["x-item-schema"] = nil
         }
         return media
     }

@@ -10,14 +10,14 @@ extension LoadSession {
         "prefixItems", "minItems", "maxItems", "uniqueItems", "allOf", "oneOf", "anyOf", "not", "discriminator",
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
         "pattern", "nullable", "readOnly", "writeOnly", "deprecated", "externalDocs", "xml", "$defs",
-        "contentEncoding", "contentMediaType",
+        "contentEncoding", "contentMediaType", "contentSchema",
     ]
 
     /// JSON Schema 2020-12 keywords that 3.1 documents may use and the model keeps verbatim.
     static let passThroughKeywords: Set<String> = [
         "$id", "$schema", "$anchor", "$dynamicAnchor", "$dynamicRef", "$comment", "$vocabulary", "contains",
         "minContains", "maxContains", "if", "then", "else", "dependentSchemas", "dependentRequired",
-        "propertyNames", "unevaluatedProperties", "unevaluatedItems", "contentSchema",
+        "propertyNames", "unevaluatedProperties", "unevaluatedItems",
     ]
 
     /// Wrong type names seen in real specs, and what they mean.
@@ -178,6 +178,7 @@ extension LoadSession {
                 schema.definitions = map(value, "a map of schemas") { _, definition in schemaOrRef(definition) }
             case "contentEncoding": schema.contentEncoding = string(value)
             case "contentMediaType": schema.contentMediaType = string(value)
+            case "contentSchema": schema.contentSchema = schemaOrRef(value)
             default:
                 // 3.1 schemas may carry any keyword; keep it, and flag only likely typos.
                 guard Self.passThroughKeywords.contains(key) || version.usesJSONSchema2020 else { return false }

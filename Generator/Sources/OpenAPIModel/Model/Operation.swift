@@ -157,6 +157,10 @@ public struct RequestBody: Sendable {
 public struct MediaType: Sendable {
     /// `schema`.
     public var schema: RefOr<Schema>?
+    /// The schema of each element of a sequential media type (server-sent
+    /// events, JSON Lines, JSON Sequences): OpenAPI 3.2's `itemSchema`, or
+    /// `x-item-schema` in a document of any version.
+    public var itemSchema: RefOr<Schema>?
     /// `example`.
     public var example: JSONValue?
     /// `examples`, by name.

@@ -99,6 +99,9 @@ public struct Schema: Sendable {
     public var contentEncoding: String?
     /// `contentMediaType` (3.1; replaces 3.0's `format: binary`).
     public var contentMediaType: String?
+    /// `contentSchema` (3.1): the schema of the value a string holds once
+    /// decoded as its `contentMediaType` (a server-sent event's `data`).
+    public var contentSchema: RefOr<Schema>?
 
     /// `readOnly`: sent by the server only.
     public var readOnly: Bool = false

@@ -22,19 +22,24 @@ public struct ClientCore: Sendable {
     /// Which values are checked against the spec's constraints: requests by
     /// default (see ``ConstraintChecks``).
     public let constraintChecks: ConstraintChecks
+    /// When a dropped server-sent-event stream connects again (three times
+    /// in a row at most, by default; ``EventStreamReconnection``).
+    public let eventStreamReconnection: EventStreamReconnection
 
     /// Creates a core. A trailing slash on `serverURL` is dropped, so
     /// `https://api.example.com/v1/` and `https://api.example.com/v1` both
     /// send `/v1/items`, never `/v1//items`.
     public init(
         serverURL: URL, transport: any ClientTransport, middlewares: [any ClientMiddleware] = [],
-        maximumResponseBytes: Int = 32 << 20, constraintChecks: ConstraintChecks = .requests
+        maximumResponseBytes: Int = 32 << 20, constraintChecks: ConstraintChecks = .requests,
+        eventStreamReconnection: EventStreamReconnection = .standard
     ) {
         self.serverURL = Self.normalisedServerURL(serverURL)
         self.transport = transport
         self.middlewares = middlewares
         self.maximumResponseBytes = maximumResponseBytes
         self.constraintChecks = constraintChecks
+        self.eventStreamReconnection = eventStreamReconnection
     }
 
     /// The URL of a server the spec names (a generated `Client.Server`
@@ -78,10 +83,13 @@ public struct ClientCore: Sendable {
 
     /// Sends a request through the middlewares and the transport and returns
     /// once the response head has arrived, its body unread: for a body read
-    /// as it arrives (``OpenedResponse/streamJSONArray(of:member:envelope:batchSize:)``).
-    public func open(_ request: RequestBuilder) async throws -> OpenedResponse {
+    /// as it arrives (``OpenedResponse/streamJSONArray(of:member:envelope:batchSize:)``,
+    /// ``OpenedResponse/eventStream(of:expected:reopen:reconnection:)``).
+    /// `lastEventID` is sent as `Last-Event-ID` (a reconnecting event stream).
+    public func open(_ request: RequestBuilder, lastEventID: String? = nil) async throws -> OpenedResponse {
         let operation = request.operation
-        let httpRequest = request.makeHTTPRequest()
+        var httpRequest = request.makeHTTPRequest()
+        if let lastEventID, let name = HTTPField.Name("Last-Event-ID") { httpRequest.headerFields[name] = lastEventID }
         let body = request.body.map { HTTPBody($0) }
         let (response, responseBody) = try await OperationDescriptor.$current.withValue(operation) {
             try await call(index: 0, request: httpRequest, body: body, baseURL: serverURL, operationID: operation.id)
