@@ -173,6 +173,7 @@ ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 bench-build: deps ## Compile every benchmark without running one (debug, sharing the tests' build), the peer comparison's package too: a benchmark that no longer compiles fails CI
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS)
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --package-path Benchmarks/PeerComparison --product client-call-bench
+	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --package-path Benchmarks/PeerComparison --product event-stream-bench
 
 api-diff: deps ## What an app could reach at BASE=<revision> (default: the last release tag) and no longer can, per product an app links (swift-api-digester; about 7 minutes)
 	$(SWIFT) package diagnose-api-breaking-changes $(or $(BASE),$(shell git describe --tags --abbrev=0 2>/dev/null),$(error BASE=<revision> is needed: no release tag here)) --products $(API_PRODUCTS)

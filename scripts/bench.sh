@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark in release, each printing `BENCH <name>
 # <value> <unit>` lines: parsing, the resilience middleware, the generated
-# call against the peer's, the branding store, the 1M-record sync, the SDKs,
-# the tracker queue, the Call Directory extension's loads, and code
-# generation against the peer.
+# call and typed event streams against the peer's, the branding store, the
+# 1M-record sync, the SDKs, the tracker queue, the Call Directory
+# extension's loads, and code generation against the peer.
 #
 # CORPUS (default corpus) holds the specs; BENCH_SPEC (default the GitHub
 # spec) is the one parsed; BENCH_CODEGEN_FLAGS=--peer-compile also compiles
@@ -26,6 +26,16 @@ release --product resilience-bench
 .build/release/resilience-bench --requests 2000
 "$SWIFT" build -c release --package-path Benchmarks/PeerComparison --product client-call-bench
 Benchmarks/PeerComparison/.build/release/client-call-bench
+# Typed event streams against the peer's helpers: events per second (1M
+# events, interleaved), then each reader's peak memory at 10k and 1M events,
+# each in a process of its own.
+"$SWIFT" build -c release --package-path Benchmarks/PeerComparison --product event-stream-bench
+Benchmarks/PeerComparison/.build/release/event-stream-bench throughput --events 1000000 --runs 5
+for reader in ours-sse peer-sse ours-jsonl peer-jsonl; do
+    for events in 10000 1000000; do
+        Benchmarks/PeerComparison/.build/release/event-stream-bench peak-rss --reader "$reader" --events "$events"
+    done
+done
 for bench in branding-bench sync-http-bench sdk-bench tracker-bench; do
     release --product "$bench"
     ".build/release/$bench"

@@ -3,7 +3,8 @@ import PackageDescription
 
 // `make bench` only: one generated client call, ours against the client
 // apple/swift-openapi-generator generates for the same spec
-// (specs/safepocket.yaml), over the same in-memory transport, in one run.
+// (specs/safepocket.yaml), over the same in-memory transport, in one run;
+// and typed event streams, ours against swift-openapi-runtime's helpers.
 // A package of its own, so that neither the main package nor its users
 // resolve or build the peer generator.
 let package = Package(
@@ -28,6 +29,15 @@ let package = Package(
                 .product(name: "SafepocketAPI", package: "OpenAPIMobileClients"),
                 .product(name: "ClientRuntime", package: "OpenAPIMobileClients"),
                 .product(name: "_BenchSupport", package: "OpenAPIMobileClients"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "event-stream-bench",
+            dependencies: [
+                .product(name: "ClientRuntime", package: "OpenAPIMobileClients"),
+                .product(name: "_BenchSupport", package: "OpenAPIMobileClients"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
