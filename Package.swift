@@ -256,7 +256,7 @@ let testSupportTargets: [Target] = [
 /// checks the generator writes exactly these files and that every folder is
 /// listed here.
 let generatorReferences = [
-    "additional-properties", "assumed-marks", "compositions", "defaults", "enums", "event-streams", "formats", "inline-and-odd-names", "nullable",
+    "additional-properties", "assumed-marks", "compositions", "defaults", "enums", "event-streams", "formats", "openapi-32", "inline-and-odd-names", "nullable",
     "offline-extensions", "operations", "properties", "recursive", "secret-marks", "security-schemes", "shared-shapes", "streamed-arrays",
 ]
 

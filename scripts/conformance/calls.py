@@ -45,7 +45,7 @@ STREAM_ELEMENTS = 300
 STREAM_PAUSE = 280
 EDGE_VARIANTS = 6
 MAX_NULL_DEPTH = 4
-LOCATIONS = ('path', 'query', 'header', 'cookie')
+LOCATIONS = ('path', 'query', 'header', 'cookie', 'querystring')
 
 
 @dataclass

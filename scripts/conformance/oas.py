@@ -123,7 +123,7 @@ def resolve(doc, node, pointer):
 @dataclass
 class Parameter:
     name: str
-    location: str          # path, query, header or cookie
+    location: str          # path, query, header, cookie or querystring (3.2)
     required: bool
     node: dict             # the resolved parameter object
     pointer: str           # where it lives in the document
@@ -157,6 +157,7 @@ class Operation:
     node: dict
     pointer: str
     parameters: list = field(default_factory=list)
+    keys: tuple = ()       # where it stands in its path item: ('get',), ('additionalOperations', 'PURGE')
 
     @property
     def key(self):
@@ -192,24 +193,45 @@ def parameters_of(doc, path_item, path_pointer, op, op_pointer):
         for index, raw in enumerate(holder.get('parameters') or []):
             node, where = resolve(doc, raw, f'{pointer}/parameters/{index}')
             location = node.get('in')
+            if location == 'querystring':
+                node, where = _querystring_as_form(node, where)
             found[(node.get('name'), location)] = Parameter(
                 node['name'], location, bool(node.get('required')) or location == 'path', node, where)
     return list(found.values())
 
 
+def _querystring_as_form(node, pointer):
+    """An `in: querystring` parameter (OpenAPI 3.2) written as a form, read
+    as what it is on the wire: an exploded `form` object in the query, whose
+    schema is its content's. (The parameter keeps its location, so the
+    arguments and the manifest name it as the spec does.)"""
+    media = next(iter(node.get('content') or {}), None)
+    if media is None or media.split(';')[0].strip().lower() != 'application/x-www-form-urlencoded':
+        return node, pointer
+    form = dict(node, style='form', explode=True, schema=node['content'][media].get('schema', {}))
+    form.pop('content', None)
+    return form, f'{pointer}/content/{escape(media)}'
+
+
 def operations(doc):
-    """Every operation of the document, in document order."""
+    """Every operation of the document, in document order: the Path Item's
+    fixed fields (3.2's `query` among them), then 3.2's
+    `additionalOperations`, each method as it is sent."""
     result = []
+    is_32 = str(doc.get('openapi', '')).startswith('3.2')
     for path, raw_item in (doc.get('paths') or {}).items():
         item_pointer = '#/paths/' + escape(path)
         item, item_pointer = resolve(doc, raw_item, item_pointer)
-        for method in METHODS:
-            if method not in item:
-                continue
-            op_pointer = f'{item_pointer}/{method}'
-            op = item[method]
-            result.append(Operation(method.upper(), path, op, op_pointer,
-                                    parameters_of(doc, item, item_pointer, op, op_pointer)))
+        entries = [(m.upper(), (m,)) for m in METHODS + (('query',) if is_32 else ()) if m in item]
+        if is_32:
+            entries += [(name, ('additionalOperations', name)) for name in (item.get('additionalOperations') or {})]
+        for method, keys in entries:
+            op_pointer = item_pointer + ''.join('/' + escape(k) for k in keys)
+            op = item
+            for k in keys:
+                op = op[k]
+            result.append(Operation(method, path, op, op_pointer,
+                                    parameters_of(doc, item, item_pointer, op, op_pointer), keys))
     return result
 
 

@@ -293,7 +293,11 @@ def event_failures(reported, sent):
             except ValueError:
                 found.append((f'response.events[{index}]', f'the text {data[:80]!r} is not the JSON sent'))
                 continue
-        found += differences(payload, data, f'response.events[{index}]')
+        # Each event is the planned body: its defaults and the members sent
+        # as null that may read back absent are the body's.
+        found += [(f'response.events[{index}]' + location[len('response.body'):], rule)
+                  for location, rule in differences(payload, data, 'response.body', getattr(sent, 'defaults', None),
+                                                    getattr(sent, 'null_members', None))]
         if sent.event_meta is not None:
             expected = sent.event_meta[index]
             for name in ('event', 'id'):

@@ -417,7 +417,7 @@ class _RequestCheck:
         declared = set(fixed_names)
         open_names = False
         for parameter in self.op.parameters:
-            if parameter.location != 'query':
+            if parameter.location not in ('query', 'querystring'):
                 continue
             names = self.declared_query_names(parameter)
             open_names |= None in names
@@ -505,6 +505,8 @@ class _RequestCheck:
     def reads_itself(self, parameter):
         """Whether the harness reads the parameter with its own style reader
         (styles.py): the styles openapi-core does not read."""
+        if parameter.location == 'querystring':
+            return True
         if parameter.content_type or parameter.location == 'query' and parameter.style == 'deepObject':
             return False
         if parameter.style in ('label', 'matrix', 'spaceDelimited', 'pipeDelimited') or self.open_form_map(parameter):
@@ -524,7 +526,7 @@ class _RequestCheck:
             members = self.map_names(parameter, styles.raw_pairs(self.query_text))
         if parameter.location == 'path':
             raw = styles.read_path(self.raw_path.get(parameter.name), parameter.style, parameter.explode, kind, parameter.name)
-        elif parameter.location == 'query':
+        elif parameter.location in ('query', 'querystring'):
             raw = styles.read_query(styles.raw_pairs(self.query_text), parameter.style, parameter.explode, kind,
                                     parameter.name, members)
         elif parameter.location == 'header':
@@ -539,8 +541,8 @@ class _RequestCheck:
         return value
 
     def check_parameters(self, parameters):
-        operation = self.server.spec / 'paths' / core_path_key(self.op.path) / self.op.method.lower()
         path_item = self.server.spec / 'paths' / core_path_key(self.op.path)
+        operation = core_operation(path_item, self.op)
         try:
             values = self.server.validator._get_parameters(parameters, operation, path_item)
             errors = []
@@ -823,7 +825,7 @@ class _RequestCheck:
             # openapi-core reads `application/json` alone as JSON; a `+json`
             # type (application/json-patch+json) it hands back as bytes.
             return self.own_json_body()
-        operation = self.server.spec / 'paths' / core_path_key(self.op.path) / self.op.method.lower()
+        operation = core_operation(self.server.spec / 'paths' / core_path_key(self.op.path), self.op)
         try:
             return self.server.validator._get_body(self.body, content_type.lower() or 'application/octet-stream', operation)
         except MissingRequestBody:
@@ -842,6 +844,15 @@ class _RequestCheck:
 
 
 _ABSENT = object()
+
+
+def core_operation(path_item, op):
+    """openapi-core's view of `op` in its path item: by its keys there
+    (`query`, `additionalOperations/PURGE` in 3.2), its method otherwise."""
+    operation = path_item
+    for key in (op.keys or (op.method.lower(),)):
+        operation = operation / key
+    return operation
 
 
 def core_path_key(path):
@@ -987,4 +998,12 @@ class _Handler(BaseHTTPRequestHandler):
             chunks.append(self.rfile.read(size))
             self.rfile.readline()
 
-    do_GET = do_PUT = do_POST = do_DELETE = do_OPTIONS = do_HEAD = do_PATCH = do_TRACE = _any
+    do_GET = do_PUT = do_POST = do_DELETE = do_OPTIONS = do_HEAD = do_PATCH = do_TRACE = do_QUERY = _any
+
+    def __getattr__(self, name):
+        # Any other method (an OpenAPI 3.2 additional operation's, `PURGE`)
+        # is answered the same way: the request check says whether it is the
+        # operation's.
+        if name.startswith('do_'):
+            return self._any
+        raise AttributeError(name)

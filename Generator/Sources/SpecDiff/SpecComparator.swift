@@ -256,10 +256,11 @@ public final class SpecComparator {
                 add(.requestBodyMediaTypeAdded, name, newBody.location, "added the media type \(mediaType) to the request body", symbols: symbols)
             }
             for (mediaType, oldMedia) in oldBody.content {
-                guard let newMedia = newBody.content[mediaType], let oldSchema = oldMedia.schema, let newSchema = newMedia.schema else { continue }
+                guard let newMedia = newBody.content[mediaType] else { continue }
                 var context = SchemaContext(operation: name, direction: .request, status: nil, path: [], swiftType: baseSymbols.requestBodyType(old.display), symbol: symbols.first)
                 context.fallbackLocation = newMedia.location
-                compareSchema(oldSchema, newSchema, context)
+                if let oldSchema = oldMedia.schema, let newSchema = newMedia.schema { compareSchema(oldSchema, newSchema, context) }
+                compareItemSchemas(oldMedia, newMedia, context)
             }
         case (_, nil):
             break
@@ -291,11 +292,12 @@ public final class SpecComparator {
                     "the \(required ? "mandatory" : "optional") response header \(header) removed for the status \(status)", symbols: symbols)
             }
             for (mediaType, oldMedia) in oldResponse.content {
-                guard let newMedia = newResponse.content[mediaType], let oldSchema = oldMedia.schema, let newSchema = newMedia.schema else { continue }
+                guard let newMedia = newResponse.content[mediaType] else { continue }
                 var context = SchemaContext(operation: name, direction: .response, status: status, path: [],
                     swiftType: baseSymbols.responseBodyType(old.display, status: status), symbol: symbols.first)
                 context.fallbackLocation = newMedia.location
-                compareSchema(oldSchema, newSchema, context)
+                if let oldSchema = oldMedia.schema, let newSchema = newMedia.schema { compareSchema(oldSchema, newSchema, context) }
+                compareItemSchemas(oldMedia, newMedia, context)
             }
         }
         for (status, reference) in new.operation.responses where old.operation.responses[status] == nil {
@@ -305,6 +307,23 @@ public final class SpecComparator {
             } else {
                 add(.responseNonSuccessStatusAdded, name, location, "added the non-success response with the status \(status)", symbols: symbols)
             }
+        }
+    }
+
+    /// The schemas of one element of a sequential media type (3.2's
+    /// `itemSchema`, `x-item-schema`), compared as a body's are: an events
+    /// method's element type follows them. An item schema added where the
+    /// element had none (or removed) is compared against the media type's
+    /// `schema`, which described the element until then.
+    private func compareItemSchemas(_ oldMedia: MediaType, _ newMedia: MediaType, _ context: SchemaContext) {
+        var context = context
+        context.path = ["[item]"]
+        context.swiftType = nil
+        switch (oldMedia.itemSchema, newMedia.itemSchema) {
+        case (let oldItem?, let newItem?): compareSchema(oldItem, newItem, context)
+        case (let oldItem?, nil): if let newSchema = newMedia.schema { compareSchema(oldItem, newSchema, context) }
+        case (nil, let newItem?): if let oldSchema = oldMedia.schema { compareSchema(oldSchema, newItem, context) }
+        case (nil, nil): break
         }
     }
 

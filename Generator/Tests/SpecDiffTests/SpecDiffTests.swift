@@ -85,6 +85,33 @@ import YAMLReader
         #expect(findings.first?.swiftSymbols == ["SecureNodeAPI.Node.name"])
     }
 
+    @Test func aChangedItemSchemaOfAStreamIsBreaking() throws {
+        // 3.2's itemSchema, and the extension that says the same in 3.1.
+        for (version, keyword) in [("3.2.0", "itemSchema"), ("3.1.0", "x-item-schema")] {
+            let base = """
+                openapi: \(version)
+                info: {title: Scores, version: '1'}
+                paths:
+                  /scores:
+                    get:
+                      responses:
+                        '200':
+                          description: OK
+                          content:
+                            application/jsonl:
+                              \(keyword):
+                                type: object
+                                required: [home]
+                                properties:
+                                  home: {type: integer}
+                """
+            let revision = base.replacingOccurrences(of: "home: {type: integer}", with: "home: {type: string}")
+            let findings = try Self.compare(base, revision)
+            #expect(findings.map(\.id) == ["response-property-type-changed"], "\(keyword): \(findings.map(\.message))")
+            #expect(findings.first?.level == .error)
+        }
+    }
+
     @Test func ignoreEntriesMarkFindingsWithTheirReason() throws {
         let list = try IgnoreList(text: """
             # accepted changes

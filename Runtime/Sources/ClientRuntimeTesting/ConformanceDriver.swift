@@ -127,7 +127,7 @@ public struct ConformanceArguments: Sendable {
     init(_ json: JSONValue) throws {
         guard case .object(let members) = json else { throw ConformanceArgumentError(message: "'arguments' must be an object") }
         var parameters: [String: [String: JSONValue]] = [:]
-        for location in ["path", "query", "header", "cookie"] {
+        for location in ["path", "query", "header", "cookie", "querystring"] {
             switch members[location] {
             case .object(let values)?: parameters[location] = values
             case nil, .null?: parameters[location] = [:]

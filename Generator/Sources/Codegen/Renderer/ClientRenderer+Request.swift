@@ -39,7 +39,11 @@ extension ClientRenderer {
                 let reserved = parameter.allowReserved ? ", allowReserved: true" : ""
                 writer.line("try request.addQuery(\(name), \(value)\(style)\(parameter.explode ? "" : ", explode: false")\(reserved))")
             case .header: writer.line("try request.setHeader(\(name), \(value)\(parameter.explode ? ", explode: true" : ""))")
-            case .cookie: writer.line("try request.addCookie(\(name), \(value)\(parameter.explode && !parameter.isJSONContent ? ", explode: true" : ""))")
+            case .cookie:
+                let escaping = parameter.style == .cookie ? ", percentEncoding: false" : ""
+                writer.line("try request.addCookie(\(name), \(value)\(parameter.explode && !parameter.isJSONContent ? ", explode: true" : "")\(escaping))")
+            case .querystring:
+                writer.line("try request.setQueryString(\(parameter.label), contentType: \(SwiftLiteral.string(parameter.contentType ?? "application/x-www-form-urlencoded")))")
             }
         }
         if let body = operation.body { renderBody(body, into: &writer) }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPIModel
 
 /// Renders the `Client` type: its initialisers, named servers, operation
 /// descriptors, and one pair of methods per operation.
@@ -69,7 +70,7 @@ struct ClientRenderer {
                     let idempotent = operation.isIdempotent == operation.isIdempotentByMethod ? "" : ", isIdempotent: \(operation.isIdempotent)"
                     let deprecated = operation.isDeprecated ? ", isDeprecated: true" : ""
                     let offline = Self.offlineArguments(operation)
-                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: .\(operation.method.rawValue), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(idempotent)\(deprecated)\(offline), memberNames: memberNames)")
+                    writer.line("\(access) static let \(operation.methodName) = OperationDescriptor(id: \(SwiftLiteral.string(operation.id)), method: \(Self.methodExpression(operation.method)), pathTemplate: \(SwiftLiteral.string(operation.path)), security: [\(security.joined(separator: ", "))]\(idempotent)\(deprecated)\(offline), memberNames: memberNames)")
                 }
                 writer.line("")
                 writer.line("/// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.")
@@ -118,6 +119,13 @@ struct ClientRenderer {
             arguments += ", loggablePaths: [" + operation.loggablePaths.map(SwiftLiteral.string).joined(separator: ", ") + "]"
         }
         return arguments
+    }
+
+    /// `.get` for a method swift-http-types names; `.named("QUERY")` for
+    /// one it does not (3.2's `query`, an additional operation's).
+    static func methodExpression(_ method: HTTPMethod) -> String {
+        let named: Set<HTTPMethod> = [.get, .put, .post, .delete, .options, .head, .patch, .trace]
+        return named.contains(method) ? "." + method.rawValue : ".named(\(SwiftLiteral.string(method.wireName)))"
     }
 }
 

@@ -35,9 +35,9 @@ public struct OperationDeclaration: Sendable, Hashable {
     public var isIdempotent: Bool
 
     /// Whether RFC 9110 (section 9.2.2) makes the method idempotent: GET,
-    /// HEAD, OPTIONS, TRACE, PUT and DELETE. The runtime assumes the same
-    /// when a descriptor does not say.
-    public var isIdempotentByMethod: Bool { [.get, .head, .options, .trace, .put, .delete].contains(method) }
+    /// HEAD, OPTIONS, TRACE, PUT and DELETE, and QUERY (OpenAPI 3.2). The
+    /// runtime assumes the same when a descriptor does not say.
+    public var isIdempotentByMethod: Bool { [.get, .head, .options, .trace, .put, .delete, .query].contains(method) }
     /// The method that decodes the success body's array while it arrives,
     /// when the spec asks for one (`x-stream-array`).
     public var streaming: StreamingDeclaration?
@@ -148,6 +148,9 @@ public struct ParameterDeclaration: Sendable, Hashable {
     public var elementConstraints: ConstraintDeclaration?
     /// `allowReserved`: RFC 3986 reserved characters go unescaped (query parameters).
     package var allowReserved: Bool = false
+    /// The media type of its `content` (a 3.2 `querystring` parameter's:
+    /// how the whole query string is written).
+    package var contentType: String?
 
     /// The validation path of the value: `query.limit`.
     public var validationKey: String { "\(location.rawValue).\(wireName)" }

@@ -17,12 +17,14 @@ public enum ParameterStyle: String, Sendable, Hashable, CaseIterable {
     case pipeDelimited
     /// `name[key]=value` (queries).
     case deepObject
+    /// `name=value` unescaped (cookies, OpenAPI 3.2).
+    case cookie
 
     /// The style the spec writes, or the location's default when it names
     /// none or one this location cannot take (which `clientgen lint` reports
     /// as `invalid-parameter-style`).
     public init(_ written: String?, location: ParameterLocation) {
-        let defaultStyle: ParameterStyle = location == .query || location == .cookie ? .form : .simple
+        let defaultStyle: ParameterStyle = location == .query || location == .cookie || location == .querystring ? .form : .simple
         guard let written, let style = ParameterStyle(rawValue: written) else {
             self = defaultStyle
             return
@@ -31,7 +33,8 @@ public enum ParameterStyle: String, Sendable, Hashable, CaseIterable {
         case .path: self = [.simple, .label, .matrix].contains(style) ? style : defaultStyle
         case .query: self = [.form, .spaceDelimited, .pipeDelimited, .deepObject].contains(style) ? style : defaultStyle
         case .header: self = .simple
-        case .cookie: self = .form
+        case .cookie: self = style == .cookie ? .cookie : .form
+        case .querystring: self = .form
         }
     }
 }

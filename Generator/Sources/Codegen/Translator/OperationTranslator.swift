@@ -82,7 +82,8 @@ struct OperationTranslator {
                 label: labels.claim(label), wireName: parameter.name, location: parameter.location,
                 type: required ? base : .optional(base), isOptional: !required, style: style,
                 explode: parameter.explode ?? (style == .form), isJSONContent: isJSONContent, documentation: Documentation.text(parameter.description),
-                constraints: checks?.value, elementConstraints: checks?.elements, allowReserved: parameter.allowReserved)
+                constraints: checks?.value, elementConstraints: checks?.elements, allowReserved: parameter.allowReserved,
+                contentType: parameter.content.keys.first)
         }
 
         let body = operation.requestBody.flatMap { document.resolve($0) }.flatMap { requestBody in
@@ -191,7 +192,7 @@ struct OperationTranslator {
     /// not make a write repeatable: only the server's promise does.
     static func isIdempotent(_ operation: OpenAPIModel.Operation, method: HTTPMethod) -> Bool {
         if case .bool(let declared)? = operation.extensions["x-idempotent"] { return declared }
-        return [.get, .head, .options, .trace, .put, .delete].contains(method)
+        return [.get, .head, .options, .trace, .put, .delete, .query].contains(method)
     }
 
     // MARK: Bodies

@@ -350,10 +350,40 @@ extension DiagnosticCode {
         id: "unquoted-version", severity: .warning,
         summary: "`openapi: 3.0` written as a number")
 
+    /// The `invalid-additional-method` error.
+    public static let invalidAdditionalMethod = DiagnosticCode(
+        id: "invalid-additional-method", severity: .error,
+        summary: "an `additionalOperations` key that is no HTTP method name, or one a Path Item field already names (`GET`)")
+
+    /// The `invalid-self` warning.
+    public static let invalidSelf = DiagnosticCode(
+        id: "invalid-self", severity: .warning,
+        summary: "`$self` (3.2) that is not a URI without a fragment")
+
+    /// The `conflicting-example-values` warning.
+    public static let conflictingExampleValues = DiagnosticCode(
+        id: "conflicting-example-values", severity: .warning,
+        summary: "an Example with `value` beside `dataValue` or `serializedValue`, or `serializedValue` beside `externalValue` (3.2)")
+
+    /// The `unknown-parent-tag` warning.
+    public static let unknownParentTag = DiagnosticCode(
+        id: "unknown-parent-tag", severity: .warning,
+        summary: "a tag whose `parent` (3.2) names no tag, or whose parents lead back to it")
+
+    /// The `invalid-querystring` warning.
+    public static let invalidQuerystring = DiagnosticCode(
+        id: "invalid-querystring", severity: .warning,
+        summary: "an `in: querystring` parameter (3.2) without `content`, beside `in: query` parameters or another querystring")
+
+    /// The `item-schema-not-sequential` warning.
+    public static let itemSchemaNotSequential = DiagnosticCode(
+        id: "item-schema-not-sequential", severity: .warning,
+        summary: "`itemSchema` (or `x-item-schema`) on a media type whose body is not a sequence of elements")
+
     /// The `newer-version` warning.
     public static let newerVersion = DiagnosticCode(
         id: "newer-version", severity: .warning,
-        summary: "OpenAPI newer than 3.1, read with 3.1 rules")
+        summary: "OpenAPI newer than 3.2, read with 3.2 rules")
 
     /// The `method-case` warning.
     public static let methodCase = DiagnosticCode(
@@ -415,10 +445,10 @@ extension DiagnosticCode {
         .unreadableFile, .binaryFile, .yamlSyntax, .yamlDuplicateKey, .yamlUndefinedAlias, .yamlAliasExpansion, .outputTooLarge,
         .yamlNestingTooDeep, .nestingTooDeep, .emptyDocument, .notAnOpenapiDocument, .missingOpenapiVersion,
         .unsupportedVersion, .hiddenCharacter, .commentDelimiter, .invalidHeaderName, .unresolvedRef, .refCycle, .unsupportedRef, .refOutsideRoot, .wrongKind, .missingEssentialField,
-        .invalidServerURL, .duplicateServerURL, .invalidParameterLocation, .unknownSecurityType, .unknownType, .enumTypeMismatch, .invalidNumber, .serverEnumNotString,
+        .invalidServerURL, .duplicateServerURL, .invalidParameterLocation, .invalidAdditionalMethod, .unknownSecurityType, .unknownType, .enumTypeMismatch, .invalidNumber, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
         .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret, .invalidXLoggable,
-        .invalidXStreamArray, .patternNotChecked, .slowPattern, .boundOutsideFormat,
+        .invalidXStreamArray, .itemSchemaNotSequential, .invalidSelf, .conflictingExampleValues, .unknownParentTag, .invalidQuerystring, .patternNotChecked, .slowPattern, .boundOutsideFormat,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,

@@ -1,3 +1,4 @@
+import Foundation
 import YAMLReader
 
 /// The document root: version, info, servers, tags, security, components, paths, webhooks.
@@ -32,8 +33,8 @@ extension LoadSession {
                 at: versionNode, hint: "use 3.0.x or 3.1.x, written as a string such as '3.1.0'")
             return nil
         }
-        if version.minor > 1 {
-            report(.newerVersion, "OpenAPI \(versionText) is newer than 3.1; it is read with 3.1 rules", at: versionNode)
+        if version.minor > 2 {
+            report(.newerVersion, "OpenAPI \(versionText) is newer than 3.2; it is read with 3.2 rules", at: versionNode)
         }
         self.version = version
         if versionNode.tree.style(versionNode.id) == .plain, case .double? = versionNode.tree.scalar(versionNode.id) {
@@ -41,14 +42,23 @@ extension LoadSession {
         }
 
         var document = OpenAPIDocument(version: version, info: Info(location: root.location), file: root.file.name)
+        // `$self` before anything that holds a reference: a reference to the
+        // document by its own URI resolves in it.
+        if version.minor >= 2, let selfNode = root.child("$self") {
+            document.selfURI = selfURI(selfNode)
+            rootFile = root.file
+            selfReference = document.selfURI
+        }
         // Components first: references from paths then find their targets already parsed.
         if let components = root.child("components") {
             document.components = self.components(components)
         }
         var sawInfo = false
-        fields(of: root, "an OpenAPI document", known: Self.rootFields, extensions: &document.extensions) { key, value in
+        let known = Self.rootFields + (version.minor >= 2 ? ["$self"] : [])
+        fields(of: root, "an OpenAPI document", known: known, extensions: &document.extensions) { key, value in
             switch key {
             case "openapi", "components": break
+            case "$self" where version.minor >= 2: break
             case "info":
                 sawInfo = true
                 if let info = info(value) { document.info = info }
@@ -193,14 +203,30 @@ extension LoadSession {
         return variable
     }
 
+    /// `$self`: a URI without a fragment (OpenAPI 3.2, 4.1.2).
+    private func selfURI(_ node: Node) -> String? {
+        guard let text = string(node) else { return nil }
+        if text.contains("#") || URLComponents(string: text) == nil {
+            report(
+                .invalidSelf, "'$self: \(text)' is not a URI without a fragment; references are resolved from the file's own place", at: node,
+                hint: "write the URI the document is published at, such as 'https://api.example.com/openapi.yaml'")
+            return nil
+        }
+        return text
+    }
+
     private func tag(_ node: Node) -> Tag? {
         guard expectObject(node, "a Tag object") else { return nil }
         var tag = Tag(location: node.location)
-        fields(of: node, "a Tag object", known: ["name", "description", "externalDocs"], extensions: &tag.extensions) { key, value in
+        let known = ["name", "description", "externalDocs"] + (version.minor >= 2 ? ["summary", "parent", "kind"] : [])
+        fields(of: node, "a Tag object", known: known, extensions: &tag.extensions) { key, value in
             switch key {
             case "name": tag.name = string(value) ?? ""
             case "description": tag.description = string(value)
             case "externalDocs": tag.externalDocs = externalDocs(value)
+            case "summary" where version.minor >= 2: tag.summary = string(value)
+            case "parent" where version.minor >= 2: tag.parent = string(value)
+            case "kind" where version.minor >= 2: tag.kind = string(value)
             default: return false
             }
             return true
@@ -271,6 +297,7 @@ extension LoadSession {
     func securityScheme(_ node: Node) -> SecurityScheme {
         var scheme = SecurityScheme(location: node.location)
         let known = ["type", "description", "name", "in", "scheme", "bearerFormat", "flows", "openIdConnectUrl"]
+            + (version.minor >= 2 ? ["oauth2MetadataUrl", "deprecated"] : [])
         fields(of: node, "a Security Scheme", known: known, extensions: &scheme.extensions) { key, value in
             switch key {
             case "type":
@@ -290,6 +317,8 @@ extension LoadSession {
             case "flows":
                 scheme.flows = map(value, "an OAuth Flows object") { _, flow in oauthFlow(flow) }
             case "openIdConnectUrl": scheme.openIdConnectURL = string(value)
+            case "oauth2MetadataUrl" where version.minor >= 2: scheme.oauth2MetadataURL = string(value)
+            case "deprecated" where version.minor >= 2: scheme.deprecated = bool(value) ?? false
             default: return false
             }
             return true
@@ -315,9 +344,10 @@ extension LoadSession {
         guard expectObject(node, "an OAuth Flow object") else { return nil }
         var flow = OAuthFlow(location: node.location)
         var extensions = OrderedMap<JSONValue>()
-        let known = ["authorizationUrl", "tokenUrl", "refreshUrl", "scopes"]
+        let known = ["authorizationUrl", "tokenUrl", "refreshUrl", "scopes"] + (version.minor >= 2 ? ["deviceAuthorizationUrl"] : [])
         fields(of: node, "an OAuth Flow object", known: known, extensions: &extensions) { key, value in
             switch key {
+            case "deviceAuthorizationUrl" where version.minor >= 2: flow.deviceAuthorizationURL = string(value)
             case "authorizationUrl": flow.authorizationURL = string(value)
             case "tokenUrl": flow.tokenURL = string(value)
             case "refreshUrl": flow.refreshURL = string(value)

@@ -17,10 +17,14 @@ extension LoadSession {
 
     func pathItem(_ node: Node) -> PathItem {
         var item = PathItem(location: node.location)
-        let methods = HTTPMethod.allCases.map(\.rawValue)
+        // `query` and `additionalOperations` are OpenAPI 3.2's; earlier, unknown fields.
+        let fixed = HTTPMethod.allCases.filter { $0 != .query || version.minor >= 2 }
+        let methods = fixed.map(\.rawValue)
         var operations: [HTTPMethod: Operation] = [:]
-        fields(of: node, "a Path Item", known: methods + ["summary", "description", "servers", "parameters", "$ref"], extensions: &item.extensions) { key, value in
-            if let method = HTTPMethod(rawValue: key) {
+        var additional: [(HTTPMethod, Operation)] = []
+        let known = methods + ["summary", "description", "servers", "parameters", "$ref"] + (version.minor >= 2 ? ["additionalOperations"] : [])
+        fields(of: node, "a Path Item", known: known, extensions: &item.extensions) { key, value in
+            if let method = HTTPMethod(rawValue: key), fixed.contains(method) {
                 if let operation = operation(value) { operations[method] = operation }
                 if method == .get || method == .head, let body = value.child("requestBody") {
                     report(
@@ -36,8 +40,14 @@ extension LoadSession {
             case "description": item.description = string(value)
             case "servers": item.servers = list(value, "servers") { server($0) }
             case "parameters": item.parameters = list(value, "parameters") { parameterOrRef($0) }
+            case "additionalOperations" where version.minor >= 2:
+                let entries = self.map(value, "additionalOperations") { name, operationNode -> Operation? in
+                    guard self.checkAdditionalMethod(name, at: value.keyNode(name) ?? operationNode) else { return nil }
+                    return self.operation(operationNode)
+                }
+                additional = entries.map { (HTTPMethod(additional: $0.key), $0.value) }
             default:
-                if HTTPMethod(rawValue: key.lowercased()) != nil {
+                if let method = HTTPMethod(rawValue: key.lowercased()), fixed.contains(method) {
                     report(.methodCase, "'\(key)' is not an operation: methods are lower case", at: node.keyNode(key) ?? value, hint: "write '\(key.lowercased()):'")
                     return true
                 }
@@ -45,8 +55,27 @@ extension LoadSession {
             }
             return true
         }
-        item.operations = HTTPMethod.allCases.compactMap { method in operations[method].map { (method, $0) } }
+        item.operations = fixed.compactMap { method in operations[method].map { (method, $0) } } + additional
         return item
+    }
+
+    /// Whether `name` may key `additionalOperations`: an HTTP method token
+    /// (RFC 9110, 5.6.2) that no fixed field of the Path Item already names.
+    private func checkAdditionalMethod(_ name: String, at node: Node) -> Bool {
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        if name.isEmpty || !name.allSatisfy({ tokenCharacters.contains($0) }) {
+            report(
+                .invalidAdditionalMethod, "'\(name)' in additionalOperations is not an HTTP method name", at: node,
+                hint: "write the method as it is sent, letters and digits only (such as 'PURGE' or 'LINK')")
+            return false
+        }
+        if let fixed = HTTPMethod(rawValue: name.lowercased()) {
+            report(
+                .invalidAdditionalMethod, "'\(name)' in additionalOperations is the Path Item's own '\(fixed.rawValue)' field", at: node,
+                hint: "move the operation to '\(fixed.rawValue):'")
+            return false
+        }
+        return true
     }
 
     func operation(_ node: Node) -> Operation? {
@@ -123,7 +152,7 @@ extension LoadSession {
                 nameNode = value
             case "in":
                 guard let text = string(value) else { return true }
-                if let location = ParameterLocation(rawValue: text) {
+                if let location = ParameterLocation(rawValue: text), location != .querystring || version.minor >= 2 {
                     parameter.location = location
                     hasLocation = true
                 } else {
@@ -131,7 +160,7 @@ extension LoadSession {
                         .invalidParameterLocation, "'in: \(text)' is not a parameter location", at: value,
                         hint: text == "body" || text == "formData"
                             ? "OpenAPI 3 puts bodies and form fields in the operation's 'requestBody'"
-                            : "use one of: path, query, header, cookie")
+                            : "use one of: path, query, header, cookie" + (self.version.minor >= 2 ? ", querystring" : ""))
                 }
             case "description": parameter.description = string(value)
             case "required": parameter.required = bool(value) ?? false
@@ -169,7 +198,8 @@ extension LoadSession {
             case .path: ["simple", "label", "matrix"]
             case .query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"]
             case .header: ["simple"]
-            case .cookie: ["form"]
+            case .cookie: version.minor >= 2 ? ["form", "cookie"] : ["form"]
+            case .querystring: []
             }
             if !allowed.contains(style) {
                 let fallback = parameter.location == .query || parameter.location == .cookie ? "form" : "simple"
@@ -267,11 +297,13 @@ extension LoadSession {
     private func mediaType(_ node: Node) -> MediaType? {
         guard expectObject(node, "a Media Type object") else { return nil }
         var media = MediaType(location: node.location)
-        let known = ["schema", "example", "examples", "encoding"] + (version.minor >= 2 ? ["itemSchema"] : [])
+        let known = ["schema", "example", "examples", "encoding"] + (version.minor >= 2 ? ["itemSchema", "itemEncoding", "prefixEncoding"] : [])
         fields(of: node, "a Media Type object", known: known, extensions: &media.extensions) { key, value in
             switch key {
             case "schema": media.schema = schemaOrRef(value)
             case "itemSchema" where version.minor >= 2: media.itemSchema = schemaOrRef(value)
+            case "itemEncoding" where version.minor >= 2: media.itemEncoding = encoding(value)
+            case "prefixEncoding" where version.minor >= 2: media.prefixEncoding = list(value, "prefixEncoding") { encoding($0) }
             case "example": media.example = json(value)
             case "examples": media.examples = examples(value)
             case "encoding":
@@ -320,8 +352,11 @@ extension LoadSession {
     func example(_ node: Node) -> Example {
         var example = Example(location: node.location)
         var extensions = OrderedMap<JSONValue>()
-        fields(of: node, "an Example", known: ["summary", "description", "value", "externalValue"], extensions: &extensions) { key, value in
+        let known = ["summary", "description", "value", "externalValue"] + (version.minor >= 2 ? ["dataValue", "serializedValue"] : [])
+        fields(of: node, "an Example", known: known, extensions: &extensions) { key, value in
             switch key {
+            case "dataValue" where version.minor >= 2: example.dataValue = json(value)
+            case "serializedValue" where version.minor >= 2: example.serializedValue = string(value)
             case "summary": example.summary = string(value)
             case "description": example.description = string(value)
             case "value": example.value = json(value)
@@ -329,6 +364,16 @@ extension LoadSession {
             default: return false
             }
             return true
+        }
+        // 3.2: `value` is the older spelling of `dataValue`; `serializedValue` and `externalValue` both name the wire form.
+        if node.has("value"), node.has("dataValue") || node.has("serializedValue") {
+            report(
+                .conflictingExampleValues, "an Example with 'value' and '\(node.has("dataValue") ? "dataValue" : "serializedValue")': 'value' is ignored",
+                at: node.keyNode("value") ?? node, hint: "keep 'dataValue' (the data) and 'serializedValue' (its wire form); drop 'value'")
+        } else if node.has("serializedValue"), node.has("externalValue") {
+            report(
+                .conflictingExampleValues, "an Example with 'serializedValue' and 'externalValue': 'externalValue' is ignored",
+                at: node.keyNode("externalValue") ?? node, hint: "give the wire form once")
         }
         return example
     }

@@ -108,7 +108,20 @@ extension LoadSession {
     }
 
     private func locateUncached(_ ref: String, from base: SourceFile, at refNode: Node) -> (file: SourceFile, node: Node, target: ReferenceTarget)? {
-        let (filePart, fragment) = split(ref)
+        var (filePart, fragment) = split(ref)
+        var base = base
+        // A reference by the document's own URI (`$self`), or to one beside
+        // it, is to the local file of the same place.
+        if let selfReference, let rootFile, filePart.contains("://") {
+            let directory = selfReference.range(of: "/", options: .backwards).map { String(selfReference[..<$0.upperBound]) } ?? selfReference
+            if filePart == selfReference {
+                filePart = ""
+                base = rootFile
+            } else if filePart.hasPrefix(directory), !directory.hasSuffix("://") {
+                filePart = String(filePart.dropFirst(directory.count))
+                base = rootFile
+            }
+        }
         if filePart.utf8.contains(UInt8(ascii: ":")) && filePart.contains("://") {
             report(
                 .unsupportedRef, "remote reference '\(ref)' is not fetched", at: refNode,

@@ -280,8 +280,15 @@ extension LoadSession {
     private func discriminator(_ node: Node) -> Discriminator? {
         var discriminator = Discriminator(location: node.location)
         var extensions = OrderedMap<JSONValue>()
-        fields(of: node, "a discriminator", known: ["propertyName", "mapping"], extensions: &extensions) { key, value in
+        let known = ["propertyName", "mapping"] + (version.minor >= 2 ? ["defaultMapping"] : [])
+        fields(of: node, "a discriminator", known: known, extensions: &extensions) { key, value in
             switch key {
+            case "defaultMapping" where version.minor >= 2:
+                guard let text = string(value) else { return true }
+                let ref = text.contains("#") || text.contains("/") || text.hasSuffix(".yaml") || text.hasSuffix(".json")
+                    ? text : "#/components/schemas/" + JSONPointer.escape(text)
+                let resolved = resolve(ref, at: value, expecting: Schema.self, parse: { [unowned self] in self.schema($0) })
+                discriminator.defaultMapping = Reference(ref: text, target: resolved, location: value.location)
             case "propertyName": discriminator.propertyName = string(value) ?? ""
             case "mapping":
                 discriminator.mapping = map(value, "a discriminator mapping") { _, target in

@@ -11,6 +11,63 @@ extension LoadSession {
         checkBooleanMarks()
         checkStreamedArrays(document)
         checkParameterForms(document)
+        checkParentTags(document)
+        checkQuerystrings(document)
+    }
+
+    /// A tag's `parent` (3.2) names another tag, and following parents
+    /// never comes back to the tag.
+    private func checkParentTags(_ document: OpenAPIDocument) {
+        let parents = Dictionary(document.tags.compactMap { tag in tag.parent.map { (tag.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        let names = Set(document.tags.map(\.name))
+        for tag in document.tags {
+            guard let parent = tag.parent else { continue }
+            if !names.contains(parent) {
+                diagnostics.append(Diagnostic(
+                    .unknownParentTag, "tag '\(tag.name)' names the parent '\(parent)', which is no tag of the document", at: tag.location,
+                    hint: closest(to: parent, in: Array(names)).map { "did you mean '\($0)'?" } ?? "add a tag named '\(parent)' to 'tags'"))
+                continue
+            }
+            var seen: Set<String> = []
+            var current: String? = parent
+            while let name = current, !seen.contains(name) {
+                if name == tag.name {
+                    diagnostics.append(Diagnostic(
+                        .unknownParentTag, "tag '\(tag.name)' is its own ancestor: its parents lead back to it", at: tag.location,
+                        hint: "give one of the tags on the way no 'parent'"))
+                    break
+                }
+                seen.insert(name)
+                current = parents[name]
+            }
+        }
+    }
+
+    /// An `in: querystring` parameter (3.2) is the whole query string: it
+    /// takes `content` (how it is written), and an operation with one has no
+    /// other query parameter.
+    private func checkQuerystrings(_ document: OpenAPIDocument) {
+        for (path, method, operation, item) in document.operations {
+            let parameters = (item.parameters + operation.parameters).compactMap { document.resolve($0) }
+            let querystrings = parameters.filter { $0.location == .querystring }
+            guard let first = querystrings.first else { continue }
+            let place = "\(method.wireName) \(path)"
+            if querystrings.contains(where: { $0.content.isEmpty }) {
+                diagnostics.append(Diagnostic(
+                    .invalidQuerystring, "the querystring parameter '\(first.name)' of \(place) has no 'content'; it is written as a form",
+                    at: first.sourceLocation, hint: "add 'content: {application/x-www-form-urlencoded: {schema: ...}}'"))
+            }
+            if querystrings.count > 1 {
+                diagnostics.append(Diagnostic(
+                    .invalidQuerystring, "\(place) has \(querystrings.count) querystring parameters; the query string is one",
+                    at: querystrings[1].sourceLocation, hint: "keep one, with every member in its schema"))
+            }
+            if let query = parameters.first(where: { $0.location == .query }) {
+                diagnostics.append(Diagnostic(
+                    .invalidQuerystring, "\(place) has the querystring parameter '\(first.name)' and the query parameter '\(query.name)'; both are sent",
+                    at: query.sourceLocation, hint: "move '\(query.name)' into the querystring parameter's schema"))
+            }
+        }
     }
 
     /// A path, header or cookie value is written in one level (`simple`:
@@ -148,6 +205,7 @@ extension LoadSession {
             for (status, reference) in operation.responses {
                 guard let response = document.resolve(reference) else { continue }
                 for (mediaType, media) in response.content {
+                    checkItemSchema(media, mediaType: mediaType, place: "\(method.rawValue.uppercased()) \(path) (\(status), \(mediaType))")
                     guard let hint = StreamedArray.read(media, in: document) else { continue }
                     let place = "x-stream-array of \(method.rawValue.uppercased()) \(path) (\(status), \(mediaType))"
                     var problem: String?
@@ -164,6 +222,22 @@ extension LoadSession {
                 }
             }
         }
+    }
+
+    /// An item schema describes one element of a sequential body (server-sent
+    /// events, JSON Lines, JSON Sequences, or a multipart body's parts);
+    /// elsewhere nothing reads it.
+    private func checkItemSchema(_ media: MediaType, mediaType: String, place: String) {
+        guard media.itemSchema != nil else { return }
+        let base = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let sequential = ["text/event-stream", "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines",
+                          "application/json-seq"]
+        guard !sequential.contains(base), !base.hasPrefix("multipart/") else { return }
+        diagnostics.append(
+            Diagnostic(
+                .itemSchemaNotSequential, "the item schema of \(place) is ignored: \(mediaType) is not a sequence of elements",
+                at: media.location,
+                hint: "describe the whole body with 'schema' (an array's elements with 'items'), or use text/event-stream, application/jsonl or application/json-seq"))
     }
 
     private func checkSecurityNames(_ document: OpenAPIDocument) {

@@ -29,6 +29,10 @@ final class LoadSession {
     /// How many steps resolving references took (each a reference looked
     /// up or followed): the tests hold it to a few per reference written.
     var referenceSteps = 0
+    /// The root document's file and its `$self` (3.2): a reference to that
+    /// URI, or to a document beside it, is read from here.
+    var rootFile: SourceFile?
+    var selfReference: String?
 
     /// Where a reference ends.
     enum FinalTarget {

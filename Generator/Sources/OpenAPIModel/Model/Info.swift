@@ -118,6 +118,12 @@ public struct ServerVariable: Sendable {
 
 /// A tag that groups operations.
 public struct Tag: Sendable {
+    /// `summary` (3.2): a short name for navigation.
+    public var summary: String?
+    /// `parent` (3.2): the name of the tag this one nests under.
+    public var parent: String?
+    /// `kind` (3.2): what the tag is for (`nav`, `badge`, `audience`, or another).
+    public var kind: String?
     /// The tag name operations refer to.
     public var name: String = ""
     /// What the group is.

@@ -81,6 +81,9 @@ public struct OpenAPIDocument: Sendable {
     public var info: Info
     /// `jsonSchemaDialect` (3.1).
     public var jsonSchemaDialect: String?
+    /// `$self` (3.2): the document's own URI, the base its relative
+    /// references resolve against.
+    public var selfURI: String?
     /// `servers` (a single `/` server when absent, as the specification says).
     public var servers: [Server] = []
     /// `paths`: template -> path item, in document order.

@@ -1,24 +1,56 @@
-/// The HTTP methods an operation can use, in the order OpenAPI lists them.
-public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
-    /// GET.
-    case get
-    /// PUT.
-    case put
-    /// POST.
-    case post
-    /// DELETE.
-    case delete
-    /// OPTIONS.
-    case options
-    /// HEAD.
-    case head
-    /// PATCH.
-    case patch
-    /// TRACE.
-    case trace
+/// The HTTP method of an operation: a Path Item's fixed fields (`get` ...
+/// `trace`, and OpenAPI 3.2's `query`), in the order OpenAPI lists them, or
+/// a method of 3.2's `additionalOperations` (`PURGE`, `LINK`), sent as the
+/// spec writes it.
+public struct HTTPMethod: Sendable, Hashable, CaseIterable, RawRepresentable {
+    /// The name as the spec writes it: the fixed field (`get`, `query`), or
+    /// the `additionalOperations` key (`PURGE`).
+    public let rawValue: String
+    /// Whether it is a fixed field of the Path Item (not an additional operation).
+    public let isFixedField: Bool
 
-    /// The method in upper case, as sent on the wire.
-    public var wireName: String { rawValue.uppercased() }
+    private init(fixed name: String) {
+        rawValue = name
+        isFixedField = true
+    }
+
+    /// The fixed field `rawValue` (`get`); nil for any other text.
+    public init?(rawValue: String) {
+        guard let method = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = method
+    }
+
+    /// A method of `additionalOperations` (OpenAPI 3.2), sent as written.
+    public init(additional name: String) {
+        rawValue = name
+        isFixedField = false
+    }
+
+    /// GET.
+    public static let get = HTTPMethod(fixed: "get")
+    /// PUT.
+    public static let put = HTTPMethod(fixed: "put")
+    /// POST.
+    public static let post = HTTPMethod(fixed: "post")
+    /// DELETE.
+    public static let delete = HTTPMethod(fixed: "delete")
+    /// OPTIONS.
+    public static let options = HTTPMethod(fixed: "options")
+    /// HEAD.
+    public static let head = HTTPMethod(fixed: "head")
+    /// PATCH.
+    public static let patch = HTTPMethod(fixed: "patch")
+    /// TRACE.
+    public static let trace = HTTPMethod(fixed: "trace")
+    /// QUERY (OpenAPI 3.2): a safe, idempotent request with a body.
+    public static let query = HTTPMethod(fixed: "query")
+
+    /// The fixed fields, in the order OpenAPI lists them.
+    public static let allCases: [HTTPMethod] = [.get, .put, .post, .delete, .options, .head, .patch, .trace, .query]
+
+    /// The method as sent on the wire: a fixed field in upper case, an
+    /// additional operation's as written.
+    public var wireName: String { isFixedField ? rawValue.uppercased() : rawValue }
 }
 
 /// A Path Item: the operations on one path, and parameters they share.
@@ -27,7 +59,8 @@ public struct PathItem: Sendable {
     public var summary: String?
     /// `description`.
     public var description: String?
-    /// The operations, in the order of ``HTTPMethod/allCases``.
+    /// The operations, in the order of ``HTTPMethod/allCases``, then the
+    /// additional operations (3.2) in the spec's order.
     public var operations: [(method: HTTPMethod, operation: Operation)] = []
     /// Servers that override the document's for this path.
     public var servers: [Server] = []
@@ -94,6 +127,9 @@ public enum ParameterLocation: String, Sendable, Hashable, CaseIterable {
     case header
     /// In the `Cookie` header.
     case cookie
+    /// The whole query string, one value written as its `content`'s media
+    /// type (OpenAPI 3.2).
+    case querystring
 }
 
 /// A Parameter Object.
@@ -167,6 +203,10 @@ public struct MediaType: Sendable {
     public var examples = OrderedMap<RefOr<Example>>()
     /// `encoding` per property (form and multipart bodies).
     public var encoding = OrderedMap<Encoding>()
+    /// `itemEncoding` (3.2): how each item of a sequential multipart body is encoded.
+    public var itemEncoding: Encoding?
+    /// `prefixEncoding` (3.2): how the first items of a sequential multipart body are encoded, in order.
+    public var prefixEncoding: [Encoding] = []
     /// `x-` extensions.
     public var extensions = OrderedMap<JSONValue>()
     /// Where it is written.
@@ -233,6 +273,10 @@ public struct Header: Sendable {
 
 /// An Example Object.
 public struct Example: Sendable {
+    /// `dataValue` (3.2): the value as data, before it is serialised.
+    public var dataValue: JSONValue?
+    /// `serializedValue` (3.2): the value as it goes on the wire.
+    public var serializedValue: String?
     /// `summary`.
     public var summary: String?
     /// `description`.

@@ -145,6 +145,9 @@ public enum AdditionalProperties: Sendable {
 
 /// A `discriminator`: which property selects the `oneOf`/`anyOf` member.
 public struct Discriminator: Sendable {
+    /// `defaultMapping` (3.2): the schema of a value whose property names
+    /// no mapping (or is absent).
+    public var defaultMapping: Reference?
     /// The property whose value names the member.
     public var propertyName: String = ""
     /// Property value -> the member's reference (a `$ref` or a schema name),

@@ -30,6 +30,10 @@ public struct SecurityScheme: Sendable {
     public var flows = OrderedMap<OAuthFlow>()
     /// `openIdConnectUrl`.
     public var openIdConnectURL: String?
+    /// `oauth2MetadataUrl` (3.2): the authorization server's metadata (RFC 8414).
+    public var oauth2MetadataURL: String?
+    /// `deprecated` (3.2).
+    public var deprecated = false
     /// `x-` extensions.
     public var extensions = OrderedMap<JSONValue>()
     /// Where it is written.
@@ -38,6 +42,8 @@ public struct SecurityScheme: Sendable {
 
 /// One OAuth 2 flow (`authorizationCode`, `clientCredentials`, ...).
 public struct OAuthFlow: Sendable {
+    /// `deviceAuthorizationUrl` (3.2's `deviceAuthorization` flow, RFC 8628).
+    public var deviceAuthorizationURL: String?
     /// `authorizationUrl`.
     public var authorizationURL: String?
     /// `tokenUrl`.

@@ -94,8 +94,10 @@ public struct OperationDescriptor: Sendable, Equatable {
     /// Whether a response cache may keep this operation's responses at all.
     public var isCacheable: Bool { cache != .never }
 
-    /// The methods RFC 9110 (section 9.2.2) defines as idempotent.
-    public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace, .put, .delete]
+    /// The methods RFC 9110 (section 9.2.2) defines as idempotent, and
+    /// `QUERY` (safe and idempotent, as OpenAPI 3.2 and the HTTP working
+    /// group's QUERY method define it).
+    public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace, .put, .delete, .named("QUERY")]
 
     /// Whether the operation can be called without a credential: no security
     /// requirement, or an empty one among the alternatives (optional
@@ -160,5 +162,18 @@ public struct SecuritySchemeDescriptor: Sendable, Hashable {
         case .http, .oauth2, .openIDConnect: return .authorization
         case .apiKeyQuery, .apiKeyCookie, .mutualTLS: return nil
         }
+    }
+}
+
+extension HTTPRequest.Method {
+    /// A method swift-http-types has no constant for (`QUERY`, or an
+    /// OpenAPI 3.2 `additionalOperations` method such as `PURGE`), by its
+    /// name as sent. The generator writes only names that are HTTP tokens
+    /// (it refuses others: `invalid-additional-method`); should another
+    /// reach here, the request goes out as `INVALID-METHOD-NAME`, which a
+    /// server refuses, rather than the app crashing.
+    public static func named(_ name: String) -> HTTPRequest.Method {
+        // The fallback literal is a valid token, so its initialiser cannot fail.
+        HTTPRequest.Method(name) ?? HTTPRequest.Method("INVALID-METHOD-NAME")!
     }
 }

@@ -77,9 +77,15 @@ public struct RequestBuilder: Sendable {
     /// per item (`id=3; id=4`) or member (`role=admin; id=7`), as OpenAPI
     /// 3.2's `cookie` style spells out what `form` meant in a cookie. Each
     /// value is percent-encoded, so `;` or `,` in it cannot start another.
-    public mutating func addCookie<Value: Encodable>(_ name: String, _ value: Value?, explode: Bool = false) throws {
+    /// With `percentEncoding: false` (the 3.2 `cookie` style, whose values
+    /// the app passes already escaped) a value goes as it is, except for
+    /// what RFC 6265 allows in no cookie value (spaces, quotes, `,`, `;`,
+    /// `\`, controls, letters outside ASCII), which is still
+    /// percent-encoded: a value cannot add a cookie of its own.
+    public mutating func addCookie<Value: Encodable>(_ name: String, _ value: Value?, explode: Bool = false, percentEncoding: Bool = true) throws {
         guard let value else { return }
-        func escaped(_ text: String) -> String { ParameterEncoding.escape(text, allowing: ParameterEncoding.unreserved) }
+        let allowed = percentEncoding ? ParameterEncoding.unreserved : Self.cookieOctets
+        func escaped(_ text: String) -> String { ParameterEncoding.escape(text, allowing: allowed) }
         switch try ParameterValue(encoding: value) {
         case .array(let items) where explode:
             cookies += items.map { "\(name)=\(escaped($0))" }
@@ -89,6 +95,9 @@ public struct RequestBuilder: Sendable {
             cookies.append("\(name)=\(escaped(other.headerText(explode: false)))")
         }
     }
+
+    /// RFC 6265's `cookie-octet`: what a cookie value may hold as it is.
+    static let cookieOctets: Set<UInt8> = Set((0x21...0x7E).filter { ![0x22, 0x2C, 0x3B, 0x5C].contains($0) }.map { UInt8($0) })
 
     // MARK: Bodies
 
@@ -125,6 +134,24 @@ public struct RequestBuilder: Sendable {
     public mutating func setTextBody(_ text: String, contentType: String) {
         body = Data(text.utf8)
         headerFields[.contentType] = contentType
+    }
+
+    /// Sets the whole query string from one value, as OpenAPI 3.2's
+    /// `in: querystring` parameter says: written as its media type,
+    /// `application/x-www-form-urlencoded` (an object's properties as a form
+    /// body writes them: `q=caf%C3%A9&limit=5`) or JSON (the value's JSON
+    /// text, percent-encoded). Nil sends no query string of its own; the
+    /// query the path template holds stays.
+    public mutating func setQueryString<Value: Encodable>(_ value: Value?, contentType: String) throws {
+        guard let value else { return }
+        let json = try JSONValue(encoding: value)
+        let base = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if base == "application/x-www-form-urlencoded" {
+            queryItems += try ParameterEncoding.formItems(json)
+        } else {
+            let text = String(decoding: try JSONCoding.makeEncoder().encode(json), as: UTF8.self)
+            queryItems.append(ParameterEncoding.escape(text, allowing: ParameterEncoding.unreserved))
+        }
     }
 
     /// Sets `Accept`.
