@@ -69,6 +69,16 @@ PLANTS = {
         'Runtime/Sources/ClientRuntime/Streaming/EventStreamParser.swift',
         '            data.removeAll(keepingCapacity: true)\n            hasData = false\n            eventType.removeAll(keepingCapacity: true)\n        }',
         '            data.removeAll(keepingCapacity: true)\n            hasData = false\n            eventType.removeAll(keepingCapacity: true)\n            lastEventID = nil\n        }'),
+    'querystring-dropped': (
+        'an OpenAPI 3.2 querystring argument never written into the query',
+        'Runtime/Sources/ClientRuntime/Client/RequestBuilder.swift',
+        'queryItems += try ParameterEncoding.formItems(json)',
+        '_ = try ParameterEncoding.formItems(json)'),
+    'query-method-sent-as-post': (
+        'an OpenAPI 3.2 query (or additional) operation sent as POST',
+        'Generator/Sources/Codegen/Renderer/ClientRenderer.swift',
+        'return named.contains(method) ? "." + method.rawValue : ".named(\\(SwiftLiteral.string(method.wireName)))"',
+        'return named.contains(method) ? "." + method.rawValue : ".post"'),
 }
 
 

@@ -484,6 +484,10 @@ class _RequestCheck:
         return False
 
     def present(self, parameter):
+        if parameter.location == 'querystring':
+            # The whole query string: there when the query holds anything
+            # beyond what the path template fixes.
+            return bool(self.presence['query'])
         names = self.presence[parameter.location]
         if parameter.location == 'header':
             return parameter.name.lower() in names
