@@ -32,7 +32,7 @@ EXTERNAL_NAMES = frozenset('''
     BGProcessingTask BGTaskScheduler Bool CFNetwork CFStringFind CLLocationManager CXCallDirectoryExtensionContext
     CXCallDirectoryManager CXCallDirectoryProvider CXProvider Calendar CallKit Clock Codable CodingKey
     ContinuousClock Crypto Data DatabaseMigrator DatabasePool DatabaseQueue Date Decimal Decodable DecodingError
-    Dispatch DispatchQueue Double Duration Encodable Equatable Error FileManager FileProtectionType Float Foundation
+    Dispatch DispatchQueue Double Duration Encodable Equatable Error EventSource FileManager FileProtectionType Float Foundation
     GRDB HTTPBody HTTPField HTTPFields HTTPRequest HTTPResponse HTTPTypes Hashable Hasher InlineArray Int Int32 Int64
     JSONDecoder JSONEncoder Keychain LocalizedError Logger Logging MainActor Mutex NSError
     NSFileProtectionComplete NSFileProtectionCompleteUntilFirstUserAuthentication NSInternalInconsistencyException
