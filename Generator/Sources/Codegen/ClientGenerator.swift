@@ -77,7 +77,7 @@ public enum ClientGenerator {
                 responseRoots: operations.flatMap(AssumptionAnalysis.responseTypes)))))
         client.componentTypeNames = models.componentTypeNames
         client.patterns = models.constraints.patterns
-        client.securitySchemes = SecuritySchemeNaming.names(of: client.operations)
+        client.securitySchemes = SecuritySchemeNaming.names(of: client.operations, in: document)
         client.memberNames = operationTranslator.logMarks.memberNames.sorted()
         client.outputLimit = options.outputLimit
         if let limit = options.outputLimit, let passed = models.limitPassedAt {

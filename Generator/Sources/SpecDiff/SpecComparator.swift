@@ -216,6 +216,13 @@ public final class SpecComparator {
             let newSchema = counterpart.schema ?? counterpart.content.values.first?.schema
             if let oldSchema, let newSchema, let a = base.resolve(oldSchema), let b = revision.resolve(newSchema) {
                 compareParameterSchema(a, b, label: label, operation: name, location: counterpart.sourceLocation, symbols: symbols)
+                // An object parameter (a deepObject or exploded form query,
+                // a 3.2 querystring): its members follow a request body's rules.
+                if !a.properties.isEmpty || !b.properties.isEmpty, a.types == b.types {
+                    var context = SchemaContext(operation: name, direction: .request, status: nil, path: [parameter.name], swiftType: nil, symbol: symbols.first)
+                    context.fallbackLocation = counterpart.sourceLocation
+                    compareSchema(oldSchema, newSchema, context)
+                }
             }
         }
     }

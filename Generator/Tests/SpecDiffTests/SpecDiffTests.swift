@@ -112,6 +112,31 @@ import YAMLReader
         }
     }
 
+    @Test func aChangedQuerystringSchemaIsBreaking() throws {
+        let base = """
+            openapi: 3.2.0
+            info: {title: Search, version: '1'}
+            paths:
+              /search:
+                get:
+                  parameters:
+                    - name: filter
+                      in: querystring
+                      content:
+                        application/x-www-form-urlencoded:
+                          schema:
+                            type: object
+                            properties:
+                              limit: {type: integer}
+                  responses:
+                    '204': {description: OK}
+            """
+        let revision = base.replacingOccurrences(of: "limit: {type: integer}", with: "limit: {type: string}")
+        let findings = try Self.compare(base, revision)
+        #expect(findings.map(\.level) == [.error], "\(findings.map(\.message))")
+        #expect(findings.first?.message.contains("filter") == true, "\(findings.map(\.message))")
+    }
+
     @Test func ignoreEntriesMarkFindingsWithTheirReason() throws {
         let list = try IgnoreList(text: """
             # accepted changes

@@ -18,6 +18,16 @@ extension ClientRenderer {
                 writer.line("/// \(SwiftComment.code(use.name)): \(Self.summary(use.kind)).")
                 writer.line("\(access) static let \(name) = \(SwiftLiteral.string(use.name))")
             }
+            for flow in client.securitySchemes.compactMap(\.deviceFlow) {
+                writer.line("")
+                writer.documentation(
+                    "The device authorization flow (RFC 8628) of \(SwiftComment.code(client.securitySchemes.first { $0.deviceFlow == flow }?.use.name ?? "")): "
+                        + "where `DeviceAuthorizationFlow` (Resilience) asks for a code and polls for the token.")
+                let scopes = flow.scopes.map(SwiftLiteral.string).joined(separator: ", ")
+                writer.line(
+                    "\(access) static let \(flow.member) = OAuthDeviceFlowEndpoints(deviceAuthorization: \(SwiftLiteral.string(flow.deviceAuthorizationURL)), "
+                        + "token: \(SwiftLiteral.string(flow.tokenURL)), scopes: [\(scopes)])")
+            }
             writer.line("")
             writer.line("/// Every scheme name.")
             writer.line("\(access) static let all: [String] = [\(names.map(SwiftName.unescaped).joined(separator: ", "))]")

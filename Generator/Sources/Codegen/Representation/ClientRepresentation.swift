@@ -43,6 +43,20 @@ package struct SecuritySchemeName: Sendable, Hashable {
     /// The member of `Client.SecuritySchemes` (`bearerAuth`, a keyword
     /// escaped, a clash numbered).
     package var member: String
+    /// Its OAuth 2.0 device authorization flow (OpenAPI 3.2), when it has one.
+    package var deviceFlow: DeviceFlowDeclaration?
+}
+
+/// An OAuth 2.0 device authorization flow's endpoints, as the spec writes them.
+package struct DeviceFlowDeclaration: Sendable, Hashable {
+    /// The member of `Client.SecuritySchemes` that holds them (`deviceDeviceFlow`).
+    package var member: String
+    /// `deviceAuthorizationUrl`.
+    package var deviceAuthorizationURL: String
+    /// `tokenUrl`.
+    package var tokenURL: String
+    /// The flow's scopes, in the spec's order.
+    package var scopes: [String]
 }
 
 /// A base URL from `servers`.

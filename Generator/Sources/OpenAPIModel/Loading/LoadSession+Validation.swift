@@ -229,10 +229,7 @@ extension LoadSession {
     /// elsewhere nothing reads it.
     private func checkItemSchema(_ media: MediaType, mediaType: String, place: String) {
         guard media.itemSchema != nil else { return }
-        let base = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let sequential = ["text/event-stream", "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines",
-                          "application/json-seq"]
-        guard !sequential.contains(base), !base.hasPrefix("multipart/") else { return }
+        guard SequentialMediaType.formatCase(of: mediaType) == nil, !mediaType.lowercased().hasPrefix("multipart/") else { return }
         diagnostics.append(
             Diagnostic(
                 .itemSchemaNotSequential, "the item schema of \(place) is ignored: \(mediaType) is not a sequence of elements",

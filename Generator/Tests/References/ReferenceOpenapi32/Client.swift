@@ -89,7 +89,7 @@ extension Client {
             id: "queryItems",
             method: .named("QUERY"),
             pathTemplate: "/items",
-            security: [],
+            security: [[SecuritySchemeDescriptor(name: "device", kind: .oauth2, scopes: ["read"])]],
             memberNames: memberNames
         )
         /// `PURGE /items`
@@ -129,5 +129,23 @@ extension Client {
 
         /// Every operation, in the spec's order.
         public static let all: [OperationDescriptor] = [queryItems, purgeItems, search, feed]
+    }
+
+    /// The spec's security schemes, by the names `components/securitySchemes`
+    /// gives them: the keys of `SecurityMiddleware`'s credentials.
+    public enum SecuritySchemes {
+        /// `device`: OAuth 2 (a bearer token).
+        public static let device = "device"
+
+        /// The device authorization flow (RFC 8628) of `device`: where `DeviceAuthorizationFlow` (Resilience) asks for
+        /// a code and polls for the token.
+        public static let deviceDeviceFlow = OAuthDeviceFlowEndpoints(
+            deviceAuthorization: "https://auth.example.com/device",
+            token: "https://auth.example.com/token",
+            scopes: ["read"]
+        )
+
+        /// Every scheme name.
+        public static let all: [String] = [device]
     }
 }

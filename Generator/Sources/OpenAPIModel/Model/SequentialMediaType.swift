@@ -1,11 +1,13 @@
 import Foundation
 
-/// The media types a generated client reads one element at a time, named as
-/// the runtime's `EventStreamFormat` cases.
-enum SequentialMediaType {
+/// The sequential media types: bodies that are a sequence of elements
+/// (server-sent events, JSON Lines, JSON Text Sequences), which a generated
+/// client reads one element at a time, named as the runtime's
+/// `EventStreamFormat` cases.
+public enum SequentialMediaType {
     /// `serverSentEvents`, `jsonLines` or `jsonSequence` for a sequential
     /// media type (parameters and case ignored); nil for any other.
-    static func formatCase(of mediaType: String) -> String? {
+    public static func formatCase(of mediaType: String) -> String? {
         let base = mediaType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         switch base {
         case "text/event-stream": return "serverSentEvents"
