@@ -30,7 +30,7 @@ import subprocess
 EXTERNAL_NAMES = frozenset('''
     AfterFirstUnlockThisDeviceOnly Allow AnyObject AppStorage Array AsyncSequence Atomic BGAppRefreshTask
     BGProcessingTask BGTaskScheduler Bool CFNetwork CFStringFind CLLocationManager CXCallDirectoryExtensionContext
-    CXCallDirectoryManager CXCallDirectoryProvider CXProvider Calendar CallKit Clock Codable CodingKey
+    CXCallDirectoryManager CXCallDirectoryProvider CXProvider Calendar CallKit CancellationError Clock Codable CodingKey
     ContinuousClock Crypto Data DatabaseMigrator DatabasePool DatabaseQueue Date Decimal Decodable DecodingError
     Dispatch DispatchQueue Double Duration Encodable Equatable Error EventSource FileManager FileProtectionType Float Foundation
     GRDB HTTPBody HTTPField HTTPFields HTTPRequest HTTPResponse HTTPTypes Hashable Hasher InlineArray Int Int32 Int64
