@@ -20,25 +20,39 @@ extension LoadSession {
     private func checkParentTags(_ document: OpenAPIDocument) {
         let parents = Dictionary(document.tags.compactMap { tag in tag.parent.map { (tag.name, $0) } }, uniquingKeysWith: { first, _ in first })
         let names = Set(document.tags.map(\.name))
+        // Each tag has one parent, so the tags form chains that may end in a
+        // loop: one walk over all of them, each tag visited once, finds the
+        // tags on a loop (a spec of many tags costs time in proportion).
+        var onLoop: Set<String> = []
+        var finished: Set<String> = []
+        for tag in document.tags where !finished.contains(tag.name) {
+            var path: [String] = []
+            var position: [String: Int] = [:]
+            var current: String? = tag.name
+            while let name = current, !finished.contains(name) {
+                if let start = position[name] {
+                    onLoop.formUnion(path[start...])
+                    break
+                }
+                position[name] = path.count
+                path.append(name)
+                current = parents[name]
+            }
+            finished.formUnion(path)
+        }
         for tag in document.tags {
             guard let parent = tag.parent else { continue }
             if !names.contains(parent) {
                 diagnostics.append(Diagnostic(
                     .unknownParentTag, "tag '\(tag.name)' names the parent '\(parent)', which is no tag of the document", at: tag.location,
-                    hint: closest(to: parent, in: Array(names)).map { "did you mean '\($0)'?" } ?? "add a tag named '\(parent)' to 'tags'"))
-                continue
-            }
-            var seen: Set<String> = []
-            var current: String? = parent
-            while let name = current, !seen.contains(name) {
-                if name == tag.name {
-                    diagnostics.append(Diagnostic(
-                        .unknownParentTag, "tag '\(tag.name)' is its own ancestor: its parents lead back to it", at: tag.location,
-                        hint: "give one of the tags on the way no 'parent'"))
-                    break
-                }
-                seen.insert(name)
-                current = parents[name]
+                    // A suggestion compares the name with every tag: only for a short list, so many
+                    // unknown parents among many tags stay linear.
+                    hint: (names.count <= 200 ? closest(to: parent, in: Array(names)) : nil).map { "did you mean '\($0)'?" }
+                        ?? "add a tag named '\(parent)' to 'tags'"))
+            } else if onLoop.contains(tag.name) {
+                diagnostics.append(Diagnostic(
+                    .unknownParentTag, "tag '\(tag.name)' is its own ancestor: its parents lead back to it", at: tag.location,
+                    hint: "give one of the tags on the way no 'parent'"))
             }
         }
     }
