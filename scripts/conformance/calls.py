@@ -46,6 +46,16 @@ STREAM_PAUSE = 280
 EDGE_VARIANTS = 6
 MAX_NULL_DEPTH = 4
 LOCATIONS = ('path', 'query', 'header', 'cookie', 'querystring')
+# A body sent as a sequence of elements (the events method's `events`)
+# has this many; the texts of elements the spec gives no schema, by format:
+# JSON Lines and Sequences carry one JSON text each, an event's data may
+# hold line breaks of each kind.
+BODY_EVENTS = 3
+TEXT_EVENTS = {
+    'serverSentEvents': ['one line', 'café 中 😀\nover two lines', 'CR LF\r\nthen CR\rend', ''],
+    'jsonLines': ['{"n":1}', '{"text":"café 中 😀"}', '[1,2,3]'],
+    'jsonSequence': ['{"n":1}', '"a string"', '{"nested":{"list":[]}}'],
+}
 
 
 @dataclass
@@ -109,6 +119,15 @@ def manifest_failures(doc, op, entry):
                                      f'the spec {"required" if body.get("required") else "optional"}'))
         elif request.get('contentType') not in body['content']:
             failures.append(('header.Content-Type', f'the client sends {request.get("contentType")}, which the spec does not offer'))
+        elif oas.sequential_format(request.get('contentType')):
+            # A sequential body is also taken as a sequence of elements, typed where the spec gives them a schema.
+            sent = entry.get('requestEvents')
+            typed = oas.stream_item_pointer(doc, body, oas.request_body(doc, op)[1], request['contentType']) is not None
+            if sent is None:
+                failures.append(('body', f'the client takes no sequence of elements for its {request["contentType"]} body'))
+            elif bool(sent.get('typed')) != typed:
+                failures.append(('body', f'the client takes {"typed elements" if sent.get("typed") else "texts"}, the spec gives the elements '
+                                         f'{"a schema" if typed else "none"}'))
     return failures
 
 
@@ -190,6 +209,18 @@ def _body_value(synth, doc, op, request, mode, variant, record, aim=frozenset(),
     if encoding == 'text' and not isinstance(value, str):
         return str(value)
     return value
+
+
+def _body_events(synth, doc, op, sent, mode, variant):
+    """The elements a call sends through the events method: values of the
+    elements' schema, or texts where the spec gives them none."""
+    body, body_pointer = oas.request_body(doc, op)
+    pointer = oas.stream_item_pointer(doc, body, body_pointer, sent['contentType'])
+    if pointer is None:
+        return list(TEXT_EVENTS[sent['format']])
+    element_mode = 'full' if mode.startswith('nulls') else mode
+    return [synth.value(pointer, mode=element_mode, direction='request', variant=variant + index, salt=f'event{index}', no_null=True)
+            for index in range(BODY_EVENTS)]
 
 
 def _answer_media_type(status, events, index):
@@ -324,6 +355,16 @@ def plan(synth, op, entry):
             call.error = str(error)
         call.response = _response(synth, status, mode, variant, record, streamed=bool(entry.get('streaming')), head=op.method == 'HEAD',
                                   aim=aim, seek=seek, events=entry.get('events') or (), index=len(calls))
+        # A body of a sequential media type goes as a sequence of elements
+        # through the events method: on every call whose answer is a stream
+        # too (that method reads it), else on every other call.
+        sent = entry.get('requestEvents')
+        if sent and call.error is None and (call.response.event_stream or (not entry.get('events') and call.index % 2 == 1)):
+            try:
+                arguments.pop('body', None)
+                arguments['bodyEvents'] = _body_events(synth, doc, op, sent, mode, variant)
+            except SynthesisError as error:
+                call.error = str(error)
         calls.append(call)
         answered.add(status.key)
         gained = len(record.enums - covered.enums) + len(record.branches - covered.branches) + len(record.nulls - covered.nulls)

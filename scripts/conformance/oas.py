@@ -251,6 +251,19 @@ def media_schema_pointer(doc, holder, holder_pointer, media_type):
     return f'{holder_pointer}/content/{escape(media_type)}/schema'
 
 
+def sequential_format(media_type):
+    """'serverSentEvents', 'jsonLines' or 'jsonSequence' for a sequential
+    media type (parameters and case ignored), else None."""
+    base = (media_type or '').split(';')[0].strip().lower()
+    if base == 'text/event-stream':
+        return 'serverSentEvents'
+    if base in ('application/jsonl', 'application/x-ndjson', 'application/x-jsonlines', 'application/jsonlines'):
+        return 'jsonLines'
+    if base == 'application/json-seq':
+        return 'jsonSequence'
+    return None
+
+
 def stream_item_pointer(doc, holder, holder_pointer, media_type):
     """Pointer to the schema of one element of a sequential media type, or
     None when the spec gives the elements none (each is then text): 3.2's

@@ -79,6 +79,21 @@ PLANTS = {
         'Generator/Sources/Codegen/Renderer/ClientRenderer.swift',
         'return named.contains(method) ? "." + method.rawValue : ".named(\\(SwiftLiteral.string(method.wireName)))"',
         'return named.contains(method) ? "." + method.rawValue : ".post"'),
+    'request-records-run-together': (
+        'the records of a JSON Lines request body sent without their line feed',
+        'Runtime/Sources/ClientRuntime/Streaming/EventStreamBody.swift',
+        'return text + [0x0A]',
+        'return text'),
+    'request-event-cr-kept': (
+        'a CR in the text of a server-sent event the app sends kept inside its data line',
+        'Runtime/Sources/ClientRuntime/Streaming/EventStreamBody.swift',
+        '                    case 0x0D:\n                        flush()',
+        '                    case 0x00:\n                        flush()'),
+    'events-method-not-called': (
+        'the conformance driver calling the plain method where the events method was asked for',
+        'Generator/Sources/Codegen/Renderer/ConformanceDriverRenderer.swift',
+        'writer.block("if \\(condition)")',
+        'writer.block("if false, \\(condition)")'),
 }
 
 

@@ -318,6 +318,36 @@ def stream_body(media_type, value, call):
     return sent
 
 
+def read_sequential(body, format_name):
+    """The texts of the elements of a received sequential body, read here:
+    JSON Lines split at LF (CR LF too, blank lines skipped), JSON Text
+    Sequences at RS (RFC 7464, empty records skipped), server-sent events by
+    the WHATWG rules (lines end at CR LF, LF or CR; `data` fields joined by
+    LF; a blank line dispatches an event that has a `data` field)."""
+    text = body.decode('utf-8', 'replace')
+    if format_name == 'jsonLines':
+        return [line.rstrip('\r') for line in text.split('\n') if line.strip()]
+    if format_name == 'jsonSequence':
+        return [record.strip() for record in text.split('\x1e') if record.strip()]
+    if text.startswith('\ufeff'):
+        text = text[1:]
+    events, data = [], None
+    for line in re.split(r'\r\n|\r|\n', text):
+        if line == '':
+            if data is not None:
+                events.append('\n'.join(data))
+            data = None
+            continue
+        if line.startswith(':'):
+            continue
+        name, _, value = line.partition(':')
+        if value.startswith(' '):
+            value = value[1:]
+        if name == 'data':
+            data = (data or []) + [value]
+    return events
+
+
 class _RequestCheck:
     """The checks of one request against the expected call."""
 
@@ -618,6 +648,14 @@ class _RequestCheck:
             self.fail('body', f'invalid: {message}')
         return value
 
+    def own_text_body(self, request):
+        """A text body as read here (UTF-8), checked against its schema."""
+        text = (self.body or b'').decode('utf-8', 'replace')
+        pointer = self.schema_pointer(request)
+        for message in (self.server.synth.errors(pointer, text, 'request') if pointer else []):
+            self.fail('body', f'invalid: {message}')
+        return text
+
     def default_of_absent(self, name, location):
         """Whether the parameter is absent and has a schema `default`:
         openapi-core then checks the default in its place, which is the
@@ -658,6 +696,9 @@ class _RequestCheck:
     # -- body -------------------------------------------------------------------
 
     def check_body(self):
+        if 'bodyEvents' in self.call.arguments:
+            self.check_body_events()
+            return
         expected = self.call.arguments.get('body', _ABSENT)
         request = self.entry.get('requestBody')
         if expected is _ABSENT:
@@ -684,6 +725,10 @@ class _RequestCheck:
             actual = self.multipart_body(request)
         elif encoding == 'data':
             actual = None  # compared as bytes below; openapi-core validates raw bodies as text
+        elif encoding == 'text' and mime != 'text/plain':
+            # openapi-core decodes text/plain alone and hands other text
+            # (text/event-stream, text/csv) back as bytes: read here.
+            actual = self.own_text_body(request)
         else:
             actual = self.openapi_core_body(content_type)
             if actual is _ABSENT:
@@ -705,6 +750,40 @@ class _RequestCheck:
         droppable = {k: v for k, v in (record.defaults if record is not None else {}).items() if v is DROPPABLE}
         for location, rule in differences(expected, _plain(actual), 'body', droppable):
             self.fail(location, rule)
+
+    def check_body_events(self):
+        """A body sent as a sequence of elements: its Content-Type, and each
+        element read here by the format's rules, compared with the one the
+        call passed and checked against the elements' schema."""
+        sent = self.entry.get('requestEvents') or {}
+        expected = self.call.arguments['bodyEvents']
+        mime = (self.headers.get('Content-Type') or '').split(';')[0].strip().lower()
+        declared = sent.get('contentType', '').split(';')[0].strip().lower()
+        if mime != declared:
+            self.fail('header.Content-Type', f'{mime or "none"} != expected {declared}')
+        format_name = oas.sequential_format(declared)
+        texts = read_sequential(self.body or b'', format_name)
+        if len(texts) != len(expected):
+            self.fail('body.events', f'{len(texts)} elements read, {len(expected)} sent')
+        body, body_pointer = oas.request_body(self.server.doc, self.op)
+        pointer = oas.stream_item_pointer(self.server.doc, body, body_pointer, sent.get('contentType'))
+        for index, (text, value) in enumerate(zip(texts, expected)):
+            where = f'body.events[{index}]'
+            if pointer is None:
+                # A text goes as it is; an event's line breaks arrive as LF.
+                wanted = re.sub(r'\r\n|\r', '\n', value) if format_name == 'serverSentEvents' else value
+                if text != wanted:
+                    self.fail(where, f'{text[:60]!r} != expected {wanted[:60]!r}')
+                continue
+            try:
+                actual = json.loads(text)
+            except ValueError as error:
+                self.fail(where, f'not JSON: {error}')
+                continue
+            for message in self.server.synth.errors(pointer, actual, 'request'):
+                self.fail(where, f'invalid: {message}')
+            for location, rule in differences(value, _plain(actual), where):
+                self.fail(location, rule)
 
     def form_encodings(self, request):
         body = oas.request_body(self.server.doc, self.op)[0] or {}

@@ -22,7 +22,7 @@ public struct OpenAPILoadResult: Sendable {
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
-/// Loads OpenAPI 3.0 and 3.1 documents (YAML or JSON) into ``OpenAPIDocument``.
+/// Loads OpenAPI 3.0, 3.1 and 3.2 documents (YAML or JSON) into ``OpenAPIDocument``.
 ///
 /// ```swift
 /// let result = OpenAPILoader.load(path: "specs/soul.yaml")

@@ -122,6 +122,13 @@ public struct ConformanceArguments: Sendable {
     /// request line's `stream`): the call goes through the operation's
     /// events method. Nil: through its plain method.
     public internal(set) var eventStream: String?
+    /// The elements of a request body sent as a sequence (the arguments'
+    /// `bodyEvents`); nil when the call sends its body whole.
+    let bodyEventValues: [JSONValue]?
+
+    /// Whether the call sends its body as a sequence of elements, through
+    /// the operation's events method.
+    public var sendsEvents: Bool { bodyEventValues != nil }
 
     /// Reads the `arguments` object of a request line.
     init(_ json: JSONValue) throws {
@@ -136,6 +143,22 @@ public struct ConformanceArguments: Sendable {
         }
         self.parameters = parameters
         self.body = members["body"]
+        switch members["bodyEvents"] {
+        case .array(let values)?: bodyEventValues = values
+        case nil, .null?: bodyEventValues = nil
+        default: throw ConformanceArgumentError(message: "'bodyEvents' must be an array")
+        }
+    }
+
+    /// The elements of a body sent as a sequence, each decoded as `T`,
+    /// in an `AsyncStream` the client reads one element at a time.
+    public func bodyEvents<T: Decodable & Sendable>(as type: T.Type = T.self) throws -> AsyncStream<T> {
+        guard let values = bodyEventValues else { throw ConformanceArgumentError(message: "bodyEvents: absent") }
+        let elements = try values.enumerated().map { index, value in try decode(value, as: T.self, what: "bodyEvents[\(index)]") }
+        return AsyncStream { continuation in
+            for element in elements { continuation.yield(element) }
+            continuation.finish()
+        }
     }
 
     /// The parameter `name` in `location` as `T`; an absent one decodes as

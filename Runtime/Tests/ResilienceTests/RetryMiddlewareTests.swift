@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import LoopbackHTTPServer
+import OpenAPIRuntime
+import RuntimeSupport
 import Testing
 import Waiting
 
@@ -102,6 +104,29 @@ import Waiting
         let retry = RetryMiddleware(clock: VirtualClock())
         _ = try await TestClient(server: server, middlewares: [retry]).send(.put, "/profile", operationID: "setProfile", body: "{\"name\":\"Ada\"}")
         #expect(server.requests.map(\.bodyText) == Array(repeating: "{\"name\":\"Ada\"}", count: 3))
+    }
+
+    /// A body written while it is sent (a generated client's event stream)
+    /// is handed on as it is, unread, and the call is not repeated:
+    /// buffering it for a retry would hold the request until the app's
+    /// sequence ends.
+    @Test func aStreamedBodyIsSentOnceAndNeverBuffered() async throws {
+        let (pieces, continuation) = AsyncStream.makeStream(of: ArraySlice<UInt8>.self)
+        let streamed = HTTPBody(pieces, length: .unknown, iterationBehavior: .single)
+        let handedOn = Locked<[HTTPBody?]>([])
+        let retry = RetryMiddleware(clock: VirtualClock())
+        let request = HTTPRequest(method: .put, scheme: nil, authority: nil, path: "/logs")
+        let descriptor = OperationDescriptor(id: "uploadLogs", method: .put, pathTemplate: "/logs", security: [])
+        let (response, _) = try await OperationDescriptor.$current.withValue(descriptor) {
+            try await retry.intercept(request, body: streamed, baseURL: URL(string: "https://api.example.com")!, operationID: "uploadLogs") { _, body, _ in
+                handedOn.withLock { $0.append(body) }
+                return (HTTPResponse(status: .serviceUnavailable), nil)
+            }
+        }
+        continuation.finish()
+        #expect(response.status == .serviceUnavailable, "the 503 itself: a PUT is repeatable, but not with a body already sent")
+        let bodies = handedOn.read()
+        #expect(bodies.count == 1 && bodies.first.flatMap { $0 } === streamed, "the app's stream itself, once")
     }
 
     @Test func offlineRetriesWaitForConnectivity() async throws {

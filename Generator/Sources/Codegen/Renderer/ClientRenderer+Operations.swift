@@ -112,32 +112,82 @@ extension ClientRenderer {
             renderResponseSwitch(operation, into: &writer)
         }
         if let streaming = operation.streaming { renderStreamedMethod(operation, streaming, parameters: parameters, into: &writer) }
-        if let events = operation.events { renderEventsMethod(operation, events, parameters: parameters, into: &writer) }
+        if operation.eventsMethodName != nil { renderEventsMethod(operation, into: &writer) }
     }
 
-    /// The method that reads a sequential media type one element at a time.
-    func renderEventsMethod(_ operation: OperationDeclaration, _ events: EventStreamDeclaration, parameters: String, into writer: inout SwiftWriter) {
-        let types = events.mediaTypes.map { SwiftComment.code($0) }.joined(separator: ", ")
-        let payload = events.payloadType.map { "`\($0)`" } ?? "its text (the spec gives the elements no schema)"
-        let reconnects = operation.isIdempotent
-            ? "A dropped server-sent-event connection connects again with `Last-Event-ID` (`core.eventStreamReconnection`)."
-            : "The operation may not be repeated, so a dropped connection ends the stream with its error."
-        writer.line("")
-        writer.documentation("""
-            `\(SwiftName.unescaped(operation.methodName))`, its \(types) body read one element at a time while it arrives, \
-            each element's data decoded as \(payload). Memory holds one piece of the body, however long the stream runs; \
-            cancelling the task that iterates closes the connection. \(reconnects)
+    /// The events method's parameters: the plain method's, with the body of
+    /// a sequential media type taken as `events`, a sequence of elements.
+    func eventsSignature(_ operation: OperationDeclaration) -> (parameters: String, arguments: String) {
+        guard operation.requestEvents != nil else { return signature(operation) }
+        var parameters: [String] = []
+        var arguments: [String] = []
+        for argument in operation.arguments {
+            switch argument {
+            case .parameter(let parameter):
+                parameters.append("\(parameter.label): \(parameter.type)" + (parameter.isOptional ? " = nil" : ""))
+                arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+            case .body:
+                parameters.append("events: Events")
+                arguments.append("events: events")
+            }
+        }
+        return (parameters.joined(separator: ", "), arguments.joined(separator: ", "))
+    }
 
-            - Throws: what `\(SwiftName.unescaped(operation.responseMethodName))` throws for a status other than \(events.status).
-            """)
+    /// The method whose sequential bodies are sequences of typed elements:
+    /// it reads the response one element at a time, or takes the request's
+    /// elements as the app produces them, or both.
+    func renderEventsMethod(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
+        guard let methodName = operation.eventsMethodName else { return }
+        let parameters = eventsSignature(operation).parameters
+        var paragraphs: [String] = []
+        var generics = ""
+        var requirement = ""
+        if let sent = operation.requestEvents {
+            let element = sent.elementType?.description ?? "String"
+            let what = sent.elementType.map { _ in "each element's JSON" } ?? "each element's text (the spec gives the elements no schema)"
+            paragraphs.append("""
+                `\(SwiftName.unescaped(operation.methodName))`, its \(SwiftComment.code(sent.contentType)) body written from `events` \
+                while the app produces them, \(what) sent as it comes. The body can be sent once: the call is not repeated.
+                """ + (operation.events == nil ? " Returns the status and headers too, as `\(SwiftName.unescaped(operation.responseMethodName))` does." : ""))
+            generics = "<Events: AsyncSequence & Sendable>"
+            requirement = " where Events.Element == \(element)"
+        }
+        if let events = operation.events {
+            let types = events.mediaTypes.map { SwiftComment.code($0) }.joined(separator: ", ")
+            let payload = events.payloadType.map { "`\($0)`" } ?? "its text (the spec gives the elements no schema)"
+            let reconnects = operation.isIdempotent && operation.requestEvents == nil
+                ? "A dropped server-sent-event connection connects again with `Last-Event-ID` (`core.eventStreamReconnection`)."
+                : "The operation may not be repeated, so a dropped connection ends the stream with its error."
+            let lead = operation.requestEvents == nil ? "`\(SwiftName.unescaped(operation.methodName))`, its \(types) body" : "Its \(types) response"
+            paragraphs.append("""
+                \(lead) read one element at a time while it arrives, \
+                each element's data decoded as \(payload). Memory holds one piece of the body, however long the stream runs; \
+                cancelling the task that iterates closes the connection. \(reconnects)
+                """)
+        }
+        let status = operation.events?.status ?? "a success"
+        paragraphs.append("- Throws: what `\(SwiftName.unescaped(operation.responseMethodName))` throws for a status other than \(status).")
+        writer.line("")
+        writer.documentation(paragraphs.joined(separator: "\n\n"))
         if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        guard let events = operation.events else {
+            // Only the request streams: the answer is read as `...WithResponse` reads it.
+            writer.block("\(access) func \(methodName)\(generics)(\(parameters)) async throws -> Response<\(operation.success.bodyType)>\(requirement)") { writer in
+                renderRequest(operation, streamedBody: operation.requestEvents, into: &writer)
+                writer.line("let response = try await core.send(request)")
+                renderResponseSwitch(operation, into: &writer)
+            }
+            return
+        }
         let payloadType = events.payloadType?.description ?? "String"
-        writer.block("\(access) func \(events.methodName)(\(parameters)) async throws -> EventStream<\(payloadType)>") { writer in
-            renderRequest(operation, accept: events.mediaTypes.joined(separator: ", "), into: &writer)
+        writer.block("\(access) func \(methodName)\(generics)(\(parameters)) async throws -> EventStream<\(payloadType)>\(requirement)") { writer in
+            renderRequest(operation, accept: events.mediaTypes.joined(separator: ", "), streamedBody: operation.requestEvents, into: &writer)
             writer.line("let opened = try await core.open(request)")
             writer.block("if \(Self.statusCondition(events.status, "opened.status"))") { writer in
                 let reopen: String
-                if operation.isIdempotent {
+                // A streamed request body can be sent once: such a call is never opened again.
+                if operation.isIdempotent && operation.requestEvents == nil {
                     writer.line("let core = core, sent = request")
                     reopen = "{ lastEventID in try await core.open(sent, lastEventID: lastEventID) }"
                 } else {

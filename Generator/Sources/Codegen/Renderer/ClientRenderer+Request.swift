@@ -5,8 +5,11 @@ import Foundation
 extension ClientRenderer {
     /// Declares `request` with the operation's parameters, body and `Accept`
     /// (`accept` in place of the operation's, for a method that reads one
-    /// media type of it).
-    func renderRequest(_ operation: OperationDeclaration, accept: String? = nil, into writer: inout SwiftWriter) {
+    /// media type of it). With `streamedBody`, the body is written from the
+    /// argument `events` while it is sent.
+    func renderRequest(
+        _ operation: OperationDeclaration, accept: String? = nil, streamedBody: RequestEventStreamDeclaration? = nil, into writer: inout SwiftWriter
+    ) {
         let accept = accept ?? operation.accept
         var checks: [String] = []
         for parameter in operation.parameters {
@@ -46,7 +49,12 @@ extension ClientRenderer {
                 writer.line("try request.setQueryString(\(parameter.label), contentType: \(SwiftLiteral.string(parameter.contentType ?? "application/x-www-form-urlencoded")))")
             }
         }
-        if let body = operation.body { renderBody(body, into: &writer) }
+        if let streamedBody {
+            let setter = streamedBody.elementType == nil ? "setEventTextStreamBody" : "setEventStreamBody"
+            writer.line("request.\(setter)(events, format: .\(streamedBody.format), contentType: \(SwiftLiteral.string(streamedBody.contentType)))")
+        } else if let body = operation.body {
+            renderBody(body, into: &writer)
+        }
         if let accept { writer.line("request.accept(\(SwiftLiteral.string(accept)))") }
     }
 

@@ -98,10 +98,24 @@ struct ConformanceDriverRenderer {
         func renderSuccess(into writer: inout SwiftWriter) {
             // A call the harness answers with a sequential media type goes
             // through the events method, each element as it arrives.
-            if let events = operation.events {
-                writer.block("if arguments.eventStream != nil") { writer in
-                    writer.line("let stream = try await client.\(SwiftName.unescaped(events.methodName))(\(arguments.joined(separator: ", ")))")
-                    writer.line("return try await ConformanceOutcome(status: stream.status, headers: stream.response.headerFields, body: .events(stream))")
+            // A call that sends its elements (the request line's `bodyEvents`)
+            // does too, its body the elements' sequence.
+            if let methodName = operation.eventsMethodName {
+                let condition = [operation.events != nil ? "arguments.eventStream != nil" : nil, operation.requestEvents != nil ? "arguments.sendsEvents" : nil]
+                    .compactMap { $0 }.joined(separator: " || ")
+                var eventsArguments = arguments
+                if let sent = operation.requestEvents, let index = operation.arguments.firstIndex(where: { if case .body = $0 { return true } else { return false } }) {
+                    eventsArguments[index] = "events: try arguments.bodyEvents(as: \(sent.elementType?.description ?? "String").self)"
+                }
+                let call = "try await client.\(SwiftName.unescaped(methodName))(\(eventsArguments.joined(separator: ", ")))"
+                writer.block("if \(condition)") { writer in
+                    if operation.events != nil {
+                        writer.line("let stream = \(call)")
+                        writer.line("return try await ConformanceOutcome(status: stream.status, headers: stream.response.headerFields, body: .events(stream))")
+                    } else {
+                        writer.line("let response = \(call)")
+                        renderOutcome(operation.success, value: "response", responses: success, into: &writer)
+                    }
                 }
             }
             guard let streaming = operation.streaming else {
@@ -203,6 +217,7 @@ struct ConformanceDriverRenderer {
         var responses: [Response]
         var streaming: Bool
         var events: [String]
+        var requestEvents: RequestEvents?
 
         // `operationId` and `requestBody` are written even when null.
         func encode(to encoder: any Encoder) throws {
@@ -214,9 +229,18 @@ struct ConformanceDriverRenderer {
             try container.encode(responses, forKey: .responses)
             try container.encode(streaming, forKey: .streaming)
             try container.encode(events, forKey: .events)
+            try container.encodeIfPresent(requestEvents, forKey: .requestEvents)
         }
 
-        enum CodingKeys: String, CodingKey { case key, operationId, requestBody, parameters, responses, streaming, events }
+        enum CodingKeys: String, CodingKey { case key, operationId, requestBody, parameters, responses, streaming, events, requestEvents }
+    }
+
+    /// A request body the events method takes as a sequence of elements.
+    private struct RequestEvents: Encodable {
+        var contentType: String
+        var format: String
+        /// Whether the elements have a schema (false: each is its text).
+        var typed: Bool
     }
 
     private struct Body: Encodable {
@@ -253,7 +277,8 @@ struct ConformanceDriverRenderer {
                     }
                     return Response(status: response.status, decoding: decoding)
                 },
-                streaming: operation.streaming != nil, events: operation.events?.mediaTypes ?? [])
+                streaming: operation.streaming != nil, events: operation.events?.mediaTypes ?? [],
+                requestEvents: operation.requestEvents.map { RequestEvents(contentType: $0.contentType, format: $0.format, typed: $0.elementType != nil) })
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -44,6 +44,14 @@ public struct OperationDeclaration: Sendable, Hashable {
     /// The method that reads a success body of a sequential media type
     /// (server-sent events, JSON Lines, JSON Sequences) one element at a time.
     public var events: EventStreamDeclaration?
+    /// The request body of a sequential media type, which the events method
+    /// takes as the app's `AsyncSequence` of elements, written while they
+    /// are produced (the plain method takes the body's bytes or text).
+    public var requestEvents: RequestEventStreamDeclaration?
+    /// The events method's name (`uploadLogsEvents`): the method whose
+    /// sequential bodies, the request's or the response's or both, are
+    /// sequences of typed elements. Nil when neither body is sequential.
+    public var eventsMethodName: String? { events?.methodName ?? requestEvents?.methodName }
     /// Whether the runtime's response cache may keep the responses, and
     /// their freshness when the server states none (`x-cache`).
     public var cache: CacheExtension = .byHeaders
@@ -109,6 +117,21 @@ public struct EventStreamDeclaration: Sendable, Hashable {
     /// The type each element's data decodes into; nil when the spec gives
     /// the elements no schema, so each arrives as its text.
     public var payloadType: SwiftType?
+}
+
+/// A request body of a sequential media type, sent from the app's sequence
+/// of elements (`RequestBuilder.setEventStreamBody`).
+public struct RequestEventStreamDeclaration: Sendable, Hashable {
+    /// The events method's name (`uploadLogsEvents`), shared with
+    /// ``EventStreamDeclaration/methodName`` when the response streams too.
+    public var methodName: String
+    /// The media type sent as `Content-Type`, as the spec writes it.
+    public var contentType: String
+    /// The runtime's `EventStreamFormat` case (`jsonLines`).
+    public var format: String
+    /// Each element's type; nil when the spec gives the elements no schema,
+    /// so the app passes each element's text.
+    public var elementType: SwiftType?
 }
 
 /// A security scheme used by an operation.

@@ -37,9 +37,10 @@ struct OperationTranslator {
         }
         // Named once every operation has its names: an events method never
         // takes the name of a later operation's method.
-        for index in result.indices where result[index].events != nil {
+        for index in result.indices where result[index].events != nil || result[index].requestEvents != nil {
             let name = methodNames.claim(SwiftName.unescaped(result[index].methodName) + "Events")
             result[index].events?.methodName = name
+            result[index].requestEvents?.methodName = name
         }
         return result
     }
@@ -52,7 +53,14 @@ struct OperationTranslator {
     private func translate(_ operation: OpenAPIModel.Operation, id: String, methodName: String, responseMethodName: String, method: HTTPMethod, path: String, pathItem: PathItem) -> OperationDeclaration {
         let typePrefix = SwiftName.typeName(id)
         // The generated method's own locals and arguments.
-        var labels = NameScope(reserved: ["body", "request", "response", "form", "part", "core"])
+        // The events method's argument `events` and locals `opened` and `sent`,
+        // where the operation has one.
+        // (Types are translated in the order the output has always had, so
+        // only whether there are streams is asked here.)
+        var reserved: Set<String> = ["body", "request", "response", "form", "part", "core"]
+        if sequentialRequestType(operation) != nil { reserved.insert("events") }
+        if method != .head, sequentialSuccess(operation) != nil { reserved.formUnion(["opened", "sent"]) }
+        var labels = NameScope(reserved: reserved)
 
         var parameters = document.parameters(of: operation, in: pathItem)
         parameters.removeAll { $0.location == .header && Self.ignoredHeaders.contains($0.name.lowercased()) }
@@ -101,6 +109,7 @@ struct OperationTranslator {
             streaming: streaming(operation, success: success), cache: CacheExtension.read(operation, method: method),
             isOfflineQueueable: OfflineQueueExtension.read(operation, method: method))
         if method != .head { declaration.events = eventStream(operation, typePrefix: typePrefix) }
+        declaration.requestEvents = requestEventStream(operation, typePrefix: typePrefix)
         declaration.secretFields = marks.secretFields
         declaration.secretPathParameters = marks.secretPathParameters
         declaration.loggablePaths = marks.loggablePaths
@@ -146,22 +155,58 @@ struct OperationTranslator {
     /// text), else the media type's `schema` when it describes one element
     /// (not the stream as a string); with neither, each element is its text.
     private func eventStream(_ operation: OpenAPIModel.Operation, typePrefix: String) -> EventStreamDeclaration? {
+        guard let (status, sequential) = sequentialSuccess(operation),
+              let first = sequential.first, let expected = SequentialMediaType.formatCase(of: first.key)
+        else { return nil }
+        let payload = elementType(of: sequential.map { ($0.key, $0.value) }, suggestedName: typePrefix + "Event")
+        return EventStreamDeclaration(methodName: "", status: status, mediaTypes: sequential.map(\.key), expectedFormat: expected, payloadType: payload)
+    }
+
+    /// The request body the events method takes as a sequence of elements:
+    /// a body whose preferred media type (JSON, a form or multipart come
+    /// first) is sequential. Its elements' type is read as a response
+    /// stream's is.
+    private func requestEventStream(_ operation: OpenAPIModel.Operation, typePrefix: String) -> RequestEventStreamDeclaration? {
+        guard let (contentType, media, format) = sequentialRequestType(operation) else { return nil }
+        let element = elementType(of: [(contentType, media)], suggestedName: typePrefix + "RequestEvent")
+        return RequestEventStreamDeclaration(methodName: "", contentType: contentType, format: format, elementType: element)
+    }
+
+    /// The one success status and its sequential media types, when the
+    /// operation's one success status offers any.
+    private func sequentialSuccess(_ operation: OpenAPIModel.Operation) -> (status: String, content: [OrderedMap<MediaType>.Element])? {
         let successes = operation.responses.filter { $0.key.hasPrefix("2") }
         guard successes.count == 1, let (status, reference) = successes.first, let response = document.resolve(reference) else { return nil }
         let sequential = response.content.filter { SequentialMediaType.formatCase(of: $0.key) != nil }
-        guard let first = sequential.first, let expected = SequentialMediaType.formatCase(of: first.key) else { return nil }
-        let suggestedName = typePrefix + "Event"
-        var payload: SwiftType?
-        if let entry = sequential.first(where: { $0.value.itemSchema != nil }), let item = entry.value.itemSchema {
-            if SequentialMediaType.formatCase(of: entry.key) == "serverSentEvents" {
-                payload = serverSentEventPayload(item, suggestedName: suggestedName)
-            } else {
-                payload = models.topLevelType(for: item, suggestedName: suggestedName)
+        return sequential.isEmpty ? nil : (status, sequential)
+    }
+
+    /// The request body's preferred media type and its format, when that
+    /// media type is sequential.
+    private func sequentialRequestType(_ operation: OpenAPIModel.Operation) -> (String, MediaType, String)? {
+        guard let requestBody = operation.requestBody.flatMap({ document.resolve($0) }),
+              let (contentType, media, _) = Self.preferredContent(requestBody.content),
+              let format = SequentialMediaType.formatCase(of: contentType)
+        else { return nil }
+        return (contentType, media, format)
+    }
+
+    /// The type of each element of a sequential body: OpenAPI 3.2's
+    /// `itemSchema` (or `x-item-schema`; for server-sent events, the
+    /// `contentSchema` of the item's `data`, or its text), else the media
+    /// type's `schema` when it describes one element (not the stream as a
+    /// string); nil when neither says, so each element is its text.
+    private func elementType(of sequential: [(String, MediaType)], suggestedName: String) -> SwiftType? {
+        if let entry = sequential.first(where: { $0.1.itemSchema != nil }), let item = entry.1.itemSchema {
+            if SequentialMediaType.formatCase(of: entry.0) == "serverSentEvents" {
+                return serverSentEventPayload(item, suggestedName: suggestedName)
             }
-        } else if let schema = sequential.lazy.compactMap(\.value.schema).first, !describesText(schema) {
-            payload = models.topLevelType(for: schema, suggestedName: suggestedName)
+            return models.topLevelType(for: item, suggestedName: suggestedName)
         }
-        return EventStreamDeclaration(methodName: "", status: status, mediaTypes: sequential.map(\.key), expectedFormat: expected, payloadType: payload)
+        if let schema = sequential.lazy.compactMap(\.1.schema).first, !describesText(schema) {
+            return models.topLevelType(for: schema, suggestedName: suggestedName)
+        }
+        return nil
     }
 
     /// What a server-sent event's `data` decodes into under a 3.2 item

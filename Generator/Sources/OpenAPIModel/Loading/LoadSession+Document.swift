@@ -18,7 +18,7 @@ extension LoadSession {
         guard let versionNode = root.child("openapi") else {
             if let swagger = root.child("swagger") {
                 report(
-                    .unsupportedVersion, "this is a Swagger \(swagger.text ?? "2.0") document; only OpenAPI 3.0 and 3.1 are supported",
+                    .unsupportedVersion, "this is a Swagger \(swagger.text ?? "2.0") document; only OpenAPI 3.0, 3.1 and 3.2 are supported",
                     at: root.keyNode("swagger") ?? swagger, hint: "convert it to OpenAPI 3 (for example with swagger2openapi) first")
             } else {
                 report(

@@ -71,6 +71,18 @@ public protocol APIProtocol: Sendable {
 
     /// `GET /log`
     func tailLog() async throws -> String
+
+    /// `POST /logs`: Log lines sent as JSON Lines while the app writes them; the answer is one JSON object.
+    func uploadLogs(device: String, body: Data) async throws -> Accepted
+
+    /// `PUT /telemetry`: A JSON text sequence whose records the spec gives no schema; nothing in the answer.
+    func sendTelemetry(body: Data?) async throws
+
+    /// `POST /notes`: Server-sent events from the app, each event's data a line or more of text.
+    func dictateNotes(body: String) async throws -> String
+
+    /// `POST /translate`: Both ways at once; utterances go up as JSON Lines, translations come down as events.
+    func translate(body: Data) async throws -> String
 }
 
 extension Client: APIProtocol {}
@@ -129,15 +141,52 @@ extension Client {
             security: [],
             memberNames: memberNames
         )
+        /// `POST /logs`
+        public static let uploadLogs = OperationDescriptor(
+            id: "uploadLogs",
+            method: .post,
+            pathTemplate: "/logs",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `PUT /telemetry`
+        public static let sendTelemetry = OperationDescriptor(
+            id: "sendTelemetry",
+            method: .put,
+            pathTemplate: "/telemetry",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `POST /notes`
+        public static let dictateNotes = OperationDescriptor(
+            id: "dictateNotes",
+            method: .post,
+            pathTemplate: "/notes",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `POST /translate`
+        public static let translate = OperationDescriptor(
+            id: "translate",
+            method: .post,
+            pathTemplate: "/translate",
+            security: [],
+            memberNames: memberNames
+        )
 
         /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
         public static let memberNames: Set<String> = [
             "amount",
+            "at",
             "away",
             "delta",
             "finish_reason",
             "home",
             "id",
+            "language",
+            "level",
+            "lines",
+            "message",
             "prompt",
             "stream",
             "text",
@@ -152,6 +201,16 @@ extension Client {
         )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [createChat, watchScores, exportLines, jobProgress, tailLog]
+        public static let all: [OperationDescriptor] = [
+            createChat,
+            watchScores,
+            exportLines,
+            jobProgress,
+            tailLog,
+            uploadLogs,
+            sendTelemetry,
+            dictateNotes,
+            translate
+        ]
     }
 }

@@ -5,6 +5,117 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
+public struct LogLine: Codable, Hashable, Sendable, Validatable {
+    public let level: LogLine.Level
+    public let message: String
+    public let at: Date?
+
+    public init(level: LogLine.Level, message: String, at: Date? = nil) {
+        self.level = level
+        self.message = message
+        self.at = at
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.level = try container.decode(LogLine.Level.self, forKey: "level")
+        self.message = try container.decode(String.self, forKey: "message")
+        self.at = try container.decodeIfPresent(Date.self, forKey: "at")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.level, forKey: "level")
+        try container.encode(self.message, forKey: "message")
+        try container.encodeIfPresent(self.at, forKey: "at")
+    }
+
+    /// Checks the spec's constraints on every property; throws `ConstraintViolation` for the first one broken.
+    public func validate(_ validator: inout ConstraintValidator) throws {
+        try validator.validate(level, at: "level")
+    }
+
+    public enum Level: OpenEnum {
+        /// "debug"
+        case debug
+        /// "info"
+        case info
+        /// "error"
+        case error
+        /// A value this version of the client does not know, kept as received.
+        case unknown(String)
+
+        /// The values the spec lists; a request may send no other.
+        public static let knownRawValues: [String] = ["debug", "info", "error"]
+
+        /// The case for a raw value; unknown values become ``unknown(_:)``.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "error": self = .error
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The raw value as sent on the wire.
+        public var rawValue: String {
+            switch self {
+            case .debug: return "debug"
+            case .info: return "info"
+            case .error: return "error"
+            case .unknown(let value): return value
+            }
+        }
+    }
+}
+
+public struct Accepted: Codable, Hashable, Sendable {
+    public let lines: Int
+
+    public init(lines: Int) {
+        self.lines = lines
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.lines = try container.decode(Int.self, forKey: "lines")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.lines, forKey: "lines")
+    }
+}
+
+public struct Utterance: Codable, Hashable, Sendable {
+    public let text: String
+    public let language: String?
+
+    public init(text: String, language: String? = nil) {
+        self.text = text
+        self.language = language
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.text = try container.decode(String.self, forKey: "text")
+        self.language = try container.decodeIfPresent(String.self, forKey: "language")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.text, forKey: "text")
+        try container.encodeIfPresent(self.language, forKey: "language")
+    }
+}
+
 public struct ChatRequest: Codable, Hashable, Sendable {
     public var prompt: String
     public var stream: Bool?

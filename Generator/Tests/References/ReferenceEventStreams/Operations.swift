@@ -222,4 +222,170 @@ extension Client {
         default: throw response.undocumented()
         }
     }
+
+    /// Log lines sent as JSON Lines while the app writes them; the answer is one JSON object.
+    ///
+    /// - Throws: `APIError<Problem>` for a documented error status (413).
+    public func uploadLogs(device: String, body: Data) async throws -> Accepted {
+        try await uploadLogsWithResponse(device: device, body: body).body
+    }
+
+    /// `uploadLogs`, returning the status and headers too.
+    public func uploadLogsWithResponse(device: String, body: Data) async throws -> Response<Accepted> {
+        var request = RequestBuilder(Operations.uploadLogs)
+        try request.addQuery("device", device)
+        request.setDataBody(body, contentType: "application/jsonl")
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 202: return response.success(try response.decodeJSON(Accepted.self))
+        case 413: throw response.failure(try response.decodeJSON(Problem.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `uploadLogs`, its `application/jsonl` body written from `events` while the app produces them, each element's
+    /// JSON sent as it comes. The body can be sent once: the call is not repeated. Returns the status and headers too,
+    /// as `uploadLogsWithResponse` does.
+    ///
+    /// - Throws: what `uploadLogsWithResponse` throws for a status other than a success.
+    public func uploadLogsEvents<Events: AsyncSequence & Sendable>(
+        device: String,
+        events: Events
+    ) async throws -> Response<Accepted> where Events.Element == LogLine {
+        var request = RequestBuilder(Operations.uploadLogs)
+        try request.addQuery("device", device)
+        request.setEventStreamBody(events, format: .jsonLines, contentType: "application/jsonl")
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 202: return response.success(try response.decodeJSON(Accepted.self))
+        case 413: throw response.failure(try response.decodeJSON(Problem.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// A JSON text sequence whose records the spec gives no schema; nothing in the answer.
+    public func sendTelemetry(body: Data? = nil) async throws {
+        _ = try await sendTelemetryWithResponse(body: body)
+    }
+
+    /// `sendTelemetry`, returning the status and headers too.
+    public func sendTelemetryWithResponse(body: Data? = nil) async throws -> Response<EmptyBody> {
+        var request = RequestBuilder(Operations.sendTelemetry)
+        if let body {
+            request.setDataBody(body, contentType: "application/json-seq")
+        }
+        let response = try await core.send(request)
+        switch response.status {
+        case 204: return response.success(EmptyBody())
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `sendTelemetry`, its `application/json-seq` body written from `events` while the app produces them, each
+    /// element's text (the spec gives the elements no schema) sent as it comes. The body can be sent once: the call is
+    /// not repeated. Returns the status and headers too, as `sendTelemetryWithResponse` does.
+    ///
+    /// - Throws: what `sendTelemetryWithResponse` throws for a status other than a success.
+    public func sendTelemetryEvents<Events: AsyncSequence & Sendable>(
+        events: Events
+    ) async throws -> Response<EmptyBody> where Events.Element == String {
+        var request = RequestBuilder(Operations.sendTelemetry)
+        request.setEventTextStreamBody(events, format: .jsonSequence, contentType: "application/json-seq")
+        let response = try await core.send(request)
+        switch response.status {
+        case 204: return response.success(EmptyBody())
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Server-sent events from the app, each event's data a line or more of text.
+    public func dictateNotes(body: String) async throws -> String {
+        try await dictateNotesWithResponse(body: body).body
+    }
+
+    /// `dictateNotes`, returning the status and headers too.
+    public func dictateNotesWithResponse(body: String) async throws -> Response<String> {
+        var request = RequestBuilder(Operations.dictateNotes)
+        request.setTextBody(body, contentType: "text/event-stream")
+        request.accept("text/plain")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(response.decodeText())
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `dictateNotes`, its `text/event-stream` body written from `events` while the app produces them, each element's
+    /// text (the spec gives the elements no schema) sent as it comes. The body can be sent once: the call is not
+    /// repeated. Returns the status and headers too, as `dictateNotesWithResponse` does.
+    ///
+    /// - Throws: what `dictateNotesWithResponse` throws for a status other than a success.
+    public func dictateNotesEvents<Events: AsyncSequence & Sendable>(
+        events: Events
+    ) async throws -> Response<String> where Events.Element == String {
+        var request = RequestBuilder(Operations.dictateNotes)
+        request.setEventTextStreamBody(events, format: .serverSentEvents, contentType: "text/event-stream")
+        request.accept("text/plain")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(response.decodeText())
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Both ways at once; utterances go up as JSON Lines, translations come down as events.
+    public func translate(body: Data) async throws -> String {
+        try await translateWithResponse(body: body).body
+    }
+
+    /// `translate`, returning the status and headers too.
+    public func translateWithResponse(body: Data) async throws -> Response<String> {
+        var request = RequestBuilder(Operations.translate)
+        request.setDataBody(body, contentType: "application/jsonl")
+        request.accept("text/event-stream")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(response.decodeText())
+        default: throw response.undocumented()
+        }
+    }
+
+    /// `translate`, its `application/jsonl` body written from `events` while the app produces them, each element's JSON
+    /// sent as it comes. The body can be sent once: the call is not repeated.
+    ///
+    /// Its `text/event-stream` response read one element at a time while it arrives, each element's data decoded as
+    /// `Utterance`. Memory holds one piece of the body, however long the stream runs; cancelling the task that iterates
+    /// closes the connection. The operation may not be repeated, so a dropped connection ends the stream with its
+    /// error.
+    ///
+    /// - Throws: what `translateWithResponse` throws for a status other than 200.
+    public func translateEvents<Events: AsyncSequence & Sendable>(
+        events: Events
+    ) async throws -> EventStream<Utterance> where Events.Element == Utterance {
+        var request = RequestBuilder(Operations.translate)
+        request.setEventStreamBody(events, format: .jsonLines, contentType: "application/jsonl")
+        request.accept("text/event-stream")
+        let opened = try await core.open(request)
+        if opened.status == 200 {
+            return opened.eventStream(
+                of: Utterance.self,
+                expected: .serverSentEvents,
+                reopen: nil,
+                reconnection: core.eventStreamReconnection
+            )
+        }
+        let response = try await opened.collect()
+        switch response.status {
+        default: throw response.undocumented()
+        }
+    }
+}
+
+extension APIProtocol {
+    /// `sendTelemetry` with its optional arguments left out.
+    public func sendTelemetry() async throws {
+        try await sendTelemetry(body: nil)
+    }
 }

@@ -90,7 +90,7 @@ public struct ClientCore: Sendable {
         let operation = request.operation
         var httpRequest = request.makeHTTPRequest()
         if let lastEventID, let name = HTTPField.Name("Last-Event-ID") { httpRequest.headerFields[name] = lastEventID }
-        let body = request.body.map { HTTPBody($0) }
+        let body = request.streamedBody ?? request.body.map { HTTPBody($0) }
         let (response, responseBody) = try await OperationDescriptor.$current.withValue(operation) {
             try await call(index: 0, request: httpRequest, body: body, baseURL: serverURL, operationID: operation.id)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
 /// The request of one operation call, filled in by generated code:
 /// path parameters, query items, headers and the body, each encoded as the
@@ -17,6 +18,9 @@ public struct RequestBuilder: Sendable {
     public var cookies: [String] = []
     /// The encoded body.
     public var body: Data?
+    /// A body written while it is sent (``setEventStreamBody(_:format:contentType:)``),
+    /// in place of ``body``; it can be read once.
+    public private(set) var streamedBody: HTTPBody?
 
     /// Starts a request for `operation` with its path template. A template
     /// that holds a query (`/keys?api-version=2021-05-01`, as some specs
@@ -127,6 +131,13 @@ public struct RequestBuilder: Sendable {
     /// Sets raw bytes (`application/octet-stream`, images, ...).
     public mutating func setDataBody(_ data: Data, contentType: String) {
         body = data
+        headerFields[.contentType] = contentType
+    }
+
+    /// Sets a body of bytes that arrive while it is sent, read once.
+    mutating func setStreamedBody(_ streamed: HTTPBody, contentType: String) {
+        body = nil
+        streamedBody = streamed
         headerFields[.contentType] = contentType
     }
 

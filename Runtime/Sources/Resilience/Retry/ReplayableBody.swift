@@ -11,11 +11,14 @@ enum ReplayableBody: Sendable {
     case buffered([UInt8])
 
     /// Makes `body` replayable, or returns nil when it is single-pass and
-    /// known to be larger than `limit`: such a body is sent once, not repeated.
+    /// either known to be larger than `limit` or of unknown length (a body
+    /// written while it is sent, such as a generated client's event stream:
+    /// buffering it would hold the request until the app's sequence ends).
+    /// Such a body is sent once, not repeated.
     static func prepare(_ body: HTTPBody?, upTo limit: Int) async throws -> ReplayableBody? {
         guard let body else { return .empty }
         if body.iterationBehavior == .multiple { return .reusable(body) }
-        if case .known(let length) = body.length, length > limit { return nil }
+        guard case .known(let length) = body.length, length <= limit else { return nil }
         return .buffered(try await [UInt8](collecting: body, upTo: limit))
     }
 

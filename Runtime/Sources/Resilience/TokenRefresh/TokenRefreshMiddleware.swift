@@ -86,7 +86,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
             if session.hasEnded(signIn: signIn) { throw TokenRefreshError.signInChanged }
         }
         guard let replayable = try await ReplayableBody.prepare(body, upTo: maximumBufferedBodyBytes) else {
-            // Too large to keep for a second attempt: sent once, a 401 returned as it is.
+            // Too large to keep for a second attempt, or a stream: sent once, a 401 returned as it is.
             return try await next(request, body, baseURL)
         }
         let generation = session.generation
