@@ -163,7 +163,21 @@ def _parameter_value(synth, parameter, mode, variant, record, seek=frozenset()):
         cleaned = _without(value, ambiguous)
         if cleaned != value and synth.is_valid(pointer, cleaned, 'parameter'):
             value = cleaned
+    if parameter.style == 'cookie' and isinstance(value, str):
+        # OpenAPI 3.2's cookie style: the app escapes the value and the
+        # client sends it as it is. The value is made of what a cookie may
+        # hold (RFC 6265's cookie-octet) and carries an escape of its own,
+        # which a client that escaped it again would send as `%252C`.
+        for candidate in (''.join(c if _cookie_octet(c) else '_' for c in value) + '%2C',
+                          ''.join(c if _cookie_octet(c) else '_' for c in value)):
+            if synth.is_valid(pointer, candidate, 'parameter'):
+                return candidate
     return value
+
+
+def _cookie_octet(character):
+    """RFC 6265, 4.1.1: visible ASCII but DQUOTE, comma, semicolon and backslash."""
+    return '!' <= character <= '~' and character not in '",;\\'
 
 
 def _ascii(value):

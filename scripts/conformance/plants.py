@@ -94,6 +94,16 @@ PLANTS = {
         'Generator/Sources/Codegen/Renderer/ConformanceDriverRenderer.swift',
         'writer.block("if \\(condition)")',
         'writer.block("if false, \\(condition)")'),
+    'cookie-style-escaped-again': (
+        'an OpenAPI 3.2 cookie-style value, which the app has escaped, percent-encoded again',
+        'Runtime/Sources/ClientRuntime/Client/RequestBuilder.swift',
+        'let allowed = percentEncoding ? ParameterEncoding.unreserved : Self.cookieOctets',
+        'let allowed = ParameterEncoding.unreserved'),
+    'json-querystring-written-as-form': (
+        'an OpenAPI 3.2 JSON querystring written as a form',
+        'Runtime/Sources/ClientRuntime/Client/RequestBuilder.swift',
+        'if base == "application/x-www-form-urlencoded" {',
+        'if base == "application/x-www-form-urlencoded" || true {'),
 }
 
 

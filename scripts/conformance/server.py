@@ -437,6 +437,9 @@ class _RequestCheck:
         deepObject, and an exploded form object's member names."""
         schema = self.parameter_schema(parameter)
         names = {parameter.name}
+        if parameter.location == 'querystring' and not (parameter.content_type or '').lower().startswith('application/x-www-form-urlencoded'):
+            # A querystring of another media type (JSON) is one text, not name=value pairs.
+            return {None}
         if parameter.style != 'deepObject' and parameter.explode and isinstance(schema, dict):
             names |= set(schema.get('properties') or {})
             if schema.get('additionalProperties') not in (None, False):
@@ -539,8 +542,8 @@ class _RequestCheck:
     def reads_itself(self, parameter):
         """Whether the harness reads the parameter with its own style reader
         (styles.py): the styles openapi-core does not read."""
-        if parameter.location == 'querystring':
-            return True
+        if parameter.location == 'querystring' or parameter.style == 'cookie':
+            return True  # OpenAPI 3.2's: openapi-core reads neither
         if parameter.content_type or parameter.location == 'query' and parameter.style == 'deepObject':
             return False
         if parameter.style in ('label', 'matrix', 'spaceDelimited', 'pipeDelimited') or self.open_form_map(parameter):
@@ -558,7 +561,14 @@ class _RequestCheck:
         members = tuple((schema.get('properties') or {}) if isinstance(schema, dict) else ())
         if self.open_form_map(parameter):
             members = self.map_names(parameter, styles.raw_pairs(self.query_text))
-        if parameter.location == 'path':
+        if parameter.location == 'querystring' and parameter.content_type and is_json(parameter.content_type):
+            # The whole query string is the value's JSON text, percent-encoded.
+            try:
+                raw = json.loads(unquote(self.query_text)) if self.query_text else styles.MISSING
+            except ValueError as error:
+                self.fail(f'querystring.{parameter.name}', f'not JSON: {error}')
+                return styles.MISSING
+        elif parameter.location == 'path':
             raw = styles.read_path(self.raw_path.get(parameter.name), parameter.style, parameter.explode, kind, parameter.name)
         elif parameter.location in ('query', 'querystring'):
             raw = styles.read_query(styles.raw_pairs(self.query_text), parameter.style, parameter.explode, kind,
@@ -566,7 +576,9 @@ class _RequestCheck:
         elif parameter.location == 'header':
             raw = styles.read_header(self.headers.get(parameter.name), parameter.explode, kind)
         else:
-            raw = styles.read_cookie(self.cookie_pairs, parameter.explode, kind, parameter.name, members)
+            # The cookie style (3.2): the value as the app escaped it, never decoded here.
+            raw = styles.read_cookie(self.cookie_pairs, parameter.explode, kind, parameter.name, members,
+                                     decode=parameter.style != 'cookie')
         if raw is styles.MISSING:
             return raw
         value = brackets.coerce(raw, parameter.node.get('schema', {}), lambda s: merge_all_of(self.server.synth, s))

@@ -154,12 +154,15 @@ def read_header(text, explode, kind):
     return _simple(text.strip(), kind, explode, lambda part: part.strip())
 
 
-def read_cookie(cookies, explode, kind, name, member_names=()):
-    """A cookie parameter's value from the request's cookies ([(name, value)])."""
+def read_cookie(cookies, explode, kind, name, member_names=(), decode=True):
+    """A cookie parameter's value from the request's cookies ([(name, value)]),
+    percent-decoded unless `decode` is false (OpenAPI 3.2's `cookie` style,
+    whose values the app escapes and the client sends as they are)."""
     cookies = [(key, utf8(value)) for key, value in cookies]
-    own = [unquote(value) for key, value in cookies if key == name]
+    unquote_ = unquote if decode else (lambda text: text)
+    own = [unquote_(value) for key, value in cookies if key == name]
     if kind == 'object' and explode:
-        found = {key: unquote(value) for key, value in cookies if key in member_names}
+        found = {key: unquote_(value) for key, value in cookies if key in member_names}
         return found if found else MISSING
     if not own:
         return MISSING

@@ -247,14 +247,22 @@ struct ModelRenderer {
             for member in shape.members {
                 writer.line("case \(member.name)(\(member.type))")
             }
-            if shape.discriminator != nil {
+            if shape.keepsUndocumented {
                 writer.line("/// A member this version of the client does not know, kept as JSON.")
                 writer.line("case undocumented(JSONValue)")
             }
             writer.line("")
             writer.line("/// Decodes the member the value matches.")
             writer.block("\(access) init(from decoder: any Decoder) throws") { writer in
-                if let property = shape.discriminator {
+                if let property = shape.discriminator, let defaultMember = shape.members.first(where: { $0.name == shape.defaultMember }) {
+                    // 3.2's defaultMapping: an absent or unmapped value is the default member.
+                    writer.line("switch try decoder.discriminatorValueIfPresent(\(SwiftLiteral.string(property))) {")
+                    for member in shape.members where !member.discriminatorValues.isEmpty {
+                        writer.line("case \(member.discriminatorValues.map { SwiftLiteral.string($0) + "?" }.joined(separator: ", ")): self = .\(SwiftName.unescaped(member.name))(try decoder.decodeMember(\(member.type).self))")
+                    }
+                    writer.line("default: self = .\(SwiftName.unescaped(defaultMember.name))(try decoder.decodeMember(\(defaultMember.type).self))")
+                    writer.line("}")
+                } else if let property = shape.discriminator {
                     writer.line("switch try decoder.discriminatorValue(\(SwiftLiteral.string(property))) {")
                     for member in shape.members where !member.discriminatorValues.isEmpty {
                         writer.line("case \(member.discriminatorValues.map(SwiftLiteral.string).joined(separator: ", ")): self = .\(SwiftName.unescaped(member.name))(try decoder.decodeMember(\(member.type).self))")
@@ -277,7 +285,7 @@ struct ModelRenderer {
             writer.block("\(access) func encode(to encoder: any Encoder) throws") { writer in
                 writer.line("switch self {")
                 for member in shape.members { writer.line("case .\(SwiftName.unescaped(member.name))(let value): try encoder.encodeMember(value)") }
-                if shape.discriminator != nil { writer.line("case .undocumented(let value): try encoder.encodeMember(value)") }
+                if shape.keepsUndocumented { writer.line("case .undocumented(let value): try encoder.encodeMember(value)") }
                 writer.line("}")
             }
             if declaration.isValidatable {
@@ -294,7 +302,7 @@ struct ModelRenderer {
                         writer.line("case .\(SwiftName.unescaped(member.name))(let value):")
                         lines.forEach { writer.line("    " + $0) }
                     }
-                    if checkedCount < shape.members.count || shape.discriminator != nil { writer.line("default: break") }
+                    if checkedCount < shape.members.count || shape.keepsUndocumented { writer.line("default: break") }
                     writer.line("}")
                 }
             }

@@ -151,6 +151,13 @@ public struct UnionShape: Sendable, Hashable {
     public var members: [Member]
     /// The discriminator property's wire name.
     public var discriminator: String?
+    /// The case a value whose discriminator is absent or mapped to no member
+    /// decodes as (OpenAPI 3.2's `defaultMapping`); nil: such a value is
+    /// kept as `undocumented`.
+    public var defaultMember: String?
+    /// Whether the enum has the `undocumented` case: a discriminated union
+    /// without a default member.
+    public var keepsUndocumented: Bool { discriminator != nil && defaultMember == nil }
     /// Whether the enum takes part in a reference cycle and is declared
     /// `indirect` (its payloads boxed); other unions store them inline.
     public var isIndirect: Bool = false

@@ -294,6 +294,7 @@ final class ModelTranslator {
     private func unionShape(members: [RefOr<Schema>], discriminator: Discriminator?, in scope: inout Scope) -> UnionShape {
         var caseNames = NameScope(reserved: ["undocumented", "init"])
         var result: [UnionShape.Member] = []
+        var defaultMember: String?
         for (index, member) in members.enumerated() {
             let resolved = document.resolve(member)
             let component = member.reference.flatMap { $0.target?.componentKind == "schemas" ? $0.componentName : nil }
@@ -317,11 +318,15 @@ final class ModelTranslator {
                 if values.isEmpty, let component { values.append(component) }
             }
             let checks = constraints.constraints(of: member, type: type, wireName: "")
+            let name = caseNames.claim(caseBase == "_" ? "case\(index + 1)" : caseBase)
+            if defaultMember == nil, let target = discriminator?.defaultMapping?.target, target == member.reference?.target { defaultMember = name }
             result.append(UnionShape.Member(
-                name: caseNames.claim(caseBase == "_" ? "case\(index + 1)" : caseBase), type: type, discriminatorValues: values,
+                name: name, type: type, discriminatorValues: values,
                 constraints: checks.value, elementConstraints: checks.elements))
         }
-        return UnionShape(members: result, discriminator: discriminator?.propertyName)
+        var shape = UnionShape(members: result, discriminator: discriminator?.propertyName)
+        shape.defaultMember = defaultMember
+        return shape
     }
 
     private static func caseName(for type: SwiftType, index: Int) -> String {

@@ -72,3 +72,100 @@ public struct Pet: Codable, Hashable, Sendable {
         try container.encode(self.kind, forKey: "kind")
     }
 }
+
+public enum Shape: Codable, Hashable, Sendable {
+    case circle(Circle)
+    case square(Square)
+    case otherShape(OtherShape)
+
+    /// Decodes the member the value matches.
+    public init(from decoder: any Decoder) throws {
+        switch try decoder.discriminatorValueIfPresent("kind") {
+        case "circle"?: self = .circle(try decoder.decodeMember(Circle.self))
+        case "square"?: self = .square(try decoder.decodeMember(Square.self))
+        case "OtherShape"?: self = .otherShape(try decoder.decodeMember(OtherShape.self))
+        default: self = .otherShape(try decoder.decodeMember(OtherShape.self))
+        }
+    }
+
+    /// Encodes the member's value.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .circle(let value): try encoder.encodeMember(value)
+        case .square(let value): try encoder.encodeMember(value)
+        case .otherShape(let value): try encoder.encodeMember(value)
+        }
+    }
+}
+
+public struct Circle: Codable, Hashable, Sendable {
+    public let kind: String
+    public let radius: Double
+
+    public init(kind: String = "circle", radius: Double) {
+        self.kind = kind
+        self.radius = radius
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.kind = try container.decode(String.self, forKey: "kind")
+        self.radius = try container.decode(Double.self, forKey: "radius")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.kind, forKey: "kind")
+        try container.encode(self.radius, forKey: "radius")
+    }
+}
+
+public struct Square: Codable, Hashable, Sendable {
+    public let kind: String
+    public let side: Double
+
+    public init(kind: String = "square", side: Double) {
+        self.kind = kind
+        self.side = side
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.kind = try container.decode(String.self, forKey: "kind")
+        self.side = try container.decode(Double.self, forKey: "side")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.kind, forKey: "kind")
+        try container.encode(self.side, forKey: "side")
+    }
+}
+
+public struct OtherShape: Codable, Hashable, Sendable {
+    public let kind: String?
+    public let label: String?
+
+    public init(kind: String? = "OtherShape", label: String? = nil) {
+        self.kind = kind
+        self.label = label
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.kind = try container.decodeIfPresent(String.self, forKey: "kind")
+        self.label = try container.decodeIfPresent(String.self, forKey: "label")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.kind, forKey: "kind")
+        try container.encodeIfPresent(self.label, forKey: "label")
+    }
+}

@@ -24,6 +24,14 @@ extension Decoder {
         return try container.decode(String.self, forKey: DynamicCodingKey(property))
     }
 
+    /// The string value of a `oneOf`'s discriminator property, nil when the
+    /// object has none or it is null (a union with OpenAPI 3.2's
+    /// `defaultMapping` decodes such a value as its default member).
+    public func discriminatorValueIfPresent(_ property: String) throws -> String? {
+        let container = try self.container(keyedBy: DynamicCodingKey.self)
+        return try container.decodeIfPresent(String.self, forKey: DynamicCodingKey(property))
+    }
+
     /// The object's members other than `knownKeys`, decoded as `Value`
     /// (`additionalProperties`).
     public func decodeAdditionalProperties<Value: Decodable>(_ type: Value.Type = Value.self, knownKeys: Set<String>) throws -> [String: Value] {
