@@ -9,8 +9,10 @@ descriptions, summaries, enum values, defaults, examples, patterns, server
 URLs, tags), the spec must lint clean and its generated client must
 type-check against ClientRuntime, hold no top-level code, and declare no
 `injected<N>`. Put where a spec holds a name that becomes code (a path, an
-operationId, a header name), `clientgen lint` must fail with an error at
-that name's file:line:column.
+operationId, a header name, an OpenAPI 3.2 additional operation's
+method), `clientgen lint` must fail with an error at that name's
+file:line:column. OpenAPI 3.2's places (`PLACES_32`) are filled in one
+document that uses every feature whose strings reach code.
 
 Usage: fuzz_hostile.py CLIENTGEN MODULES_DIR"""
 import os, re, subprocess, sys, tempfile
@@ -49,6 +51,92 @@ TEXT_PLACES = {
 }
 
 NAME_PLACES = ['path', 'operationId', 'header']
+
+# OpenAPI 3.2's places: media type keys the events method and the
+# querystring write into code, the device flow's URLs and scopes, tags'
+# summaries, examples' values, and an additional operation's method (a
+# name: refused unless it is a method token).
+PLACES_32 = {
+    'querystring.mediaType': 'QS_MEDIA',
+    'requestStream.mediaType': 'REQ_MEDIA',
+    'responseStream.mediaType': 'RES_MEDIA',
+    'device.authorizationUrl': 'DEV',
+    'device.tokenUrl': 'TOKEN',
+    'device.scope': 'SCOPE',
+    'device.scopeDescription': 'SCOPE_DESC',
+    'tag.summary': 'TAG_SUMMARY',
+    'example.dataValue': 'DATA_VALUE',
+    'itemSchema.enum': 'ITEM_ENUM',
+    'additionalOperations.method': 'METHOD',
+}
+DEFAULTS_32 = {
+    'QS_MEDIA': 'application/json', 'REQ_MEDIA': 'application/jsonl', 'RES_MEDIA': 'text/event-stream',
+    'DEV': 'https://auth.example.com/device', 'TOKEN': 'https://auth.example.com/token', 'SCOPE': 'read',
+    'SCOPE_DESC': 'Read', 'TAG_SUMMARY': 'Things', 'DATA_VALUE': 'plain', 'ITEM_ENUM': 'plain', 'METHOD': 'PURGE',
+}
+TEMPLATE_32 = '''openapi: 3.2.0
+info: {title: T, version: "1"}
+tags: [{name: things, summary: "TAG_SUMMARY", kind: nav}]
+paths:
+  /things:
+    get:
+      operationId: watchThings
+      tags: [things]
+      parameters:
+        - name: where
+          in: querystring
+          content:
+            "QS_MEDIA": {schema: {type: object, properties: {q: {type: string}}}}
+      responses:
+        '200':
+          description: ok
+          content:
+            "RES_MEDIA":
+              itemSchema:
+                type: object
+                properties:
+                  data: {type: string, contentMediaType: application/json, contentSchema: {type: object, properties: {n: {type: string, enum: ["ITEM_ENUM", other]}}}}
+    post:
+      operationId: sendThings
+      requestBody:
+        required: true
+        content:
+          "REQ_MEDIA":
+            itemSchema: {type: object, properties: {n: {type: string}}}
+            examples:
+              one: {dataValue: {n: "DATA_VALUE"}}
+      responses: {'204': {description: done}}
+      security: [{device: ["SCOPE"]}]
+    additionalOperations:
+      "METHOD": {operationId: purgeThings, responses: {'204': {description: done}}}
+components:
+  securitySchemes:
+    device:
+      type: oauth2
+      flows:
+        deviceAuthorization:
+          deviceAuthorizationUrl: "DEV"
+          tokenUrl: "TOKEN"
+          scopes: {"SCOPE": "SCOPE_DESC"}
+'''
+
+
+def spec_32(place, text):
+    """The 3.2 template with `text` in `place` (kept in a URL for the device
+    flow's URLs, after a parameter for a media type)."""
+    values = dict(DEFAULTS_32)
+    key = PLACES_32[place]
+    if key in ('DEV', 'TOKEN'):
+        values[key] = values[key] + '/' + text
+    elif key.endswith('_MEDIA'):
+        values[key] = values[key] + '; v=' + text
+    else:
+        values[key] = text
+    spec = TEMPLATE_32
+    # Longest first: SCOPE_DESC before SCOPE.
+    for name in sorted(values, key=len, reverse=True):
+        spec = spec.replace(name, values[name])
+    return spec
 
 
 def text_spec(place, text):
@@ -157,7 +245,8 @@ def check(spec_text, label):
 
 
 for index, text in enumerate(HOSTILE):
-    specs = [(place, text_spec(place, text)) for place in TEXT_PLACES] + [(place, name_spec(place, text)) for place in NAME_PLACES]
+    specs = [(place, text_spec(place, text)) for place in TEXT_PLACES] + [(place, name_spec(place, text)) for place in NAME_PLACES] \
+        + [(place, spec_32(place, text)) for place in PLACES_32]
     for place, spec_text in specs:
         cases += 1
         problem = check(spec_text, f'{place} {index}')

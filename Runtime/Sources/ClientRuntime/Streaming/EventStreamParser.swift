@@ -1,18 +1,18 @@
 /// One event of a `text/event-stream` body, as the WHATWG HTML standard's
 /// event stream interpretation dispatches it.
-public struct ServerSentEventFields: Sendable, Hashable {
+struct ServerSentEventFields: Sendable, Hashable {
     /// The `event` field, or nil when the event gave none (the standard's
     /// `message` type).
-    public var event: String?
+    var event: String?
     /// The `data` fields joined by line feeds.
-    public var data: String
+    var data: String
     /// The last event ID at dispatch: the most recent `id` field of the
     /// stream (it carries over to later events), nil while none or an empty
     /// one was given.
-    public var id: String?
+    var id: String?
 
     /// Creates the fields of an event.
-    public init(event: String?, data: String, id: String?) {
+    init(event: String?, data: String, id: String?) {
         self.event = event
         self.data = data
         self.id = id
@@ -32,14 +32,14 @@ public struct ServerSentEventFields: Sendable, Hashable {
 ///
 /// Memory holds one line and one event's data: a line or an event's data
 /// longer than `limit` bytes throws ``Failure/eventTooLarge(limit:)``.
-public struct EventStreamParser: Sendable {
+struct EventStreamParser: Sendable {
     /// Why a stream cannot be read.
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// One event's data, or one line, passed the limit in bytes.
         case eventTooLarge(limit: Int)
 
         /// What went wrong, and what to change.
-        public var description: String {
+        var description: String {
             switch self {
             case .eventTooLarge(let limit):
                 "an event of the stream is larger than \(limit) bytes; raise ClientCore.maximumResponseBytes if this is expected"
@@ -63,17 +63,17 @@ public struct EventStreamParser: Sendable {
 
     /// The reconnection time the stream asked for (`retry`), in
     /// milliseconds; nil until it does.
-    public private(set) var reconnectionMilliseconds: Int?
+    private(set) var reconnectionMilliseconds: Int?
 
     /// The ID a reconnection sends as `Last-Event-ID`: the last event ID
     /// as of the last blank line (an `id` whose event the connection lost
     /// before its blank line does not count).
-    public var lastEventIDForReconnection: String? {
+    var lastEventIDForReconnection: String? {
         dispatchedEventID
     }
 
     /// A parser for a stream whose lines and events hold at most `limit` bytes.
-    public init(limit: Int = 32 << 20) {
+    init(limit: Int = 32 << 20) {
         self.limit = Swift.max(1, limit)
     }
 
@@ -81,7 +81,7 @@ public struct EventStreamParser: Sendable {
     /// last event ID and the reconnection time carry over; the buffers start
     /// empty, as the standard associates them with each stream (so the new
     /// connection's first event sets the ID anew).
-    public func resumed() -> EventStreamParser {
+    func resumed() -> EventStreamParser {
         var next = EventStreamParser(limit: limit)
         next.dispatchedEventID = dispatchedEventID
         next.reconnectionMilliseconds = reconnectionMilliseconds
@@ -89,7 +89,7 @@ public struct EventStreamParser: Sendable {
     }
 
     /// Reads `bytes`, the next piece of the stream.
-    public mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         var index = 0
         let count = bytes.count
         // The byte order mark is dropped only at the very start of the stream.
@@ -140,23 +140,23 @@ public struct EventStreamParser: Sendable {
     }
 
     /// Reads `bytes`, the next piece of the stream.
-    public mutating func consume(_ bytes: some Sequence<UInt8>) throws {
+    mutating func consume(_ bytes: some Sequence<UInt8>) throws {
         let array = Array(bytes)
         try array.withUnsafeBufferPointer { try consume($0) }
     }
 
     /// The events dispatched since the last call, in order.
-    public mutating func takeEvents() -> [ServerSentEventFields] {
+    mutating func takeEvents() -> [ServerSentEventFields] {
         defer { ready.removeAll(keepingCapacity: true) }
         return ready
     }
 
     /// Whether events wait to be taken.
-    public var hasEvents: Bool { !ready.isEmpty }
+    var hasEvents: Bool { !ready.isEmpty }
 
     /// The stream has ended: an event not followed by a blank line is
     /// dropped, as the standard says.
-    public mutating func finish() {
+    mutating func finish() {
         afterCR = false
         line.removeAll()
         data.removeAll()
