@@ -104,6 +104,11 @@ PLANTS = {
         'Runtime/Sources/ClientRuntime/Client/RequestBuilder.swift',
         'if base == "application/x-www-form-urlencoded" {',
         'if base == "application/x-www-form-urlencoded" || true {'),
+    'prefix-encoding-ignored': (
+        'OpenAPI 3.2 prefixEncoding ignored: every part of a multipart/mixed body given the itemEncoding media type',
+        'Runtime/Sources/ClientRuntime/Encoding/MultipartForm.swift',
+        'let contentType = index < prefixContentTypes.count ? prefixContentTypes[index] : itemContentType',
+        'let contentType = itemContentType'),
 }
 
 

@@ -881,7 +881,10 @@ class _RequestCheck:
         schema = merge_all_of(self.server.synth, oas.at(self.server.doc, pointer)) if pointer else {}
         properties = schema.get('properties') or {}
         body = oas.request_body(self.server.doc, self.op)[0] or {}
-        encodings = (body.get('content') or {}).get(request['contentType'], {}).get('encoding') or {}
+        media = (body.get('content') or {}).get(request['contentType'], {})
+        if isinstance(schema, dict) and (schema.get('type') == 'array' or 'items' in schema):
+            return self.positional_parts(message, pointer, schema, media)
+        encodings = media.get('encoding') or {}
         value = {}
         as_json = set()
         for part in message.iter_parts():
@@ -912,6 +915,38 @@ class _RequestCheck:
                 value = {k: (value[k] if k in as_json else v) for k, v in coerced.items()}
             for message_text in self.server.synth.errors(pointer, value, 'request'):
                 self.fail('body', f'invalid: {message_text}')
+        return value
+
+    def positional_parts(self, message, pointer, schema, media):
+        """A multipart body of an array: each part an item, by position, its
+        media type the one OpenAPI 3.2's `prefixEncoding` (the first items)
+        or `itemEncoding` (the rest) names, JSON read as JSON, binary as
+        base64, text coerced to the item schema; no part names a field."""
+        prefix = [e.get('contentType') for e in (media.get('prefixEncoding') or []) if isinstance(e, dict)]
+        item_type = (media.get('itemEncoding') or {}).get('contentType') if isinstance(media.get('itemEncoding'), dict) else None
+        items = merge_all_of(self.server.synth, schema.get('items') or {})
+        value = []
+        for index, part in enumerate(message.iter_parts()):
+            where = f'body[{index}]'
+            if part.get('Content-Disposition'):
+                self.fail(where, f'a part by position carries Content-Disposition: {part.get("Content-Disposition")}')
+            declared = prefix[index] if index < len(prefix) else item_type
+            part_type = (part.get_content_type() or '').lower()
+            if declared and part_type != declared.split(',')[0].split(';')[0].strip().lower():
+                self.fail(f'{where}.Content-Type', f'{part_type} != expected {declared}')
+            payload = part.get_payload(decode=True) or b''
+            if _is_binary(items):
+                value.append(base64.b64encode(payload).decode())
+            elif is_json(part_type):
+                try:
+                    value.append(json.loads(payload))
+                except ValueError as error:
+                    self.fail(where, f'not JSON: {error}')
+                    value.append(None)
+            else:
+                value.append(brackets.coerce(payload.decode('utf-8', 'replace'), items, lambda s: merge_all_of(self.server.synth, s)))
+        for message_text in self.server.synth.errors(pointer, value, 'request'):
+            self.fail('body', f'invalid: {message_text}')
         return value
 
     def openapi_core_body(self, content_type):

@@ -78,6 +78,19 @@ import Testing
                 additionalOperations:
                   GET: {operationId: dup, responses: {'200': {description: OK}}}
                   'BAD METHOD': {operationId: bad, responses: {'200': {description: OK}}}
+              /y:
+                post:
+                  operationId: y
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {type: array, items: {type: string}}
+                        itemEncoding: {contentType: text/plain}
+                      multipart/form-data:
+                        schema: {type: object}
+                        encoding: {a: {contentType: text/plain}}
+                        prefixEncoding: [{contentType: text/plain}]
+                  responses: {'204': {description: done}}
             components:
               examples:
                 E: {value: 1, dataValue: 1}
@@ -86,7 +99,8 @@ import Testing
         #expect(found == [
             "invalid-self 2:8", "unknown-parent-tag 5:5", "unknown-parent-tag 6:5", "unknown-parent-tag 7:5",
             "invalid-querystring 13:11", "invalid-querystring 14:11", "item-schema-not-sequential 20:15",
-            "invalid-additional-method 22:7", "invalid-additional-method 23:7", "conflicting-example-values 26:9",
+            "invalid-additional-method 22:7", "invalid-additional-method 23:7",
+            "misplaced-positional-encoding 30:13", "misplaced-positional-encoding 33:13", "conflicting-example-values 39:9",
         ])
         #expect(result.errors.count == 2)
         // The refused methods are left out; the document's own operation stays.

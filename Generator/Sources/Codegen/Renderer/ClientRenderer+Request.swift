@@ -93,7 +93,17 @@ extension ClientRenderer {
         case .data: lines = ["request.setDataBody(\(value), contentType: \(content))"]
         case .multipart:
             lines = ["var form = MultipartForm()"]
-            if let parts = body.multipartParts {
+            if let positional = body.positionalParts {
+                // Parts by position (`multipart/mixed`), as prefixEncoding and itemEncoding say.
+                let mediaType = body.contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? body.contentType
+                lines = ["var form = MultipartForm(mediaType: \(SwiftLiteral.string(mediaType)))"]
+                var arguments: [String] = []
+                if !positional.prefixContentTypes.isEmpty {
+                    arguments.append("prefixContentTypes: [" + positional.prefixContentTypes.map { $0.map(SwiftLiteral.string) ?? "nil" }.joined(separator: ", ") + "]")
+                }
+                if let item = positional.itemContentType { arguments.append("itemContentType: \(SwiftLiteral.string(item))") }
+                lines.append("try form.appendItems(\(value)\(arguments.isEmpty ? "" : ", " + arguments.joined(separator: ", ")))")
+            } else if let parts = body.multipartParts {
                 for part in parts {
                     let name = SwiftLiteral.string(part.name)
                     let member = "\(value).\(SwiftName.unescaped(part.member))"

@@ -119,6 +119,15 @@ public struct EventStreamDeclaration: Sendable, Hashable {
     public var payloadType: SwiftType?
 }
 
+/// The media types of a multipart body's parts by position (3.2's
+/// `prefixEncoding`, then `itemEncoding`); nil for the default.
+package struct PositionalPartsDeclaration: Sendable, Hashable {
+    /// The first items' media types, in order.
+    package var prefixContentTypes: [String?]
+    /// The media type of every later item.
+    package var itemContentType: String?
+}
+
 /// A request body of a sequential media type, sent from the app's sequence
 /// of elements (`RequestBuilder.setEventStreamBody`).
 public struct RequestEventStreamDeclaration: Sendable, Hashable {
@@ -215,6 +224,10 @@ public struct BodyDeclaration: Sendable, Hashable {
     /// The media type's `encoding` entries, by property wire name, sorted:
     /// how each field of a form body (or part of a multipart body) is written.
     package var fieldEncodings: [FieldEncodingDeclaration] = []
+    /// A multipart body whose schema is an array: each item a part of its
+    /// own, by position, with OpenAPI 3.2's `prefixEncoding` and
+    /// `itemEncoding` media types; nil for a form of named fields.
+    package var positionalParts: PositionalPartsDeclaration?
 }
 
 /// The spec's Encoding object for one property of a form or multipart body.

@@ -285,10 +285,19 @@ struct OperationTranslator {
                 }
             }
             : []
-        return BodyDeclaration(
+        var declaration = BodyDeclaration(
             type: requestBody.required ? type : .optional(type), isOptional: !requestBody.required, encoding: effective,
             contentType: contentType, documentation: Documentation.text(requestBody.description),
             constraints: checks?.value, elementConstraints: checks?.elements, fieldEncodings: fieldEncodings)
+        // A multipart body of an array: its items are parts by position.
+        if effective == .multipart, case .array = type {
+            func first(_ encoding: Encoding?) -> String? {
+                encoding?.contentType?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            declaration.positionalParts = PositionalPartsDeclaration(
+                prefixContentTypes: media.prefixEncoding.map(first), itemContentType: first(media.itemEncoding))
+        }
+        return declaration
     }
 
     // MARK: Responses

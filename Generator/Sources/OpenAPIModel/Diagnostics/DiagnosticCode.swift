@@ -380,6 +380,12 @@ extension DiagnosticCode {
         id: "item-schema-not-sequential", severity: .warning,
         summary: "`itemSchema` (or `x-item-schema`) on a media type whose body is not a sequence of elements")
 
+    /// OpenAPI 3.2's `prefixEncoding` or `itemEncoding` where nothing reads
+    /// them.
+    public static let misplacedPositionalEncoding = DiagnosticCode(
+        id: "misplaced-positional-encoding", severity: .warning,
+        summary: "`prefixEncoding` or `itemEncoding` on a body that is not a multipart array, or beside `encoding`")
+
     /// The `newer-version` warning.
     public static let newerVersion = DiagnosticCode(
         id: "newer-version", severity: .warning,
@@ -448,7 +454,7 @@ extension DiagnosticCode {
         .invalidServerURL, .duplicateServerURL, .invalidParameterLocation, .invalidAdditionalMethod, .unknownSecurityType, .unknownType, .enumTypeMismatch, .invalidNumber, .serverEnumNotString,
         .noResponses, .missingPathParameter, .unusedPathParameter, .pathParameterOptional, .invalidParameterStyle, .parameterWithoutSchema,
         .duplicateOperationId, .invalidXIdempotent, .invalidXCache, .invalidXOfflineQueue, .invalidXAssumed, .invalidXSecret, .invalidXLoggable,
-        .invalidXStreamArray, .itemSchemaNotSequential, .invalidSelf, .conflictingExampleValues, .unknownParentTag, .invalidQuerystring, .patternNotChecked, .slowPattern, .boundOutsideFormat,
+        .invalidXStreamArray, .itemSchemaNotSequential, .misplacedPositionalEncoding, .invalidSelf, .conflictingExampleValues, .unknownParentTag, .invalidQuerystring, .patternNotChecked, .slowPattern, .boundOutsideFormat,
         .undefinedSecurityScheme, .unknownField, .missingField, .wrongValueKind, .refSiblingIgnored,
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,

@@ -10,6 +10,7 @@ extension LoadSession {
         checkOfflineExtensions(document)
         checkBooleanMarks()
         checkStreamedArrays(document)
+        checkRequestMediaTypes(document)
         checkParameterForms(document)
         checkParentTags(document)
         checkQuerystrings(document)
@@ -220,6 +221,7 @@ extension LoadSession {
                 guard let response = document.resolve(reference) else { continue }
                 for (mediaType, media) in response.content {
                     checkItemSchema(media, mediaType: mediaType, place: "\(method.rawValue.uppercased()) \(path) (\(status), \(mediaType))")
+                    checkPositionalEncoding(media, mediaType: mediaType, place: "\(method.rawValue.uppercased()) \(path) (\(status), \(mediaType))", in: document)
                     guard let hint = StreamedArray.read(media, in: document) else { continue }
                     let place = "x-stream-array of \(method.rawValue.uppercased()) \(path) (\(status), \(mediaType))"
                     var problem: String?
@@ -236,6 +238,41 @@ extension LoadSession {
                 }
             }
         }
+    }
+
+    /// The request bodies' media types get the checks the responses' get
+    /// (``checkItemSchema(_:mediaType:place:)``, ``checkPositionalEncoding(_:mediaType:place:in:)``).
+    private func checkRequestMediaTypes(_ document: OpenAPIDocument) {
+        for (path, method, operation, _) in document.operations {
+            guard let body = operation.requestBody.flatMap({ document.resolve($0) }) else { continue }
+            for (mediaType, media) in body.content {
+                let place = "the request body of \(method.rawValue.uppercased()) \(path) (\(mediaType))"
+                checkItemSchema(media, mediaType: mediaType, place: place)
+                checkPositionalEncoding(media, mediaType: mediaType, place: place, in: document)
+            }
+        }
+    }
+
+    /// `prefixEncoding` and `itemEncoding` say how the parts of a multipart
+    /// body stand by position: its schema an array (or its parts an
+    /// `itemSchema`), and no `encoding` beside them (3.2 forbids both).
+    private func checkPositionalEncoding(_ media: MediaType, mediaType: String, place: String, in document: OpenAPIDocument) {
+        guard media.itemEncoding != nil || !media.prefixEncoding.isEmpty else { return }
+        let problem: String
+        if !mediaType.lowercased().hasPrefix("multipart/") {
+            problem = "\(mediaType) has no parts"
+        } else if !media.encoding.isEmpty {
+            problem = "'encoding' is there too, which OpenAPI 3.2 does not allow beside them"
+        } else if media.itemSchema == nil, let schema = media.schema.flatMap({ document.resolve($0) }), !schema.types.contains(.array) {
+            problem = "the schema is not an array, so its parts are named fields ('encoding' describes those)"
+        } else {
+            return
+        }
+        diagnostics.append(
+            Diagnostic(
+                .misplacedPositionalEncoding, "prefixEncoding and itemEncoding of \(place) are ignored: \(problem)",
+                at: media.location,
+                hint: "use them on a multipart body whose schema is an array (each item a part, by position), or 'encoding' for named parts"))
     }
 
     /// An item schema describes one element of a sequential body (server-sent

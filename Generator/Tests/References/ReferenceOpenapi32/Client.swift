@@ -66,6 +66,9 @@ public protocol APIProtocol: Sendable {
 
     /// `GET /feed`
     func feed() async throws -> String
+
+    /// `POST /bundle`
+    func sendBundle(body: [Data]) async throws
 }
 
 extension Client: APIProtocol {}
@@ -116,6 +119,14 @@ extension Client {
             security: [],
             memberNames: memberNames
         )
+        /// `POST /bundle`
+        public static let sendBundle = OperationDescriptor(
+            id: "sendBundle",
+            method: .post,
+            pathTemplate: "/bundle",
+            security: [],
+            memberNames: memberNames
+        )
 
         /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
         public static let memberNames: Set<String> = ["id", "kind", "limit", "q"]
@@ -128,7 +139,7 @@ extension Client {
         )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = [queryItems, purgeItems, search, feed]
+        public static let all: [OperationDescriptor] = [queryItems, purgeItems, search, feed, sendBundle]
     }
 
     /// The spec's security schemes, by the names `components/securitySchemes`

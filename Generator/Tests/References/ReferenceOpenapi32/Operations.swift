@@ -123,6 +123,24 @@ extension Client {
         default: throw response.undocumented()
         }
     }
+
+    /// `POST /bundle`
+    public func sendBundle(body: [Data]) async throws {
+        _ = try await sendBundleWithResponse(body: body)
+    }
+
+    /// `sendBundle`, returning the status and headers too.
+    public func sendBundleWithResponse(body: [Data]) async throws -> Response<EmptyBody> {
+        var request = RequestBuilder(Operations.sendBundle)
+        var form = MultipartForm(mediaType: "multipart/mixed")
+        try form.appendItems(body, prefixContentTypes: ["application/json"], itemContentType: "image/png")
+        request.setMultipartBody(form)
+        let response = try await core.send(request)
+        switch response.status {
+        case 204: return response.success(EmptyBody())
+        default: throw response.undocumented()
+        }
+    }
 }
 
 extension APIProtocol {

@@ -122,10 +122,11 @@ public struct RequestBuilder: Sendable {
         headerFields[.contentType] = "application/x-www-form-urlencoded"
     }
 
-    /// Sets a `multipart/form-data` body.
+    /// Sets a multipart body (`multipart/form-data`, or the form's other
+    /// ``MultipartForm/mediaType``).
     public mutating func setMultipartBody(_ form: MultipartForm) {
         body = form.encoded()
-        headerFields[.contentType] = "multipart/form-data; boundary=\(form.boundary)"
+        headerFields[.contentType] = "\(form.mediaType); boundary=\(form.boundary)"
     }
 
     /// Sets raw bytes (`application/octet-stream`, images, ...).

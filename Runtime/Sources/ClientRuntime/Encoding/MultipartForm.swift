@@ -1,10 +1,14 @@
 import Foundation
 
-/// A `multipart/form-data` body (RFC 7578), built part by part.
+/// A `multipart/form-data` body (RFC 7578), built part by part, or another
+/// multipart body (`multipart/mixed`, RFC 2046) whose parts stand by
+/// position.
 ///
 /// Generated code appends each property of the body schema: `Data` as a file
 /// part (`application/octet-stream`), strings, numbers and booleans as text,
-/// anything else as JSON; `nil` values are left out.
+/// anything else as JSON; `nil` values are left out. For a body whose schema
+/// is an array, it appends each item as a part of its own
+/// (``appendItems(_:prefixContentTypes:itemContentType:)``).
 public struct MultipartForm: Sendable {
     /// One part.
     public struct Part: Sendable, Hashable {
@@ -20,12 +24,16 @@ public struct MultipartForm: Sendable {
 
     /// The boundary between parts.
     public let boundary: String
+    /// The body's media type without its boundary (`multipart/form-data`,
+    /// or `multipart/mixed` for parts by position).
+    public let mediaType: String
     /// The parts, in order.
     public private(set) var parts: [Part] = []
 
-    /// An empty form with a random boundary (or a given one, for tests).
-    public init(boundary: String = "clientgen-" + UUID().uuidString.lowercased()) {
+    /// An empty body with a random boundary (or a given one, for tests).
+    public init(boundary: String = "clientgen-" + UUID().uuidString.lowercased(), mediaType: String = "multipart/form-data") {
         self.boundary = boundary
+        self.mediaType = mediaType
     }
 
     /// Appends a file part; nil appends nothing.
@@ -65,13 +73,34 @@ public struct MultipartForm: Sendable {
         }
     }
 
+    /// Appends each item as a part of its own (no name), in order, as OpenAPI 3.2's
+    /// `prefixEncoding` and `itemEncoding` say: item `i` has the media type
+    /// `prefixContentTypes[i]`, the items past them `itemContentType`; nil
+    /// for the default (`Data` as `application/octet-stream`, a scalar as
+    /// text, anything else as JSON).
+    public mutating func appendItems<Item: Encodable>(_ items: [Item], prefixContentTypes: [String?] = [], itemContentType: String? = nil) throws {
+        for (index, item) in items.enumerated() {
+            let contentType = index < prefixContentTypes.count ? prefixContentTypes[index] : itemContentType
+            if let data = item as? Data {
+                append("", data, filename: nil, contentType: contentType ?? "application/octet-stream")
+            } else {
+                try append("", item, contentType: contentType)
+            }
+        }
+    }
+
     /// The encoded body.
     public func encoded() -> Data {
         var data = Data()
         for part in parts {
-            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
-            if let filename = part.filename { head += "; filename=\"\(Self.quoted(filename))\"" }
-            head += "\r\nContent-Type: \(part.contentType)\r\n\r\n"
+            var head = "--\(boundary)\r\n"
+            // A named field has its disposition; a part by position has none.
+            if !part.name.isEmpty {
+                head += "Content-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
+                if let filename = part.filename { head += "; filename=\"\(Self.quoted(filename))\"" }
+                head += "\r\n"
+            }
+            head += "Content-Type: \(part.contentType)\r\n\r\n"
             data.append(contentsOf: head.utf8)
             data.append(part.data)
             data.append(contentsOf: "\r\n".utf8)
