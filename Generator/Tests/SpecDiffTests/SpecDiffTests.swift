@@ -112,6 +112,34 @@ import YAMLReader
         }
     }
 
+    /// A request stream's element (the events method's `events:` type)
+    /// follows its item schema: a newly required member breaks apps.
+    @Test func aChangedItemSchemaOfARequestStreamIsBreaking() throws {
+        let base = """
+            openapi: 3.2.0
+            info: {title: Logs, version: '1'}
+            paths:
+              /logs:
+                post:
+                  requestBody:
+                    required: true
+                    content:
+                      application/jsonl:
+                        itemSchema:
+                          type: object
+                          required: [message]
+                          properties:
+                            message: {type: string}
+                            level: {type: string}
+                  responses:
+                    '204': {description: Taken}
+            """
+        let revision = base.replacingOccurrences(of: "required: [message]", with: "required: [message, level]")
+        let findings = try Self.compare(base, revision)
+        #expect(findings.map(\.id) == ["request-property-became-required"], "\(findings.map(\.message))")
+        #expect(findings.first?.level == .error)
+    }
+
     @Test func aChangedQuerystringSchemaIsBreaking() throws {
         let base = """
             openapi: 3.2.0
