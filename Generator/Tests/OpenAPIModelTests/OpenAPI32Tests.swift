@@ -108,6 +108,38 @@ import Testing
         #expect(item.operations.map(\.method.wireName) == ["GET"])
     }
 
+    /// A device flow, a token endpoint or the metadata document over plain
+    /// http to another machine hands codes and tokens to anyone on the
+    /// path; each is reported where it stands. Loopback and relative URLs
+    /// are fine.
+    @Test func authorizationURLsThatSendTokensInTheClearAreReported() throws {
+        let result = load("""
+            openapi: 3.2.0
+            info: {title: Device, version: '1'}
+            paths: {}
+            components:
+              securitySchemes:
+                device:
+                  type: oauth2
+                  oauth2MetadataUrl: http://auth.example.com/.well-known/oauth-authorization-server
+                  flows:
+                    deviceAuthorization:
+                      deviceAuthorizationUrl: http://auth.example.com/device
+                      tokenUrl: not a url
+                      scopes: {}
+                    clientCredentials:
+                      tokenUrl: http://127.0.0.1:8080/token
+                      refreshUrl: /oauth/refresh
+                      scopes: {}
+                oidc:
+                  type: openIdConnect
+                  openIdConnectUrl: javascript:alert(1)
+            """)
+        let found = result.diagnostics.map { "\($0.code) \($0.line):\($0.column)" }
+        #expect(found == ["insecure-auth-url 8:26", "insecure-auth-url 11:35", "insecure-auth-url 12:21", "insecure-auth-url 20:25"])
+        #expect(result.diagnostics.first?.message.contains("unencrypted to 'auth.example.com'") == true)
+    }
+
     @Test func aReferenceByTheDocumentsOwnURIIsReadFromItsFile() throws {
         let folder = try Fixtures.folder([
             "api/openapi.yaml": """

@@ -8,15 +8,14 @@ extension ClientRenderer {
     /// otherwise surface as `missingCredential` at call time).
     func renderSecuritySchemes(_ client: ClientRepresentation, into writer: inout SwiftWriter) {
         guard !client.securitySchemes.isEmpty else { return }
-        let uses = client.securitySchemes.map(\.use)
-        let names = client.securitySchemes.map(\.member)
         writer.line("")
         writer.line("/// The spec's security schemes, by the names `components/securitySchemes`")
         writer.line("/// gives them: the keys of `SecurityMiddleware`'s credentials.")
         writer.block("\(access) enum SecuritySchemes") { writer in
-            for (use, name) in zip(uses, names) {
-                writer.line("/// \(SwiftComment.code(use.name)): \(Self.summary(use.kind)).")
-                writer.line("\(access) static let \(name) = \(SwiftLiteral.string(use.name))")
+            for scheme in client.securitySchemes {
+                writer.line("/// \(SwiftComment.code(scheme.use.name)): \(Self.summary(scheme.use.kind)).")
+                if scheme.isDeprecated { writer.line("@available(*, deprecated, message: \"the spec marks this security scheme deprecated\")") }
+                writer.line("\(access) static let \(scheme.member) = \(SwiftLiteral.string(scheme.use.name))")
             }
             for flow in client.securitySchemes.compactMap(\.deviceFlow) {
                 writer.line("")
@@ -30,7 +29,9 @@ extension ClientRenderer {
             }
             writer.line("")
             writer.line("/// Every scheme name.")
-            writer.line("\(access) static let all: [String] = [\(names.map(SwiftName.unescaped).joined(separator: ", "))]")
+            // A deprecated scheme by its name, so that listing it draws no warning.
+            let all = client.securitySchemes.map { $0.isDeprecated ? SwiftLiteral.string($0.use.name) : SwiftName.unescaped($0.member) }
+            writer.line("\(access) static let all: [String] = [\(all.joined(separator: ", "))]")
         }
     }
 

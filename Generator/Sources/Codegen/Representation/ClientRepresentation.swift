@@ -45,6 +45,8 @@ package struct SecuritySchemeName: Sendable, Hashable {
     package var member: String
     /// Its OAuth 2.0 device authorization flow (OpenAPI 3.2), when it has one.
     package var deviceFlow: DeviceFlowDeclaration?
+    /// Whether the spec marks the scheme `deprecated` (OpenAPI 3.2).
+    package var isDeprecated = false
 }
 
 /// An OAuth 2.0 device authorization flow's endpoints, as the spec writes them.

@@ -26,13 +26,14 @@ enum SecuritySchemeNaming {
         // A device authorization flow's endpoints, named after their scheme,
         // once every scheme has its name.
         return named.map { entry in
-            guard let document, let scheme = document.components.securitySchemes[entry.use.name].flatMap({ document.resolve($0) }),
-                  let flow = scheme.flows["deviceAuthorization"], let device = flow.deviceAuthorizationURL, let token = flow.tokenURL
+            guard let document, let scheme = document.components.securitySchemes[entry.use.name].flatMap({ document.resolve($0) }) else { return entry }
+            var entry = entry
+            entry.isDeprecated = scheme.deprecated
+            guard let flow = scheme.flows["deviceAuthorization"], let device = flow.deviceAuthorizationURL, let token = flow.tokenURL
             else { return entry }
             var base = SwiftName.unescaped(entry.member) + "DeviceFlow"
             while taken.contains(base) { base += "_" }
             taken.insert(base)
-            var entry = entry
             entry.deviceFlow = DeviceFlowDeclaration(member: base, deviceAuthorizationURL: device, tokenURL: token, scopes: flow.scopes.keys)
             return entry
         }

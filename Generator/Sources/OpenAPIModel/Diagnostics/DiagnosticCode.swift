@@ -380,6 +380,12 @@ extension DiagnosticCode {
         id: "item-schema-not-sequential", severity: .warning,
         summary: "`itemSchema` (or `x-item-schema`) on a media type whose body is not a sequence of elements")
 
+    /// An OAuth or OpenID Connect URL over plain http to another machine,
+    /// or of a scheme that is not http(s).
+    public static let insecureAuthURL = DiagnosticCode(
+        id: "insecure-auth-url", severity: .warning,
+        summary: "an OAuth flow's or OpenID Connect URL that sends codes or tokens unencrypted (http to another host) or is no web address")
+
     /// OpenAPI 3.2's `prefixEncoding` or `itemEncoding` where nothing reads
     /// them.
     public static let misplacedPositionalEncoding = DiagnosticCode(
@@ -459,7 +465,7 @@ extension DiagnosticCode {
         .refKindMismatch, .nullableIn31, .typeListIn30, .nullTypeIn30, .booleanExclusiveBound,
         .numericExclusiveBound, .booleanSchema, .requiredNotList, .arrayWithoutItems, .itemsList, .emptyValue,
         .quotedBoolean, .quotedNumber, .invalidStatusCode, .serverDefaultNotInEnum, .undefinedServerVariable,
-        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .noParameterForm, .insecureServerURL, .bodyOnGet, .componentName, .complexKey,
+        .unquotedVersion, .newerVersion, .methodCase, .pathWithoutSlash, .headerName, .noParameterForm, .insecureServerURL, .insecureAuthURL, .bodyOnGet, .componentName, .complexKey,
         .yamlExtraDocuments
     ]
 }

@@ -316,8 +316,12 @@ extension LoadSession {
             case "bearerFormat": scheme.bearerFormat = string(value)
             case "flows":
                 scheme.flows = map(value, "an OAuth Flows object") { _, flow in oauthFlow(flow) }
-            case "openIdConnectUrl": scheme.openIdConnectURL = string(value)
-            case "oauth2MetadataUrl" where version.minor >= 2: scheme.oauth2MetadataURL = string(value)
+            case "openIdConnectUrl":
+                scheme.openIdConnectURL = string(value)
+                checkAuthURL(scheme.openIdConnectURL, field: "openIdConnectUrl", at: value)
+            case "oauth2MetadataUrl" where version.minor >= 2:
+                scheme.oauth2MetadataURL = string(value)
+                checkAuthURL(scheme.oauth2MetadataURL, field: "oauth2MetadataUrl", at: value)
             case "deprecated" where version.minor >= 2: scheme.deprecated = bool(value) ?? false
             default: return false
             }
@@ -354,6 +358,7 @@ extension LoadSession {
             case "scopes": flow.scopes = map(value, "a map of scopes") { _, description in string(description) ?? "" }
             default: return false
             }
+            if ["deviceAuthorizationUrl", "authorizationUrl", "tokenUrl", "refreshUrl"].contains(key) { checkAuthURL(string(value), field: key, at: value) }
             return true
         }
         return flow

@@ -31,6 +31,32 @@ extension LoadSession {
         }
     }
 
+    /// Reports an OAuth or OpenID Connect URL (`tokenUrl`,
+    /// `deviceAuthorizationUrl`, `oauth2MetadataUrl`, ...) that would send
+    /// codes, tokens or credentials in the clear, or that is no web address;
+    /// a relative URL (resolved against the server) is fine.
+    func checkAuthURL(_ url: String?, field: String, at node: Node?) {
+        guard let url, let node, !url.isEmpty else { return }
+        let shown = HiddenCharacters.visible(url)
+        if let scheme = Self.scheme(of: url), scheme != "http", scheme != "https" {
+            report(
+                .insecureAuthURL, "\(field) '\(shown)' has the scheme '\(scheme):'; an authorization server is reached over https",
+                at: node, hint: "write the server's https:// URL")
+            return
+        }
+        guard Self.holdsOnlyURLCharacters(url), let parsed = URL(string: url) else {
+            report(
+                .insecureAuthURL, "\(field) '\(shown)' is not a URL", at: node,
+                hint: "write the server's https:// URL, percent-encoding what a URL cannot hold ('%20' for a space)")
+            return
+        }
+        if parsed.scheme?.lowercased() == "http", let host = parsed.host, !Self.isLoopback(host) {
+            report(
+                .insecureAuthURL, "\(field) '\(shown)' sends codes, tokens and credentials unencrypted to '\(host)'",
+                at: node, hint: "use https:// (RFC 6749 and RFC 8628 require TLS); plain http is for this machine only (localhost, 127.0.0.1, ::1)")
+        }
+    }
+
     /// Reports a server of the document's list whose URL an earlier one has:
     /// the generated `Client.Server` enum would have two cases of one value.
     func checkDuplicateServers(_ servers: [Server], in node: Node) {

@@ -92,7 +92,10 @@ extension Client {
             id: "queryItems",
             method: .named("QUERY"),
             pathTemplate: "/items",
-            security: [[SecuritySchemeDescriptor(name: "device", kind: .oauth2, scopes: ["read"])]],
+            security: [
+                [SecuritySchemeDescriptor(name: "device", kind: .oauth2, scopes: ["read"])],
+                [SecuritySchemeDescriptor(name: "legacyKey", kind: .apiKeyHeader(name: "X-Legacy-Key"))]
+            ],
             memberNames: memberNames
         )
         /// `PURGE /items`
@@ -147,6 +150,9 @@ extension Client {
     public enum SecuritySchemes {
         /// `device`: OAuth 2 (a bearer token).
         public static let device = "device"
+        /// `legacyKey`: an API key in the `X-Legacy-Key` header.
+        @available(*, deprecated, message: "the spec marks this security scheme deprecated")
+        public static let legacyKey = "legacyKey"
 
         /// The device authorization flow (RFC 8628) of `device`: where `DeviceAuthorizationFlow` (Resilience) asks for
         /// a code and polls for the token.
@@ -157,6 +163,6 @@ extension Client {
         )
 
         /// Every scheme name.
-        public static let all: [String] = [device]
+        public static let all: [String] = [device, "legacyKey"]
     }
 }
