@@ -9,7 +9,7 @@ import PackageDescription
 /// the audiences are folders of this one manifest, not packages of their own:
 ///
 /// - `Generator/`: clientgen and its plugins (what `make generate` runs),
-/// - `Runtime/`: what every generated client links (ClientRuntime, Resilience),
+/// - `Runtime/`: ClientRuntime (all a generated client links), Resilience (middlewares any client may add),
 /// - `Sandbox/`: the backends as their documents describe them, which the
 ///   SDK tests run as backend doubles,
 /// - `Sources/`, `Examples/`, `Tests/`, `Benchmarks/`: the clients, the

@@ -109,6 +109,11 @@ PLANTS = {
         'Runtime/Sources/ClientRuntime/Encoding/MultipartForm.swift',
         'let contentType = index < prefixContentTypes.count ? prefixContentTypes[index] : itemContentType',
         'let contentType = itemContentType'),
+    'request-stream-not-generated': (
+        'no events method for an operation whose request body is a sequential media type',
+        'Generator/Sources/Codegen/Translator/OperationTranslator.swift',
+        'declaration.requestEvents = requestEventStream(operation, typePrefix: typePrefix)',
+        'declaration.requestEvents = nil'),
 }
 
 

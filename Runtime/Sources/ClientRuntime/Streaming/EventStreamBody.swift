@@ -120,8 +120,11 @@ public struct EventStreamBodyError: Error, Sendable, Hashable, CustomStringConve
 
 extension RequestBuilder {
     /// Sets a body written from `elements` while they are produced, each
-    /// element's JSON framed as `format` says (``EventStreamBody``). The
-    /// request can be sent once.
+    /// element's JSON framed as `format` says: JSON Lines as the JSON and a
+    /// line feed, a JSON Text Sequence as RS, the JSON and a line feed, a
+    /// server-sent event as `data` fields and a blank line. The request can
+    /// be sent once; an element that cannot be written ends it with
+    /// ``EventStreamBodyError``.
     public mutating func setEventStreamBody<Elements: AsyncSequence & Sendable>(
         _ elements: Elements, format: EventStreamFormat, contentType: String
     ) where Elements.Element: Encodable {
