@@ -84,7 +84,7 @@ generate: deps ## Regenerate Sources/Clients/ from specs/ (the clients listed in
 
 drift: deps ## Fail, naming the files, when Sources/Clients/ differs from what specs/ produce
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen
-	$(CLIENTGEN) generate --config $(CLIENTS) --check
+	$(CLIENTGEN) generate --config $(CLIENTS) --check --regenerate-command 'make generate'
 
 spec-diff: deps ## Fail when a spec change breaks shipped clients (ERR findings against BASE=<commit>)
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --product clientgen

@@ -173,6 +173,11 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
         check = swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'CommittedAPI', '--check', cwd=app, expect=1)
         if 'drift' not in check.stdout + check.stderr:
             fail(f'--check did not name the drift:\n{check.stdout[-2000:]}{check.stderr[-2000:]}')
+        # The fix it names is the command this team runs, and SwiftPM's own
+        # `error: ` is not said twice.
+        said = check.stdout + check.stderr
+        if 'generate-clients --target CommittedAPI' not in said or 'make generate' in said or 'error: error:' in said:
+            fail(f'--check named a command this team does not have, or said error twice:\n{said[-2000:]}')
 
         print(f'plugin: build plugin generated and compiled PetsAPI; the app printed "{ran.stdout.strip()}"')
         print(f'plugin: a style a query cannot take warned: {warning.strip()[warning.strip().find("openapi.yaml"):][:140]}')

@@ -14,7 +14,7 @@ struct ClientgenBuildPlugin: BuildToolPlugin {
         guard let target = target as? SourceModuleTarget else { return [] }
         guard let folder = target.folderURL, let config = try ClientgenTargetConfig.load(folder: folder, targetName: target.name) else {
             throw ClientgenTargetConfig.Problem(description: """
-                error: target '\(target.name)' applies ClientgenBuildPlugin but its folder has no \
+                target '\(target.name)' applies ClientgenBuildPlugin but its folder has no \
                 \(ClientgenTargetConfig.specNames.joined(separator: ", ")); add the spec there or remove the plugin
                 """)
         }

@@ -5,7 +5,8 @@ import PackagePlugin
 /// the client of every target that holds `openapi.yaml` into that target's
 /// folder (`Generated/`, or the config's `output`), for teams that commit
 /// generated code. `--check` writes nothing and fails when a committed file
-/// differs from what the spec produces, for CI.
+/// differs from what the spec produces, for CI. SwiftPM prints a thrown
+/// problem after `error: `, so its text does not repeat it.
 @main
 struct ClientgenCommandPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -13,20 +14,23 @@ struct ClientgenCommandPlugin: CommandPlugin {
         let names = extractor.extractOption(named: "target")
         let check = extractor.extractFlag(named: "check") > 0
         if let unknown = extractor.remainingArguments.first {
-            throw ClientgenTargetConfig.Problem(description: "error: unknown argument '\(unknown)'; generate-clients takes --target NAME and --check")
+            throw ClientgenTargetConfig.Problem(description: "unknown argument '\(unknown)'; generate-clients takes --target NAME and --check")
         }
         let tool = try context.tool(named: "clientgen").url
         var done = 0
         for target in context.package.targets.compactMap({ $0 as? SourceModuleTarget }) where names.isEmpty || names.contains(target.name) {
             guard let folder = target.folderURL, let config = try ClientgenTargetConfig.load(folder: folder, targetName: target.name) else {
                 if names.contains(target.name) {
-                    throw ClientgenTargetConfig.Problem(description: "error: target '\(target.name)' has no \(ClientgenTargetConfig.specNames.joined(separator: ", "))")
+                    throw ClientgenTargetConfig.Problem(description: "target '\(target.name)' has no \(ClientgenTargetConfig.specNames.joined(separator: ", "))")
                 }
                 continue
             }
             let output = folder.appendingPathComponent(config.output)
             var arguments = ["generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access, "--warnings"]
-            if check { arguments.append("--check") }
+            if check {
+                // The drift message names the command this team runs, not clientgen's own.
+                arguments += ["--check", "--regenerate-command", "swift package --allow-writing-to-package-directory generate-clients --target \(target.name)"]
+            }
             let process = Process()
             process.executableURL = tool
             process.arguments = arguments
@@ -37,12 +41,12 @@ struct ClientgenCommandPlugin: CommandPlugin {
             process.waitUntilExit()
             report(text)
             guard process.terminationStatus == 0 else {
-                throw ClientgenTargetConfig.Problem(description: "error: clientgen could not \(check ? "check" : "generate") the client of '\(target.name)' (exit \(process.terminationStatus))")
+                throw ClientgenTargetConfig.Problem(description: "clientgen could not \(check ? "check" : "generate") the client of '\(target.name)' (exit \(process.terminationStatus))")
             }
             done += 1
         }
         if done == 0 {
-            throw ClientgenTargetConfig.Problem(description: "error: no target of this package holds \(ClientgenTargetConfig.specNames.joined(separator: ", "))")
+            throw ClientgenTargetConfig.Problem(description: "no target of this package holds \(ClientgenTargetConfig.specNames.joined(separator: ", "))")
         }
     }
 

@@ -45,6 +45,11 @@ struct Generate: ParsableCommand {
     @Option(help: "The folder the spec's $refs may reach other files in (default: the spec's own folder and below).")
     var referenceRoot: String?
 
+    @Option(help: ArgumentHelp(
+        "The command that writes the client again, which --check names when a file differs (default: this clientgen command without --check).",
+        valueName: "command"))
+    var regenerateCommand: String?
+
     func validate() throws {
         if config == nil && (spec == nil || output == nil) {
             throw ValidationError("give a SPEC and --output DIR, or --config FILE")
@@ -84,10 +89,25 @@ struct Generate: ParsableCommand {
                 printToStandardError("generated code matches the specs (\(jobs.count) client\(jobs.count == 1 ? "" : "s"))")
             } else {
                 for file in drifted { printToStandardError("drift: \(file)") }
-                printToStandardError("error: \(drifted.count) generated file\(drifted.count == 1 ? " differs" : "s differ") from what the specs produce; run `make generate` and commit the result (generated files are never edited by hand)")
+                printToStandardError("error: \(drifted.count) generated file\(drifted.count == 1 ? " differs" : "s differ") from what the specs produce; run `\(regenerateCommand ?? ownCommand)` and commit the result (generated files are never edited by hand)")
                 throw ExitCode(1)
             }
         }
+    }
+
+    /// This invocation without `--check`: what writes the checked files again.
+    private var ownCommand: String {
+        var words = ["clientgen", "generate"]
+        if let config {
+            words += ["--config", config]
+        } else if let spec, let output {
+            words += [spec, "--output", output]
+            if let module { words += ["--module", module] }
+            if access != .public { words += ["--access", access.rawValue] }
+            if let referenceRoot { words += ["--reference-root", referenceRoot] }
+        }
+        if fixedFileNames { words.append("--fixed-file-names") }
+        return words.map(GeneratedFileHeader.shellQuoted).joined(separator: " ")
     }
 
     private func generate(_ job: ClientConfig.Entry) throws -> [GeneratedFile] {

@@ -94,6 +94,12 @@ import Testing
         #expect(drifted.stderr.contains("\(folder.path)/Operations.swift (missing)"))
         #expect(drifted.stderr.contains("\(folder.path)/Extra.swift (not generated from the spec)"))
         #expect(drifted.stderr.contains("3 generated files differ"))
+        // The fix it names is a command this user has: the same clientgen
+        // call without --check, or the one the caller says it runs.
+        #expect(drifted.stderr.contains("run `clientgen generate specs/soul.yaml --output \(folder.path) --module SoulAPI` and commit"), "\(drifted.stderr)")
+        #expect(!drifted.stderr.contains("make generate"))
+        let named = try await lint.clientgen(arguments + ["--check", "--regenerate-command", "swift package generate-clients --target SoulAPI"])
+        #expect(named.stderr.contains("run `swift package generate-clients --target SoulAPI` and commit"), "\(named.stderr)")
 
         // Generating refuses to touch a folder with a hand-written file in it,
         // and deletes nothing.
