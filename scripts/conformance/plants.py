@@ -114,6 +114,11 @@ PLANTS = {
         'Generator/Sources/Codegen/Translator/OperationTranslator.swift',
         'declaration.requestEvents = requestEventStream(operation, typePrefix: typePrefix)',
         'declaration.requestEvents = nil'),
+    'positional-part-named': (
+        'a multipart/mixed part by position sent with a form-data Content-Disposition',
+        'Runtime/Sources/ClientRuntime/Encoding/MultipartForm.swift',
+        'if !part.name.isEmpty {',
+        'if true {'),
 }
 
 

@@ -59,7 +59,10 @@ extension ClientRenderer {
         return RenderedOperation(methods: methods.lines, shorthand: shorthand.lines, results: results.lines)
     }
 
-    func signature(_ operation: OperationDeclaration, defaults: Bool = true) -> (parameters: String, arguments: String) {
+    /// The method's parameters and the arguments that pass them on; with
+    /// `eventsBody`, the events method's: a sequential body taken as
+    /// `events`, a sequence of elements.
+    func signature(_ operation: OperationDeclaration, defaults: Bool = true, eventsBody: Bool = false) -> (parameters: String, arguments: String) {
         var parameters: [String] = []
         var arguments: [String] = []
         for argument in operation.arguments {
@@ -67,6 +70,9 @@ extension ClientRenderer {
             case .parameter(let parameter):
                 parameters.append("\(parameter.label): \(parameter.type)" + (parameter.isOptional && defaults ? " = nil" : ""))
                 arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+            case .body where eventsBody && operation.requestEvents != nil:
+                parameters.append("events: Events")
+                arguments.append("events: events")
             case .body(let body):
                 parameters.append("body: \(body.type)" + (body.isOptional && defaults ? " = nil" : ""))
                 arguments.append("body: body")
@@ -115,31 +121,12 @@ extension ClientRenderer {
         if operation.eventsMethodName != nil { renderEventsMethod(operation, into: &writer) }
     }
 
-    /// The events method's parameters: the plain method's, with the body of
-    /// a sequential media type taken as `events`, a sequence of elements.
-    func eventsSignature(_ operation: OperationDeclaration) -> (parameters: String, arguments: String) {
-        guard operation.requestEvents != nil else { return signature(operation) }
-        var parameters: [String] = []
-        var arguments: [String] = []
-        for argument in operation.arguments {
-            switch argument {
-            case .parameter(let parameter):
-                parameters.append("\(parameter.label): \(parameter.type)" + (parameter.isOptional ? " = nil" : ""))
-                arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
-            case .body:
-                parameters.append("events: Events")
-                arguments.append("events: events")
-            }
-        }
-        return (parameters.joined(separator: ", "), arguments.joined(separator: ", "))
-    }
-
     /// The method whose sequential bodies are sequences of typed elements:
     /// it reads the response one element at a time, or takes the request's
     /// elements as the app produces them, or both.
     func renderEventsMethod(_ operation: OperationDeclaration, into writer: inout SwiftWriter) {
         guard let methodName = operation.eventsMethodName else { return }
-        let parameters = eventsSignature(operation).parameters
+        let parameters = signature(operation, eventsBody: true).parameters
         var paragraphs: [String] = []
         var generics = ""
         var requirement = ""

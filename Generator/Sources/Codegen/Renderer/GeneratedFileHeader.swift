@@ -28,7 +28,7 @@ public enum GeneratedFileHeader {
     }
 
     /// A word a POSIX shell reads back as it is.
-    public static func shellQuoted(_ word: String) -> String {
+    package static func shellQuoted(_ word: String) -> String {
         let plain = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-+@:".contains($0)) }
         return plain && !word.isEmpty ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }

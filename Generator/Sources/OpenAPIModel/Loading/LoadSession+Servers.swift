@@ -12,22 +12,20 @@ extension LoadSession {
         let url = Self.expanded(server)
         let at = node.child("url") ?? node
         let shown = HiddenCharacters.visible(url)
-        if let scheme = Self.scheme(of: url), scheme != "http", scheme != "https" {
+        switch Self.webAddressProblem(url) {
+        case .scheme(let scheme)?:
             report(
                 .invalidServerURL, "the server URL '\(shown)' has the scheme '\(scheme):'; a client sends requests over http or https only",
                 at: at, hint: "write an https:// URL, or a path relative to the spec (such as '/v1')")
-            return
-        }
-        guard Self.holdsOnlyURLCharacters(url), let parsed = URL(string: url) else {
+        case .notURL?:
             report(
                 .invalidServerURL, "the server URL '\(shown)' is not a URL (with its variables at their defaults)", at: at,
                 hint: "percent-encode spaces and other characters a URL cannot hold, such as '%20' for a space")
-            return
-        }
-        if parsed.scheme?.lowercased() == "http", let host = parsed.host, !Self.isLoopback(host) {
+        case .cleartext(let host)?:
             report(
                 .insecureServerURL, "the server URL '\(shown)' sends requests, and any credentials, unencrypted to '\(host)'", at: at,
                 hint: "use https://; plain http is for this machine only (localhost, 127.0.0.1, ::1)")
+        case nil: break
         }
     }
 
@@ -38,23 +36,38 @@ extension LoadSession {
     func checkAuthURL(_ url: String?, field: String, at node: Node?) {
         guard let url, let node, !url.isEmpty else { return }
         let shown = HiddenCharacters.visible(url)
-        if let scheme = Self.scheme(of: url), scheme != "http", scheme != "https" {
+        switch Self.webAddressProblem(url) {
+        case .scheme(let scheme)?:
             report(
                 .insecureAuthURL, "\(field) '\(shown)' has the scheme '\(scheme):'; an authorization server is reached over https",
                 at: node, hint: "write the server's https:// URL")
-            return
-        }
-        guard Self.holdsOnlyURLCharacters(url), let parsed = URL(string: url) else {
+        case .notURL?:
             report(
                 .insecureAuthURL, "\(field) '\(shown)' is not a URL", at: node,
                 hint: "write the server's https:// URL, percent-encoding what a URL cannot hold ('%20' for a space)")
-            return
-        }
-        if parsed.scheme?.lowercased() == "http", let host = parsed.host, !Self.isLoopback(host) {
+        case .cleartext(let host)?:
             report(
                 .insecureAuthURL, "\(field) '\(shown)' sends codes, tokens and credentials unencrypted to '\(host)'",
                 at: node, hint: "use https:// (RFC 6749 and RFC 8628 require TLS); plain http is for this machine only (localhost, 127.0.0.1, ::1)")
+        case nil: break
         }
+    }
+
+    /// What keeps a URL from being a web address a client may send to:
+    /// a scheme other than http(s), characters no URL holds, or plain http
+    /// to a host other than this machine. Nil for an https, loopback http or
+    /// relative URL.
+    private enum WebAddressProblem {
+        case scheme(String)
+        case notURL
+        case cleartext(host: String)
+    }
+
+    private static func webAddressProblem(_ url: String) -> WebAddressProblem? {
+        if let scheme = scheme(of: url), scheme != "http", scheme != "https" { return .scheme(scheme) }
+        guard holdsOnlyURLCharacters(url), let parsed = URL(string: url) else { return .notURL }
+        if parsed.scheme?.lowercased() == "http", let host = parsed.host, !isLoopback(host) { return .cleartext(host: host) }
+        return nil
     }
 
     /// Reports a server of the document's list whose URL an earlier one has:

@@ -20,7 +20,7 @@ public struct RequestBuilder: Sendable {
     public var body: Data?
     /// A body written while it is sent (``setEventStreamBody(_:format:contentType:)``),
     /// in place of ``body``; it can be read once.
-    public private(set) var streamedBody: HTTPBody?
+    private(set) var streamedBody: HTTPBody?
 
     /// Starts a request for `operation` with its path template. A template
     /// that holds a query (`/keys?api-version=2021-05-01`, as some specs
@@ -123,7 +123,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Sets a multipart body (`multipart/form-data`, or the form's other
-    /// ``MultipartForm/mediaType``).
+    /// `MultipartForm.mediaType`).
     public mutating func setMultipartBody(_ form: MultipartForm) {
         body = form.encoded()
         headerFields[.contentType] = "\(form.mediaType); boundary=\(form.boundary)"

@@ -26,7 +26,7 @@ public struct MultipartForm: Sendable {
     public let boundary: String
     /// The body's media type without its boundary (`multipart/form-data`,
     /// or `multipart/mixed` for parts by position).
-    public let mediaType: String
+    let mediaType: String
     /// The parts, in order.
     public private(set) var parts: [Part] = []
 
