@@ -96,7 +96,7 @@ let generatorTargets: [Target] = [
 /// swift-log only.
 let runtimeTargets: [Target] = [
     // What generated clients call: coding, parameters, errors, validation.
-    .target(name: "ClientRuntime", dependencies: [openAPIRuntime, httpTypes], path: "Runtime/Sources/ClientRuntime"),
+    .target(name: "ClientRuntime", dependencies: ["RuntimeSupport", openAPIRuntime, httpTypes], path: "Runtime/Sources/ClientRuntime"),
     // swift-openapi-runtime middlewares that make any client retry-safe:
     // credentials, token refresh, retry, idempotency keys, redaction; and
     // the layer the backend SDKs share (one call path, one stack builder,

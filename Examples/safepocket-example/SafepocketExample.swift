@@ -132,7 +132,7 @@ struct SafepocketExample: AsyncParsableCommand {
         func run() async throws {
             try await report {
                 let accountID = try account.map { text -> LowercaseUUID in
-                    guard let id = LowercaseUUID(text) else { throw ValidationError("--account is not an account id (a UUID): \(text)") }
+                    guard let id = try? LowercaseUUID(text) else { throw ValidationError("--account is not an account id (a UUID): \(text)") }
                     return id
                 }
                 let transactions = try await root.options.makeSafepocket().transactions(
@@ -153,7 +153,7 @@ struct SafepocketExample: AsyncParsableCommand {
 
         func run() async throws {
             try await report {
-                guard let transactionID = LowercaseUUID(id) else { throw ValidationError("not a transaction id (a UUID): \(id)") }
+                guard let transactionID = try? LowercaseUUID(id) else { throw ValidationError("not a transaction id (a UUID): \(id)") }
                 guard category != nil || notes != nil else { throw ValidationError("give --category, --notes or both") }
                 let submission = try await root.options.makeSafepocket().updateTransaction(
                     id: transactionID, TransactionUpdate(category: category, notes: notes.map { .value($0) }))

@@ -208,7 +208,7 @@ actor TrackerCore {
             serverURL: url, transport: transport, middlewares: stack.middlewares(),
             constraintChecks: [])
         assumedFields = AssumedFieldLogging.observe(module: "MobileTrackerAPI", logger: logger)
-        let deviceID = storage.value(.deviceID).flatMap(LowercaseUUID.init) ?? LowercaseUUID()
+        let deviceID = storage.value(.deviceID).flatMap { try? LowercaseUUID($0) } ?? LowercaseUUID()
         try? storage.set(deviceID.uuidString, for: .deviceID)
         self.deviceID = deviceID
         try? storage.set(text, for: .brandID)

@@ -432,7 +432,7 @@ public final class Safepocket: SessionOwner {
         do {
             let payload = try JSONCoding.makeEncoder().encode(QueuedTransactionUpdate(transactionID: id, update: update))
             return try await writes.submit(SafepocketAPI.Client.Operations.updateTransaction, payload: payload, idempotencyKey: key) {
-                try await $0.updateTransaction(transactionID: id, body: update, idempotencyKey: LowercaseUUID(key))
+                try await $0.updateTransaction(transactionID: id, body: update, idempotencyKey: try LowercaseUUID(key))
             }
         } catch {
             throw SafepocketError(error, redactor: wired.redactor, now: configuration.now())

@@ -72,8 +72,13 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
     case authorizationFailed(error: String)
     /// The redirect carried no `code`.
     case missingAuthorizationCode
-    /// The server could not be reached.
+    /// The network could not be reached (no connectivity, or the
+    /// connection was lost).
     case offline
+    /// The device is online but the server did not take the connection: its
+    /// host was not found, or it refused the connection (a wrong base URL,
+    /// a server that is down).
+    case unreachable
     /// The server did not answer in time.
     case timeout
     /// The secure connection could not be verified: the system does not
@@ -120,7 +125,8 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .noSignInInProgress: return "no sign-in was started: open an authorization URL first"
         case .authorizationFailed(let error): return "the authorization server refused: \(error)"
         case .missingAuthorizationCode: return "the redirect carried no authorization code"
-        case .offline: return "the server could not be reached (offline?)"
+        case .offline: return "the network could not be reached (offline?)"
+        case .unreachable: return "the server refused the connection or its host was not found (is the base URL right?)"
         case .timeout: return "the server did not answer in time"
         case .connectionNotVerified(let refusal): return "the secure connection could not be verified (\(refusal.host): \(refusal.summary))"
         case .invalidPinning(let problem): return "the pinning configuration was refused: \(problem)"
@@ -145,6 +151,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .authorizationFailed: return "authorizationFailed"
         case .missingAuthorizationCode: return "missingAuthorizationCode"
         case .offline: return "offline"
+        case .unreachable: return "unreachable"
         case .timeout: return "timeout"
         case .connectionNotVerified: return "connectionNotVerified"
         case .invalidPinning: return "invalidPinning"
@@ -191,6 +198,7 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
         case .insecureBaseURL: self = .insecureBaseURL
         case .storageFailed: self = .storageFailed
         case .offline: self = .offline
+        case .unreachable: self = .unreachable
         case .timeout: self = .timeout
         case .connectionNotVerified(let refusal): self = .connectionNotVerified(refusal)
         case .outcomeUnknown: self = .outcomeUnknown

@@ -40,8 +40,13 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
     case sessionExpired
     /// No one is signed in.
     case notSignedIn
-    /// The server could not be reached.
+    /// The network could not be reached (no connectivity, or the
+    /// connection was lost).
     case offline
+    /// The device is online but the server did not take the connection: its
+    /// host was not found, or it refused the connection (a wrong base URL,
+    /// a server that is down).
+    case unreachable
     /// The server did not answer in time.
     case timeout
     /// A mood may or may not have reached the server (the connection was
@@ -90,7 +95,8 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .rateLimited(let wait): return "too many attempts; try again in \(Self.seconds(wait)) s"
         case .sessionExpired: return "the session expired; sign in again"
         case .notSignedIn: return "not signed in"
-        case .offline: return "the server could not be reached (offline?)"
+        case .offline: return "the network could not be reached (offline?)"
+        case .unreachable: return "the server refused the connection or its host was not found (is the base URL right?)"
         case .timeout: return "the server did not answer in time"
         case .outcomeUnknown: return "the request may or may not have reached the server; it was not sent again"
         case .storageFailed: return "the SDK's files could not be read or written"
@@ -119,6 +125,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .sessionExpired: return "sessionExpired"
         case .notSignedIn: return "notSignedIn"
         case .offline: return "offline"
+        case .unreachable: return "unreachable"
         case .timeout: return "timeout"
         case .outcomeUnknown: return "outcomeUnknown"
         case .storageFailed: return "storageFailed"
@@ -147,6 +154,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .sessionExpired: return "Your session expired. Please sign in again."
         case .notSignedIn: return "Please sign in."
         case .offline: return "You appear to be offline."
+        case .unreachable: return "The server cannot be reached right now. Please try again later."
         case .timeout: return "The server is taking too long. Please try again."
         case .outcomeUnknown: return "We could not confirm your mood was saved. Check your moods before adding it again."
         case .storageFailed: return "Your device's storage could not be used. Free some space and try again."
@@ -193,6 +201,7 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notSignedIn: self = .notSignedIn
         case .insecureBaseURL: self = .insecureBaseURL
         case .offline: self = .offline
+        case .unreachable: self = .unreachable
         case .timeout: self = .timeout
         case .connectionNotVerified(let refusal): self = .connectionNotVerified(refusal)
         case .cancelled: self = .cancelled

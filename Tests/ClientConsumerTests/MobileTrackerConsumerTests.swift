@@ -6,7 +6,7 @@ import Testing
 /// Identifiers the MobileTracker spec's examples use.
 private enum Fixture {
     static let sessionID: SessionID = "3f2b8c1e-7d4a-4b6e-9f10-2a3b4c5d6e7f"
-    static let deviceID = LowercaseUUID("6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b")!
+    static let deviceID = try! LowercaseUUID("6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b")
     static let brandID: BrandID = 925
 }
 

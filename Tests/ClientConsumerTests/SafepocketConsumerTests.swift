@@ -6,17 +6,17 @@ import Testing
 
 /// Identifiers and tokens the Safepocket spec's examples use.
 private enum Fixture {
-    static let idempotencyKey = LowercaseUUID("3f0c8f4e-1b2a-4c7d-9e8f-0a1b2c3d4e5f")!
-    static let accountID = LowercaseUUID("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")!
-    static let transactionID = LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")!
-    static let conversationID = LowercaseUUID("5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b")!
-    static let messageID = LowercaseUUID("8b9c0d1e-2f3a-4b4c-9d5e-6f7a8b9c0d1e")!
+    static let idempotencyKey = try! LowercaseUUID("3f0c8f4e-1b2a-4c7d-9e8f-0a1b2c3d4e5f")
+    static let accountID = try! LowercaseUUID("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")
+    static let transactionID = try! LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")
+    static let conversationID = try! LowercaseUUID("5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b")
+    static let messageID = try! LowercaseUUID("8b9c0d1e-2f3a-4b4c-9d5e-6f7a8b9c0d1e")
     static let codeVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     static let refreshToken = "eyJjdHkiOiJKV1QiLCJlbmMiOiJBMjU2R0NNIiwiYWxnIjoiUlNBLU9BRVAifQ.refresh"
     static let publicToken = "public-sandbox-b0e2c4ee-a763-4df5-bfe9-46a46bce993d"
 
     static func date(_ text: String) -> Date? { JSONCoding.parseDateTime(text) }
-    static func day(_ text: String) -> CalendarDate { CalendarDate(text)! }
+    static func day(_ text: String) -> CalendarDate { try! CalendarDate(text) }
     static func money(_ text: String) -> Decimal? { Decimal(string: text) }
 }
 
@@ -239,7 +239,7 @@ private enum Fixture {
         #expect(summary.byCategory?.first?.percentage == 65.05)
         #expect(summary.topMerchants?.last?.transactionCount == 4)
         let anomaly = try #require(summary.anomalies?.first)
-        #expect(anomaly.transactionID == LowercaseUUID("2d8a4c3e-5f6b-4c7d-8e9f-0a1b2c3d4e5f"))
+        #expect(anomaly.transactionID == (try! LowercaseUUID("2d8a4c3e-5f6b-4c7d-8e9f-0a1b2c3d4e5f")))
         #expect(anomaly.deltaAmount == Fixture.money("-180.00"))
         #expect(anomaly.occurredAt == Fixture.date("2024-06-14T19:02:00Z"))
         #expect(anomaly.commentary == "About 3.5x your usual spend at this merchant.")

@@ -34,7 +34,7 @@ import FoundationNetworking
         defer { harness.server.shutdown() }
         _ = try await harness.client.listItems(
             tags: ["a b", "c&d"], ids: [1, 2, 3], pipes: ["x", "y"], filter: Filter(color: "red", size: 2),
-            since: CalendarDate(year: 2024, month: 2, day: 29), traceID: LowercaseUUID(UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!),
+            since: try! CalendarDate(year: 2024, month: 2, day: 29), traceID: LowercaseUUID(UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301")!),
             session: "s1")
         let request = try #require(harness.request)
         #expect(request.target == "/items?tags=a%20b&tags=c%26d&ids=1,2,3&pipes=x%7Cy&filter%5Bcolor%5D=red&filter%5Bsize%5D=2&since=2024-02-29")
@@ -97,7 +97,7 @@ import FoundationNetworking
         #expect(item.status == .unknown("deleted"))
         #expect(item.level == .unknown(7))
         #expect(item.note == nil)  // response-only: null reads as nil
-        #expect(item.createdOn == CalendarDate(year: 2024, month: 5, day: 1))
+        #expect(try item.createdOn == CalendarDate(year: 2024, month: 5, day: 1))
         #expect(item.updatedAt == Date(timeIntervalSince1970: 1_714_557_600.5))
         #expect(item.labels == ["a": "b"])
         // Unknown values encode back unchanged.

@@ -79,7 +79,7 @@ final class PinnedEdge: PinEnforcingTransport, Sendable {
 
         // A write fails the same way: not queued for later, not "in doubt".
         let update = await safepocketError {
-            try await safepocket.updateTransaction(id: LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")!, TransactionUpdate(category: "Groceries"))
+            try await safepocket.updateTransaction(id: try! LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d"), TransactionUpdate(category: "Groceries"))
         }
         #expect(update?.kind == "connectionNotVerified")
         #expect(await safepocket.pendingWrites().isEmpty)

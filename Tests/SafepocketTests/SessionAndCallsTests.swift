@@ -8,7 +8,7 @@ import SafepocketAPI
 import Testing
 
 @Suite struct SafepocketSessionTests {
-    static let transactionID = LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")!
+    static let transactionID = try! LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")
 
     @Test func everyOperationIsReachableThroughTheAuthenticatedClient() async throws {
         let harness = try SafepocketHarness()

@@ -78,7 +78,7 @@ public final class MoodsModel: ScreenModel {
     }
 
     private func show(_ error: SoulError) {
-        isOffline = error == .offline || error == .timeout
+        isOffline = error == .offline || error == .unreachable || error == .timeout
         message = error.userMessage
     }
 }

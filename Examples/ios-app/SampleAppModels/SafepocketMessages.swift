@@ -6,6 +6,7 @@ extension SafepocketError {
         switch self {
         case .offline: return "You are offline. What you see was saved earlier."
         case .timeout: return "The server is taking too long. Please try again."
+        case .unreachable: return "Safepocket cannot be reached right now. What you see was saved earlier."
         case .sessionExpired, .notSignedIn: return "Please sign in again."
         case .connectionNotVerified: return "The secure connection could not be verified."
         case .outcomeUnknown: return "We could not confirm your change. Please check it before trying again."

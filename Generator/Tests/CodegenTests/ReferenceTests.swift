@@ -52,6 +52,18 @@ import Testing
         return files
     }
 
+    /// A component scalar named like a type of Swift or the runtime (`Date`,
+    /// `UUID`) is used as the type it stands for, not under a made-up name
+    /// (`DateSchema`) that hides that it is a `CalendarDate`; an object of
+    /// such a name is still declared, with a suffix.
+    @Test func aScalarNamedLikeABuiltInTypeIsThatType() throws {
+        let models = try #require(Self.generate("ReferenceInlineAndOddNames").first { $0.name == "Models.swift" }?.contents)
+        #expect(models.contains("public let on: CalendarDate?"))
+        #expect(models.contains("public let ids: [LowercaseUUID]?"))
+        #expect(models.contains("public let failure: ErrorSchema?"))
+        #expect(!models.contains("DateSchema") && !models.contains("UUIDSchema"))
+    }
+
     @Test func everyFeatureHasAReference() {
         #expect(Self.cases.count >= 10, "references found: \(Self.cases)")
     }

@@ -92,18 +92,37 @@ struct TransactionUpdate: Codable, Equatable {
     }
 
     @Test func calendarDates() throws {
-        #expect(CalendarDate("2024-02-29")?.description == "2024-02-29")
-        #expect(CalendarDate("2023-02-29") == nil)
-        #expect(CalendarDate("2024-5-1") == nil)
+        #expect((try? CalendarDate("2024-02-29"))?.description == "2024-02-29")
+        #expect((try? CalendarDate("2023-02-29")) == nil)
+        #expect((try? CalendarDate("2024-5-1")) == nil)
         // The Gregorian leap-year rule for every year, and only ASCII digits.
-        #expect(CalendarDate("2000-02-29") != nil && CalendarDate("1900-02-29") == nil && CalendarDate("1500-02-29") == nil)
-        #expect(CalendarDate("2024-04-31") == nil && CalendarDate("2024-12-31") != nil && CalendarDate("2024-13-01") == nil)
-        #expect(CalendarDate("2024-00-10") == nil && CalendarDate("2024-01-00") == nil)
-        #expect(CalendarDate("２０２４-01-01") == nil && CalendarDate("2024-01-01 ") == nil && CalendarDate("2024/01/01") == nil)
-        #expect(CalendarDate(Substring("x2024-06-30").dropFirst().description) == CalendarDate(year: 2024, month: 6, day: 30))
+        #expect((try? CalendarDate("2000-02-29")) != nil && (try? CalendarDate("1900-02-29")) == nil && (try? CalendarDate("1500-02-29")) == nil)
+        #expect((try? CalendarDate("2024-04-31")) == nil && (try? CalendarDate("2024-12-31")) != nil && (try? CalendarDate("2024-13-01")) == nil)
+        #expect((try? CalendarDate("2024-00-10")) == nil && (try? CalendarDate("2024-01-00")) == nil)
+        #expect((try? CalendarDate("２０２４-01-01")) == nil && (try? CalendarDate("2024-01-01 ")) == nil && (try? CalendarDate("2024/01/01")) == nil)
+        #expect((try? CalendarDate(Substring("x2024-06-30").dropFirst().description)) == (try? CalendarDate(year: 2024, month: 6, day: 30)))
         let decoded = try decoder.decode([CalendarDate].self, from: Data(#"["2024-05-01"]"#.utf8))
-        #expect(decoded == [CalendarDate(year: 2024, month: 5, day: 1)!])
+        #expect(decoded == [try! CalendarDate(year: 2024, month: 5, day: 1)])
         #expect(String(decoding: try encoder.encode(decoded), as: UTF8.self) == #"["2024-05-01"]"#)
+    }
+
+    /// An app's text that is not a UUID or a day throws, naming the type and
+    /// the input's length but never the input: it cannot become a nil that
+    /// an optional request argument then leaves out of the call.
+    @Test func typedValuesFromAnAppsTextThrowRatherThanBecomeNil() throws {
+        let mistyped = "3f2504e0-4f89-11d3-9a0c-0305e82c330"
+        #expect(throws: InvalidValueError(typeName: "LowercaseUUID", expected: "8-4-4-4-12 hexadecimal digits", inputLength: 35)) {
+            try LowercaseUUID(mistyped)
+        }
+        do {
+            _ = try LowercaseUUID(mistyped)
+        } catch {
+            #expect(error.description == "not a LowercaseUUID: expected 8-4-4-4-12 hexadecimal digits, got 35 characters")
+            #expect(!error.description.contains("3f2504e0"))
+        }
+        #expect(throws: InvalidValueError.self) { try CalendarDate("2023-02-29") }
+        #expect(throws: InvalidValueError.self) { try CalendarDate(year: 2023, month: 2, day: 29) }
+        #expect(try LowercaseUUID(mistyped + "1").uuidString == mistyped + "1")
     }
 
     @Test func freeFormJSON() throws {
@@ -147,8 +166,8 @@ struct TransactionUpdate: Codable, Equatable {
     @Test func typedStringsInKeyedContainersDecodeAndFailAsTheTypeDoes() throws {
         let id = "6F1C2D3E-4B5A-4C6D-8E7F-00000000000A"
         let row = try decoder.decode(Row.self, from: Data(#"{"id":"\#(id)","day":"2024-02-29","parent":null,"tags":["\#(id)"]}"#.utf8))
-        #expect(row.id == LowercaseUUID(id) && row.tags == [LowercaseUUID(id)!])
-        #expect(row.day == CalendarDate(year: 2024, month: 2, day: 29) && row.parent == nil && row.due == nil)
+        #expect(row.id == (try! LowercaseUUID(id)) && row.tags == [try! LowercaseUUID(id)])
+        #expect(row.day == (try! CalendarDate(year: 2024, month: 2, day: 29)) && row.parent == nil && row.due == nil)
         // Read from the document's bytes in place, or, with an escape, from the unescaped text: the same values.
         let escaped = id.replacingOccurrences(of: "-", with: "\\u002d")
         let unescaped = try decoder.decode(Row.self, from: Data(#"{"id":"\#(escaped)","day":"2024\u002d02-29","tags":["\#(escaped)"]}"#.utf8))
@@ -178,7 +197,32 @@ struct TransactionUpdate: Codable, Equatable {
     @Test func undocumentedStatusKeepsTheResponse() {
         let error = UndocumentedResponseError(
             operationID: "listMoods", response: HTTPResponse(status: .init(code: 418)), body: Array(#"{"detail":"teapot"}"#.utf8))
-        #expect(error.description == #"listMoods: undocumented response status 418 (body: {"detail":"teapot"})"#)
+        #expect(error.description == #"listMoods: undocumented response status 418: "teapot""#)
+        #expect(error.rawBody == Data(#"{"detail":"teapot"}"#.utf8))
+    }
+
+    /// Every HTTP error's description quotes the server's message, documented
+    /// status or not, whatever the documented body type (a 400 the spec gives
+    /// no schema is `APIError<EmptyBody>`), and only the message: not the
+    /// rest of the body, not a token or a phone number inside it.
+    @Test func httpErrorsQuoteTheServersMessageAndNothingElse() {
+        func documented(_ body: String, contentType: String? = "application/json") -> String {
+            var fields = HTTPFields()
+            if let contentType { fields[.contentType] = contentType }
+            return APIError(operationID: "createPet", status: 400, headerFields: fields, body: EmptyBody(), rawBody: Data(body.utf8)).description
+        }
+        #expect(documented(#"{"message":"name is required","password":"hunter22"}"#)
+            == #"createPet: documented error status 400 (EmptyBody): "name is required""#)
+        #expect(documented(#"{"error":"invalid_grant","error_description":"code expired"}"#).hasSuffix(#": "code expired""#))
+        #expect(documented(#"{"error":{"code":"E1","message":"limit reached"}}"#).hasSuffix(#": "limit reached""#))
+        #expect(documented(#"{"errors":[{"detail":"bad date"}]}"#).hasSuffix(#": "bad date""#))
+        #expect(documented("out of stock\r\nretry later", contentType: "text/plain; charset=utf-8").hasSuffix(#": "out of stock  retry later""#))
+        #expect(documented(#"{"message":"no user +15551234567 with Bearer abc.def"}"#).hasSuffix(#": "no user +*******4567 with Bearer ***""#))
+        #expect(documented(String(repeating: "x", count: 300), contentType: "text/plain").hasSuffix(String(repeating: "x", count: 200) + "...\""))
+        // No message: nothing quoted, and never the body itself.
+        #expect(documented(#"{"access_token":"eyJabc.eyJdef.sig"}"#) == "createPet: documented error status 400 (EmptyBody)")
+        #expect(documented("<html>Bad Request</html>", contentType: "text/html") == "createPet: documented error status 400 (EmptyBody)")
+        #expect(documented("") == "createPet: documented error status 400 (EmptyBody)")
     }
 }
 

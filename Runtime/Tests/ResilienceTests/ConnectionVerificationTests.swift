@@ -105,7 +105,8 @@ import FoundationNetworking
         for error in [URLError(.notConnectedToInternet), URLError(.cannotConnectToHost), URLError(.timedOut), URLError(.unknown)] {
             #expect(!TLSFailure.matches(error), "\(error.code)")
         }
-        #expect(NetworkFailure(URLError(.cannotConnectToHost)) == .offline, "a refused connection is still offline")
+        #expect(NetworkFailure(URLError(.cannotConnectToHost)) == .unreachable, "a refused connection is not the device being offline")
+        #expect(NetworkFailure(URLError(.notConnectedToInternet)) == .offline && NetworkFailure(URLError(.networkConnectionLost)) == .offline)
     }
 
     @Test func aRedirectToAnotherOriginIsNotFollowedAndNoCredentialGoesThere() async throws {

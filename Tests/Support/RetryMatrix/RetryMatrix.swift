@@ -184,7 +184,7 @@ package enum RetryMatrix {
     }
 
     static func safepocketProbes() -> [Probe] {
-        let transaction = LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")!
+        let transaction = try! LowercaseUUID("0b6e2a1c-3d4f-4a5b-8c6d-7e8f9a0b1c2d")
         func probe(_ operation: String, _ method: String, _ path: String, _ call: @escaping @Sendable (SafepocketAPI.Client) async throws -> Void) -> Probe {
             Probe(backend: "Safepocket", operation: operation, method: method, path: path) { fault in
                 let backend = try SafepocketBackend(keepAlive: false)

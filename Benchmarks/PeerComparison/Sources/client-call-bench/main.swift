@@ -61,8 +61,8 @@ let peerRequest = Components.Schemas.RAGSearchRequest(
     query: "groceries in june", category: "groceries", merchant: "Merchant", from: "2024-06-01", to: "2024-06-30",
     amountMin: 0, amountMax: 1_000_000, topK: 100)
 let request = RAGSearchRequest(
-    query: "groceries in june", category: "groceries", merchant: "Merchant", from: CalendarDate(year: 2024, month: 6, day: 1),
-    to: CalendarDate(year: 2024, month: 6, day: 30), amountMin: 0, amountMax: 1_000_000, topK: 100)
+    query: "groceries in june", category: "groceries", merchant: "Merchant", from: try! CalendarDate(year: 2024, month: 6, day: 1),
+    to: try! CalendarDate(year: 2024, month: 6, day: 30), amountMin: 0, amountMax: 1_000_000, topK: 100)
 
 // Both must work, and read every hit, before anything is timed.
 let first = try await checked.searchRAG(body: request)

@@ -62,15 +62,33 @@ final class ModelTranslator {
         self.mapping = TypeMapping(document: document)
         self.constraints = ConstraintTranslator(document: document)
         topLevelNameScope = NameScope(reserved: Self.reservedTopLevelNames.union([moduleName]))
-        for (index, name) in document.components.schemas.keys.enumerated() {
+        for (index, (name, schema)) in document.components.schemas.enumerated() {
             var typeName = SwiftName.typeName(name)
             if SwiftName.unescaped(typeName) == "_" { typeName = "Schema\(index + 1)" }
             if topLevelNameScope.contains(typeName) && Self.reservedTopLevelNames.contains(SwiftName.unescaped(typeName)) {
+                // A scalar named like a type of Swift or the runtime (`Date`:
+                // a `string` of `format: date`) gets no made-up name
+                // (`DateSchema`, which hides that it is a `CalendarDate`):
+                // its uses take the type it stands for.
+                if Self.isPlainScalar(schema) { continue }
                 typeName = SwiftName.unescaped(typeName) + "Schema"
             }
             componentTypeNames[name] = topLevelNameScope.claim(typeName)
         }
         nestedReservedNames = Set(componentTypeNames.values.map(SwiftName.unescaped)).union(Self.reservedTopLevelNames)
+    }
+
+    /// Whether a component schema is a scalar with nothing to declare: a
+    /// string, number, integer or boolean (any format), not an enum, not a
+    /// composition, not a reference.
+    static func isPlainScalar(_ schema: RefOr<Schema>) -> Bool {
+        guard case .value(let value) = schema, value.alwaysValid == nil, value.enumValues == nil, value.properties.isEmpty,
+            value.allOf.isEmpty, value.oneOf.isEmpty, value.anyOf.isEmpty
+        else { return false }
+        switch value.singleType {
+        case .string?, .integer?, .number?, .boolean?: return true
+        default: return false
+        }
     }
 
     /// Declares every component schema.

@@ -165,3 +165,52 @@ public struct Self_: Codable, Hashable, Sendable, Validatable {
         }
     }
 }
+
+public struct ErrorSchema: Codable, Hashable, Sendable {
+    public let message: String?
+
+    public init(message: String? = nil) {
+        self.message = message
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.message = try container.decodeIfPresent(String.self, forKey: "message")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.message, forKey: "message")
+    }
+}
+
+public struct Appointment: Codable, Hashable, Sendable {
+    /// A calendar day.
+    public let on: CalendarDate?
+    public let ids: [LowercaseUUID]?
+    public let failure: ErrorSchema?
+
+    public init(on: CalendarDate? = nil, ids: [LowercaseUUID]? = nil, failure: ErrorSchema? = nil) {
+        self.on = on
+        self.ids = ids
+        self.failure = failure
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.on = try container.decodeIfPresent(CalendarDate.self, forKey: "on")
+        self.ids = try container.decodeIfPresent([LowercaseUUID].self, forKey: "ids")
+        self.failure = try container.decodeIfPresent(ErrorSchema.self, forKey: "failure")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.on, forKey: "on")
+        try container.encodeIfPresent(self.ids, forKey: "ids")
+        try container.encodeIfPresent(self.failure, forKey: "failure")
+    }
+}

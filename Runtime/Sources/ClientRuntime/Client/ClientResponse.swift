@@ -126,10 +126,14 @@ public struct APIError<Body: Sendable>: Error, Sendable, CustomStringConvertible
         self.rawBody = rawBody
     }
 
-    /// `operationID: status 429 (Body)`; the body is not printed, since
-    /// error bodies can echo what the caller sent.
+    /// `operationID: documented error status 400 (EmptyBody): "name is
+    /// required"`: the server's message when the body has one
+    /// (`message`, `detail`, `error_description`, a text body; at most 200
+    /// characters, tokens and phone numbers masked), never the whole body,
+    /// since error bodies can echo what the caller sent.
     public var description: String {
         "\(operationID): documented error status \(status) (\(Body.self))"
+            + (ServerMessage.quoted(from: rawBody, headerFields: headerFields).map { ": \"\($0)\"" } ?? "")
     }
 }
 

@@ -3,7 +3,11 @@ import Foundation
 /// A calendar day without a time or time zone, for the OpenAPI format
 /// `date` (`2024-05-01`). Using `Date` for it would shift the day in time
 /// zones west of UTC.
-public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStringConvertible, LosslessStringConvertible {
+///
+/// Its initialisers throw ``InvalidValueError`` rather than returning nil,
+/// so a day that does not exist never turns into an argument left out of a
+/// call.
+public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The year.
     public var year: Int
     /// The month, 1-12.
@@ -11,8 +15,17 @@ public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStrin
     /// The day of the month, 1-31.
     public var day: Int
 
-    /// Creates a date; `nil` when the day does not exist (`2023-02-29`).
-    public init?(year: Int, month: Int, day: Int) {
+    /// Creates a date; throws ``InvalidValueError`` when the day does not
+    /// exist (`2023-02-29`).
+    public init(year: Int, month: Int, day: Int) throws(InvalidValueError) {
+        guard let date = Self(validYear: year, month: month, day: day) else {
+            throw InvalidValueError(typeName: "CalendarDate", expected: "a day that exists (month 1-12, day within the month)", inputLength: nil)
+        }
+        self = date
+    }
+
+    /// The date, or nil when the day does not exist.
+    init?(validYear year: Int, month: Int, day: Int) {
         // RFC 3339's full-date is proleptic Gregorian: the leap-year rule
         // applies to every year (no Julian dates before 1582). Arithmetic,
         // not `Calendar`: a response can hold thousands of dates, and a
@@ -30,12 +43,21 @@ public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStrin
         }
     }
 
-    /// Parses `YYYY-MM-DD`.
-    public init?(_ description: String) {
+    /// Parses `YYYY-MM-DD`; throws ``InvalidValueError`` for anything else.
+    public init(_ text: String) throws(InvalidValueError) {
+        guard let date = Self(parsing: text) else {
+            throw InvalidValueError(typeName: "CalendarDate", expected: "YYYY-MM-DD, a day that exists", inputLength: text.count)
+        }
+        self = date
+    }
+
+    /// Parses `YYYY-MM-DD`; nil for anything else (the runtime's decoders,
+    /// which throw their own errors).
+    init?(parsing text: String) {
         // `withUTF8`, not `utf8.withContiguousStorageIfAvailable`: a date is a
         // small string, stored inline, which has no contiguous storage to lend
         // (the fallback copied it into an array on every date).
-        var text = description
+        var text = text
         guard let date = text.withUTF8({ Self(utf8: $0) }) else { return nil }
         self = date
     }
@@ -44,7 +66,7 @@ public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStrin
     /// response decoder reads a string's bytes in place with it.
     init?(utf8: UnsafeBufferPointer<UInt8>) {
         guard let (year, month, day) = Self.parse(utf8) else { return nil }
-        self.init(year: year, month: month, day: day)
+        self.init(validYear: year, month: month, day: day)
     }
 
     /// Year, month and day of exactly `DDDD-DD-DD` in ASCII digits.
@@ -76,7 +98,7 @@ public struct CalendarDate: Codable, Hashable, Sendable, Comparable, CustomStrin
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let date = CalendarDate(text) else {
+        guard let date = CalendarDate(parsing: text) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.invalidDescription(text))
         }
         self = date

@@ -13,9 +13,12 @@ import Foundation
 /// ```swift
 /// let id = LowercaseUUID()                      // a new random one
 /// let same = LowercaseUUID(transaction.id.uuid) // from a Foundation UUID
-/// let parsed = LowercaseUUID("6F1C2A4E-...")    // nil unless it is a UUID
+/// let parsed = try LowercaseUUID("6F1C2A4E-...") // throws unless it is a UUID
 /// ```
-public struct LowercaseUUID: Sendable, Hashable, Comparable, Codable, LosslessStringConvertible {
+///
+/// Parsing throws ``InvalidValueError`` rather than returning nil, so a
+/// mistyped id never turns into an argument left out of a call.
+public struct LowercaseUUID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The value as a Foundation `UUID`.
     public var uuid: UUID
 
@@ -30,9 +33,18 @@ public struct LowercaseUUID: Sendable, Hashable, Comparable, Codable, LosslessSt
     }
 
     /// Parses the 36-character form (`8-4-4-4-12` hexadecimal digits, either
-    /// case); nil for anything else.
-    public init?(_ description: String) {
-        guard let uuid = Self.parse(description) else { return nil }
+    /// case); throws ``InvalidValueError`` for anything else.
+    public init(_ text: String) throws(InvalidValueError) {
+        guard let uuid = Self.parse(text) else {
+            throw InvalidValueError(typeName: "LowercaseUUID", expected: "8-4-4-4-12 hexadecimal digits", inputLength: text.count)
+        }
+        self.uuid = uuid
+    }
+
+    /// Parses the 36-character form; nil for anything else (the runtime's
+    /// decoders, which throw their own errors).
+    init?(parsing text: String) {
+        guard let uuid = Self.parse(text) else { return nil }
         self.uuid = uuid
     }
 

@@ -58,7 +58,7 @@ extension KeyedEncodingContainer {
 extension LowercaseUUID {
     /// `text` parsed, or the error the type's `init(from:)` throws.
     static func parsed<Key>(_ text: String, forKey key: Key, in container: KeyedDecodingContainer<Key>) throws -> LowercaseUUID {
-        guard let value = LowercaseUUID(text) else {
+        guard let value = LowercaseUUID(parsing: text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: invalidDescription(text))
         }
         return value
@@ -68,7 +68,7 @@ extension LowercaseUUID {
 extension CalendarDate {
     /// `text` parsed, or the error the type's `init(from:)` throws.
     static func parsed<Key>(_ text: String, forKey key: Key, in container: KeyedDecodingContainer<Key>) throws -> CalendarDate {
-        guard let value = CalendarDate(text) else {
+        guard let value = CalendarDate(parsing: text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: invalidDescription(text))
         }
         return value

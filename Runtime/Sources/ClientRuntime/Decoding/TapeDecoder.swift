@@ -217,7 +217,7 @@ final class TapeDecoder: Decoder {
             return LowercaseUUID(uuid)
         }
         let text = try string(at: index, path: place)
-        guard let value = LowercaseUUID(text) else {
+        guard let value = LowercaseUUID(parsing: text) else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: LowercaseUUID.invalidDescription(text)))
         }
         return value
@@ -229,7 +229,7 @@ final class TapeDecoder: Decoder {
         let entry = tape.entries[index]
         if entry.kind == .string, entry.flags.isEmpty, let date = CalendarDate(utf8: tape.rawBytes(of: entry)) { return date }
         let text = try string(at: index, path: place)
-        guard let value = CalendarDate(text) else {
+        guard let value = CalendarDate(parsing: text) else {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: place), debugDescription: CalendarDate.invalidDescription(text)))
         }
         return value

@@ -18,10 +18,11 @@ public struct UndocumentedResponseError: Error, Sendable, CustomStringConvertibl
         self.body = body
     }
 
-    /// `operationID: undocumented status 418 (body: ...)`, with the body cut to 200 characters.
+    /// `operationID: undocumented response status 418: "I'm a teapot"`: the
+    /// server's message as ``APIError`` quotes it, never the whole body.
     public var description: String {
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
-        return "\(operationID): undocumented response status \(response.status.code)" + (body.isEmpty ? "" : " (body: \(text)\(body.count > 200 ? "..." : ""))")
+        "\(operationID): undocumented response status \(response.status.code)"
+            + (ServerMessage.quoted(from: Data(body), headerFields: response.headerFields).map { ": \"\($0)\"" } ?? "")
     }
 }
 

@@ -12,7 +12,7 @@ import RuntimeSupport
 /// `refresh_token`, `refreshToken` and `Refresh-Token` are one name.
 public struct Redactor: Sendable {
     /// What replaces a secret.
-    public static let mask = "***"
+    public static let mask = SecretTextMask.mask
 
     /// Header names (lower case) whose values are secret.
     public var secretHeaders: Set<String>
@@ -140,14 +140,7 @@ public struct Redactor: Sendable {
         for secret in knownSecrets() where secret.count >= 8 && result.contains(secret) {
             result = result.replacingOccurrences(of: secret, with: Self.mask)
         }
-        for (expression, replace) in Self.textPatterns {
-            let range = NSRange(result.startIndex..., in: result)
-            for match in expression.matches(in: result, range: range).reversed() {
-                guard let matched = Range(match.range, in: result) else { continue }
-                result.replaceSubrange(matched, with: replace(String(result[matched])))
-            }
-        }
-        return result
+        return SecretTextMask.masked(result)
     }
 
     /// `+15551234567` -> `+*******4567`: every digit but the last 4 masked
@@ -159,15 +152,4 @@ public struct Redactor: Sendable {
     static func normalise(_ name: String) -> String {
         name.lowercased().filter { $0 != "_" && $0 != "-" }
     }
-
-    /// Phone numbers (E.164 or 9+ digit runs), JWTs and `Bearer` tokens in
-    /// free text. A phone number starts where a number starts (not inside
-    /// one), and an ISO 8601 date of this century or the last (`2026-11-27`,
-    /// alone or before a time) is a date, not a number to mask; a number
-    /// only shaped like one (`1234-56-78`) is masked.
-    private static let textPatterns: [(NSRegularExpression, @Sendable (String) -> String)] = [
-        (try! NSRegularExpression(pattern: #"(?i)bearer\s+[A-Za-z0-9._~+/=-]+"#), { _ in "Bearer " + mask }),
-        (try! NSRegularExpression(pattern: #"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*"#), { _ in mask }),
-        (try! NSRegularExpression(pattern: #"(?<!\d)(?!(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\d-]))\+?\d[\d ()-]{7,}\d"#), { maskPhone($0) }),
-    ]
 }

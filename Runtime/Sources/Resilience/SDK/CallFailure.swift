@@ -31,9 +31,12 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
     case insecureBaseURL
     /// The secure token store could not be read or written.
     case storageFailed
-    /// The server could not be reached (or the device is known to be
-    /// offline and nothing was sent).
+    /// The network could not be reached (no connectivity, the connection
+    /// lost, or the device known to be offline and nothing sent).
     case offline
+    /// The device is online but the server did not take the connection (its
+    /// host not found, or the connection refused).
+    case unreachable
     /// A write that is not deduplicated may or may not have reached the
     /// server; it was not sent again.
     case outcomeUnknown
@@ -93,6 +96,7 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
             case .timeout?: self = .timeout
             case .cancelled?: self = .cancelled
             case .offline?: self = .offline
+            case .unreachable?: self = .unreachable
             case nil: self = .unknown(typeName: String(describing: type(of: error)))
             }
         }

@@ -9,10 +9,14 @@ import FoundationNetworking
 /// into messages a person can act on ("you are offline", "the server took
 /// too long").
 public enum NetworkFailure: Sendable, Hashable {
-    /// The device could not reach the server: no connectivity, the host
-    /// could not be found or refused the connection, or the connection was
-    /// lost before an answer.
+    /// The device could not reach the network: no connectivity, or the
+    /// connection was lost before an answer.
     case offline
+    /// The device is online but the server did not take the connection: its
+    /// host name was not found, or it refused the connection (a wrong port
+    /// or base URL, a server that is down). Not the device's network: telling
+    /// the user "you are offline" would send them to the wrong fix.
+    case unreachable
     /// The server did not answer in time.
     case timeout
     /// The call was cancelled.
@@ -36,9 +40,10 @@ public enum NetworkFailure: Sendable, Hashable {
         switch urlError.code {
         case .timedOut: self = .timeout
         case .cancelled: self = .cancelled
-        // Everything else URLSession reports (no connectivity, host not
-        // found or refusing, connection lost) is a failure to reach the
-        // server; a TLS failure was counted out above.
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed: self = .unreachable
+        // Everything else URLSession reports (no connectivity, the
+        // connection lost) is a failure of the network; a TLS failure was
+        // counted out above.
         default: self = .offline
         }
     }
