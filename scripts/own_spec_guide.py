@@ -186,7 +186,7 @@ expected = [
     r'not found: no pet 0',
     r'status 500: database down',
     r'bad response at id',
-    r'network failure: offline',
+    r'network failure: unreachable',
 ]
 if len(printed) != len(expected) or not all(re.fullmatch(e, line) for e, line in zip(expected, printed)):
     fail('the app printed:\n' + '\n'.join(printed) + '\nexpected lines matching:\n' + '\n'.join(expected))
