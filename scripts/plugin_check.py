@@ -21,7 +21,7 @@ scripts/published_package.py).
 
 Prints `BENCH plugin-first-build <s> s` and a last line `plugin: ok`; exits 1
 on any failure."""
-import http.server, json, os, re, shutil, subprocess, sys, tempfile, threading, time
+import glob, http.server, json, os, re, shutil, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_support
@@ -179,7 +179,26 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
         if 'generate-clients --target CommittedAPI' not in said or 'make generate' in said or 'error: error:' in said:
             fail(f'--check named a command this team does not have, or said error twice:\n{said[-2000:]}')
 
+        # Each header names the spec by its path inside the package, not by a
+        # path from the build folder.
+        built_clients = glob.glob(os.path.join(app, '.build', 'plugins', 'outputs', '**', 'ClientgenBuildPlugin', '**', 'Client.swift'), recursive=True)
+        if not built_clients:
+            fail('no Client.swift under the build plugin\'s output folder')
+        headers = {'build plugin': open(built_clients[0]).readline(), 'command plugin': open(os.path.join(app, 'Sources/CommittedAPI/Generated', 'Client.swift')).readline()}
+        for (which, header), spec_path in zip(headers.items(), ['Sources/PetsAPI/openapi.yaml', 'Sources/CommittedAPI/openapi.yaml']):
+            if f' from {spec_path}. ' not in header or '..' in header:
+                fail(f'the {which}\'s header does not name {spec_path}: {header.strip()}')
+        # The command plugin refuses a target the build plugin generates, before
+        # writing anything (both would produce Client.swift).
+        refused = swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'PetsAPI', cwd=app, expect=1)
+        said = refused.stdout + refused.stderr
+        if 'applies ClientgenBuildPlugin' not in said or os.path.exists(os.path.join(app, 'Sources/PetsAPI/Generated')):
+            fail(f'generate-clients did not refuse a target that applies the build plugin:\n{said[-2000:]}')
+        swift('build', '--product', 'PetsApp', cwd=app)
+
         print(f'plugin: build plugin generated and compiled PetsAPI; the app printed "{ran.stdout.strip()}"')
+        print(f'plugin: headers name the spec inside the package: {headers["build plugin"].strip()[:120]}')
+        print(f'plugin: generate-clients refused PetsAPI: {next((l for l in said.splitlines() if "applies" in l), "").strip()[:160]}')
         print(f'plugin: a style a query cannot take warned: {warning.strip()[warning.strip().find("openapi.yaml"):][:140]}')
         print(f'plugin: a broken $ref failed the build with: {line.strip()[line.strip().find("openapi.yaml"):][:160]}')
         print(f'plugin: generate-clients wrote {", ".join(generated)}; --check passed, then caught a hand edit')

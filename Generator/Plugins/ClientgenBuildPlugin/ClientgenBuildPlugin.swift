@@ -26,7 +26,7 @@ struct ClientgenBuildPlugin: BuildToolPlugin {
                 executable: try context.tool(named: "clientgen").url,
                 arguments: [
                     "generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access,
-                    "--fixed-file-names", "--warnings",
+                    "--fixed-file-names", "--warnings", "--spec-label", context.pathInPackage(config.spec),
                 ],
                 inputFiles: Array(Set(inputs + [config.spec] + (config.file.map { [$0] } ?? []))).sorted { $0.path < $1.path },
                 outputFiles: ["Client.swift", "Models.swift", "Operations.swift"].map { output.appendingPathComponent($0) })

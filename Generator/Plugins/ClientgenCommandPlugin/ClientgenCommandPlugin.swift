@@ -25,8 +25,24 @@ struct ClientgenCommandPlugin: CommandPlugin {
                 }
                 continue
             }
+            let packageFolder = URL(fileURLWithPath: String(describing: (context.package as any PackageFolder).directory))
+            if ManifestPluginUsage.appliesBuildPlugin(packageFolder: packageFolder, targetName: target.name) {
+                // Written here too, the client would have two producers, and the next build would fail with SwiftPM's "multiple producers".
+                guard names.contains(target.name) else {
+                    print("generate-clients: skipping '\(target.name)', which applies \(ManifestPluginUsage.buildPluginName) (its client is generated on every build)")
+                    continue
+                }
+                throw ClientgenTargetConfig.Problem(description: """
+                    target '\(target.name)' applies \(ManifestPluginUsage.buildPluginName), which generates its client on every build; \
+                    generate-clients writes the client into the target's folder for teams that commit it, and the two would clash. \
+                    Use one: remove the plugin from the target's `plugins:` in Package.swift to commit the code, or leave the target to the build plugin
+                    """)
+            }
             let output = folder.appendingPathComponent(config.output)
-            var arguments = ["generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access, "--warnings"]
+            var arguments = [
+                "generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access, "--warnings",
+                "--spec-label", context.pathInPackage(config.spec),
+            ]
             if check {
                 // The drift message names the command this team runs, not clientgen's own.
                 arguments += ["--check", "--regenerate-command", "swift package --allow-writing-to-package-directory generate-clients --target \(target.name)"]

@@ -19,3 +19,22 @@ extension SourceModuleTarget {
         (self as? any TargetFolder).map { URL(fileURLWithPath: String(describing: $0.directory)) }
     }
 }
+
+/// The package's folder, reached the same way (`Package.directoryURL`
+/// needs tools version 6.1).
+protocol PackageFolder {
+    var directory: Path { get }
+}
+
+extension Package: PackageFolder {}
+
+extension PluginContext {
+    /// `file`'s path inside the package (`Sources/PetsAPI/openapi.yaml`), as
+    /// a generated file's header names its spec; the full path when it is
+    /// outside.
+    func pathInPackage(_ file: URL) -> String {
+        let root = URL(fileURLWithPath: String(describing: (package as any PackageFolder).directory)).standardizedFileURL.path
+        let path = file.standardizedFileURL.path
+        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+    }
+}

@@ -50,12 +50,20 @@ struct Generate: ParsableCommand {
         valueName: "command"))
     var regenerateCommand: String?
 
+    @Option(help: ArgumentHelp(
+        "How the files' header names the spec, such as its path inside the app's package (default: its file name, with the clientgen command that writes the files again); the plugins pass it, and the header then names no command.",
+        valueName: "path"))
+    var specLabel: String?
+
     func validate() throws {
         if config == nil && (spec == nil || output == nil) {
             throw ValidationError("give a SPEC and --output DIR, or --config FILE")
         }
         if config != nil && spec != nil {
             throw ValidationError("give either a SPEC or --config, not both")
+        }
+        if config != nil && specLabel != nil {
+            throw ValidationError("--spec-label names one spec; give it with a SPEC, not with --config")
         }
     }
 
@@ -123,8 +131,11 @@ struct Generate: ParsableCommand {
         let access = job.access ?? .public
         let command = GeneratedFileHeader.regenerateCommand(
             specPath: Self.relativePath(of: job.spec, from: job.output), moduleName: moduleName, accessLevel: access)
+        // A plugin's files are written again by the plugin, not by a command
+        // in their folder (the build plugin's live in the build folder).
         var options = GeneratorOptions(
-            moduleName: moduleName, accessLevel: access, specName: URL(fileURLWithPath: job.spec).lastPathComponent, regenerateCommand: command)
+            moduleName: moduleName, accessLevel: access, specName: specLabel ?? URL(fileURLWithPath: job.spec).lastPathComponent,
+            regenerateCommand: specLabel == nil ? command : nil)
         options.fixedFileNames = fixedFileNames
         options.outputLimit = OutputLimit(specBytes: result.sourceBytes, specNodes: result.sourceNodes)
         let client = ClientGenerator.translate(document, options: options)
