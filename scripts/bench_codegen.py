@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`make bench`, code generation: clientgen's generate time and output size on
 the GitHub REST spec and the swift-openapi-generator reference Petstore, the
-debug compile time and peak memory of the generated GitHub client, and the
+debug compile time and peak memory of the generated GitHub client (all of
+it, and filtered to three operations), and the
 same generate figures for apple/swift-openapi-generator 1.14.3 measured in
 the same run (release build, when it builds here).
 
@@ -150,6 +151,20 @@ try:
         bench('compile-github', f'{seconds:.1f}', 's')
         bench('compile-github-cpu', f'{cpu:.1f}', 's')
         bench('compile-github-peak-rss', f'{peak_mb:.0f}', 'MB')
+        # The same spec filtered to the three operations an app might use
+        # (`--operation`, as a plugin config's `filter` passes it): the
+        # types they reach, nothing else. Same package, same run.
+        three = os.path.join(package, 'Sources', 'GitHubThreeOperations')
+        shutil.rmtree(three, ignore_errors=True)
+        subprocess.run([clientgen, 'generate', github, '--output', three, '--module', 'GitHubThreeOperations',
+                        '--operation', 'repos/list-for-user', '--operation', 'repos/get', '--operation', 'issues/create'], check=True, capture_output=True)
+        write_manifest(package, root, ['GitHubClient', 'GitHubThreeOperations'], 'BenchClients')
+        filtered = [timed_debug_build(package, 'GitHubThreeOperations', warm_target='ClientRuntime') for _ in range(3)]
+        filtered_seconds, filtered_mb, filtered_cpu = (statistics.median(build[index] for build in filtered) for index in range(3))
+        bench('compile-github-three-operations', f'{filtered_seconds:.1f}', 's')
+        bench('compile-github-three-operations-peak-rss', f'{filtered_mb:.0f}', 'MB')
+        bench('compile-github-three-operations-vs-all', f'{filtered_seconds / seconds:.3f}', 'ratio')
+        bench('compile-github-three-operations-peak-rss-vs-all', f'{filtered_mb / peak_mb:.3f}', 'ratio')
         if args.peer_compile and executable:
             # One build (four minutes or more): its CPU time is the figure
             # the stall above cannot change.

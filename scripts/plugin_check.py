@@ -81,7 +81,7 @@ def main():
             with open(os.path.join(app, f'Sources/{module}/{module}.swift'), 'w') as f:
                 f.write(f'// {module}: the client generated from openapi.yaml in this folder.\n')
         with open(os.path.join(app, 'Sources/PetsAPI/clientgen-config.json'), 'w') as f:
-            json.dump({'access': 'public'}, f)
+            json.dump({'access': 'public', 'filter': {'operations': ['listPets'], 'paths': ['/pets/{petId}']}}, f)
         with open(os.path.join(app, 'Sources/CommittedAPI/clientgen-config.json'), 'w') as f:
             json.dump({'module': 'CommittedAPI', 'output': 'Generated'}, f)
         client_dependencies = f'''[
@@ -188,6 +188,10 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
         for (which, header), spec_path in zip(headers.items(), ['Sources/PetsAPI/openapi.yaml', 'Sources/CommittedAPI/openapi.yaml']):
             if f' from {spec_path}. ' not in header or '..' in header:
                 fail(f'the {which}\'s header does not name {spec_path}: {header.strip()}')
+        # The config's filter kept listPets and the path's showPetById, and left createPets out.
+        operations = open(os.path.join(os.path.dirname(built_clients[0]), 'Operations.swift')).read()
+        if 'func listPets(' not in operations or 'func showPetById(' not in operations or 'createPets' in operations:
+            fail('the build plugin did not apply the config\'s filter (listPets and /pets/{petId} kept, createPets left out)')
         # The command plugin refuses a target the build plugin generates, before
         # writing anything (both would produce Client.swift).
         refused = swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'PetsAPI', cwd=app, expect=1)

@@ -27,7 +27,7 @@ struct ClientgenBuildPlugin: BuildToolPlugin {
                 arguments: [
                     "generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access,
                     "--fixed-file-names", "--warnings", "--spec-label", context.pathInPackage(config.spec),
-                ],
+                ] + config.filterArguments,
                 inputFiles: Array(Set(inputs + [config.spec] + (config.file.map { [$0] } ?? []))).sorted { $0.path < $1.path },
                 outputFiles: ["Client.swift", "Models.swift", "Operations.swift"].map { output.appendingPathComponent($0) })
         ]

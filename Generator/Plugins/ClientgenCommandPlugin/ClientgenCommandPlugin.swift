@@ -42,7 +42,7 @@ struct ClientgenCommandPlugin: CommandPlugin {
             var arguments = [
                 "generate", config.spec.path, "--output", output.path, "--module", config.module, "--access", config.access, "--warnings",
                 "--spec-label", context.pathInPackage(config.spec),
-            ]
+            ] + config.filterArguments
             if check {
                 // The drift message names the command this team runs, not clientgen's own.
                 arguments += ["--check", "--regenerate-command", "swift package --allow-writing-to-package-directory generate-clients --target \(target.name)"]

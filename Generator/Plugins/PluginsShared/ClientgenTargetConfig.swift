@@ -5,13 +5,16 @@ import Foundation
 /// `clientgen-config.json` with the options `clientgen generate` takes:
 ///
 /// ```json
-/// {"module": "PetsAPI", "access": "package", "output": "Generated"}
+/// {"module": "PetsAPI", "access": "package", "output": "Generated",
+///  "filter": {"operations": ["listPets"], "tags": ["store"], "paths": ["/pets/{petId}"]}}
 /// ```
 ///
 /// `module` defaults to the target's name (the generated code is compiled
 /// into that target), `access` to `public`; `output` (the command plugin
 /// only) is the folder, relative to the target's, the files are written to
-/// (default `Generated`). Shared by both plugins through a symbolic link.
+/// (default `Generated`); `filter` keeps only the operations it names (by
+/// `operationId`, tag or path) and the types they reach. Shared by both
+/// plugins through a symbolic link.
 struct ClientgenTargetConfig {
     /// The names a spec may have, in the order they are looked for.
     static let specNames = ["openapi.yaml", "openapi.yml", "openapi.json"]
@@ -28,6 +31,9 @@ struct ClientgenTargetConfig {
     let access: String
     /// Where the command plugin writes, relative to the target's folder.
     let output: String
+    /// `clientgen generate`'s filter options (`--operation ID`, `--tag T`,
+    /// `--path P`), from the config's `filter`.
+    let filterArguments: [String]
 
     /// What went wrong reading a target's config, said so a person can fix it.
     struct Problem: Error, CustomStringConvertible {
@@ -43,7 +49,7 @@ struct ClientgenTargetConfig {
         }
         let file = folder.appendingPathComponent(fileName)
         guard manager.fileExists(atPath: file.path) else {
-            return ClientgenTargetConfig(spec: spec, file: nil, module: targetName, access: "public", output: "Generated")
+            return ClientgenTargetConfig(spec: spec, file: nil, module: targetName, access: "public", output: "Generated", filterArguments: [])
         }
         let object: [String: Any]
         do {
@@ -51,19 +57,33 @@ struct ClientgenTargetConfig {
         } catch {
             throw Problem(description: "\(file.path):1:1: error: \(fileName) is not a JSON object: \(error.localizedDescription)")
         }
-        let known: Set<String> = ["module", "access", "output"]
+        let known: Set<String> = ["module", "access", "output", "filter"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw Problem(description: "\(file.path):1:1: error: unknown key '\(unknown)' in \(fileName); it takes module, access and output")
+            throw Problem(description: "\(file.path):1:1: error: unknown key '\(unknown)' in \(fileName); it takes module, access, output and filter")
         }
-        for key in known where object[key] != nil && !(object[key] is String) {
+        for key in known where key != "filter" && object[key] != nil && !(object[key] is String) {
             throw Problem(description: "\(file.path):1:1: error: '\(key)' in \(fileName) must be a string")
         }
         let access = object["access"] as? String ?? "public"
         guard ["public", "package", "internal"].contains(access) else {
             throw Problem(description: "\(file.path):1:1: error: access '\(access)' in \(fileName) must be public, package or internal")
         }
+        var filterArguments: [String] = []
+        if let filter = object["filter"] {
+            let lists = [("operations", "--operation"), ("tags", "--tag"), ("paths", "--path")]
+            guard let filter = filter as? [String: Any], filter.keys.allSatisfy({ key in lists.contains { $0.0 == key } }) else {
+                throw Problem(description: "\(file.path):1:1: error: 'filter' in \(fileName) must be an object of operations, tags and paths, each a list of strings")
+            }
+            for (key, flag) in lists {
+                guard let value = filter[key] else { continue }
+                guard let names = value as? [String] else {
+                    throw Problem(description: "\(file.path):1:1: error: 'filter.\(key)' in \(fileName) must be a list of strings")
+                }
+                filterArguments += names.flatMap { [flag, $0] }
+            }
+        }
         return ClientgenTargetConfig(
             spec: spec, file: file, module: object["module"] as? String ?? targetName, access: access,
-            output: object["output"] as? String ?? "Generated")
+            output: object["output"] as? String ?? "Generated", filterArguments: filterArguments)
     }
 }

@@ -31,6 +31,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// The most Swift the spec may make the generator write
     /// (``OutputLimit``); nil: no limit.
     public var outputLimit: OutputLimit?
+    /// The operations to generate, and with them only the types they reach
+    /// (``OperationFilter``); empty: all of them, and every component schema.
+    public var filter = OperationFilter()
 
     /// Creates options.
     public init(
@@ -58,6 +61,7 @@ public struct GeneratorOptions: Sendable, Hashable {
 public enum ClientGenerator {
     /// Translates a document.
     public static func translate(_ document: OpenAPIDocument, options: GeneratorOptions) -> ClientRepresentation {
+        let document = options.filter.apply(to: document)
         let models = ModelTranslator(document: document, moduleName: options.moduleName)
         if let limit = options.outputLimit { models.membersLeft = limit.members }
         models.translateComponents()
@@ -76,6 +80,11 @@ public enum ClientGenerator {
                 requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) },
                 responseRoots: operations.flatMap(AssumptionAnalysis.responseTypes)))))
         client.componentTypeNames = models.componentTypeNames
+        if !options.filter.isEmpty {
+            client.types = ReachabilityAnalysis.reachable(client.types, from: client.operations)
+            let kept = Set(client.types.map(\.name))
+            client.componentTypeNames = client.componentTypeNames.filter { kept.contains($0.value) }
+        }
         client.patterns = models.constraints.patterns
         client.securitySchemes = SecuritySchemeNaming.names(of: client.operations, in: document)
         client.memberNames = operationTranslator.logMarks.memberNames.sorted()
@@ -83,7 +92,7 @@ public enum ClientGenerator {
         if let limit = options.outputLimit, let passed = models.limitPassedAt {
             client.outputLimitExceeded = OutputLimitExceeded(limit: limit.members, written: nil, construct: passed.construct, location: passed.location)
         }
-        for (component, typeName) in models.componentTypeNames {
+        for (component, typeName) in client.componentTypeNames {
             switch document.components.schemas[component] {
             case .value(let schema)?: client.typeLocations[typeName] = schema.location
             case .reference(let reference)?: client.typeLocations[typeName] = reference.location

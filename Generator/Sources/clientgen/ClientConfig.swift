@@ -17,6 +17,9 @@ struct ClientConfig: Decodable {
         /// The folder the spec's `$ref`s may reach files in (default: the
         /// spec's own folder and below).
         var referenceRoot: String?
+        /// The operations to generate (`{"operations": [...], "tags": [...],
+        /// "paths": [...]}`), with the types they reach; absent: all.
+        var filter: OperationFilter?
     }
 
     /// The clients, in order.

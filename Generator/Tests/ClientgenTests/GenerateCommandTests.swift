@@ -116,6 +116,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Stale.swift").path))
     }
 
+    /// `--operation` keeps the operations it names; the header's command
+    /// carries the filter, so running it reproduces the folder; a name that
+    /// matches nothing fails, naming it, and writes nothing.
+    @Test func aFilteredClientHasOnlyTheOperationsNamed() async throws {
+        let output = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try await lint.clientgen(["generate", "specs/soul.yaml", "--output", output.path, "--module", "SoulAPI", "--operation", "listMoods"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let operations = try String(contentsOf: output.appendingPathComponent("Operations.swift"), encoding: .utf8)
+        #expect(operations.contains("func listMoods(") && !operations.contains("func createMood("))
+        let client = try String(contentsOf: output.appendingPathComponent("Client.swift"), encoding: .utf8)
+        #expect(client.split(separator: "\n")[1].hasSuffix("--module SoulAPI --operation listMoods"))
+        let executable = try #require(LintCommandTests.executable)
+        let command = "'\(executable.path)'" + client.split(separator: "\n")[1].dropFirst("// clientgen".count)
+        let again = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command + " --check"], in: output)
+        #expect(again.status == 0, "\(command): \(again.stderr)")
+
+        let elsewhere = output.appendingPathComponent("typo")
+        let typo = try await lint.clientgen(["generate", "specs/soul.yaml", "--output", elsewhere.path, "--operation", "listMood"])
+        #expect(typo.status == 1)
+        #expect(typo.stderr.contains("the filter names operation 'listMood' (no operation has this operationId); no client generated"))
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
+    }
+
     @Test func theCommittedClientsMatchTheSpecs() async throws {
         let run = try await lint.clientgen(["generate", "--config", "specs/clients.json", "--check"])
         #expect(run.status == 0, "generated code drifted from specs/: \(run.stderr)")

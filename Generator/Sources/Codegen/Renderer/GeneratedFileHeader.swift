@@ -21,9 +21,11 @@ public enum GeneratedFileHeader {
     /// The `clientgen generate` command that writes a client from `specPath`
     /// into the folder it runs in, with the options that differ from the
     /// defaults; `specPath` is relative to the output folder.
-    public static func regenerateCommand(specPath: String, moduleName: String, accessLevel: AccessLevel) -> String {
+    public static func regenerateCommand(specPath: String, moduleName: String, accessLevel: AccessLevel, filter: OperationFilter = OperationFilter()) -> String {
         var words = ["clientgen", "generate", shellQuoted(specPath), "--output", ".", "--module", shellQuoted(moduleName)]
         if accessLevel != .public { words += ["--access", accessLevel.rawValue] }
+        words += filter.operations.flatMap { ["--operation", shellQuoted($0)] } + filter.tags.flatMap { ["--tag", shellQuoted($0)] }
+            + filter.paths.flatMap { ["--path", shellQuoted($0)] }
         return words.joined(separator: " ")
     }
 
