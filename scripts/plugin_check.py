@@ -190,7 +190,7 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
                 fail(f'the {which}\'s header does not name {spec_path}: {header.strip()}')
         # The config's filter kept listPets and the path's showPetById, and left createPets out.
         operations = open(os.path.join(os.path.dirname(built_clients[0]), 'Operations.swift')).read()
-        if 'func listPets(' not in operations or 'func showPetById(' not in operations or 'createPets' in operations:
+        if 'func listPets(' not in operations or 'func showPetByID(' not in operations or 'createPets' in operations:
             fail('the build plugin did not apply the config\'s filter (listPets and /pets/{petId} kept, createPets left out)')
         # The command plugin refuses a target the build plugin generates, before
         # writing anything (both would produce Client.swift).
