@@ -83,7 +83,7 @@ def main():
         with open(os.path.join(app, 'Sources/PetsAPI/clientgen-config.json'), 'w') as f:
             json.dump({'access': 'public', 'filter': {'operations': ['listPets'], 'paths': ['/pets/{petId}']}}, f)
         with open(os.path.join(app, 'Sources/CommittedAPI/clientgen-config.json'), 'w') as f:
-            json.dump({'module': 'CommittedAPI', 'output': 'Generated'}, f)
+            json.dump({'module': 'CommittedAPI', 'output': 'Generated', 'typeOverrides': {'formats': {'int64': 'Int'}}}, f)
         client_dependencies = f'''[
                 .product(name: "ClientRuntime", package: "{identity}"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -134,6 +134,10 @@ print("pets:", pets.map(\\.name).joined(separator: ", "))
         if not generated or not all(name.endswith('.swift') for name in generated):
             fail(f'generate-clients wrote {generated}')
         swift('package', '--allow-writing-to-package-directory', 'generate-clients', '--target', 'CommittedAPI', '--check', cwd=app)
+        # The config's type override: every int64 an Int.
+        committed_models = open(os.path.join(app, 'Sources/CommittedAPI/Generated', 'Models.swift')).read()
+        if 'Int64' in committed_models or ': Int\n' not in committed_models:
+            fail('the command plugin did not apply the config\'s typeOverrides (int64 as Int)')
 
         built = swift('build', '--product', 'PetsApp', cwd=app)
         first_build = time.monotonic() - begin

@@ -13,6 +13,9 @@ meaning but not always their spelling, so before comparing:
   '2024-01-01T21:34:05.123457Z'): a client keeps a date-time as a Date,
   which holds about a tenth of a microsecond in this century; dropping the
   fraction, or keeping only milliseconds of it, is a difference;
+* strings that are both UUIDs (8-4-4-4-12 hexadecimal digits) compare
+  without regard to case, as RFC 9562 compares them: an app's own UUID
+  type (a `format` override to Foundation's `UUID`) writes upper case;
 * null and absent are different: a member sent as null must come back as
   null, and one left out must stay out;
 * except that a member the sender left out may come back holding its
@@ -38,6 +41,7 @@ _DATE_TIME = re.compile(r'^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:
 # Two instants no further apart than this are the same (a Date holds about a
 # tenth of a microsecond now; rounding and truncating differ by one).
 INSTANT_TOLERANCE = datetime.timedelta(microseconds=1)
+_UUID = re.compile(r'^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$')
 # The largest integer a double holds exactly, and so the largest a JSON
 # number without a fraction may be read as a double and compare equal.
 EXACT_DOUBLE_INTEGER = 2 ** 53
@@ -137,6 +141,8 @@ def differences(expected, actual, where, defaults=None, null_members=None):
         left, right = instant(expected), instant(actual)
         if left is not None and right is not None:
             return [] if abs(left - right) <= INSTANT_TOLERANCE else [(where, f'instant {actual} != expected {expected}')]
+        if _UUID.match(expected) and _UUID.match(actual):
+            return [] if expected.lower() == actual.lower() else [(where, f'uuid {actual} != expected {expected}')]
     if type(expected) is type(actual) and expected == actual:
         return []
     return [(where, f'{_short(actual)} != expected {_short(expected)}')]

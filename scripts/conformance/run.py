@@ -93,12 +93,25 @@ def module_name(path):
 
 # -- building the drivers -------------------------------------------------------
 
+def spec_arguments(spec):
+    """The clientgen options a harness spec asks its client to be generated
+    with (`x-conformance-arguments`, a list of strings at the top level:
+    a filter, type overrides), the same for the client and its driver."""
+    if not spec.endswith(('.yaml', '.yml')) or 'x-conformance-arguments' not in open(spec, encoding='utf-8').read():
+        return []
+    import yaml
+    arguments = (yaml.safe_load(open(spec, encoding='utf-8')) or {}).get('x-conformance-arguments') or []
+    if not isinstance(arguments, list) or not all(isinstance(a, str) for a in arguments):
+        raise SystemExit(f'{spec}: x-conformance-arguments must be a list of strings')
+    return arguments
+
+
 def generate(clientgen, spec, package, module):
     """Generates the client and the driver of `spec`; an error message or None."""
     for command, folder in (('generate', module), ('conformance-driver', module + 'Driver')):
         out = os.path.join(package, 'Sources', folder)
         shutil.rmtree(out, ignore_errors=True)
-        result = subprocess.run([clientgen, command, spec, '--output', out, '--module', module], capture_output=True, text=True)
+        result = subprocess.run([clientgen, command, spec, '--output', out, '--module', module, *spec_arguments(spec)], capture_output=True, text=True)
         if result.returncode != 0:
             sys.stderr.write(result.stderr[-2000:])
             return f'clientgen {command} failed'

@@ -6,15 +6,17 @@ import Foundation
 ///
 /// ```json
 /// {"module": "PetsAPI", "access": "package", "output": "Generated",
-///  "filter": {"operations": ["listPets"], "tags": ["store"], "paths": ["/pets/{petId}"]}}
+///  "filter": {"operations": ["listPets"], "tags": ["store"], "paths": ["/pets/{petId}"]},
+///  "typeOverrides": {"schemas": {"Price": "Decimal"}, "formats": {"uuid": "Foundation.UUID"}}}
 /// ```
 ///
 /// `module` defaults to the target's name (the generated code is compiled
 /// into that target), `access` to `public`; `output` (the command plugin
 /// only) is the folder, relative to the target's, the files are written to
 /// (default `Generated`); `filter` keeps only the operations it names (by
-/// `operationId`, tag or path) and the types they reach. Shared by both
-/// plugins through a symbolic link.
+/// `operationId`, tag or path) and the types they reach; `typeOverrides`
+/// gives a component schema, or every scalar of a format, a type of the
+/// app's. Shared by both plugins through a symbolic link.
 struct ClientgenTargetConfig {
     /// The names a spec may have, in the order they are looked for.
     static let specNames = ["openapi.yaml", "openapi.yml", "openapi.json"]
@@ -31,8 +33,9 @@ struct ClientgenTargetConfig {
     let access: String
     /// Where the command plugin writes, relative to the target's folder.
     let output: String
-    /// `clientgen generate`'s filter options (`--operation ID`, `--tag T`,
-    /// `--path P`), from the config's `filter`.
+    /// `clientgen generate`'s filter and override options (`--operation
+    /// ID`, `--tag T`, `--path P`, `--type-override S=T`, `--format-override
+    /// F=T`), from the config's `filter` and `typeOverrides`.
     let filterArguments: [String]
 
     /// What went wrong reading a target's config, said so a person can fix it.
@@ -57,11 +60,11 @@ struct ClientgenTargetConfig {
         } catch {
             throw Problem(description: "\(file.path):1:1: error: \(fileName) is not a JSON object: \(error.localizedDescription)")
         }
-        let known: Set<String> = ["module", "access", "output", "filter"]
+        let known: Set<String> = ["module", "access", "output", "filter", "typeOverrides"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw Problem(description: "\(file.path):1:1: error: unknown key '\(unknown)' in \(fileName); it takes module, access, output and filter")
+            throw Problem(description: "\(file.path):1:1: error: unknown key '\(unknown)' in \(fileName); it takes module, access, output, filter and typeOverrides")
         }
-        for key in known where key != "filter" && object[key] != nil && !(object[key] is String) {
+        for key in ["module", "access", "output"] where object[key] != nil && !(object[key] is String) {
             throw Problem(description: "\(file.path):1:1: error: '\(key)' in \(fileName) must be a string")
         }
         let access = object["access"] as? String ?? "public"
@@ -80,6 +83,19 @@ struct ClientgenTargetConfig {
                     throw Problem(description: "\(file.path):1:1: error: 'filter.\(key)' in \(fileName) must be a list of strings")
                 }
                 filterArguments += names.flatMap { [flag, $0] }
+            }
+        }
+        if let overrides = object["typeOverrides"] {
+            let maps = [("schemas", "--type-override"), ("formats", "--format-override")]
+            guard let overrides = overrides as? [String: Any], overrides.keys.allSatisfy({ key in maps.contains { $0.0 == key } }) else {
+                throw Problem(description: "\(file.path):1:1: error: 'typeOverrides' in \(fileName) must be an object of schemas and formats, each an object of names to Swift types")
+            }
+            for (key, flag) in maps {
+                guard let value = overrides[key] else { continue }
+                guard let pairs = value as? [String: String] else {
+                    throw Problem(description: "\(file.path):1:1: error: 'typeOverrides.\(key)' in \(fileName) must be an object of names to Swift types (strings)")
+                }
+                filterArguments += pairs.keys.sorted().flatMap { [flag, "\($0)=\(pairs[$0]!)"] }
             }
         }
         return ClientgenTargetConfig(

@@ -34,6 +34,8 @@ public struct GeneratorOptions: Sendable, Hashable {
     /// The operations to generate, and with them only the types they reach
     /// (``OperationFilter``); empty: all of them, and every component schema.
     public var filter = OperationFilter()
+    /// The app's types in place of the spec's (``TypeOverrides``).
+    public var typeOverrides = TypeOverrides()
 
     /// Creates options.
     public init(
@@ -62,7 +64,8 @@ public enum ClientGenerator {
     /// Translates a document.
     public static func translate(_ document: OpenAPIDocument, options: GeneratorOptions) -> ClientRepresentation {
         let document = options.filter.apply(to: document)
-        let models = ModelTranslator(document: document, moduleName: options.moduleName)
+        let overrides = options.typeOverrides.valid
+        let models = ModelTranslator(document: document, moduleName: options.moduleName, overrides: overrides)
         if let limit = options.outputLimit { models.membersLeft = limit.members }
         models.translateComponents()
         let operationTranslator = OperationTranslator(document: document, models: models)
@@ -80,6 +83,7 @@ public enum ClientGenerator {
                 requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) },
                 responseRoots: operations.flatMap(AssumptionAnalysis.responseTypes)))))
         client.componentTypeNames = models.componentTypeNames
+        client.overrideTypeNames = overrides.typeNames
         if !options.filter.isEmpty {
             client.types = ReachabilityAnalysis.reachable(client.types, from: client.operations)
             let kept = Set(client.types.map(\.name))

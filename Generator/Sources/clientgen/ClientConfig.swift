@@ -20,6 +20,9 @@ struct ClientConfig: Decodable {
         /// The operations to generate (`{"operations": [...], "tags": [...],
         /// "paths": [...]}`), with the types they reach; absent: all.
         var filter: OperationFilter?
+        /// The app's types in place of the spec's (`{"schemas": {"Price":
+        /// "Decimal"}, "formats": {"uuid": "Foundation.UUID"}}`).
+        var typeOverrides: TypeOverrides?
     }
 
     /// The clients, in order.

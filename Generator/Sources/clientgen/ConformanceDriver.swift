@@ -29,6 +29,9 @@ struct ConformanceDriverCommand: ParsableCommand {
     @Option(help: "The Swift module of the generated client (default: from the spec's title).")
     var module: String?
 
+    @OptionGroup(title: "The same as the client's `generate`")
+    var shape: ClientShapeOptions
+
     func run() throws {
         let result = OpenAPILoader.load(path: spec)
         for diagnostic in result.errors { printToStandardError(diagnostic.description) }
@@ -37,7 +40,9 @@ struct ConformanceDriverCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let moduleName = module ?? GeneratorOptions.moduleName(fromTitle: document.info.title)
-        let options = GeneratorOptions(moduleName: moduleName, specName: URL(fileURLWithPath: spec).lastPathComponent)
+        var options = GeneratorOptions(moduleName: moduleName, specName: URL(fileURLWithPath: spec).lastPathComponent)
+        options.filter = shape.filter
+        options.typeOverrides = shape.typeOverrides
         let file = ClientGenerator.conformanceDriver(ClientGenerator.translate(document, options: options), options: options)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         try Data(file.contents.utf8).write(to: URL(fileURLWithPath: output).appendingPathComponent(file.name), options: .atomic)

@@ -50,16 +50,8 @@ struct Generate: ParsableCommand {
         valueName: "command"))
     var regenerateCommand: String?
 
-    @Option(name: .customLong("operation"), help: ArgumentHelp(
-        "Generate only this operation (its operationId); repeat it for more. With --tag and --path, an operation any of them names is kept, with the types it reaches.",
-        valueName: "id"))
-    var filterOperations: [String] = []
-
-    @Option(name: .customLong("tag"), help: ArgumentHelp("Generate only the operations of this tag; repeatable.", valueName: "tag"))
-    var filterTags: [String] = []
-
-    @Option(name: .customLong("path"), help: ArgumentHelp("Generate only the operations of this path, as the spec spells it (/pets/{petId}); repeatable.", valueName: "path"))
-    var filterPaths: [String] = []
+    @OptionGroup(title: "Part of the spec, and the app's types")
+    var shape: ClientShapeOptions
 
     @Option(help: ArgumentHelp(
         "How the files' header names the spec, such as its path inside the app's package (default: its file name, with the clientgen command that writes the files again); the plugins pass it, and the header then names no command.",
@@ -73,8 +65,8 @@ struct Generate: ParsableCommand {
         if config != nil && spec != nil {
             throw ValidationError("give either a SPEC or --config, not both")
         }
-        if config != nil && !(filterOperations.isEmpty && filterTags.isEmpty && filterPaths.isEmpty) {
-            throw ValidationError("--operation, --tag and --path filter one spec; with --config, give each client its \"filter\"")
+        if config != nil && !shape.isEmpty {
+            throw ValidationError("--operation, --tag, --path, --type-override and --format-override shape one spec's client; with --config, give each client its \"filter\" and \"typeOverrides\"")
         }
         if config != nil && specLabel != nil {
             throw ValidationError("--spec-label names one spec; give it with a SPEC, not with --config")
@@ -86,8 +78,10 @@ struct Generate: ParsableCommand {
         if let config {
             jobs = try ClientConfig.load(path: config).clients
         } else if let spec, let output {
-            let filter = OperationFilter(operations: filterOperations, tags: filterTags, paths: filterPaths)
-            jobs = [ClientConfig.Entry(spec: spec, output: output, module: module, access: access, referenceRoot: referenceRoot, filter: filter.isEmpty ? nil : filter)]
+            let (filter, overrides) = (shape.filter, shape.typeOverrides)
+            jobs = [ClientConfig.Entry(
+                spec: spec, output: output, module: module, access: access, referenceRoot: referenceRoot, filter: filter.isEmpty ? nil : filter,
+                typeOverrides: overrides.isEmpty ? nil : overrides)]
         }
         var drifted: [String] = []
         for job in jobs {
@@ -128,7 +122,7 @@ struct Generate: ParsableCommand {
             if let module { words += ["--module", module] }
             if access != .public { words += ["--access", access.rawValue] }
             if let referenceRoot { words += ["--reference-root", referenceRoot] }
-            words += filterOperations.flatMap { ["--operation", $0] } + filterTags.flatMap { ["--tag", $0] } + filterPaths.flatMap { ["--path", $0] }
+            words += shape.arguments
         }
         if fixedFileNames { words.append("--fixed-file-names") }
         return words.map(GeneratedFileHeader.shellQuoted).joined(separator: " ")
@@ -145,14 +139,17 @@ struct Generate: ParsableCommand {
         }
         let filter = job.filter ?? OperationFilter()
         let unmatched = filter.unmatched(in: document)
-        if !unmatched.isEmpty {
+        let overrides = job.typeOverrides ?? TypeOverrides()
+        let overrideProblems = overrides.problems(in: document)
+        if !unmatched.isEmpty || !overrideProblems.isEmpty {
             for problem in unmatched { printToStandardError("error: \(job.spec): the filter names \(problem); no client generated") }
+            for problem in overrideProblems { printToStandardError("error: \(job.spec): the type overrides name \(problem); no client generated") }
             throw ExitCode(1)
         }
         let moduleName = job.module ?? GeneratorOptions.moduleName(fromTitle: document.info.title)
         let access = job.access ?? .public
         let command = GeneratedFileHeader.regenerateCommand(
-            specPath: Self.relativePath(of: job.spec, from: job.output), moduleName: moduleName, accessLevel: access, filter: filter)
+            specPath: Self.relativePath(of: job.spec, from: job.output), moduleName: moduleName, accessLevel: access, filter: filter, typeOverrides: overrides)
         // A plugin's files are written again by the plugin, not by a command
         // in their folder (the build plugin's live in the build folder).
         var options = GeneratorOptions(
@@ -160,6 +157,7 @@ struct Generate: ParsableCommand {
             regenerateCommand: specLabel == nil ? command : nil)
         options.fixedFileNames = fixedFileNames
         options.filter = filter
+        options.typeOverrides = overrides
         options.outputLimit = OutputLimit(specBytes: result.sourceBytes, specNodes: result.sourceNodes)
         let client = ClientGenerator.translate(document, options: options)
         let files: [GeneratedFile]

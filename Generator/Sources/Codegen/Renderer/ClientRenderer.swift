@@ -37,6 +37,20 @@ struct ClientRenderer {
             }
         }
         ValidationRenderer.renderPatterns(client.patterns, into: &writer)
+        if !client.overrideTypeNames.isEmpty {
+            writer.line("")
+            writer.block("extension Client") { writer in
+                writer.line("/// The app's types this client uses in place of the spec's (type overrides):")
+                writer.line("/// each must be Codable, Hashable and Sendable, as the generated types")
+                writer.line("/// holding them are. One that is not fails to compile here, naming it.")
+                writer.block("private enum TypeOverrideRequirements") { writer in
+                    writer.line("static func require<Value: Codable & Hashable & Sendable>(_: Value.Type) {}")
+                    writer.block("static func check()") { writer in
+                        for name in client.overrideTypeNames { writer.line("require(\(name).self)") }
+                    }
+                }
+            }
+        }
         renderProtocol(client, into: &writer)
         if !client.servers.isEmpty {
             writer.line("")

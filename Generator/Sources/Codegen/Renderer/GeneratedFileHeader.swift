@@ -21,11 +21,16 @@ public enum GeneratedFileHeader {
     /// The `clientgen generate` command that writes a client from `specPath`
     /// into the folder it runs in, with the options that differ from the
     /// defaults; `specPath` is relative to the output folder.
-    public static func regenerateCommand(specPath: String, moduleName: String, accessLevel: AccessLevel, filter: OperationFilter = OperationFilter()) -> String {
+    public static func regenerateCommand(
+        specPath: String, moduleName: String, accessLevel: AccessLevel, filter: OperationFilter = OperationFilter(),
+        typeOverrides: TypeOverrides = TypeOverrides()
+    ) -> String {
         var words = ["clientgen", "generate", shellQuoted(specPath), "--output", ".", "--module", shellQuoted(moduleName)]
         if accessLevel != .public { words += ["--access", accessLevel.rawValue] }
         words += filter.operations.flatMap { ["--operation", shellQuoted($0)] } + filter.tags.flatMap { ["--tag", shellQuoted($0)] }
             + filter.paths.flatMap { ["--path", shellQuoted($0)] }
+        words += typeOverrides.schemas.sorted { $0.key < $1.key }.flatMap { ["--type-override", shellQuoted("\($0.key)=\($0.value)")] }
+            + typeOverrides.formats.sorted { $0.key < $1.key }.flatMap { ["--format-override", shellQuoted("\($0.key)=\($0.value)")] }
         return words.joined(separator: " ")
     }
 

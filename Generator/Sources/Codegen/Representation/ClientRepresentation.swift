@@ -16,6 +16,9 @@ public struct ClientRepresentation: Sendable {
     public var types: [TypeDeclaration]
     /// Component schema name -> Swift type name (`branding_record` -> `BrandingRecord`).
     public var componentTypeNames: [String: String] = [:]
+    /// The app's types generated code uses in place of the spec's
+    /// (``TypeOverrides``), checked at compile time.
+    public var overrideTypeNames: [String] = []
     /// Every property name the operations' bodies declare, sorted: a log
     /// shows an object's key only when it is one of them.
     public var memberNames: [String] = []

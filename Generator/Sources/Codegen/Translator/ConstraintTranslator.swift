@@ -15,9 +15,14 @@ final class ConstraintTranslator {
     /// Every pattern, in the order first used.
     private(set) var patterns: [PatternDeclaration] = []
 
-    init(document: OpenAPIDocument) {
+    /// The app's types (``TypeOverrides``): values of them are the app's to
+    /// make valid, and are not checked.
+    private let overrideTypes: Set<String>
+
+    init(document: OpenAPIDocument, overrides: TypeOverrides = TypeOverrides()) {
         self.document = document
-        self.mapping = TypeMapping(document: document)
+        self.mapping = TypeMapping(document: document, formatOverrides: overrides.formats)
+        self.overrideTypes = Set(overrides.typeNames).subtracting(["String", "Int", "Int32", "Int64", "Double", "Float", "Decimal"])
     }
 
     /// The constraints on the value itself and on each of its elements;
@@ -50,6 +55,7 @@ final class ConstraintTranslator {
     private func scalarConstraints(of schema: RefOr<Schema>, type: SwiftType, isSecret: Bool, wireName: String) -> ConstraintDeclaration? {
         let chain = resolvedChain(schema)
         if chain.contains(where: { AssumedExtension.isMarked($0.extensions) }) { return nil }
+        if case .named(let name) = Self.unwrapped(type), overrideTypes.contains(name) { return nil }
         guard let kind = scalarKind(of: chain) else { return nil }
         var result = ConstraintDeclaration(isSecret: isSecret)
         switch kind {

@@ -10,6 +10,9 @@ final class ModelTranslator {
     private(set) var declarations: [TypeDeclaration] = []
     /// Component schema name -> Swift type name.
     private(set) var componentTypeNames: [String: String] = [:]
+    /// Component schema name -> the app's type that stands for it
+    /// (``TypeOverrides/schemas``).
+    let schemaOverrides: [String: String]
     /// Top-level names in use.
     var topLevelNameScope: NameScope
     /// Names no nested type may take: every component type, `CodingKeys`.
@@ -57,12 +60,15 @@ final class ModelTranslator {
     ]
 
     /// Prepares names for every component schema of `document`.
-    init(document: OpenAPIDocument, moduleName: String) {
+    init(document: OpenAPIDocument, moduleName: String, overrides: TypeOverrides = TypeOverrides()) {
         self.document = document
-        self.mapping = TypeMapping(document: document)
-        self.constraints = ConstraintTranslator(document: document)
+        self.schemaOverrides = overrides.schemas
+        self.mapping = TypeMapping(document: document, formatOverrides: overrides.formats)
+        self.constraints = ConstraintTranslator(document: document, overrides: overrides)
         topLevelNameScope = NameScope(reserved: Self.reservedTopLevelNames.union([moduleName]))
         for (index, (name, schema)) in document.components.schemas.enumerated() {
+            // The app's type stands for it: nothing to declare or name.
+            if schemaOverrides[name] != nil { continue }
             var typeName = SwiftName.typeName(name)
             if SwiftName.unescaped(typeName) == "_" { typeName = "Schema\(index + 1)" }
             if topLevelNameScope.contains(typeName) && Self.reservedTopLevelNames.contains(SwiftName.unescaped(typeName)) {
@@ -100,7 +106,9 @@ final class ModelTranslator {
             case .value(let value): resolved = value
             case .reference(let reference):
                 // A component that is only a `$ref` to another component is an alias of it.
-                if let target = reference.componentName, reference.target?.componentKind == "schemas", let aliased = componentTypeNames[target] {
+                if let target = reference.componentName, reference.target?.componentKind == "schemas",
+                    let aliased = componentTypeNames[target] ?? schemaOverrides[target]
+                {
                     declarations.append(TypeDeclaration(name: typeName, documentation: nil, isDeprecated: false, kind: .alias(.named(aliased))))
                     continue
                 }
@@ -212,7 +220,9 @@ final class ModelTranslator {
     func swiftType(for schema: RefOr<Schema>, suggestedName: String, in scope: inout Scope) -> SwiftType {
         switch schema {
         case .reference(let reference):
-            if reference.target?.componentKind == "schemas", let name = reference.componentName, let typeName = componentTypeNames[name] {
+            if reference.target?.componentKind == "schemas", let name = reference.componentName,
+                let typeName = componentTypeNames[name] ?? schemaOverrides[name]
+            {
                 return .named(typeName)
             }
             guard inlineDepth < 8, let resolved = document.resolve(reference, as: Schema.self) else { return .json }

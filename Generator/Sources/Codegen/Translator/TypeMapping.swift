@@ -19,10 +19,14 @@ import OpenAPIModel
 public struct TypeMapping {
     /// The document whose references are resolved.
     public let document: OpenAPIDocument
+    /// `format` -> the app's type that replaces the mapped one
+    /// (``TypeOverrides/formats``).
+    public let formatOverrides: [String: String]
 
     /// Creates a mapping for `document`.
-    public init(document: OpenAPIDocument) {
+    public init(document: OpenAPIDocument, formatOverrides: [String: String] = [:]) {
         self.document = document
+        self.formatOverrides = formatOverrides
     }
 
     /// The Swift type for a schema or reference. `named` names a schema that
@@ -46,6 +50,11 @@ public struct TypeMapping {
         if needsDeclaration(schema) { return .named(named(schema)) }
         if !schema.allOf.isEmpty, schema.allOf.count == 1, let only = schema.allOf.first, schema.properties.isEmpty {
             return swiftType(for: only, named: named)
+        }
+        if let format = schema.format, let type = formatOverrides[format],
+            [.string, .integer, .number, .boolean].contains(schema.singleType)
+        {
+            return .named(type)
         }
         switch schema.singleType {
         case .string?:
