@@ -141,3 +141,13 @@ def test_raw_bodies_compare_as_bytes():
     assert response_failures(ok, Sent) == []
     assert response_failures(dict(ok, body=base64.b64encode(b'\x00').decode()), Sent)
     assert json.dumps(ok)
+
+
+def test_uuids_compare_without_regard_to_case_and_nothing_else_does():
+    from compare import differences
+    lower, upper = '3f2504e0-4f89-11d3-9a0c-0305e82c3301', '3F2504E0-4F89-11D3-9A0C-0305E82C3301'
+    assert differences(lower, upper, 'body.id') == []
+    assert differences(lower, upper.replace('3301', '3302'), 'body.id') == [('body.id', f"uuid {upper.replace('3301', '3302')} != expected {lower}")]
+    # Any other string keeps its case.
+    assert differences('abc', 'ABC', 'body.name') != []
+    assert differences('3f2504e0', '3F2504E0', 'body.short') != []
