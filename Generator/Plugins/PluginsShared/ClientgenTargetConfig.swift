@@ -7,7 +7,8 @@ import Foundation
 /// ```json
 /// {"module": "PetsAPI", "access": "package", "output": "Generated",
 ///  "filter": {"operations": ["listPets"], "tags": ["store"], "paths": ["/pets/{petId}"]},
-///  "typeOverrides": {"schemas": {"Price": "Decimal"}, "formats": {"uuid": "Foundation.UUID"}}}
+///  "typeOverrides": {"schemas": {"Price": "Decimal"}, "formats": {"uuid": "Foundation.UUID"}},
+///  "nameOverrides": {"schemas": {"Error": "ServerError"}, "operations": {"listPets": "allPets"}}}
 /// ```
 ///
 /// `module` defaults to the target's name (the generated code is compiled
@@ -16,7 +17,8 @@ import Foundation
 /// (default `Generated`); `filter` keeps only the operations it names (by
 /// `operationId`, tag or path) and the types they reach; `typeOverrides`
 /// gives a component schema, or every scalar of a format, a type of the
-/// app's. Shared by both plugins through a symbolic link.
+/// app's; `nameOverrides` names a schema's type or an operation's method.
+/// Shared by both plugins through a symbolic link.
 struct ClientgenTargetConfig {
     /// The names a spec may have, in the order they are looked for.
     static let specNames = ["openapi.yaml", "openapi.yml", "openapi.json"]
@@ -60,9 +62,9 @@ struct ClientgenTargetConfig {
         } catch {
             throw Problem(description: "\(file.path):1:1: error: \(fileName) is not a JSON object: \(error.localizedDescription)")
         }
-        let known: Set<String> = ["module", "access", "output", "filter", "typeOverrides"]
+        let known: Set<String> = ["module", "access", "output", "filter", "typeOverrides", "nameOverrides"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw Problem(description: "\(file.path):1:1: error: unknown key '\(unknown)' in \(fileName); it takes module, access, output, filter and typeOverrides")
+            throw Problem(description: "\(file.path):1:1: error: unknown key '\(unknown)' in \(fileName); it takes module, access, output, filter, typeOverrides and nameOverrides")
         }
         for key in ["module", "access", "output"] where object[key] != nil && !(object[key] is String) {
             throw Problem(description: "\(file.path):1:1: error: '\(key)' in \(fileName) must be a string")
@@ -85,15 +87,19 @@ struct ClientgenTargetConfig {
                 filterArguments += names.flatMap { [flag, $0] }
             }
         }
-        if let overrides = object["typeOverrides"] {
-            let maps = [("schemas", "--type-override"), ("formats", "--format-override")]
-            guard let overrides = overrides as? [String: Any], overrides.keys.allSatisfy({ key in maps.contains { $0.0 == key } }) else {
-                throw Problem(description: "\(file.path):1:1: error: 'typeOverrides' in \(fileName) must be an object of schemas and formats, each an object of names to Swift types")
+        for (key, maps) in [
+            ("typeOverrides", [("schemas", "--type-override"), ("formats", "--format-override")]),
+            ("nameOverrides", [("schemas", "--schema-name"), ("operations", "--operation-name")]),
+        ] {
+            guard let value = object[key] else { continue }
+            let names = maps.map(\.0).joined(separator: " and ")
+            guard let value = value as? [String: Any], value.keys.allSatisfy({ name in maps.contains { $0.0 == name } }) else {
+                throw Problem(description: "\(file.path):1:1: error: '\(key)' in \(fileName) must be an object of \(names), each an object of names to Swift names")
             }
-            for (key, flag) in maps {
-                guard let value = overrides[key] else { continue }
-                guard let pairs = value as? [String: String] else {
-                    throw Problem(description: "\(file.path):1:1: error: 'typeOverrides.\(key)' in \(fileName) must be an object of names to Swift types (strings)")
+            for (name, flag) in maps {
+                guard let entry = value[name] else { continue }
+                guard let pairs = entry as? [String: String] else {
+                    throw Problem(description: "\(file.path):1:1: error: '\(key).\(name)' in \(fileName) must be an object of names to Swift names (strings)")
                 }
                 filterArguments += pairs.keys.sorted().flatMap { [flag, "\($0)=\(pairs[$0]!)"] }
             }

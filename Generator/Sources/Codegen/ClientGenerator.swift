@@ -36,6 +36,8 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var filter = OperationFilter()
     /// The app's types in place of the spec's (``TypeOverrides``).
     public var typeOverrides = TypeOverrides()
+    /// Swift names a team chose for schemas and operations (``NameOverrides``).
+    public var nameOverrides = NameOverrides()
 
     /// Creates options.
     public init(
@@ -65,10 +67,10 @@ public enum ClientGenerator {
     public static func translate(_ document: OpenAPIDocument, options: GeneratorOptions) -> ClientRepresentation {
         let document = options.filter.apply(to: document)
         let overrides = options.typeOverrides.valid
-        let models = ModelTranslator(document: document, moduleName: options.moduleName, overrides: overrides)
+        let models = ModelTranslator(document: document, moduleName: options.moduleName, overrides: overrides, names: options.nameOverrides)
         if let limit = options.outputLimit { models.membersLeft = limit.members }
         models.translateComponents()
-        let operationTranslator = OperationTranslator(document: document, models: models)
+        let operationTranslator = OperationTranslator(document: document, models: models, methodNames: options.nameOverrides.operations)
         let operations = operationTranslator.translateAll()
         models.fillDiscriminatorDefaults()
         let info = document.info

@@ -23,6 +23,9 @@ struct ClientConfig: Decodable {
         /// The app's types in place of the spec's (`{"schemas": {"Price":
         /// "Decimal"}, "formats": {"uuid": "Foundation.UUID"}}`).
         var typeOverrides: TypeOverrides?
+        /// Swift names for schemas and operations (`{"schemas": {"Error":
+        /// "ServerError"}, "operations": {"listPets": "allPets"}}`).
+        var nameOverrides: NameOverrides?
     }
 
     /// The clients, in order.

@@ -26,14 +26,22 @@ struct ClientShapeOptions: ParsableArguments {
         "Use an app's type for every scalar of a format: FORMAT=TYPE (uuid=Foundation.UUID); repeatable.", valueName: "format=type"))
     var formatOverrides: [String] = []
 
+    @Option(name: .customLong("schema-name"), help: ArgumentHelp(
+        "Name a component schema's Swift type: SCHEMA=NAME (Error=ServerError); repeatable.", valueName: "schema=name"))
+    var schemaNames: [String] = []
+
+    @Option(name: .customLong("operation-name"), help: ArgumentHelp(
+        "Name an operation's Swift method: ID=NAME (repos/list-for-user=userRepositories); repeatable.", valueName: "id=name"))
+    var operationNames: [String] = []
+
     func validate() throws {
-        for pair in schemaOverrides + formatOverrides where Self.split(pair) == nil {
+        for pair in schemaOverrides + formatOverrides + schemaNames + operationNames where Self.split(pair) == nil {
             throw ValidationError("'\(pair)' is not NAME=TYPE (Price=Decimal, uuid=Foundation.UUID)")
         }
     }
 
     /// Whether no option is given.
-    var isEmpty: Bool { filter.isEmpty && typeOverrides.isEmpty }
+    var isEmpty: Bool { filter.isEmpty && typeOverrides.isEmpty && nameOverrides.isEmpty }
 
     /// The operations to keep.
     var filter: OperationFilter { OperationFilter(operations: operations, tags: tags, paths: paths) }
@@ -45,10 +53,20 @@ struct ClientShapeOptions: ParsableArguments {
             formats: Dictionary(formatOverrides.compactMap(Self.split), uniquingKeysWith: { $1 }))
     }
 
+    /// The team's names.
+    var nameOverrides: NameOverrides {
+        NameOverrides(
+            schemas: Dictionary(schemaNames.compactMap(Self.split), uniquingKeysWith: { $1 }),
+            operations: Dictionary(operationNames.compactMap(Self.split), uniquingKeysWith: { $1 }))
+    }
+
     /// The options as they were given, for a command line that repeats them.
     var arguments: [String] {
-        operations.flatMap { ["--operation", $0] } + tags.flatMap { ["--tag", $0] } + paths.flatMap { ["--path", $0] }
-            + schemaOverrides.flatMap { ["--type-override", $0] } + formatOverrides.flatMap { ["--format-override", $0] }
+        let pairs: [(String, [String])] = [
+            ("--operation", operations), ("--tag", tags), ("--path", paths), ("--type-override", schemaOverrides),
+            ("--format-override", formatOverrides), ("--schema-name", schemaNames), ("--operation-name", operationNames),
+        ]
+        return pairs.flatMap { flag, values in values.flatMap { [flag, $0] } }
     }
 
     /// `NAME=TYPE` split at its first `=`; nil when either side is empty.

@@ -43,6 +43,7 @@ struct ConformanceDriverCommand: ParsableCommand {
         var options = GeneratorOptions(moduleName: moduleName, specName: URL(fileURLWithPath: spec).lastPathComponent)
         options.filter = shape.filter
         options.typeOverrides = shape.typeOverrides
+        options.nameOverrides = shape.nameOverrides
         let file = ClientGenerator.conformanceDriver(ClientGenerator.translate(document, options: options), options: options)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         try Data(file.contents.utf8).write(to: URL(fileURLWithPath: output).appendingPathComponent(file.name), options: .atomic)

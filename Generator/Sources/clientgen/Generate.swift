@@ -66,7 +66,7 @@ struct Generate: ParsableCommand {
             throw ValidationError("give either a SPEC or --config, not both")
         }
         if config != nil && !shape.isEmpty {
-            throw ValidationError("--operation, --tag, --path, --type-override and --format-override shape one spec's client; with --config, give each client its \"filter\" and \"typeOverrides\"")
+            throw ValidationError("--operation, --tag, --path, --type-override, --format-override, --schema-name and --operation-name shape one spec's client; with --config, give each client its \"filter\", \"typeOverrides\" and \"nameOverrides\"")
         }
         if config != nil && specLabel != nil {
             throw ValidationError("--spec-label names one spec; give it with a SPEC, not with --config")
@@ -78,10 +78,10 @@ struct Generate: ParsableCommand {
         if let config {
             jobs = try ClientConfig.load(path: config).clients
         } else if let spec, let output {
-            let (filter, overrides) = (shape.filter, shape.typeOverrides)
+            let (filter, overrides, names) = (shape.filter, shape.typeOverrides, shape.nameOverrides)
             jobs = [ClientConfig.Entry(
                 spec: spec, output: output, module: module, access: access, referenceRoot: referenceRoot, filter: filter.isEmpty ? nil : filter,
-                typeOverrides: overrides.isEmpty ? nil : overrides)]
+                typeOverrides: overrides.isEmpty ? nil : overrides, nameOverrides: names.isEmpty ? nil : names)]
         }
         var drifted: [String] = []
         for job in jobs {
@@ -140,16 +140,18 @@ struct Generate: ParsableCommand {
         let filter = job.filter ?? OperationFilter()
         let unmatched = filter.unmatched(in: document)
         let overrides = job.typeOverrides ?? TypeOverrides()
-        let overrideProblems = overrides.problems(in: document)
+        let names = job.nameOverrides ?? NameOverrides()
+        let overrideProblems = overrides.problems(in: document).map { "the type overrides name \($0)" }
+            + names.problems(in: document).map { "the name overrides name \($0)" }
         if !unmatched.isEmpty || !overrideProblems.isEmpty {
             for problem in unmatched { printToStandardError("error: \(job.spec): the filter names \(problem); no client generated") }
-            for problem in overrideProblems { printToStandardError("error: \(job.spec): the type overrides name \(problem); no client generated") }
+            for problem in overrideProblems { printToStandardError("error: \(job.spec): \(problem); no client generated") }
             throw ExitCode(1)
         }
         let moduleName = job.module ?? GeneratorOptions.moduleName(fromTitle: document.info.title)
         let access = job.access ?? .public
         let command = GeneratedFileHeader.regenerateCommand(
-            specPath: Self.relativePath(of: job.spec, from: job.output), moduleName: moduleName, accessLevel: access, filter: filter, typeOverrides: overrides)
+            specPath: Self.relativePath(of: job.spec, from: job.output), moduleName: moduleName, accessLevel: access, filter: filter, typeOverrides: overrides, nameOverrides: names)
         // A plugin's files are written again by the plugin, not by a command
         // in their folder (the build plugin's live in the build folder).
         var options = GeneratorOptions(
@@ -158,6 +160,7 @@ struct Generate: ParsableCommand {
         options.fixedFileNames = fixedFileNames
         options.filter = filter
         options.typeOverrides = overrides
+        options.nameOverrides = names
         options.outputLimit = OutputLimit(specBytes: result.sourceBytes, specNodes: result.sourceNodes)
         let client = ClientGenerator.translate(document, options: options)
         let files: [GeneratedFile]

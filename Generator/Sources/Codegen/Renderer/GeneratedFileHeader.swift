@@ -23,7 +23,7 @@ public enum GeneratedFileHeader {
     /// defaults; `specPath` is relative to the output folder.
     public static func regenerateCommand(
         specPath: String, moduleName: String, accessLevel: AccessLevel, filter: OperationFilter = OperationFilter(),
-        typeOverrides: TypeOverrides = TypeOverrides()
+        typeOverrides: TypeOverrides = TypeOverrides(), nameOverrides: NameOverrides = NameOverrides()
     ) -> String {
         var words = ["clientgen", "generate", shellQuoted(specPath), "--output", ".", "--module", shellQuoted(moduleName)]
         if accessLevel != .public { words += ["--access", accessLevel.rawValue] }
@@ -31,6 +31,8 @@ public enum GeneratedFileHeader {
             + filter.paths.flatMap { ["--path", shellQuoted($0)] }
         words += typeOverrides.schemas.sorted { $0.key < $1.key }.flatMap { ["--type-override", shellQuoted("\($0.key)=\($0.value)")] }
             + typeOverrides.formats.sorted { $0.key < $1.key }.flatMap { ["--format-override", shellQuoted("\($0.key)=\($0.value)")] }
+        words += nameOverrides.schemas.sorted { $0.key < $1.key }.flatMap { ["--schema-name", shellQuoted("\($0.key)=\($0.value)")] }
+            + nameOverrides.operations.sorted { $0.key < $1.key }.flatMap { ["--operation-name", shellQuoted("\($0.key)=\($0.value)")] }
         return words.joined(separator: " ")
     }
 

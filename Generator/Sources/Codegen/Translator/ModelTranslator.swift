@@ -60,15 +60,21 @@ final class ModelTranslator {
     ]
 
     /// Prepares names for every component schema of `document`.
-    init(document: OpenAPIDocument, moduleName: String, overrides: TypeOverrides = TypeOverrides()) {
+    init(document: OpenAPIDocument, moduleName: String, overrides: TypeOverrides = TypeOverrides(), names: NameOverrides = NameOverrides()) {
         self.document = document
         self.schemaOverrides = overrides.schemas
         self.mapping = TypeMapping(document: document, formatOverrides: overrides.formats)
         self.constraints = ConstraintTranslator(document: document, overrides: overrides)
         topLevelNameScope = NameScope(reserved: Self.reservedTopLevelNames.union([moduleName]))
+        // The team's names first, in document order: a derived name that
+        // meets one takes the suffix.
+        for name in document.components.schemas.keys where overrides.schemas[name] == nil {
+            guard let chosen = names.schemas[name] else { continue }
+            componentTypeNames[name] = topLevelNameScope.claim(SwiftName.typeName(chosen))
+        }
         for (index, (name, schema)) in document.components.schemas.enumerated() {
             // The app's type stands for it: nothing to declare or name.
-            if schemaOverrides[name] != nil { continue }
+            if schemaOverrides[name] != nil || componentTypeNames[name] != nil { continue }
             var typeName = SwiftName.typeName(name)
             if SwiftName.unescaped(typeName) == "_" { typeName = "Schema\(index + 1)" }
             if topLevelNameScope.contains(typeName) && Self.reservedTopLevelNames.contains(SwiftName.unescaped(typeName)) {

@@ -11,9 +11,13 @@ struct OperationTranslator {
     /// schemas walked once for all operations.
     let logMarks: LogMarkAnalysis
 
-    init(document: OpenAPIDocument, models: ModelTranslator) {
+    /// `operationId` -> the method name a team chose (``NameOverrides``).
+    private let methodNameOverrides: [String: String]
+
+    init(document: OpenAPIDocument, models: ModelTranslator, methodNames: [String: String] = [:]) {
         self.document = document
         self.models = models
+        self.methodNameOverrides = methodNames
         logMarks = LogMarkAnalysis(document: document)
     }
 
@@ -25,9 +29,18 @@ struct OperationTranslator {
     func translateAll() -> [OperationDeclaration] {
         var methodNames = NameScope(reserved: ["core", "init", "server", "serverURL", "transport", "middlewares", "all", "byID", "memberNames"])
         var result: [OperationDeclaration] = []
+        // The team's names first: a derived name that meets one takes the suffix.
+        var chosen: [String: String] = [:]
+        for (path, method, operation, _) in document.operations {
+            let id = operation.operationId ?? Self.derivedID(method: method, path: path)
+            if let name = methodNameOverrides[id], chosen[id] == nil {
+                chosen[id] = methodNames.claim(SwiftName.memberName(name, fallback: method.rawValue))
+            }
+        }
         for (path, method, operation, pathItem) in document.operations {
             let id = operation.operationId ?? Self.derivedID(method: method, path: path)
-            let methodName = methodNames.claim(SwiftName.memberName(id, fallback: SwiftName.memberName(Self.derivedID(method: method, path: path), fallback: method.rawValue)))
+            let methodName = chosen.removeValue(forKey: id)
+                ?? methodNames.claim(SwiftName.memberName(id, fallback: SwiftName.memberName(Self.derivedID(method: method, path: path), fallback: method.rawValue)))
             let responseMethodName = methodNames.claim(SwiftName.unescaped(methodName) + "WithResponse")
             var declaration = translate(operation, id: id, methodName: methodName, responseMethodName: responseMethodName, method: method, path: path, pathItem: pathItem)
             if declaration.streaming != nil {
