@@ -67,9 +67,10 @@ import Testing
         #expect(offline.status == 1 && offline.stderr == "error: notSignedIn: not signed in\n")
         let again = try await ExampleRun.run("soul-example", common + ["login", "+14155550123", "123456"])
         #expect(again.stderr.hasPrefix("error: resendTooSoon: "), "the cooldown of the code sent in the previous run still runs")
-        let offlineLogin = try await ExampleRun.run("soul-example", common + ["login", "+14155550177", "123456"])
-        #expect(offlineLogin.status == 1)
-        #expect(offlineLogin.stderr == "error: offline: the server could not be reached (offline?)\n", "one line, no log noise")
+        // The server is down: its connection refused, which is not the device being offline.
+        let unreachableLogin = try await ExampleRun.run("soul-example", common + ["login", "+14155550177", "123456"])
+        #expect(unreachableLogin.status == 1)
+        #expect(unreachableLogin.stderr == "error: unreachable: the server refused the connection or its host was not found (is the base URL right?)\n", "one line, no log noise")
         let verbose = try await ExampleRun.run("soul-example", common + ["--verbose", "login", "+14155550188", "123456"])
         #expect(verbose.stderr.contains("POST http://127.0.0.1") && !verbose.stderr.contains("+14155550188"), "--verbose logs, masked")
         #expect(!verbose.stderr.contains("request body:"), "--verbose is debug: no bodies")
@@ -77,7 +78,7 @@ import Testing
         #expect(traced.stderr.contains(#"request body: {"phone": ***}"#), "at trace a body is logged as its shape: \(traced.stderr)")
         #expect(!traced.stderr.contains("+14155550188") && !traced.stderr.contains("0188"), "\(traced.stderr)")
         let quiet = try await ExampleRun.run("soul-example", common + ["--log-level", "error", "login", "+14155550188", "123456"])
-        #expect(quiet.stderr == "error: offline: the server could not be reached (offline?)\n", "nothing below error: \(quiet.stderr)")
+        #expect(quiet.stderr == "error: unreachable: the server refused the connection or its host was not found (is the base URL right?)\n", "nothing below error: \(quiet.stderr)")
         let unknownLevel = try await ExampleRun.run("soul-example", common + ["--log-level", "loud", "moods"])
         #expect(unknownLevel.status != 0 && unknownLevel.stderr.contains("- trace"), "the level names are offered: \(unknownLevel.stderr)")
 
