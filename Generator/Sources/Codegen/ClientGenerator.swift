@@ -85,6 +85,7 @@ public enum ClientGenerator {
                 requestRoots: operations.flatMap { operation in operation.parameters.map(\.type) + (operation.body.map { [$0.type] } ?? []) },
                 responseRoots: operations.flatMap(AssumptionAnalysis.responseTypes)))))
         client.componentTypeNames = models.componentTypeNames
+        (client.operations, client.paginationFindings) = PaginationAnalysis.mark(client.operations, types: client.types, document: document)
         client.overrideTypeNames = overrides.typeNames
         if !options.filter.isEmpty {
             client.types = ReachabilityAnalysis.reachable(client.types, from: client.operations)

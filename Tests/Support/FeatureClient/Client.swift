@@ -147,6 +147,24 @@ public protocol APIProtocol: Sendable {
 
     /// `GET /secured/public`: Needs no credential.
     func publicItem() async throws
+
+    /// `GET /pages/cursor`: Pages by a cursor member answered to a cursor parameter.
+    func listByCursor(cursor: String?, kind: String?) async throws -> ListByCursorResponse
+
+    /// `GET /pages/after`: Pages by the last item's id while has_more (Stripe).
+    func listAfter(startingAfter: String?, limit: Int?) async throws -> ListAfterResponse
+
+    /// `GET /pages/linked`: Pages by the Link header (GitHub).
+    func listLinked(page: Int?, perPage: Int?) async throws -> [PageItem]
+
+    /// `GET /pages/offset`: Pages by offset up to a total.
+    func listByOffset(offset: Int?, limit: Int?) async throws -> ListByOffsetResponse
+
+    /// `GET /pages/declared`: Pages as x-pagination declares (OpenAI's after and last_id).
+    func listDeclared(after: String?) async throws -> ListDeclaredResponse
+
+    /// `GET /pages/off`: Looks paged; x-pagination false turns it off.
+    func listNotPaged(cursor: String?) async throws -> ListNotPagedResponse
 }
 
 extension Client: APIProtocol {}
@@ -373,6 +391,54 @@ extension Client {
             security: [],
             memberNames: memberNames
         )
+        /// `GET /pages/cursor`
+        public static let listByCursor = OperationDescriptor(
+            id: "listByCursor",
+            method: .get,
+            pathTemplate: "/pages/cursor",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/after`
+        public static let listAfter = OperationDescriptor(
+            id: "listAfter",
+            method: .get,
+            pathTemplate: "/pages/after",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/linked`
+        public static let listLinked = OperationDescriptor(
+            id: "listLinked",
+            method: .get,
+            pathTemplate: "/pages/linked",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/offset`
+        public static let listByOffset = OperationDescriptor(
+            id: "listByOffset",
+            method: .get,
+            pathTemplate: "/pages/offset",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/declared`
+        public static let listDeclared = OperationDescriptor(
+            id: "listDeclared",
+            method: .get,
+            pathTemplate: "/pages/declared",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/off`
+        public static let listNotPaged = OperationDescriptor(
+            id: "listNotPaged",
+            method: .get,
+            pathTemplate: "/pages/off",
+            security: [],
+            memberNames: memberNames
+        )
 
         /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
         public static let memberNames: Set<String> = [
@@ -395,13 +461,16 @@ extension Client {
             "good",
             "grant_type",
             "groups",
+            "has_more",
             "id",
             "id_or_name",
             "image",
+            "items",
             "kind",
             "known",
             "label",
             "labels",
+            "last_id",
             "left",
             "legacy_code",
             "level",
@@ -409,7 +478,9 @@ extension Client {
             "lives",
             "manager",
             "meta",
+            "n",
             "name",
+            "next_cursor",
             "note",
             "op",
             "owner",
@@ -421,6 +492,7 @@ extension Client {
             "related",
             "reports",
             "right",
+            "rows",
             "scope",
             "secret",
             "shape",
@@ -435,6 +507,7 @@ extension Client {
             "target",
             "thumb",
             "thumbnail",
+            "total",
             "updated_at",
             "value",
             "用户"
@@ -473,7 +546,13 @@ extension Client {
             securedMutualTLS,
             securedAlternatives,
             securedOptional,
-            publicItem
+            publicItem,
+            listByCursor,
+            listAfter,
+            listLinked,
+            listByOffset,
+            listDeclared,
+            listNotPaged
         ]
     }
 

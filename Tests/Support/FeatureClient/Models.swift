@@ -1037,6 +1037,30 @@ public struct Links: Codable, Hashable, Sendable {
     }
 }
 
+public struct PageItem: Codable, Hashable, Sendable {
+    public let id: String
+    public let n: Int?
+
+    public init(id: String, n: Int? = nil) {
+        self.id = id
+        self.n = n
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decode(String.self, forKey: "id")
+        self.n = try container.decodeIfPresent(Int.self, forKey: "n")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.id, forKey: "id")
+        try container.encodeIfPresent(self.n, forKey: "n")
+    }
+}
+
 public struct ExchangeCodeRequest: Codable, Hashable, Sendable {
     public var grantType: String
     public var code: String
@@ -1110,5 +1134,129 @@ public struct UploadRequest: Codable, Hashable, Sendable {
         try container.encode(self.file, forKey: "file")
         try container.encodeIfPresent(self.caption, forKey: "caption")
         try container.encodeIfPresent(self.meta, forKey: "meta")
+    }
+}
+
+public struct ListByCursorResponse: Codable, Hashable, Sendable {
+    public let data: [PageItem]
+    public let nextCursor: String?
+
+    public init(data: [PageItem], nextCursor: String? = nil) {
+        self.data = data
+        self.nextCursor = nextCursor
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decode([PageItem].self, forKey: "data")
+        self.nextCursor = try container.decodeIfPresent(String.self, forKey: "next_cursor")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.data, forKey: "data")
+        try container.encodeIfPresent(self.nextCursor, forKey: "next_cursor")
+    }
+}
+
+public struct ListAfterResponse: Codable, Hashable, Sendable {
+    public let data: [PageItem]
+    public let hasMore: Bool
+
+    public init(data: [PageItem], hasMore: Bool) {
+        self.data = data
+        self.hasMore = hasMore
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decode([PageItem].self, forKey: "data")
+        self.hasMore = try container.decode(Bool.self, forKey: "has_more")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.hasMore, forKey: "has_more")
+    }
+}
+
+public struct ListByOffsetResponse: Codable, Hashable, Sendable {
+    public let items: [PageItem]?
+    public let total: Int?
+
+    public init(items: [PageItem]? = nil, total: Int? = nil) {
+        self.items = items
+        self.total = total
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.items = try container.decodeIfPresent([PageItem].self, forKey: "items")
+        self.total = try container.decodeIfPresent(Int.self, forKey: "total")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.items, forKey: "items")
+        try container.encodeIfPresent(self.total, forKey: "total")
+    }
+}
+
+public struct ListDeclaredResponse: Codable, Hashable, Sendable {
+    public let rows: [PageItem]
+    public let lastID: String?
+    public let hasMore: Bool?
+
+    public init(rows: [PageItem], lastID: String? = nil, hasMore: Bool? = nil) {
+        self.rows = rows
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.rows = try container.decode([PageItem].self, forKey: "rows")
+        self.lastID = try container.decodeIfPresent(String.self, forKey: "last_id")
+        self.hasMore = try container.decodeIfPresent(Bool.self, forKey: "has_more")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.rows, forKey: "rows")
+        try container.encodeIfPresent(self.lastID, forKey: "last_id")
+        try container.encodeIfPresent(self.hasMore, forKey: "has_more")
+    }
+}
+
+public struct ListNotPagedResponse: Codable, Hashable, Sendable {
+    public let data: [PageItem]?
+    public let nextCursor: String?
+
+    public init(data: [PageItem]? = nil, nextCursor: String? = nil) {
+        self.data = data
+        self.nextCursor = nextCursor
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decodeIfPresent([PageItem].self, forKey: "data")
+        self.nextCursor = try container.decodeIfPresent(String.self, forKey: "next_cursor")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.data, forKey: "data")
+        try container.encodeIfPresent(self.nextCursor, forKey: "next_cursor")
     }
 }

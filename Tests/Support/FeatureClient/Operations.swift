@@ -520,6 +520,185 @@ extension Client {
         default: throw response.undocumented()
         }
     }
+
+    /// Pages by a cursor member answered to a cursor parameter.
+    public func listByCursor(cursor: String? = nil, kind: String? = nil) async throws -> ListByCursorResponse {
+        try await listByCursorWithResponse(cursor: cursor, kind: kind).body
+    }
+
+    /// `listByCursor`, returning the status and headers too.
+    public func listByCursorWithResponse(
+        cursor: String? = nil,
+        kind: String? = nil
+    ) async throws -> Response<ListByCursorResponse> {
+        var request = RequestBuilder(Operations.listByCursor)
+        try request.addQuery("cursor", cursor)
+        try request.addQuery("kind", kind)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListByCursorResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listByCursor`, each fetched when the app iterates to it, and `.items`, its items one at a time.
+    /// The spec pages by `cursor` from the page's `next_cursor`: each next request is the same call with that cursor in
+    /// `cursor`; the sequence ends at a page without one, or an empty page.
+    public func listByCursorPages(
+        cursor: String? = nil,
+        kind: String? = nil
+    ) -> Pages<ListByCursorResponse, PageItem, String> {
+        Pages(operationID: "listByCursor", first: cursor, items: { page in page.data }) { cursor in
+            let response = try await listByCursorWithResponse(cursor: cursor, kind: kind)
+            let page = response.body
+            return (page, (page.nextCursor as String?).flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+
+    /// Pages by the last item's id while has_more (Stripe).
+    public func listAfter(startingAfter: String? = nil, limit: Int? = nil) async throws -> ListAfterResponse {
+        try await listAfterWithResponse(startingAfter: startingAfter, limit: limit).body
+    }
+
+    /// `listAfter`, returning the status and headers too.
+    public func listAfterWithResponse(
+        startingAfter: String? = nil,
+        limit: Int? = nil
+    ) async throws -> Response<ListAfterResponse> {
+        var request = RequestBuilder(Operations.listAfter)
+        try request.addQuery("starting_after", startingAfter)
+        try request.addQuery("limit", limit)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListAfterResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listAfter`, each fetched when the app iterates to it, and `.items`, its items one at a time. The
+    /// spec pages by `starting_after` from the last item's `id` while `has_more`: each next request is the same call
+    /// with that cursor in `startingAfter`; the sequence ends at a page without one, or an empty page.
+    public func listAfterPages(
+        startingAfter: String? = nil,
+        limit: Int? = nil
+    ) -> Pages<ListAfterResponse, PageItem, String> {
+        Pages(operationID: "listAfter", first: startingAfter, items: { page in page.data }) { cursor in
+            let response = try await listAfterWithResponse(startingAfter: cursor, limit: limit)
+            let page = response.body
+            let items = page.data
+            return (page, page.hasMore ? items.last?.id : nil)
+        }
+    }
+
+    /// Pages by the Link header (GitHub).
+    public func listLinked(page: Int? = nil, perPage: Int? = nil) async throws -> [PageItem] {
+        try await listLinkedWithResponse(page: page, perPage: perPage).body
+    }
+
+    /// `listLinked`, returning the status and headers too.
+    public func listLinkedWithResponse(page: Int? = nil, perPage: Int? = nil) async throws -> Response<[PageItem]> {
+        var request = RequestBuilder(Operations.listLinked)
+        try request.addQuery("page", page)
+        try request.addQuery("per_page", perPage)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON([PageItem].self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listLinked`, each fetched when the app iterates to it, and `.items`, its items one at a time. The
+    /// spec pages by `page` from the `Link` header's `rel="next"`: each next request is the same call with that cursor
+    /// in `page`; the sequence ends at a page without one, or an empty page.
+    public func listLinkedPages(page: Int? = nil, perPage: Int? = nil) -> Pages<[PageItem], PageItem, Int> {
+        Pages(operationID: "listLinked", first: page, items: { page in page }) { cursor in
+            let response = try await listLinkedWithResponse(page: cursor, perPage: perPage)
+            let page = response.body
+            return (page, LinkHeader.nextQueryValue(response.headerFields, name: "page").flatMap { Int($0) })
+        }
+    }
+
+    /// Pages by offset up to a total.
+    public func listByOffset(offset: Int? = nil, limit: Int? = nil) async throws -> ListByOffsetResponse {
+        try await listByOffsetWithResponse(offset: offset, limit: limit).body
+    }
+
+    /// `listByOffset`, returning the status and headers too.
+    public func listByOffsetWithResponse(
+        offset: Int? = nil,
+        limit: Int? = nil
+    ) async throws -> Response<ListByOffsetResponse> {
+        var request = RequestBuilder(Operations.listByOffset)
+        try request.addQuery("offset", offset)
+        try request.addQuery("limit", limit)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListByOffsetResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listByOffset`, each fetched when the app iterates to it, and `.items`, its items one at a time.
+    /// The spec pages by `offset` advanced by the items read, up to the page's `total`: each next request is the same
+    /// call with that cursor in `offset`; the sequence ends at a page without one, or an empty page.
+    public func listByOffsetPages(offset: Int? = nil, limit: Int? = nil) -> Pages<ListByOffsetResponse, PageItem, Int> {
+        Pages(operationID: "listByOffset", first: offset, items: { page in page.items ?? [] }) { cursor in
+            let response = try await listByOffsetWithResponse(offset: cursor, limit: limit)
+            let page = response.body
+            let items = page.items ?? []
+            let next = (cursor ?? 0) + Int(items.count)
+            return (page, page.total.map { next < $0 } ?? true ? next : nil)
+        }
+    }
+
+    /// Pages as x-pagination declares (OpenAI's after and last_id).
+    public func listDeclared(after: String? = nil) async throws -> ListDeclaredResponse {
+        try await listDeclaredWithResponse(after: after).body
+    }
+
+    /// `listDeclared`, returning the status and headers too.
+    public func listDeclaredWithResponse(after: String? = nil) async throws -> Response<ListDeclaredResponse> {
+        var request = RequestBuilder(Operations.listDeclared)
+        try request.addQuery("after", after)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListDeclaredResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listDeclared`, each fetched when the app iterates to it, and `.items`, its items one at a time.
+    /// The spec pages by `after` from the page's `last_id` (`x-pagination`): each next request is the same call with
+    /// that cursor in `after`; the sequence ends at a page without one, or an empty page.
+    public func listDeclaredPages(after: String? = nil) -> Pages<ListDeclaredResponse, PageItem, String> {
+        Pages(operationID: "listDeclared", first: after, items: { page in page.rows }) { cursor in
+            let response = try await listDeclaredWithResponse(after: cursor)
+            let page = response.body
+            return (page, (page.lastID as String?).flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+
+    /// Looks paged; x-pagination false turns it off.
+    public func listNotPaged(cursor: String? = nil) async throws -> ListNotPagedResponse {
+        try await listNotPagedWithResponse(cursor: cursor).body
+    }
+
+    /// `listNotPaged`, returning the status and headers too.
+    public func listNotPagedWithResponse(cursor: String? = nil) async throws -> Response<ListNotPagedResponse> {
+        var request = RequestBuilder(Operations.listNotPaged)
+        try request.addQuery("cursor", cursor)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListNotPagedResponse.self))
+        default: throw response.undocumented()
+        }
+    }
 }
 
 extension APIProtocol {
@@ -561,6 +740,36 @@ extension APIProtocol {
     /// `securedCookieKey` with its optional arguments left out.
     public func securedCookieKey() async throws {
         try await securedCookieKey(theme: nil)
+    }
+
+    /// `listByCursor` with its optional arguments left out.
+    public func listByCursor() async throws -> ListByCursorResponse {
+        try await listByCursor(cursor: nil, kind: nil)
+    }
+
+    /// `listAfter` with its optional arguments left out.
+    public func listAfter() async throws -> ListAfterResponse {
+        try await listAfter(startingAfter: nil, limit: nil)
+    }
+
+    /// `listLinked` with its optional arguments left out.
+    public func listLinked() async throws -> [PageItem] {
+        try await listLinked(page: nil, perPage: nil)
+    }
+
+    /// `listByOffset` with its optional arguments left out.
+    public func listByOffset() async throws -> ListByOffsetResponse {
+        try await listByOffset(offset: nil, limit: nil)
+    }
+
+    /// `listDeclared` with its optional arguments left out.
+    public func listDeclared() async throws -> ListDeclaredResponse {
+        try await listDeclared(after: nil)
+    }
+
+    /// `listNotPaged` with its optional arguments left out.
+    public func listNotPaged() async throws -> ListNotPagedResponse {
+        try await listNotPaged(cursor: nil)
     }
 }
 

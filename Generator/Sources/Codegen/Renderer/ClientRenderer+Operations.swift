@@ -119,6 +119,60 @@ extension ClientRenderer {
         }
         if let streaming = operation.streaming { renderStreamedMethod(operation, streaming, parameters: parameters, into: &writer) }
         if operation.eventsMethodName != nil { renderEventsMethod(operation, into: &writer) }
+        if let pagination = operation.pagination { renderPagesMethod(operation, pagination, into: &writer) }
+    }
+
+    /// The method that follows a list operation's pages: a ``Pages``
+    /// sequence whose every request is the operation's, with the cursor the
+    /// previous page gave in place of the app's.
+    func renderPagesMethod(_ operation: OperationDeclaration, _ pagination: PaginationDeclaration, into writer: inout SwiftWriter) {
+        let (parameters, _) = signature(operation)
+        var arguments: [String] = []
+        for argument in operation.arguments {
+            switch argument {
+            case .parameter(let parameter) where parameter.label == pagination.cursorLabel && parameter.location == .query:
+                arguments.append("\(SwiftName.unescaped(parameter.label)): " + (parameter.isOptional ? "cursor" : "cursor ?? \(parameter.label)"))
+            case .parameter(let parameter):
+                arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
+            case .body:
+                arguments.append("body: body")
+            }
+        }
+        let page = operation.success.bodyType
+        let cursor = pagination.cursorType.description
+        let items = pagination.itemsProperty.map { "page.\($0)" + (pagination.itemsPropertyIsOptional ? " ?? []" : "") } ?? "page"
+        let next: String
+        switch pagination.style {
+        case .cursor:
+            let property = "page.\(pagination.pageProperty ?? "")"
+            next = "(\(property) as String?).flatMap { $0.isEmpty ? nil : $0 }"
+        case .lastItem:
+            let hasMore = "page.\(pagination.pageProperty ?? "")" + (pagination.pagePropertyIsOptional ? " == true" : "")
+            next = "\(hasMore) ? items.last?.\(pagination.itemIDProperty ?? "id") : nil"
+        case .link:
+            next = "LinkHeader.nextQueryValue(response.headerFields, name: \(SwiftLiteral.string(pagination.cursorWireName))).flatMap { \(cursor)($0) }"
+        case .offset:
+            // Without a total, the list ends at an empty page.
+            let total = "page.\(pagination.pageProperty ?? "")"
+            next = pagination.pagePropertyIsOptional ? "\(total).map { next < $0 } ?? true ? next : nil" : "next < \(total) ? next : nil"
+        }
+        writer.line("")
+        writer.documentation("""
+            Every page of `\(SwiftName.unescaped(operation.methodName))`, each fetched when the app iterates to it, and \
+            `.items`, its items one at a time. The spec pages by \(pagination.summary)\(pagination.isDeclared ? " (`x-pagination`)" : ""): \
+            each next request is the same call with that cursor in `\(SwiftName.unescaped(pagination.cursorLabel))`; the \
+            sequence ends at a page without one, or an empty page.
+            """)
+        if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        writer.block("\(access) func \(pagination.methodName)(\(parameters)) -> Pages<\(page), \(pagination.itemType), \(cursor)>") { writer in
+            writer.closure("Pages(operationID: \(SwiftLiteral.string(operation.id)), first: \(pagination.cursorLabel), items: { page in \(items) }) { cursor in") { writer in
+                writer.line("let response = try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments.joined(separator: ", ")))")
+                writer.line("let page = response.body")
+                if pagination.style == .lastItem || pagination.style == .offset { writer.line("let items = \(items)") }
+                if pagination.style == .offset { writer.line("let next = (cursor ?? 0) + \(cursor)(items.count)") }
+                writer.line("return (page, \(next))")
+            }
+        }
     }
 
     /// The method whose sequential bodies are sequences of typed elements:

@@ -38,6 +38,16 @@ struct SwiftWriter {
     }
 
     /// Appends `opening`, the body one level deeper, then `}`.
+    /// `opening` as written (a line that opens a closure: `... { cursor in`),
+    /// the body one level in, then `}`.
+    mutating func closure(_ opening: String, _ body: (inout SwiftWriter) -> Void) {
+        line(opening)
+        depth += 1
+        body(&self)
+        depth -= 1
+        line("}")
+    }
+
     mutating func block(_ opening: String, _ body: (inout SwiftWriter) -> Void) {
         line(opening + " {")
         depth += 1

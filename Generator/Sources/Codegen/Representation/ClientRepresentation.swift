@@ -19,6 +19,9 @@ public struct ClientRepresentation: Sendable {
     /// The app's types generated code uses in place of the spec's
     /// (``TypeOverrides``), checked at compile time.
     public var overrideTypeNames: [String] = []
+    /// How each list operation pages, or why a declaration was not followed
+    /// (``PaginationAnalysis``), for `clientgen lint`.
+    package var paginationFindings: [PaginationFinding] = []
     /// Every property name the operations' bodies declare, sorted: a log
     /// shows an object's key only when it is one of them.
     public var memberNames: [String] = []

@@ -48,6 +48,9 @@ public struct OperationDeclaration: Sendable, Hashable {
     /// takes as the app's `AsyncSequence` of elements, written while they
     /// are produced (the plain method takes the body's bytes or text).
     public var requestEvents: RequestEventStreamDeclaration?
+    /// How the operation pages, when its spec shows it: the `...Pages`
+    /// method (``PaginationAnalysis``).
+    public var pagination: PaginationDeclaration?
     /// The events method's name (`uploadLogsEvents`): the method whose
     /// sequential bodies, the request's or the response's or both, are
     /// sequences of typed elements. Nil when neither body is sequential.
