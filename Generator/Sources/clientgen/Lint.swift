@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codegen
 import Foundation
 import OpenAPIModel
 
@@ -18,7 +19,10 @@ struct Lint: ParsableCommand {
             Exits 0 when no file has errors (warnings allowed), 1 when any has.
             Text diagnostics go to stderr as 'file:line:column: severity: message',
             followed by the spec's assumptions ('file:line:column: assumed: ...',
-            what it marks x-assumed: guesses the generated client never enforces);
+            what it marks x-assumed: guesses the generated client never enforces)
+            and how its list operations page ('file:line:column: note: ...
+            [pagination]': each gets a ...Pages method; x-pagination declares
+            another way, or false turns it off);
             --format json prints one JSON array of the diagnostics on stdout instead.
             """)
 
@@ -44,11 +48,21 @@ struct Lint: ParsableCommand {
                 // The spec's guesses, which the generated client never enforces (docs/Codegen.md).
                 let assumptions = result.document.map(AssumedExtension.marks(in:)) ?? []
                 for mark in assumptions { printToStandardError(mark.description) }
+                // What the generator found of pagination, for the team to confirm or override.
+                var paged = 0
+                if let document = result.document, !result.hasErrors {
+                    let client = ClientGenerator.translate(document, options: GeneratorOptions(moduleName: "Lint", specName: file))
+                    for finding in client.paginationFindings {
+                        printToStandardError("\(finding.location): note: \(finding.operationID) \(finding.text) [pagination]")
+                    }
+                    paged = client.operations.filter { $0.pagination != nil }.count
+                }
                 let errors = result.errors.count
                 let warnings = result.warnings.count
                 printToStandardError(
                     "\(file): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
-                        + (assumptions.isEmpty ? "" : ", \(assumptions.count) assumption\(assumptions.count == 1 ? "" : "s") (x-assumed)"))
+                        + (assumptions.isEmpty ? "" : ", \(assumptions.count) assumption\(assumptions.count == 1 ? "" : "s") (x-assumed)")
+                        + (paged == 0 ? "" : ", \(paged) paged list\(paged == 1 ? "" : "s")"))
             }
         }
         if format == .json {
