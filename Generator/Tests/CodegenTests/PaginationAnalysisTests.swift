@@ -1,0 +1,64 @@
+import OpenAPIModel
+import Testing
+
+@testable import Codegen
+
+/// What the generator takes for pagination, and what it does not: a wrong
+/// guess is worse than none.
+@Suite struct PaginationAnalysisTests {
+    /// The operations of a spec with one list path, its `get` as given.
+    private func translate(_ get: String, page: String = "{type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Item'}}, next_cursor: {type: string}}}") throws -> ClientRepresentation {
+        let yaml = """
+            openapi: 3.1.0
+            info: {title: T, version: '1'}
+            paths:
+              /things:
+            \(get.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            components:
+              schemas:
+                Item: {type: object, properties: {id: {type: string}}}
+                Page: \(page)
+            """
+        let result = OpenAPILoader.load(string: yaml, fileName: "t.yaml")
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        return ClientGenerator.translate(try #require(result.document), options: GeneratorOptions(moduleName: "T", specName: "t.yaml"))
+    }
+
+    private static let ok = "responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Page'}}}}}"
+
+    @Test func aCursorAnsweredByACursorMemberIsFoundAndNoted() throws {
+        let client = try translate("get:\n  operationId: listThings\n  parameters: [{name: cursor, in: query, schema: {type: string}}]\n  \(Self.ok)")
+        let pagination = try #require(client.operations.first?.pagination)
+        #expect(pagination.style == .cursor && pagination.methodName == "listThingsPages" && pagination.cursorLabel == "cursor")
+        #expect(client.paginationFindings.map(\.text) == [
+            "pages by `cursor` from the page's `next_cursor`; generated listThingsPages(...) (x-pagination declares another way, false turns it off)",
+        ])
+    }
+
+    /// Half a convention is none: no parameter, a write, two candidate members.
+    @Test func halfAConventionIsNotTaken() throws {
+        #expect(try translate("get:\n  operationId: a\n  \(Self.ok)").operations.first?.pagination == nil, "no cursor parameter")
+        #expect(try translate("post:\n  operationId: b\n  parameters: [{name: cursor, in: query, schema: {type: string}}]\n  \(Self.ok)").operations.first?.pagination == nil, "not a GET")
+        let twoMembers = try translate(
+            "get:\n  operationId: c\n  parameters: [{name: cursor, in: query, schema: {type: string}}]\n  \(Self.ok)",
+            page: "{type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Item'}}, next_cursor: {type: string}, nextCursor: {type: string}}}")
+        #expect(twoMembers.operations.first?.pagination == nil, "two candidate members")
+        let noItems = try translate(
+            "get:\n  operationId: d\n  parameters: [{name: cursor, in: query, schema: {type: string}}]\n  \(Self.ok)",
+            page: "{type: object, properties: {next_cursor: {type: string}}}")
+        #expect(noItems.operations.first?.pagination == nil, "no items")
+        let offsetWithoutTotal = try translate(
+            "get:\n  operationId: e\n  parameters: [{name: offset, in: query, schema: {type: integer}}, {name: limit, in: query, schema: {type: integer}}]\n  \(Self.ok)")
+        #expect(offsetWithoutTotal.operations.first?.pagination == nil, "an offset without a total")
+    }
+
+    @Test func falseTurnsItOffAndABadDeclarationIsNotFollowedButSaysWhy() throws {
+        let off = try translate("get:\n  operationId: f\n  x-pagination: false\n  parameters: [{name: cursor, in: query, schema: {type: string}}]\n  \(Self.ok)")
+        #expect(off.operations.first?.pagination == nil && off.paginationFindings.isEmpty)
+        let bad = try translate("get:\n  operationId: g\n  x-pagination: {style: cursor, parameter: after, next: next_cursor}\n  \(Self.ok)")
+        #expect(bad.operations.first?.pagination == nil)
+        #expect(bad.paginationFindings.map(\.text) == ["x-pagination's parameter 'after' is not a query parameter of the operation; not followed"])
+        let declared = try translate("get:\n  operationId: h\n  x-pagination: {style: cursor, parameter: after, next: next_cursor}\n  parameters: [{name: after, in: query, schema: {type: string}}]\n  \(Self.ok)")
+        #expect(declared.operations.first?.pagination?.isDeclared == true)
+    }
+}
