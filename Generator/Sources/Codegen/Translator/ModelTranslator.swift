@@ -56,7 +56,8 @@ final class ModelTranslator {
         "CodingKeys", "HTTPTypes", "OpenAPIRuntime", "ClientRuntime", "Swift", "Encoder", "Decoder", "CodingKey",
         "Validatable", "ValueConstraints", "ValidationPattern", "ValidationPatterns", "ConstraintValidator",
         "ConstraintViolation", "ConstraintChecks", "ConstrainedValue", "ConstrainedElements", "ValuePathComponent",
-        "DynamicCodingKey", "AssumedFields", "AssumedFieldReport", "AssumedFieldObservation",
+        "DynamicCodingKey", "AssumedFields", "AssumedFieldReport", "AssumedFieldObservation", "Pages", "PageItems", "PaginationError",
+        "LinkHeader", "InvalidValueError", "EventStream", "JSONParameter", "UnionMatch",
     ]
 
     /// Prepares names for every component schema of `document`.

@@ -55,6 +55,8 @@ public struct Client: Sendable {
 /// `APIProtocol` and its tests can pass a double instead of `Client`. Arguments the spec makes
 /// optional are passed explicitly here; each operation is also available without them.
 public protocol APIProtocol: Sendable {
+    /// `GET /pages`: A paged list whose page and items are named like types of the runtime.
+    func listPages(cursor: String?) async throws -> PagesSchema
 }
 
 extension Client: APIProtocol {}
@@ -73,9 +75,17 @@ extension Client {
     /// Every operation with its method, path, security requirements and whether
     /// a retry may repeat it; ``OperationDescriptor/current`` holds the one being sent.
     public enum Operations {
+        /// `GET /pages`
+        public static let listPages = OperationDescriptor(
+            id: "listPages",
+            method: .get,
+            pathTemplate: "/pages",
+            security: [],
+            memberNames: memberNames
+        )
 
         /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
-        public static let memberNames: Set<String> = []
+        public static let memberNames: Set<String> = ["data", "id", "link", "next_cursor", "rel"]
 
         /// Every operation, by `operationId`.
         public static let byID: [String: OperationDescriptor] = Dictionary(
@@ -85,6 +95,6 @@ extension Client {
         )
 
         /// Every operation, in the spec's order.
-        public static let all: [OperationDescriptor] = []
+        public static let all: [OperationDescriptor] = [listPages]
     }
 }

@@ -214,3 +214,71 @@ public struct Appointment: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.failure, forKey: "failure")
     }
 }
+
+public struct PagesSchema: Codable, Hashable, Sendable {
+    public let data: [EventStreamSchema]?
+    public let nextCursor: String?
+    public let link: LinkHeaderSchema?
+
+    public init(data: [EventStreamSchema]? = nil, nextCursor: String? = nil, link: LinkHeaderSchema? = nil) {
+        self.data = data
+        self.nextCursor = nextCursor
+        self.link = link
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decodeIfPresent([EventStreamSchema].self, forKey: "data")
+        self.nextCursor = try container.decodeIfPresent(String.self, forKey: "next_cursor")
+        self.link = try container.decodeIfPresent(LinkHeaderSchema.self, forKey: "link")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.data, forKey: "data")
+        try container.encodeIfPresent(self.nextCursor, forKey: "next_cursor")
+        try container.encodeIfPresent(self.link, forKey: "link")
+    }
+}
+
+public struct EventStreamSchema: Codable, Hashable, Sendable {
+    public let id: String?
+
+    public init(id: String? = nil) {
+        self.id = id
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.id = try container.decodeIfPresent(String.self, forKey: "id")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.id, forKey: "id")
+    }
+}
+
+public struct LinkHeaderSchema: Codable, Hashable, Sendable {
+    public let rel: String?
+
+    public init(rel: String? = nil) {
+        self.rel = rel
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.rel = try container.decodeIfPresent(String.self, forKey: "rel")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.rel, forKey: "rel")
+    }
+}
