@@ -51,8 +51,12 @@ struct Lint: ParsableCommand {
                 // What the generator found of pagination, for the team to confirm or override.
                 var paged = 0
                 if let document = result.document, !result.hasErrors {
-                    let client = ClientGenerator.translate(document, options: GeneratorOptions(moduleName: "Lint", specName: file))
-                    for finding in client.paginationFindings {
+                    // Under the same output limit as generate: a spec that would expand
+                    // past it is refused there, and costs lint no more than generate.
+                    var options = GeneratorOptions(moduleName: "Lint", specName: file)
+                    options.outputLimit = OutputLimit(specBytes: result.sourceBytes, specNodes: result.sourceNodes)
+                    let client = ClientGenerator.translate(document, options: options)
+                    for finding in client.outputLimitExceeded == nil ? client.paginationFindings : [] {
                         printToStandardError("\(finding.location): note: \(finding.operationID) \(finding.text) [pagination]")
                     }
                     paged = client.operations.filter { $0.pagination != nil }.count
