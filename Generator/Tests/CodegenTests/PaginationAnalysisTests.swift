@@ -52,6 +52,16 @@ import Testing
         #expect(offsetWithoutTotal.operations.first?.pagination == nil, "an offset without a total")
     }
 
+    /// OpenAI's `after` with `has_more` is the last-item convention; an
+    /// `after` that is a date is a filter, not a cursor.
+    @Test func anAfterCursorIsTheLastItemsIDButAnAfterDateIsAFilter() throws {
+        let page = "{type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Item'}}, has_more: {type: boolean}}}"
+        let cursor = try translate("get:\n  operationId: listThings\n  parameters: [{name: after, in: query, schema: {type: string}}]\n  \(Self.ok)", page: page)
+        #expect(cursor.operations.first?.pagination?.style == .lastItem && cursor.operations.first?.pagination?.cursorWireName == "after")
+        let date = try translate("get:\n  operationId: listThings\n  parameters: [{name: after, in: query, schema: {type: string, format: date-time}}]\n  \(Self.ok)", page: page)
+        #expect(date.operations.first?.pagination == nil)
+    }
+
     @Test func falseTurnsItOffAndABadDeclarationIsNotFollowedButSaysWhy() throws {
         let off = try translate("get:\n  operationId: f\n  x-pagination: false\n  parameters: [{name: cursor, in: query, schema: {type: string}}]\n  \(Self.ok)")
         #expect(off.operations.first?.pagination == nil && off.paginationFindings.isEmpty)

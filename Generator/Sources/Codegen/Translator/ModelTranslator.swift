@@ -46,7 +46,7 @@ final class ModelTranslator {
 
     /// Names that generated code or the runtime declare, or that would shadow
     /// standard types.
-    static let reservedTopLevelNames: Set<String> = [
+    static let reservedTopLevelNames: Set<String> = ([
         "Client", "APIProtocol", "Server", "Operations", "Response", "APIError", "StreamedJSONArray", "StreamedElement", "JSONValue", "Nullable", "OpenEnum", "CalendarDate",
         "EmptyBody", "ClientCore", "RequestBuilder", "ClientResponse", "MultipartForm", "OperationDescriptor",
         "SecuritySchemeDescriptor", "UndocumentedResponseError", "ResponseDecodingError", "String", "Int", "Int32",
@@ -56,8 +56,15 @@ final class ModelTranslator {
         "CodingKeys", "HTTPTypes", "OpenAPIRuntime", "ClientRuntime", "Swift", "Encoder", "Decoder", "CodingKey",
         "Validatable", "ValueConstraints", "ValidationPattern", "ValidationPatterns", "ConstraintValidator",
         "ConstraintViolation", "ConstraintChecks", "ConstrainedValue", "ConstrainedElements", "ValuePathComponent",
-        "DynamicCodingKey", "AssumedFields", "AssumedFieldReport", "AssumedFieldObservation", "Pages", "PageItems", "PaginationError",
-        "LinkHeader", "InvalidValueError", "EventStream", "JSONParameter", "UnionMatch",
+        "DynamicCodingKey", "AssumedFields", "AssumedFieldReport", "AssumedFieldObservation",
+    ] as Set<String>).union(runtimeNamesAtTopLevel)
+
+    /// Runtime types generated code names only at top level (in `Client`'s
+    /// methods), never inside a declared type: a schema of such a name
+    /// takes the suffix, a nested type of such a name keeps it (it shadows
+    /// nothing its members use).
+    static let runtimeNamesAtTopLevel: Set<String> = [
+        "Pages", "PageItems", "PaginationError", "LinkHeader", "InvalidValueError", "EventStream", "JSONParameter", "UnionMatch",
     ]
 
     /// Prepares names for every component schema of `document`.
@@ -88,7 +95,8 @@ final class ModelTranslator {
             }
             componentTypeNames[name] = topLevelNameScope.claim(typeName)
         }
-        nestedReservedNames = Set(componentTypeNames.values.map(SwiftName.unescaped)).union(Self.reservedTopLevelNames)
+        nestedReservedNames = Set(componentTypeNames.values.map(SwiftName.unescaped))
+            .union(Self.reservedTopLevelNames.subtracting(Self.runtimeNamesAtTopLevel))
     }
 
     /// Whether a component schema is a scalar with nothing to declare: a

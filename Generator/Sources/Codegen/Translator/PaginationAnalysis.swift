@@ -8,7 +8,7 @@ import OpenAPIModel
 /// | convention | the operation shows |
 /// | --- | --- |
 /// | cursor | a query parameter `cursor`, `page_token`/`pageToken`, `next_token`/`nextToken` or `continuation_token`, and a string member of the page named for the next one (`next_cursor`/`nextCursor`, `next_page_token`/`nextPageToken`, `next_token`/`nextToken`, `continuation_token`) |
-/// | last item | a query parameter `starting_after`, a boolean `has_more`, items with a string `id` (Stripe) |
+/// | last item | a string query parameter `starting_after` (Stripe) or `after` (OpenAI), a boolean `has_more`, items with a string `id` |
 /// | link | a documented `Link` response header, and an integer query parameter `page` |
 /// | offset | integer query parameters `offset` and `limit`, and an integer `total`, `total_count` or `totalCount` |
 ///
@@ -102,13 +102,15 @@ enum PaginationAnalysis {
                                    summary: "`\(cursor.wireName)` from the page's `\(members[0].wireName)`")
             }
         }
-        // Stripe: has_more, and the last item's id in starting_after.
-        if let after = parameter(["starting_after"]), unwrapped(after.type) == .named("String"), let structure = page.structure,
+        // Stripe (`starting_after`), OpenAI (`after`): has_more, and the last
+        // item's id in the parameter. A plain string: an `after` of
+        // `format: date-time` is a filter, and is a `Date` here.
+        if let after = parameter(["starting_after"]) ?? parameter(["after"]), unwrapped(after.type) == .named("String"), let structure = page.structure,
             let hasMore = structure.properties.first(where: { $0.wireName == "has_more" && unwrapped($0.type) == .named("Bool") }),
             let id = itemID(page.itemType, declarations: declarations, wireName: "id")
         {
             var result = declaration(.lastItem, cursor: after, page: page, pageProperty: hasMore,
-                                     summary: "`starting_after` from the last item's `id` while `has_more`")
+                                     summary: "`\(after.wireName)` from the last item's `id` while `has_more`")
             (result.itemIDProperty, result.itemIDIsOptional) = (id.name, id.type.isOptional)
             return result
         }
