@@ -83,9 +83,12 @@ class Call:
     response: Response = None
     record: Record = None
     error: str = None  # set when the arguments could not be synthesized
+    pages: object = None  # a paged call's pages.PagePlan
 
     def request_line(self):
         line = {'key': self.key, 'call': self.index, 'arguments': self.arguments}
+        if self.pages is not None:
+            line['pages'] = {'stopAfter': self.pages.stop_after}
         if self.response is not None and self.response.event_stream:
             line['stream'] = self.response.event_stream
         return line

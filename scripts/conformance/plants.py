@@ -114,6 +114,16 @@ PLANTS = {
         'Generator/Sources/Codegen/Translator/OperationTranslator.swift',
         'declaration.requestEvents = requestEventStream(operation, typePrefix: typePrefix)',
         'declaration.requestEvents = nil'),
+    'pages-cursor-not-passed': (
+        "a pages method that sends every request with the app's own cursor, not the one the previous page gave",
+        'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
+        '                fetched = try await fetch(sent)',
+        '                fetched = try await fetch(pagesRead == 0 ? sent : nil)'),
+    'pages-empty-page-not-ending': (
+        'a pages method that goes on past an empty page that still gives a cursor',
+        'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
+        'guard let next = fetched.next, !itemsOf(fetched.page).isEmpty else {',
+        'guard let next = fetched.next else {'),
     'positional-part-named': (
         'a multipart/mixed part by position sent with a form-data Content-Disposition',
         'Runtime/Sources/ClientRuntime/Encoding/MultipartForm.swift',

@@ -37,6 +37,7 @@ the harness itself is tested).
 """
 import argparse
 import base64
+import copy
 import importlib.util
 import json
 import os
@@ -68,6 +69,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
 import calls as call_plans  # noqa: E402
+import pages  # noqa: E402
 import inventory  # noqa: E402
 import oas  # noqa: E402
 from compare import differences  # noqa: E402
@@ -331,7 +333,7 @@ def _bytes_of(kind, body):
 
 class Coverage:
     """What a spec's calls exercised against what its operations document."""
-    FIELDS = ('statuses', 'nulls', 'enums', 'branches', 'media', 'styles')
+    FIELDS = ('statuses', 'nulls', 'enums', 'branches', 'media', 'styles', 'pages')
 
     def __init__(self):
         self.counts = {name: [0, 0] for name in self.FIELDS}
@@ -408,6 +410,19 @@ def run_operation(synth, server, driver, op, entry, coverage):
               if (p.name, p.location) in exposed and any(p.name in c.arguments.get(p.location, {}) for c in calls)}
     media_sent = {entry['requestBody']['contentType']} if entry.get('requestBody') else set()
     coverage.add_operation(found, covered, calls, styles, media_sent, key=op.key)
+    # A paged list (the manifest's `pagination`) is also read through its
+    # pages method, over several pages (pages.py).
+    if entry.get('pagination'):
+        base = pages.base_page(calls)
+        built, why = pages.plans(entry['pagination'], base) if base else (None, 'no success page was synthesized')
+        coverage.add('pages', 1 if built else 0, 1)
+        if built is None:
+            failures.append(('pages', f'harness: cannot page: {why}'))
+        for mode, plan in built or []:
+            paged = call_plans.Call(op.key, len(calls), mode, 0, 0, copy.deepcopy(calls[0].arguments), response=base, pages=plan)
+            for location in ('query',):
+                paged.arguments.get(location, {}).pop(plan.parameter, None)
+            calls.append(paged)
     for call in calls:
         failures += run_call(server, driver, op, call, entry)
         if driver.process.poll() is not None:
@@ -426,6 +441,8 @@ def run_call(server, driver, op, call, entry):
     outcome = server.result()
     if result is None:
         return [('driver', 'no result line (crashed or timed out)')]
+    if call.pages is not None:
+        return [(f'{call.mode}.{location}', rule) for location, rule in list(outcome.failures) + pages.result_failures(result, call.pages)]
     found = list(outcome.failures)
     if not outcome.arrived and result.get('outcome') == 'ok':
         found.append(('request', 'the server got no request'))

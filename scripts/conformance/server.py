@@ -35,6 +35,7 @@ Each failure is kept as (location, rule), e.g. ('query.expand', 'missing');
 orchestrator, which checks the driver's report against that response.
 """
 import base64
+import copy
 import email.parser
 import email.policy
 import json
@@ -52,6 +53,7 @@ from openapi_core.validation.request.validators import V30RequestValidator, V31R
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
 import brackets
+import pages as pages_module
 import oas
 import styles
 from compare import DROPPABLE, differences
@@ -160,6 +162,8 @@ class ConformanceServer:
             op, call, entry = self.expected
             self.method_is_head = method == 'HEAD'
             outcome = self.outcome
+            if call.pages is not None:
+                return self.handle_page(op, call, entry, method, target, headers, body, outcome)
             if outcome.arrived:
                 outcome.failures.append(('request', 'more than one request for the call'))
             outcome.arrived = True
@@ -172,6 +176,30 @@ class ConformanceServer:
             sent = self.respond(call, headers, outcome)
             outcome.sent = sent
             return sent
+
+    def handle_page(self, op, call, entry, method, target, headers, body, outcome):
+        """A request of a paged call (pages.py): checked with the cursor the
+        previous page gave, answered with the next planned page."""
+        plan = call.pages
+        index = plan.served
+        plan.served += 1
+        outcome.arrived = True
+        if index >= len(plan.pages):
+            outcome.failures.append(('request', f'a request for page {index + 1} after the last page ({len(plan.pages)})'))
+            return Sent(500, 'text/plain', 'text', 'no such page', b'no such page')
+        expected = copy.copy(call)
+        expected.arguments = pages_module.arguments_for(call.arguments, plan, index)
+        check = _RequestCheck(self, op, expected, entry, method, target, headers, body)
+        try:
+            check.run()
+        except Exception as error:  # a harness defect must not pass silently
+            check.fail('request', f'checker error {type(error).__name__}: {error}')
+        outcome.failures.extend((f'page{index + 1}.{location}', rule) for location, rule in check.failures)
+        value, page_headers = plan.pages[index]
+        sent = encode_body(call.response.media_type, value, call)
+        sent.status, sent.headers = call.response.status.code, dict(page_headers)
+        outcome.sent = sent
+        return sent
 
     def respond(self, call, headers, outcome):
         """The planned response of `call` as it goes out."""

@@ -59,6 +59,9 @@ public enum ConformanceDriver {
             result["call"] = members["call"] ?? .null
             var arguments = try ConformanceArguments(members["arguments"] ?? .object([:]))
             if case .string(let mediaType)? = members["stream"] { arguments.eventStream = mediaType }
+            if case .object(let pages)? = members["pages"] {
+                if case .int(let stop)? = pages["stopAfter"] { arguments.pagesStopAfter = stop } else { arguments.pagesStopAfter = 0 }
+            }
             do {
                 let outcome = try await call(key, serverURL, arguments)
                 result["outcome"] = "ok"
@@ -122,6 +125,10 @@ public struct ConformanceArguments: Sendable {
     /// request line's `stream`): the call goes through the operation's
     /// events method. Nil: through its plain method.
     public internal(set) var eventStream: String?
+    /// The request line's `pages`: the call goes through the operation's
+    /// pages method and reports every page (0), or the first `stopAfter`
+    /// (then stops iterating). Nil: a plain call.
+    public internal(set) var pagesStopAfter: Int?
     /// The elements of a request body sent as a sequence (the arguments'
     /// `bodyEvents`); nil when the call sends its body whole.
     let bodyEventValues: [JSONValue]?

@@ -93,6 +93,19 @@ struct ConformanceDriverRenderer {
         }
         let call = "try await client.\(SwiftName.unescaped(operation.responseMethodName))(\(arguments.joined(separator: ", ")))"
         let success = operation.responses.filter(\.isSuccess)
+        // A call the harness asks to page (the request line's `pages`) goes
+        // through the pages method: every page, or the first `stopAfter`.
+        if let pagination = operation.pagination {
+            writer.block("if let stopAfter = arguments.pagesStopAfter") { writer in
+                writer.line("var pages: [JSONValue] = []")
+                writer.line("let sequence = try client.\(SwiftName.unescaped(pagination.methodName))(\(arguments.joined(separator: ", ")))")
+                writer.block("for try await page in sequence") { writer in
+                    writer.line("pages.append(try JSONValue(encoding: page))")
+                    writer.line("if pages.count == stopAfter { break }")
+                }
+                writer.line("return ConformanceOutcome(status: 200, body: .json(.object([\"pages\": .array(pages)])))")
+            }
+        }
         // A streamed operation is called through its streamed method: each
         // element as it arrives, the first one told to the harness at once.
         func renderSuccess(into writer: inout SwiftWriter) {
@@ -218,6 +231,7 @@ struct ConformanceDriverRenderer {
         var streaming: Bool
         var events: [String]
         var requestEvents: RequestEvents?
+        var pagination: Pagination?
 
         // `operationId` and `requestBody` are written even when null.
         func encode(to encoder: any Encoder) throws {
@@ -230,9 +244,19 @@ struct ConformanceDriverRenderer {
             try container.encode(streaming, forKey: .streaming)
             try container.encode(events, forKey: .events)
             try container.encodeIfPresent(requestEvents, forKey: .requestEvents)
+            try container.encodeIfPresent(pagination, forKey: .pagination)
         }
 
-        enum CodingKeys: String, CodingKey { case key, operationId, requestBody, parameters, responses, streaming, events, requestEvents }
+        enum CodingKeys: String, CodingKey { case key, operationId, requestBody, parameters, responses, streaming, events, requestEvents, pagination }
+    }
+
+    /// How the operation's pages method follows its pages (wire names).
+    private struct Pagination: Encodable {
+        var style: String
+        var parameter: String
+        var items: String?
+        var member: String?
+        var itemId: String?
     }
 
     /// A request body the events method takes as a sequence of elements.
@@ -278,7 +302,10 @@ struct ConformanceDriverRenderer {
                     return Response(status: response.status, decoding: decoding)
                 },
                 streaming: operation.streaming != nil, events: operation.events?.mediaTypes ?? [],
-                requestEvents: operation.requestEvents.map { RequestEvents(contentType: $0.contentType, format: $0.format, typed: $0.elementType != nil) })
+                requestEvents: operation.requestEvents.map { RequestEvents(contentType: $0.contentType, format: $0.format, typed: $0.elementType != nil) },
+                pagination: operation.pagination.map {
+                    Pagination(style: $0.style.rawValue, parameter: $0.cursorWireName, items: $0.itemsWireName, member: $0.pagePropertyWireName, itemId: $0.itemIDWireName)
+                })
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

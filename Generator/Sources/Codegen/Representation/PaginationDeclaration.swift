@@ -45,6 +45,13 @@ public struct PaginationDeclaration: Sendable, Hashable {
     public var itemIDProperty: String?
     /// Whether ``itemIDProperty`` is optional.
     public var itemIDIsOptional: Bool
+    /// The wire names of the items member, the page member and the item's
+    /// id member (the conformance driver's manifest).
+    public var itemsWireName: String?
+    /// See ``itemsWireName``.
+    public var pagePropertyWireName: String?
+    /// See ``itemsWireName``.
+    public var itemIDWireName: String?
     /// What was found, in words, for `clientgen lint`'s note and the
     /// method's documentation: "`starting_after` from the last item's `id`
     /// while `has_more`".

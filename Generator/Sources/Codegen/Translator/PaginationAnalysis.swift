@@ -111,7 +111,7 @@ enum PaginationAnalysis {
         {
             var result = declaration(.lastItem, cursor: after, page: page, pageProperty: hasMore,
                                      summary: "`\(after.wireName)` from the last item's `id` while `has_more`")
-            (result.itemIDProperty, result.itemIDIsOptional) = (id.name, id.type.isOptional)
+            (result.itemIDProperty, result.itemIDIsOptional, result.itemIDWireName) = (id.name, id.type.isOptional, id.wireName)
             return result
         }
         // A documented Link header and a page number.
@@ -167,7 +167,7 @@ enum PaginationAnalysis {
             }
             var result = declaration(.lastItem, cursor: cursor, page: page, pageProperty: hasMore,
                                      summary: "`\(parameterName)` from the last item's `\(field("itemId") ?? "id")` while `\(hasMoreName)`")
-            (result.itemIDProperty, result.itemIDIsOptional, result.isDeclared) = (id.name, id.type.isOptional, true)
+            (result.itemIDProperty, result.itemIDIsOptional, result.itemIDWireName, result.isDeclared) = (id.name, id.type.isOptional, id.wireName, true)
             return (result, nil)
         case .link:
             guard isInteger(cursor.type) || unwrapped(cursor.type) == .named("String") else {
@@ -235,7 +235,8 @@ enum PaginationAnalysis {
             style: style, methodName: "", cursorLabel: cursor.label, cursorWireName: cursor.wireName, cursorType: unwrapped(cursor.type),
             itemType: page.itemType, itemsProperty: page.itemsProperty?.name, itemsPropertyIsOptional: page.itemsProperty?.type.isOptional ?? false,
             pageProperty: pageProperty?.name, pagePropertyIsOptional: pageProperty?.type.isOptional ?? false,
-            itemIDProperty: nil, itemIDIsOptional: false, summary: summary, isDeclared: false)
+            itemIDProperty: nil, itemIDIsOptional: false, itemsWireName: page.itemsProperty?.wireName, pagePropertyWireName: pageProperty?.wireName,
+            itemIDWireName: nil, summary: summary, isDeclared: false)
     }
 
     private static func documentsLinkHeader(_ spec: OpenAPIModel.Operation, document: OpenAPIDocument) -> Bool {

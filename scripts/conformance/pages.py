@@ -1,0 +1,187 @@
+"""Paged lists: the calls that go through a client's pages method.
+
+An operation whose manifest entry has `pagination` (how the client's
+`...Pages` method follows the list: the style, the query parameter the
+cursor goes back in, the page's items member, the page member that says
+what comes next, the item's id member) gets three more calls, each
+answered with several pages built from a page the plan synthesized for a
+success status:
+
+* `pages-end`: pages of 3, 2 and 1 items, the last ending the list by the
+  convention (no next cursor, `has_more` false, no `rel="next"` link, the
+  offset reaching `total`);
+* `pages-empty`: pages of 3 and 2 items that say more follows, then an
+  empty page that still says so: the client must stop at the empty page;
+* `pages-stop`: the driver stops iterating after the first page, and no
+  second request may come.
+
+Each request is checked as any request of the call (`_RequestCheck`), with
+the cursor the previous page gave in the cursor parameter (absent on the
+first) and every other argument as the call passed it; the driver reports
+each page it read, and every item must arrive once, in order.
+"""
+import copy
+from dataclasses import dataclass, field
+
+from compare import differences
+
+VARIANTS = (('pages-end', (3, 2, 1), 0), ('pages-empty', (3, 2, 0), 0), ('pages-stop', (3, 2, 1), 1))
+
+
+@dataclass
+class PagePlan:
+    """What one paged call's server answers and expects."""
+    style: str
+    parameter: str
+    pages: list            # [(page value, {header: text})], answered in order
+    cursors: list          # the cursor request k must carry (None: absent)
+    stop_after: int        # pages the driver reads (0: all)
+    items_member: str = None
+    templates: list = field(default_factory=list)  # each item's template index in the synthesized page, in order
+    base_defaults: dict = field(default_factory=dict)   # the synthesized page's, at `response.body...`
+    base_nulls: set = field(default_factory=set)
+    served: int = 0
+    failures: list = field(default_factory=list)
+
+    @property
+    def expected_requests(self):
+        return self.stop_after or len(self.pages)
+
+    def expected_items(self):
+        read = self.pages[:self.expected_requests]
+        return [item for value, _ in read for item in _items(value, self.items_member)]
+
+
+def _items(value, member):
+    if member is None:
+        return value if isinstance(value, list) else []
+    return (value or {}).get(member) or [] if isinstance(value, dict) else []
+
+
+def base_page(calls):
+    """A success page the plan synthesized (a JSON value), or None."""
+    for call in calls:
+        response = call.response
+        if call.error is None and response is not None and response.error is None and 200 <= response.status.code < 300 \
+                and response.media_type and 'json' in response.media_type and response.value is not None:
+            return response
+    return None
+
+
+def plans(pagination, base):
+    """[(mode, PagePlan)], or a reason none can be built."""
+    style, parameter = pagination['style'], pagination['parameter']
+    items_member, member, item_id = pagination.get('items'), pagination.get('member'), pagination.get('itemId')
+    template_items = _items(base.value, items_member)
+    if not template_items:
+        return None, 'the synthesized page has no item to page with'
+    result = []
+    for mode, sizes, stop in VARIANTS:
+        count = 0
+        pages, cursors, templates = [], [], []
+        ends_early = sizes[-1] == 0
+        for index, size in enumerate(sizes):
+            last = index == len(sizes) - 1
+            items = []
+            for _ in range(size):
+                template = count % len(template_items)
+                item = copy.deepcopy(template_items[template])
+                # Told apart by their id where they have one of a kind the harness can vary.
+                key = item_id or 'id'
+                if isinstance(item, dict) and isinstance(item.get(key), str):
+                    item[key] = f'{mode}-item-{count}'
+                elif isinstance(item, dict) and isinstance(item.get(key), int) and not isinstance(item.get(key), bool):
+                    item[key] = 1000 + count
+                items.append(item)
+                templates.append(template)
+                count += 1
+            value = copy.deepcopy(base.value)
+            if items_member is None:
+                value = items
+            else:
+                value[items_member] = items
+            headers = dict(base.headers)
+            more = not last or ends_early
+            if style == 'cursor':
+                value[member] = f'{mode}-cursor-{index + 1}' if more else None
+                if value[member] is None:
+                    value.pop(member)
+                cursors.append(None if index == 0 else f'{mode}-cursor-{index}')
+            elif style == 'lastItem':
+                value[member] = more
+                cursors.append(None if index == 0 else pages[-1][0][items_member][-1][item_id or 'id'])
+            elif style == 'link':
+                headers = {k: v for k, v in headers.items() if k.lower() != 'link'}
+                if more:
+                    headers['Link'] = f'<https://api.example.invalid/next?{parameter}={index + 2}&other=1>; rel="next", <https://api.example.invalid/last?{parameter}=9>; rel="last"'
+                cursors.append(None if index == 0 else str(index + 1))
+            elif style == 'offset':
+                total = sum(sizes) + (5 if ends_early else 0)
+                value[member] = total
+                cursors.append(None if index == 0 else sum(sizes[:index]))
+            else:
+                return None, f'unknown pagination style {style!r}'
+            pages.append((value, headers))
+        result.append((mode, PagePlan(style, parameter, pages, cursors, stop, items_member, templates,
+                                      dict(base.defaults or {}), set(base.null_members or ()))))
+    return result, None
+
+
+def arguments_for(arguments, plan, index):
+    """The call's arguments as request `index` must carry them."""
+    expected = copy.deepcopy(arguments)
+    query = expected.setdefault('query', {})
+    query.pop(plan.parameter, None)
+    cursor = plan.cursors[index]
+    if cursor is not None:
+        query[plan.parameter] = int(cursor) if plan.style == 'link' and isinstance(cursor, str) and cursor.isdigit() else cursor
+    return expected
+
+
+def result_failures(result, plan):
+    """[(location, rule)] of the driver's report of a paged call."""
+    if result.get('outcome') != 'ok':
+        return [(result.get('stage') or 'driver', f'driver {result.get("stage")}: {result.get("error")}')]
+    body = result.get('body')
+    if not isinstance(body, dict) or not isinstance(body.get('pages'), list):
+        return [('response.pages', f'the driver did not go through the pages method (body {str(body)[:80]})')]
+    found = list(plan.failures)
+    reported = body['pages']
+    if len(reported) != plan.expected_requests:
+        found.append(('response.pages', f'{len(reported)} pages read, expected {plan.expected_requests}'))
+    if plan.served != plan.expected_requests:
+        found.append(('request', f'{plan.served} page requests, expected {plan.expected_requests}'))
+    items = [item for page in reported for item in _items(page, plan.items_member)]
+    expected = plan.expected_items()
+    if len(items) != len(expected):
+        found.append(('response.items', f'{len(items)} items arrived, expected {len(expected)} (each once, in order)'))
+    else:
+        # A page is a response: a member sent as null may read back absent
+        # (compare.py), as in every other call's response.
+        nulls = set()
+
+        def collect(value, where):
+            if isinstance(value, dict):
+                for key, member in value.items():
+                    if member is None:
+                        nulls.add(f'{where}.{key}')
+                    collect(member, f'{where}.{key}')
+            elif isinstance(value, list):
+                for index, element in enumerate(value):
+                    collect(element, f'{where}[{index}]')
+        collect(expected, 'response.items')
+        # What the synthesized page's items allow (a default read back, a
+        # member added for a oneOf branch dropped, a null read as absent),
+        # carried to each item made from them.
+        prefix = 'response.body' + (f'.{plan.items_member}' if plan.items_member else '')
+        defaults = {}
+        for index, template in enumerate(plan.templates[:len(expected)]):
+            head = f'{prefix}[{template}]'
+            for location, value in plan.base_defaults.items():
+                if location == head or location.startswith(head + '.') or location.startswith(head + '['):
+                    defaults[f'response.items[{index}]' + location[len(head):]] = value
+            for location in plan.base_nulls:
+                if location == head or location.startswith(head + '.') or location.startswith(head + '['):
+                    nulls.add(f'response.items[{index}]' + location[len(head):])
+        found += differences(expected, items, 'response.items', defaults=defaults, null_members=nulls)
+    return found
