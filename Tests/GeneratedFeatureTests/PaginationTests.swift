@@ -70,9 +70,104 @@ import FoundationNetworking
             let end = min(start + pageSize, ids.count)
             let last = end > start ? #","last_id":"\#(ids[end - 1])""# : ""
             return .respond(status: 200, headers: json, body: #"{"rows":\#(Self.json(ids[start..<end]))\#(last),"has_more":\#(end < ids.count)}"#)
+        case "/pages/done":
+            // The iterator is there on the last page too: `done` ends it.
+            let start = Int(query["iterator"]?.dropFirst(1) ?? "0") ?? 0
+            let end = min(start + pageSize, ids.count)
+            return .respond(status: 200, headers: json, body: #"{"data":\#(Self.json(ids[start..<end])),"done":\#(end >= ids.count),"iterator":"i\#(end)"}"#)
+        case "/pages/next-uri":
+            let start = Int(query["PageToken"]?.dropFirst(2) ?? "0") ?? 0
+            let number = Int(query["Page"] ?? "0") ?? 0
+            let end = min(start + pageSize, ids.count)
+            let next = end < ids.count ? #""/pages/next-uri?PageSize=\#(pageSize)&Page=\#(number + 1)&PageToken=PT\#(end)""# : "null"
+            return .respond(status: 200, headers: json, body: #"{"calls":\#(Self.json(ids[start..<end])),"page":\#(number),"next_page_uri":\#(next)}"#)
+        case "/pages/hal":
+            let number = Int(query["pageNumber"] ?? "1") ?? 1
+            let start = min((number - 1) * pageSize, ids.count)
+            let end = min(start + pageSize, ids.count)
+            let next = end < ids.count ? #","next":{"href":"https://api.example.com/pages/hal?pageNumber=\#(number + 1)&pageSize=\#(pageSize)"}"# : ""
+            let links = #"{"self":{"href":"https://api.example.com/pages/hal?pageNumber=\#(number)"}\#(next)}"#
+            return .respond(status: 200, headers: json, body: #"{"_links":\#(links),"data":\#(Self.json(ids[start..<end])),"pagesTotal":3}"#)
+        case "/pages/numbered":
+            let number = Int(query["currentPage"] ?? "1") ?? 1
+            let start = min((number - 1) * pageSize, ids.count)
+            let end = min(start + pageSize, ids.count)
+            let pages = (ids.count + pageSize - 1) / pageSize
+            return .respond(status: 200, headers: json, body: #"{"data":\#(Self.json(ids[start..<end])),"pagination":{"currentPage":\#(number),"pagesTotal":\#(pages)}}"#)
+        case "/pages/numbered-items":
+            let number = Int(query["page"] ?? "0") ?? 0
+            let start = min(number * pageSize, ids.count)
+            let end = min(start + pageSize, ids.count)
+            return .respond(status: 200, headers: json, body: #"{"page":\#(number),"total":\#(ids.count),"transactions":\#(Self.json(ids[start..<end]))}"#)
         default:
             return .respond(status: 404, body: "")
         }
+    }
+
+    /// The conventions a page tells the next by more than one member: a
+    /// flag beside the cursor, the next page's URL in the page (its query
+    /// items, two of them, carried), a page number up to the pages or the
+    /// items in all. No request past the last page, not even after a short
+    /// one.
+    @Test func everyItemArrivesOnceInOrderWhenThePageSaysWhereTheListEnds() async throws {
+        let harness = try Harness()
+        defer { harness.server.shutdown() }
+        let client = harness.client
+        var untilDone: [String] = []
+        for try await item in client.listUntilDonePages().items { untilDone.append(item.id) }
+        var byURI: [String] = []
+        for try await item in client.listByNextURIPages(pageSize: 3).items { byURI.append(item.id) }
+        var byHAL: [String] = []
+        for try await item in client.listByHalLinkPages(pageSize: 3).items { byHAL.append(item.id) }
+        var numbered: [String] = []
+        for try await item in client.listNumberedPages(pageSize: 3).items { numbered.append(item.id) }
+        var numberedItems: [String] = []
+        for try await item in client.listNumberedItemsPages(pageSize: 3).items { numberedItems.append(item.id) }
+        #expect(untilDone == Self.ids && byURI == Self.ids && byHAL == Self.ids && numbered == Self.ids && numberedItems == Self.ids)
+        let targets = harness.server.requests.map(\.target)
+        #expect(targets.filter { $0.hasPrefix("/pages/done") } == ["/pages/done", "/pages/done?iterator=i3", "/pages/done?iterator=i6"])
+        #expect(targets.filter { $0.hasPrefix("/pages/next-uri") } == [
+            "/pages/next-uri?PageSize=3", "/pages/next-uri?PageSize=3&Page=1&PageToken=PT3", "/pages/next-uri?PageSize=3&Page=2&PageToken=PT6",
+        ])
+        #expect(targets.filter { $0.hasPrefix("/pages/hal") } == ["/pages/hal?pageSize=3", "/pages/hal?pageNumber=2&pageSize=3", "/pages/hal?pageNumber=3&pageSize=3"])
+        #expect(targets.filter { $0.hasPrefix("/pages/numbered?") } == [
+            "/pages/numbered?pageSize=3", "/pages/numbered?currentPage=2&pageSize=3", "/pages/numbered?currentPage=3&pageSize=3",
+        ])
+        #expect(targets.filter { $0.hasPrefix("/pages/numbered-items") } == [
+            "/pages/numbered-items?pageSize=3", "/pages/numbered-items?page=1&pageSize=3", "/pages/numbered-items?page=2&pageSize=3",
+        ])
+    }
+
+    /// A list numbered by page, started where the app says, goes on from
+    /// there; pages of a list counted in items, started past its first,
+    /// end at the total too.
+    @Test func aPageNumberTheAppGivesIsWhereTheListStarts() async throws {
+        let harness = try Harness()
+        defer { harness.server.shutdown() }
+        var numbered: [String] = []
+        for try await item in harness.client.listNumberedPages(currentPage: 2, pageSize: 3).items { numbered.append(item.id) }
+        var numberedItems: [String] = []
+        for try await item in harness.client.listNumberedItemsPages(page: 1, pageSize: 3).items { numberedItems.append(item.id) }
+        #expect(numbered == Array(Self.ids[3...]) && numberedItems == Array(Self.ids[3...]))
+        #expect(harness.server.requests.count == 4)
+    }
+
+    /// A next link that carries none of the query items the list pages by
+    /// cannot be followed as the operation's call: it would fetch the first
+    /// page again. The sequence stops with a typed error that says so.
+    @Test func aNextLinkWithoutThePagingItemsStopsWithATypedError() async throws {
+        let harness = try Harness(reply: { request in
+            request.path == "/pages/next-uri"
+                ? .respond(status: 200, headers: [("Content-Type", "application/json")], body: #"{"calls":[{"id":"a"}],"next_page_uri":"/pages/next-uri?Other=1"}"#)
+                : nil
+        })
+        defer { harness.server.shutdown() }
+        var ids: [String] = []
+        await #expect(throws: PaginationError.nextLinkUnfollowable(operationID: "listByNextURI", parameters: ["Page", "PageToken"])) {
+            for try await item in harness.client.listByNextURIPages().items { ids.append(item.id) }
+        }
+        #expect(ids.isEmpty && harness.server.requests.count == 1)
+        #expect(!String(describing: PaginationError.nextLinkUnfollowable(operationID: "listByNextURI", parameters: ["Page"])).contains("Other=1"))
     }
 
     @Test func everyItemArrivesOnceInOrderByEachConvention() async throws {

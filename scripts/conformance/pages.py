@@ -1,24 +1,27 @@
 """Paged lists: the calls that go through a client's pages method.
 
 An operation whose manifest entry has `pagination` (how the client's
-`...Pages` method follows the list: the style, the query parameter the
-cursor goes back in, the page's items member, the page member that says
-what comes next, the item's id member) gets three more calls, each
-answered with several pages built from a page the plan synthesized for a
-success status:
+`...Pages` method follows the list: the style, the query parameters a next
+request fills, the page's items member, the page members that say what
+comes next (dotted wire paths), the item's id member) gets three more
+calls, each answered with several pages built from a page the plan
+synthesized for a success status:
 
 * `pages-end`: pages of 3, 2 and 1 items, the last ending the list by the
-  convention (no next cursor, `has_more` false, no `rel="next"` link, the
-  offset reaching `total`);
+  convention (no next cursor, or a `done`/`has_more` flag that ends it
+  while a cursor is still given; `has_more` false; no next link in the
+  `Link` header or the page; the offset reaching `total`; the page number
+  reaching the pages, or the items, in all);
 * `pages-empty`: pages of 3 and 2 items that say more follows, then an
   empty page that still says so: the client must stop at the empty page;
 * `pages-stop`: the driver stops iterating after the first page, and no
   second request may come.
 
 Each request is checked as any request of the call (`_RequestCheck`), with
-the cursor the previous page gave in the cursor parameter (absent on the
-first) and every other argument as the call passed it; the driver reports
-each page it read, and every item must arrive once, in order.
+what the previous page gave in the parameters it fills (none on the
+first: the call's own are left out) and every other argument as the call
+passed it; the driver reports each page it read, and every item must
+arrive once, in order.
 """
 import copy
 from dataclasses import dataclass, field
@@ -32,9 +35,9 @@ VARIANTS = (('pages-end', (3, 2, 1), 0), ('pages-empty', (3, 2, 0), 0), ('pages-
 class PagePlan:
     """What one paged call's server answers and expects."""
     style: str
-    parameter: str
+    parameters: list       # the query parameters a next request fills
     pages: list            # [(page value, {header: text})], answered in order
-    cursors: list          # the cursor request k must carry (None: absent)
+    cursors: list          # what request k must carry in them ({} on the first: the app's own, here none)
     stop_after: int        # pages the driver reads (0: all)
     items_member: str = None
     templates: list = field(default_factory=list)  # each item's template index in the synthesized page, in order
@@ -58,6 +61,27 @@ def _items(value, member):
     return (value or {}).get(member) or [] if isinstance(value, dict) else []
 
 
+def _set(value, path, member):
+    """Sets the member at a dotted wire path, making the objects on the way."""
+    keys = path.split('.')
+    for key in keys[:-1]:
+        if not isinstance(value.get(key), dict):
+            value[key] = {}
+        value = value[key]
+    value[keys[-1]] = member
+
+
+def _remove(value, path):
+    """Removes the member at a dotted path; inside an object (`_links.next.href`),
+    the object that holds it (`next`), as a page without a next leaves it out."""
+    keys = path.split('.')
+    holder_keys = keys[:-2] if len(keys) > 1 else []
+    for key in holder_keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    if isinstance(value, dict):
+        value.pop(keys[-2] if len(keys) > 1 else keys[-1], None)
+
+
 def base_page(calls):
     """A success page the plan synthesized (a JSON value), or None."""
     for call in calls:
@@ -72,6 +96,7 @@ def plans(pagination, base):
     """[(mode, PagePlan)], or a reason none can be built."""
     style, parameter = pagination['style'], pagination['parameter']
     items_member, member, item_id = pagination.get('items'), pagination.get('member'), pagination.get('itemId')
+    linked = pagination.get('parameters') or []
     template_items = _items(base.value, items_member)
     if not template_items:
         return None, 'the synthesized page has no item to page with'
@@ -103,26 +128,51 @@ def plans(pagination, base):
             headers = dict(base.headers)
             more = not last or ends_early
             if style == 'cursor':
-                value[member] = f'{mode}-cursor-{index + 1}' if more else None
-                if value[member] is None:
-                    value.pop(member)
-                cursors.append(None if index == 0 else f'{mode}-cursor-{index}')
+                flag = pagination.get('flag')
+                if flag:
+                    # The flag alone ends the list: the last page still gives a cursor.
+                    _set(value, member, f'{mode}-cursor-{index + 1}')
+                    _set(value, flag, (not more) if pagination.get('flagEndsList') else more)
+                elif more:
+                    _set(value, member, f'{mode}-cursor-{index + 1}')
+                else:
+                    _remove(value, member)
+                cursors.append({} if index == 0 else {parameter: f'{mode}-cursor-{index}'})
             elif style == 'lastItem':
-                value[member] = more
-                cursors.append(None if index == 0 else pages[-1][0][items_member][-1][item_id or 'id'])
+                _set(value, member, more)
+                cursors.append({} if index == 0 else {parameter: pages[-1][0][items_member][-1][item_id or 'id']})
             elif style == 'link':
-                headers = {k: v for k, v in headers.items() if k.lower() != 'link'}
-                if more:
-                    headers['Link'] = f'<https://api.example.invalid/next?{parameter}={index + 2}&other=1>; rel="next", <https://api.example.invalid/last?{parameter}=9>; rel="last"'
-                cursors.append(None if index == 0 else str(index + 1))
+                # Each query item of the next URL, the integers numbered, the
+                # strings told apart by page; and one the call does not take.
+                def carried(page_index):
+                    return {p['name']: (page_index + 2 if p['integer'] else f'{mode}-{p["name"]}-{page_index + 2}') for p in linked}
+                target = 'https://api.example.invalid/next?' + '&'.join(f'{name}={value}' for name, value in carried(index).items()) + '&other=1'
+                if member is None:
+                    headers = {k: v for k, v in headers.items() if k.lower() != 'link'}
+                    if more:
+                        headers['Link'] = f'<{target}>; rel="next", <https://api.example.invalid/last?{parameter}=9>; rel="last"'
+                elif more:
+                    _set(value, member, target)
+                else:
+                    _remove(value, member)
+                cursors.append({} if index == 0 else carried(index - 1))
             elif style == 'offset':
                 total = sum(sizes) + (5 if ends_early else 0)
-                value[member] = total
-                cursors.append(None if index == 0 else sum(sizes[:index]))
+                _set(value, pagination['total'], total)
+                cursors.append({} if index == 0 else {parameter: sum(sizes[:index])})
+            elif style == 'pageNumber':
+                first = pagination['first']
+                _set(value, member, first + index)
+                if pagination.get('totalCountsPages'):
+                    total = len(sizes) + (2 if ends_early else 0)
+                else:
+                    total = sum(sizes) + (5 if ends_early else 0)
+                _set(value, pagination['total'], total)
+                cursors.append({} if index == 0 else {parameter: first + index})
             else:
                 return None, f'unknown pagination style {style!r}'
             pages.append((value, headers))
-        result.append((mode, PagePlan(style, parameter, pages, cursors, stop, items_member, templates,
+        result.append((mode, PagePlan(style, [p['name'] for p in linked] or [parameter], pages, cursors, stop, items_member, templates,
                                       dict(base.defaults or {}), set(base.null_members or ()))))
     return result, None
 
@@ -131,10 +181,9 @@ def arguments_for(arguments, plan, index):
     """The call's arguments as request `index` must carry them."""
     expected = copy.deepcopy(arguments)
     query = expected.setdefault('query', {})
-    query.pop(plan.parameter, None)
-    cursor = plan.cursors[index]
-    if cursor is not None:
-        query[plan.parameter] = int(cursor) if plan.style == 'link' and isinstance(cursor, str) and cursor.isdigit() else cursor
+    for name in plan.parameters:
+        query.pop(name, None)
+    query.update(plan.cursors[index])
     return expected
 
 

@@ -117,13 +117,33 @@ PLANTS = {
     'pages-cursor-not-passed': (
         "a pages method that sends every request with the app's own cursor, not the one the previous page gave",
         'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
-        '                fetched = try await fetch(sent)',
-        '                fetched = try await fetch(pagesRead == 0 ? sent : nil)'),
+        '                fetched = try await fetch(sent, largestPage)',
+        '                fetched = try await fetch(pagesRead == 0 ? sent : nil, largestPage)'),
     'pages-empty-page-not-ending': (
         'a pages method that goes on past an empty page that still gives a cursor',
         'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
-        'guard let next = fetched.next, !itemsOf(fetched.page).isEmpty else {',
+        'guard let next = fetched.next, count > 0 else {',
         'guard let next = fetched.next else {'),
+    'pages-done-ignored': (
+        "a cursor list whose page says it is done followed to the cursor it still gives (Svix's done)",
+        'Generator/Sources/Codegen/Renderer/ClientRenderer+Operations.swift',
+        'next = pagination.flagEndsList ? "\\(flag) == true ? nil : \\(nextName)"',
+        'next = pagination.flagEndsList ? nextName'),
+    'pages-link-one-parameter': (
+        "a next page's URL whose query items after the first are not carried (Twilio's PageToken beside Page)",
+        'Generator/Sources/Codegen/Renderer/ClientRenderer+Operations.swift',
+        'let linked = Dictionary(pagination.linkParameters.map',
+        'let linked = Dictionary(pagination.linkParameters.prefix(1).map'),
+    'pages-short-page-counted-full': (
+        'a list numbered by page whose items total is compared with this page alone, so a short last page asks for one more',
+        'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
+        'multipliedReportingOverflow(by: max(largestPage, itemsOnPage))',
+        'multipliedReportingOverflow(by: itemsOnPage)'),
+    'pages-first-page-assumed-one': (
+        "a list numbered from 0 read as numbered from 1 (the parameter's minimum and default ignored)",
+        'Generator/Sources/Codegen/Translator/PaginationAnalysis.swift',
+        'if let minimum = schema.minimum, minimum == 0 || minimum == 1 { return Int(minimum) }',
+        'if schema.minimum != nil || schema.defaultValue != nil { return 1 }'),
     'positional-part-named': (
         'a multipart/mixed part by position sent with a form-data Content-Disposition',
         'Runtime/Sources/ClientRuntime/Encoding/MultipartForm.swift',

@@ -420,8 +420,8 @@ def run_operation(synth, server, driver, op, entry, coverage):
             failures.append(('pages', f'harness: cannot page: {why}'))
         for mode, plan in built or []:
             paged = call_plans.Call(op.key, len(calls), mode, 0, 0, copy.deepcopy(calls[0].arguments), response=base, pages=plan)
-            for location in ('query',):
-                paged.arguments.get(location, {}).pop(plan.parameter, None)
+            for name in plan.parameters:
+                paged.arguments.get('query', {}).pop(name, None)
             calls.append(paged)
     for call in calls:
         failures += run_call(server, driver, op, call, entry)

@@ -137,6 +137,46 @@ extension Client {
         }
     }
 
+    /// Every page of `listTransactions`, each fetched when the app iterates to it, and `.items`, its items one at a
+    /// time. The spec pages by `page` after the page's `page` (the first is 0) up to `total` items: each next request
+    /// is the same call with the next page's number in `page`; the sequence ends at a page without a next, or an empty
+    /// page.
+    public func listTransactionsPages(
+        month: String? = nil,
+        from: String? = nil,
+        to: String? = nil,
+        accountID: LowercaseUUID? = nil,
+        page: Int32? = nil,
+        pageSize: Int32? = nil
+    ) -> Pages<TransactionList, Transaction, Int32> {
+        Pages(
+            operationID: "listTransactions",
+            first: page,
+            items: { _page in _page.transactions }
+        ) { cursor, largestPage in
+            let response = try await listTransactionsWithResponse(
+                month: month,
+                from: from,
+                to: to,
+                accountID: accountID,
+                page: cursor,
+                pageSize: pageSize
+            )
+            let _page = response.body
+            let items = _page.transactions
+            return (
+                _page,
+                PageNumbering.next(
+                    after: _page.page,
+                    first: 0,
+                    itemsTotal: _page.total,
+                    itemsOnPage: items.count,
+                    largestPage: largestPage
+                )
+            )
+        }
+    }
+
     /// Update a transaction's category or notes
     ///
     /// Partially updates one transaction. The body may carry `category` and/or

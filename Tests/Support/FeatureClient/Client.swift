@@ -165,6 +165,21 @@ public protocol APIProtocol: Sendable {
 
     /// `GET /pages/off`: Looks paged; x-pagination false turns it off.
     func listNotPaged(cursor: String?) async throws -> ListNotPagedResponse
+
+    /// `GET /pages/done`: Pages by an iterator answered with the next and done (Svix).
+    func listUntilDone(iterator: String?) async throws -> ListUntilDoneResponse
+
+    /// `GET /pages/next-uri`: Pages by the next page's URI in the page, two query items of it (Twilio).
+    func listByNextURI(pageSize: Int?, page: Int?, pageToken: String?) async throws -> ListByNextURIResponse
+
+    /// `GET /pages/hal`: Pages by a HAL link to the next page (Adyen).
+    func listByHalLink(pageNumber: Int32?, pageSize: Int32?) async throws -> ListByHalLinkResponse
+
+    /// `GET /pages/numbered`: Pages by a page number from 1 up to the pages in all (api.video).
+    func listNumbered(currentPage: Int?, pageSize: Int?) async throws -> ListNumberedResponse
+
+    /// `GET /pages/numbered-items`: Pages by a page number from 0 up to the items in all (Safepocket).
+    func listNumberedItems(page: Int32?, pageSize: Int32?) async throws -> ListNumberedItemsResponse
 }
 
 extension Client: APIProtocol {}
@@ -439,22 +454,66 @@ extension Client {
             security: [],
             memberNames: memberNames
         )
+        /// `GET /pages/done`
+        public static let listUntilDone = OperationDescriptor(
+            id: "listUntilDone",
+            method: .get,
+            pathTemplate: "/pages/done",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/next-uri`
+        public static let listByNextURI = OperationDescriptor(
+            id: "listByNextURI",
+            method: .get,
+            pathTemplate: "/pages/next-uri",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/hal`
+        public static let listByHalLink = OperationDescriptor(
+            id: "listByHALLink",
+            method: .get,
+            pathTemplate: "/pages/hal",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/numbered`
+        public static let listNumbered = OperationDescriptor(
+            id: "listNumbered",
+            method: .get,
+            pathTemplate: "/pages/numbered",
+            security: [],
+            memberNames: memberNames
+        )
+        /// `GET /pages/numbered-items`
+        public static let listNumberedItems = OperationDescriptor(
+            id: "listNumberedItems",
+            method: .get,
+            pathTemplate: "/pages/numbered-items",
+            security: [],
+            memberNames: memberNames
+        )
 
         /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
         public static let memberNames: Set<String> = [
+            "_links",
             "access_token",
             "anything",
             "attributes",
             "boss",
             "byName",
+            "calls",
             "caption",
             "channel",
             "code",
             "color",
             "coupon",
             "created_on",
+            "currentPage",
             "data",
             "discount",
+            "done",
             "expr",
             "extra",
             "file",
@@ -462,10 +521,12 @@ extension Client {
             "grant_type",
             "groups",
             "has_more",
+            "href",
             "id",
             "id_or_name",
             "image",
             "items",
+            "iterator",
             "kind",
             "known",
             "label",
@@ -480,11 +541,16 @@ extension Client {
             "meta",
             "n",
             "name",
+            "next",
             "next_cursor",
+            "next_page_uri",
             "note",
             "op",
             "owner",
+            "page",
             "page_size",
+            "pagesTotal",
+            "pagination",
             "pet",
             "price",
             "quantity",
@@ -495,6 +561,7 @@ extension Client {
             "rows",
             "scope",
             "secret",
+            "self",
             "shape",
             "sig",
             "size",
@@ -508,6 +575,7 @@ extension Client {
             "thumb",
             "thumbnail",
             "total",
+            "transactions",
             "updated_at",
             "value",
             "用户"
@@ -552,7 +620,12 @@ extension Client {
             listLinked,
             listByOffset,
             listDeclared,
-            listNotPaged
+            listNotPaged,
+            listUntilDone,
+            listByNextURI,
+            listByHalLink,
+            listNumbered,
+            listNumberedItems
         ]
     }
 

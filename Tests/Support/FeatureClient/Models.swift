@@ -1260,3 +1260,227 @@ public struct ListNotPagedResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.nextCursor, forKey: "next_cursor")
     }
 }
+
+public struct ListUntilDoneResponse: Codable, Hashable, Sendable {
+    public let data: [PageItem]
+    public let done: Bool
+    public let iterator: String?
+
+    public init(data: [PageItem], done: Bool, iterator: String? = nil) {
+        self.data = data
+        self.done = done
+        self.iterator = iterator
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decode([PageItem].self, forKey: "data")
+        self.done = try container.decode(Bool.self, forKey: "done")
+        self.iterator = try container.decodeIfPresent(String.self, forKey: "iterator")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.done, forKey: "done")
+        try container.encodeIfPresent(self.iterator, forKey: "iterator")
+    }
+}
+
+public struct ListByNextURIResponse: Codable, Hashable, Sendable {
+    public let calls: [PageItem]?
+    public let page: Int?
+    public let nextPageURI: URL?
+
+    public init(calls: [PageItem]? = nil, page: Int? = nil, nextPageURI: URL? = nil) {
+        self.calls = calls
+        self.page = page
+        self.nextPageURI = nextPageURI
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.calls = try container.decodeIfPresent([PageItem].self, forKey: "calls")
+        self.page = try container.decodeIfPresent(Int.self, forKey: "page")
+        self.nextPageURI = try container.decodeIfPresent(URL.self, forKey: "next_page_uri")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.calls, forKey: "calls")
+        try container.encodeIfPresent(self.page, forKey: "page")
+        try container.encodeIfPresent(self.nextPageURI, forKey: "next_page_uri")
+    }
+}
+
+public struct ListByHalLinkResponse: Codable, Hashable, Sendable {
+    public let links: ListByHalLinkResponse.Links2?
+    public let data: [PageItem]?
+    public let pagesTotal: Int32
+
+    public init(links: ListByHalLinkResponse.Links2? = nil, data: [PageItem]? = nil, pagesTotal: Int32) {
+        self.links = links
+        self.data = data
+        self.pagesTotal = pagesTotal
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.links = try container.decodeIfPresent(ListByHalLinkResponse.Links2.self, forKey: "_links")
+        self.data = try container.decodeIfPresent([PageItem].self, forKey: "data")
+        self.pagesTotal = try container.decode(Int32.self, forKey: "pagesTotal")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encodeIfPresent(self.links, forKey: "_links")
+        try container.encodeIfPresent(self.data, forKey: "data")
+        try container.encode(self.pagesTotal, forKey: "pagesTotal")
+    }
+
+    public struct Links2: Codable, Hashable, Sendable {
+        public let self_: ListByHalLinkResponse.Links2.Self_?
+        public let next: ListByHalLinkResponse.Links2.Next?
+
+        public init(self_: ListByHalLinkResponse.Links2.Self_? = nil, next: ListByHalLinkResponse.Links2.Next? = nil) {
+            self.self_ = self_
+            self.next = next
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.self_ = try container.decodeIfPresent(ListByHalLinkResponse.Links2.Self_.self, forKey: "self")
+            self.next = try container.decodeIfPresent(ListByHalLinkResponse.Links2.Next.self, forKey: "next")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encodeIfPresent(self.self_, forKey: "self")
+            try container.encodeIfPresent(self.next, forKey: "next")
+        }
+
+        public struct Self_: Codable, Hashable, Sendable {
+            public let href: String?
+
+            public init(href: String? = nil) {
+                self.href = href
+            }
+
+            /// Decodes a value from its JSON members.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+                self.href = try container.decodeIfPresent(String.self, forKey: "href")
+            }
+
+            /// Encodes the value's JSON members; absent optionals are left out.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: DynamicCodingKey.self)
+                try container.encodeIfPresent(self.href, forKey: "href")
+            }
+        }
+
+        public struct Next: Codable, Hashable, Sendable {
+            public let href: String?
+
+            public init(href: String? = nil) {
+                self.href = href
+            }
+
+            /// Decodes a value from its JSON members.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+                self.href = try container.decodeIfPresent(String.self, forKey: "href")
+            }
+
+            /// Encodes the value's JSON members; absent optionals are left out.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: DynamicCodingKey.self)
+                try container.encodeIfPresent(self.href, forKey: "href")
+            }
+        }
+    }
+}
+
+public struct ListNumberedResponse: Codable, Hashable, Sendable {
+    public let data: [PageItem]
+    public let pagination: ListNumberedResponse.Pagination
+
+    public init(data: [PageItem], pagination: ListNumberedResponse.Pagination) {
+        self.data = data
+        self.pagination = pagination
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.data = try container.decode([PageItem].self, forKey: "data")
+        self.pagination = try container.decode(ListNumberedResponse.Pagination.self, forKey: "pagination")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.data, forKey: "data")
+        try container.encode(self.pagination, forKey: "pagination")
+    }
+
+    public struct Pagination: Codable, Hashable, Sendable {
+        public let currentPage: Int
+        public let pagesTotal: Int
+
+        public init(currentPage: Int, pagesTotal: Int) {
+            self.currentPage = currentPage
+            self.pagesTotal = pagesTotal
+        }
+
+        /// Decodes a value from its JSON members.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+            self.currentPage = try container.decode(Int.self, forKey: "currentPage")
+            self.pagesTotal = try container.decode(Int.self, forKey: "pagesTotal")
+        }
+
+        /// Encodes the value's JSON members; absent optionals are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: DynamicCodingKey.self)
+            try container.encode(self.currentPage, forKey: "currentPage")
+            try container.encode(self.pagesTotal, forKey: "pagesTotal")
+        }
+    }
+}
+
+public struct ListNumberedItemsResponse: Codable, Hashable, Sendable {
+    public let page: Int32
+    public let total: Int64
+    public let transactions: [PageItem]
+
+    public init(page: Int32, total: Int64, transactions: [PageItem]) {
+        self.page = page
+        self.total = total
+        self.transactions = transactions
+    }
+
+    /// Decodes a value from its JSON members.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DynamicCodingKey.self)
+        self.page = try container.decode(Int32.self, forKey: "page")
+        self.total = try container.decode(Int64.self, forKey: "total")
+        self.transactions = try container.decode([PageItem].self, forKey: "transactions")
+    }
+
+    /// Encodes the value's JSON members; absent optionals are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(self.page, forKey: "page")
+        try container.encode(self.total, forKey: "total")
+        try container.encode(self.transactions, forKey: "transactions")
+    }
+}

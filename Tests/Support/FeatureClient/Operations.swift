@@ -544,15 +544,16 @@ extension Client {
 
     /// Every page of `listByCursor`, each fetched when the app iterates to it, and `.items`, its items one at a time.
     /// The spec pages by `cursor` from the page's `next_cursor`: each next request is the same call with that cursor in
-    /// `cursor`; the sequence ends at a page without one, or an empty page.
+    /// `cursor`; the sequence ends at a page without a next, or an empty page.
     public func listByCursorPages(
         cursor: String? = nil,
         kind: String? = nil
     ) -> Pages<ListByCursorResponse, PageItem, String> {
-        Pages(operationID: "listByCursor", first: cursor, items: { page in page.data }) { cursor in
-            let response = try await listByCursorWithResponse(cursor: cursor, kind: kind)
+        Pages(operationID: "listByCursor", first: cursor, items: { page in page.data }) { _cursor in
+            let response = try await listByCursorWithResponse(cursor: _cursor, kind: kind)
             let page = response.body
-            return (page, (page.nextCursor as String?).flatMap { $0.isEmpty ? nil : $0 })
+            let next = (page.nextCursor as String?).flatMap { $0.isEmpty ? nil : $0 }
+            return (page, next)
         }
     }
 
@@ -579,7 +580,7 @@ extension Client {
 
     /// Every page of `listAfter`, each fetched when the app iterates to it, and `.items`, its items one at a time. The
     /// spec pages by `starting_after` from the last item's `id` while `has_more`: each next request is the same call
-    /// with that cursor in `startingAfter`; the sequence ends at a page without one, or an empty page.
+    /// with that cursor in `startingAfter`; the sequence ends at a page without a next, or an empty page.
     public func listAfterPages(
         startingAfter: String? = nil,
         limit: Int? = nil
@@ -588,7 +589,7 @@ extension Client {
             let response = try await listAfterWithResponse(startingAfter: cursor, limit: limit)
             let page = response.body
             let items = page.data
-            return (page, page.hasMore ? items.last?.id : nil)
+            return (page, page.hasMore == true ? items.last?.id : nil)
         }
     }
 
@@ -611,13 +612,23 @@ extension Client {
     }
 
     /// Every page of `listLinked`, each fetched when the app iterates to it, and `.items`, its items one at a time. The
-    /// spec pages by `page` from the `Link` header's `rel="next"`: each next request is the same call with that cursor
-    /// in `page`; the sequence ends at a page without one, or an empty page.
-    public func listLinkedPages(page: Int? = nil, perPage: Int? = nil) -> Pages<[PageItem], PageItem, Int> {
-        Pages(operationID: "listLinked", first: page, items: { page in page }) { cursor in
-            let response = try await listLinkedWithResponse(page: cursor, perPage: perPage)
-            let page = response.body
-            return (page, LinkHeader.nextQueryValue(response.headerFields, name: "page").flatMap { Int($0) })
+    /// spec pages by `page` from the `Link` header's `rel="next"`: each next request is the same call with the next
+    /// page's URL's query items in `page`; the sequence ends at a page without a next, or an empty page.
+    public func listLinkedPages(page: Int? = nil, perPage: Int? = nil) -> Pages<[PageItem], PageItem, String> {
+        Pages(operationID: "listLinked", first: nil, items: { _page in _page }) { cursor in
+            let response = try await listLinkedWithResponse(
+                page: cursor.map { PageLink.queryValue($0, name: "page").flatMap { Int($0) } } ?? page,
+                perPage: perPage
+            )
+            let _page = response.body
+            return (
+                _page,
+                try PageLink.followable(
+                    PageLink.next(in: response.headerFields),
+                    names: ["page"],
+                    operationID: "listLinked"
+                )
+            )
         }
     }
 
@@ -644,7 +655,7 @@ extension Client {
 
     /// Every page of `listByOffset`, each fetched when the app iterates to it, and `.items`, its items one at a time.
     /// The spec pages by `offset` advanced by the items read, up to the page's `total`: each next request is the same
-    /// call with that cursor in `offset`; the sequence ends at a page without one, or an empty page.
+    /// call with that cursor in `offset`; the sequence ends at a page without a next, or an empty page.
     public func listByOffsetPages(offset: Int? = nil, limit: Int? = nil) -> Pages<ListByOffsetResponse, PageItem, Int> {
         Pages(operationID: "listByOffset", first: offset, items: { page in page.items ?? [] }) { cursor in
             let response = try await listByOffsetWithResponse(offset: cursor, limit: limit)
@@ -674,12 +685,13 @@ extension Client {
 
     /// Every page of `listDeclared`, each fetched when the app iterates to it, and `.items`, its items one at a time.
     /// The spec pages by `after` from the page's `last_id` (`x-pagination`): each next request is the same call with
-    /// that cursor in `after`; the sequence ends at a page without one, or an empty page.
+    /// that cursor in `after`; the sequence ends at a page without a next, or an empty page.
     public func listDeclaredPages(after: String? = nil) -> Pages<ListDeclaredResponse, PageItem, String> {
         Pages(operationID: "listDeclared", first: after, items: { page in page.rows }) { cursor in
             let response = try await listDeclaredWithResponse(after: cursor)
             let page = response.body
-            return (page, (page.lastID as String?).flatMap { $0.isEmpty ? nil : $0 })
+            let next = (page.lastID as String?).flatMap { $0.isEmpty ? nil : $0 }
+            return (page, next)
         }
     }
 
@@ -697,6 +709,236 @@ extension Client {
         switch response.status {
         case 200: return response.success(try response.decodeJSON(ListNotPagedResponse.self))
         default: throw response.undocumented()
+        }
+    }
+
+    /// Pages by an iterator answered with the next and done (Svix).
+    public func listUntilDone(iterator: String? = nil) async throws -> ListUntilDoneResponse {
+        try await listUntilDoneWithResponse(iterator: iterator).body
+    }
+
+    /// `listUntilDone`, returning the status and headers too.
+    public func listUntilDoneWithResponse(iterator: String? = nil) async throws -> Response<ListUntilDoneResponse> {
+        var request = RequestBuilder(Operations.listUntilDone)
+        try request.addQuery("iterator", iterator)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListUntilDoneResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listUntilDone`, each fetched when the app iterates to it, and `.items`, its items one at a time.
+    /// The spec pages by `iterator` from the page's `iterator` while not `done`: each next request is the same call
+    /// with that cursor in `iterator`; the sequence ends at a page without a next, or an empty page.
+    public func listUntilDonePages(iterator: String? = nil) -> Pages<ListUntilDoneResponse, PageItem, String> {
+        Pages(operationID: "listUntilDone", first: iterator, items: { page in page.data }) { cursor in
+            let response = try await listUntilDoneWithResponse(iterator: cursor)
+            let page = response.body
+            let next = (page.iterator as String?).flatMap { $0.isEmpty ? nil : $0 }
+            return (page, page.done == true ? nil : next)
+        }
+    }
+
+    /// Pages by the next page's URI in the page, two query items of it (Twilio).
+    public func listByNextURI(
+        pageSize: Int? = nil,
+        page: Int? = nil,
+        pageToken: String? = nil
+    ) async throws -> ListByNextURIResponse {
+        try await listByNextURIWithResponse(pageSize: pageSize, page: page, pageToken: pageToken).body
+    }
+
+    /// `listByNextURI`, returning the status and headers too.
+    public func listByNextURIWithResponse(
+        pageSize: Int? = nil,
+        page: Int? = nil,
+        pageToken: String? = nil
+    ) async throws -> Response<ListByNextURIResponse> {
+        try core.validateRequest(Operations.listByNextURI) { validator in
+            try validator.check(page, at: "query.Page", ValueConstraints(minimum: 0))
+        }
+        var request = RequestBuilder(Operations.listByNextURI)
+        try request.addQuery("PageSize", pageSize)
+        try request.addQuery("Page", page)
+        try request.addQuery("PageToken", pageToken)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListByNextURIResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listByNextURI`, each fetched when the app iterates to it, and `.items`, its items one at a time.
+    /// The spec pages by `Page`, `PageToken` from the URL in the page's `next_page_uri`: each next request is the same
+    /// call with the next page's URL's query items in `page`, `pageToken`; the sequence ends at a page without a next,
+    /// or an empty page.
+    public func listByNextURIPages(
+        pageSize: Int? = nil,
+        page: Int? = nil,
+        pageToken: String? = nil
+    ) -> Pages<ListByNextURIResponse, PageItem, String> {
+        Pages(operationID: "listByNextURI", first: nil, items: { _page in _page.calls ?? [] }) { cursor in
+            let response = try await listByNextURIWithResponse(
+                pageSize: pageSize,
+                page: cursor.map { PageLink.queryValue($0, name: "Page").flatMap { Int($0) } } ?? page,
+                pageToken: cursor.map { PageLink.queryValue($0, name: "PageToken") } ?? pageToken
+            )
+            let _page = response.body
+            return (
+                _page,
+                try PageLink.followable(
+                    (_page.nextPageURI as URL?)?.absoluteString,
+                    names: ["Page", "PageToken"],
+                    operationID: "listByNextURI"
+                )
+            )
+        }
+    }
+
+    /// Pages by a HAL link to the next page (Adyen).
+    public func listByHalLink(pageNumber: Int32? = nil, pageSize: Int32? = nil) async throws -> ListByHalLinkResponse {
+        try await listByHalLinkWithResponse(pageNumber: pageNumber, pageSize: pageSize).body
+    }
+
+    /// `listByHalLink`, returning the status and headers too.
+    public func listByHalLinkWithResponse(
+        pageNumber: Int32? = nil,
+        pageSize: Int32? = nil
+    ) async throws -> Response<ListByHalLinkResponse> {
+        var request = RequestBuilder(Operations.listByHalLink)
+        try request.addQuery("pageNumber", pageNumber)
+        try request.addQuery("pageSize", pageSize)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListByHalLinkResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listByHalLink`, each fetched when the app iterates to it, and `.items`, its items one at a time.
+    /// The spec pages by `pageNumber` from the URL in the page's `_links.next.href`: each next request is the same call
+    /// with the next page's URL's query items in `pageNumber`; the sequence ends at a page without a next, or an empty
+    /// page.
+    public func listByHalLinkPages(
+        pageNumber: Int32? = nil,
+        pageSize: Int32? = nil
+    ) -> Pages<ListByHalLinkResponse, PageItem, String> {
+        Pages(operationID: "listByHALLink", first: nil, items: { page in page.data ?? [] }) { cursor in
+            let response = try await listByHalLinkWithResponse(
+                pageNumber: cursor.map { PageLink.queryValue(
+                    $0,
+                    name: "pageNumber"
+                ).flatMap { Int32($0) } } ?? pageNumber,
+                pageSize: pageSize
+            )
+            let page = response.body
+            return (
+                page,
+                try PageLink.followable(
+                    page.links?.next?.href as String?,
+                    names: ["pageNumber"],
+                    operationID: "listByHALLink"
+                )
+            )
+        }
+    }
+
+    /// Pages by a page number from 1 up to the pages in all (api.video).
+    public func listNumbered(currentPage: Int? = nil, pageSize: Int? = nil) async throws -> ListNumberedResponse {
+        try await listNumberedWithResponse(currentPage: currentPage, pageSize: pageSize).body
+    }
+
+    /// `listNumbered`, returning the status and headers too.
+    public func listNumberedWithResponse(
+        currentPage: Int? = nil,
+        pageSize: Int? = nil
+    ) async throws -> Response<ListNumberedResponse> {
+        var request = RequestBuilder(Operations.listNumbered)
+        try request.addQuery("currentPage", currentPage)
+        try request.addQuery("pageSize", pageSize)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListNumberedResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listNumbered`, each fetched when the app iterates to it, and `.items`, its items one at a time.
+    /// The spec pages by `currentPage` after the page's `pagination.currentPage` (the first is 1) up to
+    /// `pagination.pagesTotal` pages: each next request is the same call with the next page's number in `currentPage`;
+    /// the sequence ends at a page without a next, or an empty page.
+    public func listNumberedPages(
+        currentPage: Int? = nil,
+        pageSize: Int? = nil
+    ) -> Pages<ListNumberedResponse, PageItem, Int> {
+        Pages(operationID: "listNumbered", first: currentPage, items: { page in page.data }) { cursor in
+            let response = try await listNumberedWithResponse(currentPage: cursor, pageSize: pageSize)
+            let page = response.body
+            return (
+                page,
+                PageNumbering.next(after: page.pagination.currentPage, first: 1, pagesTotal: page.pagination.pagesTotal)
+            )
+        }
+    }
+
+    /// Pages by a page number from 0 up to the items in all (Safepocket).
+    public func listNumberedItems(
+        page: Int32? = nil,
+        pageSize: Int32? = nil
+    ) async throws -> ListNumberedItemsResponse {
+        try await listNumberedItemsWithResponse(page: page, pageSize: pageSize).body
+    }
+
+    /// `listNumberedItems`, returning the status and headers too.
+    public func listNumberedItemsWithResponse(
+        page: Int32? = nil,
+        pageSize: Int32? = nil
+    ) async throws -> Response<ListNumberedItemsResponse> {
+        try core.validateRequest(Operations.listNumberedItems) { validator in
+            try validator.check(page, at: "query.page", ValueConstraints(minimum: 0))
+        }
+        var request = RequestBuilder(Operations.listNumberedItems)
+        try request.addQuery("page", page)
+        try request.addQuery("pageSize", pageSize)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(try response.decodeJSON(ListNumberedItemsResponse.self))
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listNumberedItems`, each fetched when the app iterates to it, and `.items`, its items one at a
+    /// time. The spec pages by `page` after the page's `page` (the first is 0) up to `total` items: each next request
+    /// is the same call with the next page's number in `page`; the sequence ends at a page without a next, or an empty
+    /// page.
+    public func listNumberedItemsPages(
+        page: Int32? = nil,
+        pageSize: Int32? = nil
+    ) -> Pages<ListNumberedItemsResponse, PageItem, Int32> {
+        Pages(
+            operationID: "listNumberedItems",
+            first: page,
+            items: { _page in _page.transactions }
+        ) { cursor, largestPage in
+            let response = try await listNumberedItemsWithResponse(page: cursor, pageSize: pageSize)
+            let _page = response.body
+            let items = _page.transactions
+            return (
+                _page,
+                PageNumbering.next(
+                    after: _page.page,
+                    first: 0,
+                    itemsTotal: _page.total,
+                    itemsOnPage: items.count,
+                    largestPage: largestPage
+                )
+            )
         }
     }
 }
@@ -770,6 +1012,31 @@ extension APIProtocol {
     /// `listNotPaged` with its optional arguments left out.
     public func listNotPaged() async throws -> ListNotPagedResponse {
         try await listNotPaged(cursor: nil)
+    }
+
+    /// `listUntilDone` with its optional arguments left out.
+    public func listUntilDone() async throws -> ListUntilDoneResponse {
+        try await listUntilDone(iterator: nil)
+    }
+
+    /// `listByNextURI` with its optional arguments left out.
+    public func listByNextURI() async throws -> ListByNextURIResponse {
+        try await listByNextURI(pageSize: nil, page: nil, pageToken: nil)
+    }
+
+    /// `listByHalLink` with its optional arguments left out.
+    public func listByHalLink() async throws -> ListByHalLinkResponse {
+        try await listByHalLink(pageNumber: nil, pageSize: nil)
+    }
+
+    /// `listNumbered` with its optional arguments left out.
+    public func listNumbered() async throws -> ListNumberedResponse {
+        try await listNumbered(currentPage: nil, pageSize: nil)
+    }
+
+    /// `listNumberedItems` with its optional arguments left out.
+    public func listNumberedItems() async throws -> ListNumberedItemsResponse {
+        try await listNumberedItems(page: nil, pageSize: nil)
     }
 }
 

@@ -127,11 +127,30 @@ extension ClientRenderer {
     /// previous page gave in place of the app's.
     func renderPagesMethod(_ operation: OperationDeclaration, _ pagination: PaginationDeclaration, into writer: inout SwiftWriter) {
         let (parameters, _) = signature(operation)
+        // The closure's own names, none a parameter's label (a `page` or
+        // `cursor` parameter is read inside it).
+        var labels = Set(operation.parameters.map { SwiftName.unescaped($0.label) })
+        func local(_ base: String) -> String {
+            var name = base
+            while labels.contains(name) { name = "_" + name }
+            labels.insert(name)
+            return name
+        }
+        let (cursorName, responseName, pageName, itemsName, nextName) = (local("cursor"), local("response"), local("page"), local("items"), local("next"))
+        let largestName = local("largestPage")
+        let countsItems = pagination.style == .pageNumber && !pagination.totalCountsPages
+        let linked = Dictionary(pagination.linkParameters.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
         var arguments: [String] = []
         for argument in operation.arguments {
             switch argument {
-            case .parameter(let parameter) where parameter.label == pagination.cursorLabel && parameter.location == .query:
-                arguments.append("\(SwiftName.unescaped(parameter.label)): " + (parameter.isOptional ? "cursor" : "cursor ?? \(parameter.label)"))
+            case .parameter(let parameter) where parameter.location == .query && linked[parameter.label] != nil:
+                // The next page's URL fills it, or leaves it out.
+                let name = SwiftLiteral.string(parameter.wireName)
+                let type = linked[parameter.label]?.type ?? .named("String")
+                let value = type == .named("String") ? "PageLink.queryValue($0, name: \(name))" : "PageLink.queryValue($0, name: \(name)).flatMap { \(type)($0) }"
+                arguments.append("\(SwiftName.unescaped(parameter.label)): \(cursorName).\(parameter.isOptional ? "map" : "flatMap") { \(value) } ?? \(parameter.label)")
+            case .parameter(let parameter) where parameter.label == pagination.cursorLabel && parameter.location == .query && pagination.style != .link:
+                arguments.append("\(SwiftName.unescaped(parameter.label)): " + (parameter.isOptional ? cursorName : "\(cursorName) ?? \(parameter.label)"))
             case .parameter(let parameter):
                 arguments.append("\(SwiftName.unescaped(parameter.label)): \(parameter.label)")
             case .body:
@@ -140,37 +159,59 @@ extension ClientRenderer {
         }
         let page = operation.success.bodyType
         let cursor = pagination.cursorType.description
-        let items = pagination.itemsProperty.map { "page.\($0)" + (pagination.itemsPropertyIsOptional ? " ?? []" : "") } ?? "page"
+        let items = pagination.itemsProperty.map { "\(pageName).\($0)" + (pagination.itemsPropertyIsOptional ? " ?? []" : "") } ?? pageName
+        let member = pagination.member?.expression(from: pageName) ?? pageName
+        var lines: [String] = []
         let next: String
         switch pagination.style {
         case .cursor:
-            let property = "page.\(pagination.pageProperty ?? "")"
-            next = "(\(property) as String?).flatMap { $0.isEmpty ? nil : $0 }"
+            lines.append("let \(nextName) = (\(member) as String?).flatMap { $0.isEmpty ? nil : $0 }")
+            if let flag = pagination.flag?.expression(from: pageName) {
+                next = pagination.flagEndsList ? "\(flag) == true ? nil : \(nextName)" : "\(flag) == true ? \(nextName) : nil"
+            } else {
+                next = nextName
+            }
         case .lastItem:
-            let hasMore = "page.\(pagination.pageProperty ?? "")" + (pagination.pagePropertyIsOptional ? " == true" : "")
-            next = "\(hasMore) ? items.last?.\(pagination.itemIDProperty ?? "id") : nil"
+            lines.append("let \(itemsName) = \(items)")
+            next = "\(member) == true ? \(itemsName).last?.\(pagination.itemIDProperty ?? "id") : nil"
         case .link:
-            next = "LinkHeader.nextQueryValue(response.headerFields, name: \(SwiftLiteral.string(pagination.cursorWireName))).flatMap { \(cursor)($0) }"
+            let source = pagination.member == nil ? "PageLink.next(in: \(responseName).headerFields)"
+                : pagination.linkMemberIsURL ? "(\(member) as URL?)?.absoluteString" : "\(member) as String?"
+            let names = pagination.linkParameters.map { SwiftLiteral.string($0.wireName) }.joined(separator: ", ")
+            next = "try PageLink.followable(\(source), names: [\(names)], operationID: \(SwiftLiteral.string(operation.id)))"
         case .offset:
             // Without a total, the list ends at an empty page.
-            let total = "page.\(pagination.pageProperty ?? "")"
-            next = pagination.pagePropertyIsOptional ? "\(total).map { next < $0 } ?? true ? next : nil" : "next < \(total) ? next : nil"
+            lines.append("let \(itemsName) = \(items)")
+            lines.append("let \(nextName) = (\(cursorName) ?? 0) + \(cursor)(\(itemsName).count)")
+            let total = pagination.total?.expression(from: pageName) ?? pageName
+            next = pagination.total?.isOptional ?? false ? "\(total).map { \(nextName) < $0 } ?? true ? \(nextName) : nil" : "\(nextName) < \(total) ? \(nextName) : nil"
+        case .pageNumber:
+            let total = pagination.total?.expression(from: pageName) ?? pageName
+            if pagination.totalCountsPages {
+                next = "PageNumbering.next(after: \(member), first: \(pagination.firstPageNumber), pagesTotal: \(total))"
+            } else {
+                lines.append("let \(itemsName) = \(items)")
+                next = "PageNumbering.next(after: \(member), first: \(pagination.firstPageNumber), itemsTotal: \(total), itemsOnPage: \(itemsName).count, largestPage: \(largestName))"
+            }
         }
+        let carriedIn = pagination.style == .link
+            ? "the next page's URL's query items in " + pagination.linkParameters.map { "`\(SwiftName.unescaped($0.label))`" }.joined(separator: ", ")
+            : pagination.style == .pageNumber ? "the next page's number in `\(SwiftName.unescaped(pagination.cursorLabel))`"
+            : "that cursor in `\(SwiftName.unescaped(pagination.cursorLabel))`"
         writer.line("")
         writer.documentation("""
             Every page of `\(SwiftName.unescaped(operation.methodName))`, each fetched when the app iterates to it, and \
             `.items`, its items one at a time. The spec pages by \(pagination.summary)\(pagination.isDeclared ? " (`x-pagination`)" : ""): \
-            each next request is the same call with that cursor in `\(SwiftName.unescaped(pagination.cursorLabel))`; the \
-            sequence ends at a page without one, or an empty page.
+            each next request is the same call with \(carriedIn); the sequence ends at a page without a next, or an empty page.
             """)
         if operation.isDeprecated { writer.line("@available(*, deprecated)") }
+        let first = pagination.style == .link ? "nil" : pagination.cursorLabel
         writer.block("\(access) func \(pagination.methodName)(\(parameters)) -> Pages<\(page), \(pagination.itemType), \(cursor)>") { writer in
-            writer.closure("Pages(operationID: \(SwiftLiteral.string(operation.id)), first: \(pagination.cursorLabel), items: { page in \(items) }) { cursor in") { writer in
-                writer.line("let response = try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments.joined(separator: ", ")))")
-                writer.line("let page = response.body")
-                if pagination.style == .lastItem || pagination.style == .offset { writer.line("let items = \(items)") }
-                if pagination.style == .offset { writer.line("let next = (cursor ?? 0) + \(cursor)(items.count)") }
-                writer.line("return (page, \(next))")
+            writer.closure("Pages(operationID: \(SwiftLiteral.string(operation.id)), first: \(first), items: { \(pageName) in \(items) }) { \(cursorName)" + (countsItems ? ", \(largestName)" : "") + " in") { writer in
+                writer.line("let \(responseName) = try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments.joined(separator: ", ")))")
+                writer.line("let \(pageName) = \(responseName).body")
+                for line in lines { writer.line(line) }
+                writer.line("return (\(pageName), \(next))")
             }
         }
     }

@@ -255,8 +255,24 @@ struct ConformanceDriverRenderer {
         var style: String
         var parameter: String
         var items: String?
+        /// Dotted wire paths: the cursor, `has_more`, the next URL, the
+        /// page's number; the total; the flag beside a cursor.
         var member: String?
+        var total: String?
+        var flag: String?
+        var flagEndsList: Bool?
+        var totalCountsPages: Bool?
+        var first: Int?
+        /// `link`: the query items the next URL carries.
+        var parameters: [LinkParameter]?
         var itemId: String?
+    }
+
+    /// A query item of a `link` style's next URL, and whether it is an
+    /// integer.
+    private struct LinkParameter: Encodable {
+        var name: String
+        var integer: Bool
     }
 
     /// A request body the events method takes as a sequence of elements.
@@ -304,7 +320,11 @@ struct ConformanceDriverRenderer {
                 streaming: operation.streaming != nil, events: operation.events?.mediaTypes ?? [],
                 requestEvents: operation.requestEvents.map { RequestEvents(contentType: $0.contentType, format: $0.format, typed: $0.elementType != nil) },
                 pagination: operation.pagination.map {
-                    Pagination(style: $0.style.rawValue, parameter: $0.cursorWireName, items: $0.itemsWireName, member: $0.pagePropertyWireName, itemId: $0.itemIDWireName)
+                    Pagination(
+                        style: $0.style.rawValue, parameter: $0.cursorWireName, items: $0.itemsWireName, member: $0.member?.wirePath,
+                        total: $0.total?.wirePath, flag: $0.flag?.wirePath, flagEndsList: $0.flag == nil ? nil : $0.flagEndsList,
+                        totalCountsPages: $0.total == nil ? nil : $0.totalCountsPages, first: $0.style == .pageNumber ? $0.firstPageNumber : nil,
+                        parameters: $0.style == .link ? $0.linkParameters.map { LinkParameter(name: $0.wireName, integer: $0.type != .named("String")) } : nil, itemId: $0.itemIDWireName)
                 })
         }
         let encoder = JSONEncoder()

@@ -64,7 +64,7 @@ final class ModelTranslator {
     /// takes the suffix, a nested type of such a name keeps it (it shadows
     /// nothing its members use).
     static let runtimeNamesAtTopLevel: Set<String> = [
-        "Pages", "PageItems", "PaginationError", "LinkHeader", "InvalidValueError", "EventStream", "JSONParameter", "UnionMatch",
+        "Pages", "PageItems", "PaginationError", "PageLink", "PageNumbering", "InvalidValueError", "EventStream", "JSONParameter", "UnionMatch",
     ]
 
     /// Prepares names for every component schema of `document`.

@@ -51,3 +51,11 @@ public indirect enum SwiftType: Hashable, Sendable, CustomStringConvertible {
     /// Free-form JSON.
     public static let json = SwiftType.named("JSONValue")
 }
+
+extension SwiftType {
+    /// The type without its `?`: `Int?` -> `Int` (a `Nullable` stays).
+    var withoutOptional: SwiftType {
+        if case .optional(let wrapped) = self { return wrapped.withoutOptional }
+        return self
+    }
+}

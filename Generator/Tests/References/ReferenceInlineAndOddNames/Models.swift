@@ -218,9 +218,9 @@ public struct Appointment: Codable, Hashable, Sendable {
 public struct PagesSchema: Codable, Hashable, Sendable {
     public let data: [EventStreamSchema]?
     public let nextCursor: String?
-    public let link: LinkHeaderSchema?
+    public let link: LinkHeader?
 
-    public init(data: [EventStreamSchema]? = nil, nextCursor: String? = nil, link: LinkHeaderSchema? = nil) {
+    public init(data: [EventStreamSchema]? = nil, nextCursor: String? = nil, link: LinkHeader? = nil) {
         self.data = data
         self.nextCursor = nextCursor
         self.link = link
@@ -231,7 +231,7 @@ public struct PagesSchema: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: DynamicCodingKey.self)
         self.data = try container.decodeIfPresent([EventStreamSchema].self, forKey: "data")
         self.nextCursor = try container.decodeIfPresent(String.self, forKey: "next_cursor")
-        self.link = try container.decodeIfPresent(LinkHeaderSchema.self, forKey: "link")
+        self.link = try container.decodeIfPresent(LinkHeader.self, forKey: "link")
     }
 
     /// Encodes the value's JSON members; absent optionals are left out.
@@ -263,7 +263,7 @@ public struct EventStreamSchema: Codable, Hashable, Sendable {
     }
 }
 
-public struct LinkHeaderSchema: Codable, Hashable, Sendable {
+public struct LinkHeader: Codable, Hashable, Sendable {
     public let rel: String?
 
     public init(rel: String? = nil) {

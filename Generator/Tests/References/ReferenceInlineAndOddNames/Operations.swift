@@ -25,12 +25,13 @@ extension Client {
 
     /// Every page of `listPages`, each fetched when the app iterates to it, and `.items`, its items one at a time. The
     /// spec pages by `cursor` from the page's `next_cursor`: each next request is the same call with that cursor in
-    /// `cursor`; the sequence ends at a page without one, or an empty page.
+    /// `cursor`; the sequence ends at a page without a next, or an empty page.
     public func listPagesPages(cursor: String? = nil) -> Pages<PagesSchema, EventStreamSchema, String> {
-        Pages(operationID: "listPages", first: cursor, items: { page in page.data ?? [] }) { cursor in
-            let response = try await listPagesWithResponse(cursor: cursor)
+        Pages(operationID: "listPages", first: cursor, items: { page in page.data ?? [] }) { _cursor in
+            let response = try await listPagesWithResponse(cursor: _cursor)
             let page = response.body
-            return (page, (page.nextCursor as String?).flatMap { $0.isEmpty ? nil : $0 })
+            let next = (page.nextCursor as String?).flatMap { $0.isEmpty ? nil : $0 }
+            return (page, next)
         }
     }
 }

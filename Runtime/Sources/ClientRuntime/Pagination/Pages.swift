@@ -29,7 +29,7 @@ public struct Pages<Page: Sendable, Item: Sendable, Cursor: Sendable & Equatable
 
     private let operationID: String
     private let first: Cursor?
-    private let fetch: @Sendable (Cursor?) async throws -> Fetched
+    private let fetch: @Sendable (Cursor?, Int) async throws -> Fetched
     private let itemsOf: @Sendable (Page) -> [Item]
 
     /// Pages of `operationID` starting at `first` (the app's own cursor
@@ -38,6 +38,19 @@ public struct Pages<Page: Sendable, Item: Sendable, Cursor: Sendable & Equatable
     public init(
         operationID: String, first: Cursor?, items: @escaping @Sendable (Page) -> [Item],
         fetch: @escaping @Sendable (Cursor?) async throws -> Fetched
+    ) {
+        self.operationID = operationID
+        self.first = first
+        self.itemsOf = items
+        self.fetch = { cursor, _ in try await fetch(cursor) }
+    }
+
+    /// Pages whose `fetch` also takes the most items a page has held so far
+    /// (0 before the first): a list numbered by page, whose total counts
+    /// items, tells a short last page by it.
+    public init(
+        operationID: String, first: Cursor?, items: @escaping @Sendable (Page) -> [Item],
+        fetchWithLargestPage fetch: @escaping @Sendable (Cursor?, Int) async throws -> Fetched
     ) {
         self.operationID = operationID
         self.first = first
@@ -57,9 +70,10 @@ public struct Pages<Page: Sendable, Item: Sendable, Cursor: Sendable & Equatable
     public struct AsyncIterator: AsyncIteratorProtocol {
         let operationID: String
         var cursor: Cursor?
-        let fetch: @Sendable (Cursor?) async throws -> Fetched
+        let fetch: @Sendable (Cursor?, Int) async throws -> Fetched
         let itemsOf: @Sendable (Page) -> [Item]
         var pagesRead = 0
+        var largestPage = 0
         var finished = false
         var pendingError: PaginationError?
 
@@ -74,14 +88,16 @@ public struct Pages<Page: Sendable, Item: Sendable, Cursor: Sendable & Equatable
             let sent = cursor
             let fetched: Fetched
             do {
-                fetched = try await fetch(sent)
+                fetched = try await fetch(sent, largestPage)
             } catch {
                 finished = true
                 throw error
             }
             pagesRead += 1
+            let count = itemsOf(fetched.page).count
+            largestPage = Swift.max(largestPage, count)
             // No cursor, or an empty page: this was the last.
-            guard let next = fetched.next, !itemsOf(fetched.page).isEmpty else {
+            guard let next = fetched.next, count > 0 else {
                 finished = true
                 return fetched.page
             }
@@ -134,29 +150,53 @@ public enum PaginationError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The server answered a page with the cursor it was asked for: the
     /// next request would fetch the same page again.
     case cursorRepeated(operationID: String, page: Int)
+    /// A page's link to the next carries none of the query items the
+    /// operation pages by: following it would fetch the first page again.
+    case nextLinkUnfollowable(operationID: String, parameters: [String])
 
     /// `listCustomers: page 3 gave the cursor it was fetched with; paging stopped`.
     public var description: String {
         switch self {
         case .cursorRepeated(let operationID, let page):
             return "\(operationID): page \(page) gave the cursor it was fetched with; paging stopped rather than fetch it again"
+        case .nextLinkUnfollowable(let operationID, let parameters):
+            return "\(operationID): the link to the next page carries none of the query items \(parameters.joined(separator: ", ")); paging stopped rather than fetch the first page again"
         }
     }
 }
 
-/// The `Link` header (RFC 8288) of a response, for pages linked by
-/// `rel="next"`.
-public enum LinkHeader {
-    /// The value of the query item `name` in the `rel="next"` link of
-    /// `fields`, or nil when there is no next link or it has no such item.
-    public static func nextQueryValue(_ fields: HTTPFields, name: String) -> String? {
+/// The URL of a list's next page, from the `Link` header (RFC 8288,
+/// `rel="next"`) or a member of the page (`next_page_uri`,
+/// `_links.next.href`), and the query items it carries: a generated pages
+/// method sends each next request as the operation's own call, with those
+/// items in the parameters of their names. The URL's host and path are
+/// never requested.
+public enum PageLink {
+    /// The target of the `rel="next"` link of `fields`, or nil.
+    public static func next(in fields: HTTPFields) -> String? {
         guard let field = HTTPField.Name("Link") else { return nil }
         for value in fields[values: field] {
-            for link in links(value) where link.relations.contains("next") {
-                return URLComponents(string: link.target)?.queryItems?.first { $0.name == name }?.value
-            }
+            for link in links(value) where link.relations.contains("next") { return link.target }
         }
         return nil
+    }
+
+    /// `link` when it names a next page the call can be sent for: nil when
+    /// it is nil or empty (the last page); ``PaginationError/nextLinkUnfollowable(operationID:parameters:)``
+    /// when it carries none of the query items `names`, since following it
+    /// as the operation's call would fetch the first page again.
+    public static func followable(_ link: String?, names: [String], operationID: String) throws -> String? {
+        guard let link, !link.isEmpty else { return nil }
+        let items = URLComponents(string: link)?.queryItems ?? []
+        guard items.contains(where: { names.contains($0.name) }) else {
+            throw PaginationError.nextLinkUnfollowable(operationID: operationID, parameters: names)
+        }
+        return link
+    }
+
+    /// The value of the query item `name` of `link`, or nil when it has none.
+    public static func queryValue(_ link: String, name: String) -> String? {
+        URLComponents(string: link)?.queryItems?.first { $0.name == name }?.value
     }
 
     /// The links of one `Link` field value: `<target>; rel="next"; ...`, with
@@ -184,5 +224,44 @@ public enum LinkHeader {
             result.append((target, relations))
         }
         return result
+    }
+}
+
+/// The next page's number of a list whose pages say their own number and
+/// how many pages (or items) there are.
+public enum PageNumbering {
+    /// The number after `number` while it is below `first + pagesTotal`;
+    /// nil after the last page, or when the page does not say its number.
+    /// Without a total, the list ends at an empty page.
+    public static func next<Number: BinaryInteger, Total: BinaryInteger>(after number: Number?, first: Int, pagesTotal: Total?) -> Number? {
+        guard let number, let current = Int(exactly: number) else { return nil }
+        let (next, overflow) = current.addingReportingOverflow(1)
+        guard !overflow else { return nil }
+        if let pagesTotal {
+            guard let total = Int(exactly: pagesTotal) else { return nil }
+            guard next - first < total else { return nil }
+        }
+        return Number(exactly: next)
+    }
+
+    /// The number after `number` while the pages up to it hold fewer than
+    /// `itemsTotal`: the pages before it as full as the largest page read
+    /// (`largestPage`, or this one's `itemsOnPage` when larger), this one
+    /// with `itemsOnPage`. A list whose pages before the app's first were
+    /// fuller than the first it read costs one more request at most,
+    /// answered by an empty page; the count never ends the list early.
+    public static func next<Number: BinaryInteger, Total: BinaryInteger>(
+        after number: Number?, first: Int, itemsTotal: Total?, itemsOnPage: Int, largestPage: Int
+    ) -> Number? {
+        guard let number, let current = Int(exactly: number), current >= first else { return nil }
+        let (next, overflow) = current.addingReportingOverflow(1)
+        guard !overflow else { return nil }
+        if let itemsTotal {
+            guard let total = Int(exactly: itemsTotal) else { return nil }
+            let (before, beforeOverflow) = (current - first).multipliedReportingOverflow(by: max(largestPage, itemsOnPage))
+            let (read, readOverflow) = before.addingReportingOverflow(itemsOnPage)
+            guard !beforeOverflow, !readOverflow, read < total else { return nil }
+        }
+        return Number(exactly: next)
     }
 }
