@@ -24,10 +24,13 @@ passed it; the driver reports each page it read, and every item must
 arrive once, in order.
 """
 import copy
+import re
+import uuid
 from dataclasses import dataclass, field
 
 from compare import differences
 
+_UUID = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}')
 VARIANTS = (('pages-end', (3, 2, 1), 0), ('pages-empty', (3, 2, 0), 0), ('pages-stop', (3, 2, 1), 1))
 
 
@@ -113,7 +116,9 @@ def plans(pagination, base):
                 item = copy.deepcopy(template_items[template])
                 # Told apart by their id where they have one of a kind the harness can vary.
                 key = item_id or 'id'
-                if isinstance(item, dict) and isinstance(item.get(key), str):
+                if isinstance(item, dict) and isinstance(item.get(key), str) and _UUID.fullmatch(item[key]):
+                    item[key] = str(uuid.UUID(int=(VARIANTS.index((mode, sizes, stop)) << 32) + count + 1))
+                elif isinstance(item, dict) and isinstance(item.get(key), str):
                     item[key] = f'{mode}-item-{count}'
                 elif isinstance(item, dict) and isinstance(item.get(key), int) and not isinstance(item.get(key), bool):
                     item[key] = 1000 + count

@@ -71,4 +71,47 @@ import Testing
         let declared = try translate("get:\n  operationId: h\n  x-pagination: {style: cursor, parameter: after, next: next_cursor}\n  parameters: [{name: after, in: query, schema: {type: string}}]\n  \(Self.ok)")
         #expect(declared.operations.first?.pagination?.isDeclared == true)
     }
+
+    /// A page number is followed only where the spec says which page is
+    /// first: read from 1, a list numbered from 0 would lose its first page.
+    @Test func aPageNumberNeedsItsFirstPageFromTheSpec() throws {
+        let page = "{type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Item'}}, page: {type: integer}, total: {type: integer}}}"
+        func numbered(_ schema: String) throws -> PaginationDeclaration? {
+            try translate("get:\n  operationId: listThings\n  parameters: [{name: page, in: query, schema: \(schema)}]\n  \(Self.ok)", page: page)
+                .operations.first?.pagination
+        }
+        #expect(try numbered("{type: integer}") == nil, "the first page not given")
+        #expect(try numbered("{type: integer, minimum: 0}")?.firstPageNumber == 0)
+        #expect(try numbered("{type: integer, default: 1}")?.firstPageNumber == 1)
+        #expect(try numbered("{type: integer, minimum: 0}")?.style == .pageNumber)
+        #expect(try numbered("{type: integer, minimum: 5}") == nil, "a first page that is neither 0 nor 1")
+    }
+
+    /// A list that takes both an offset and a marker (Box's `usemarker`)
+    /// pages by offset, which works without the app asking for markers.
+    @Test func anOffsetWithATotalComesBeforeAMarker() throws {
+        let page = "{type: object, properties: {entries: {type: array, items: {$ref: '#/components/schemas/Item'}}, total_count: {type: integer}, next_marker: {type: string}}}"
+        let client = try translate("""
+            get:
+              operationId: listThings
+              parameters: [{name: marker, in: query, schema: {type: string}}, {name: usemarker, in: query, schema: {type: boolean}}, {name: offset, in: query, schema: {type: integer}}, {name: limit, in: query, schema: {type: integer}}]
+              \(Self.ok)
+            """, page: page)
+        #expect(client.operations.first?.pagination?.style == .offset)
+    }
+
+    /// A next page's URL in the page fills every paging parameter it
+    /// carries; a `format: uri` member is a URL.
+    @Test func aNextURLInThePageFillsItsParameters() throws {
+        let page = "{type: object, properties: {calls: {type: array, items: {$ref: '#/components/schemas/Item'}}, next_page_uri: {type: [string, 'null'], format: uri}}}"
+        let client = try translate("""
+            get:
+              operationId: listThings
+              parameters: [{name: Page, in: query, schema: {type: integer}}, {name: PageToken, in: query, schema: {type: string}}, {name: PageSize, in: query, schema: {type: integer}}]
+              \(Self.ok)
+            """, page: page)
+        let pagination = try #require(client.operations.first?.pagination)
+        #expect(pagination.style == .link && pagination.linkMemberIsURL && pagination.member?.wirePath == "next_page_uri")
+        #expect(pagination.linkParameters.map(\.wireName) == ["Page", "PageToken"])
+    }
 }

@@ -173,7 +173,9 @@ extension ClientRenderer {
             }
         case .lastItem:
             lines.append("let \(itemsName) = \(items)")
-            next = "\(member) == true ? \(itemsName).last?.\(pagination.itemIDProperty ?? "id") : nil"
+            let id = "\(itemsName).last?.\(pagination.itemIDProperty ?? "id")"
+                + (pagination.itemIDIsText ? (pagination.itemIDIsOptional ? "?.description" : ".description") : "")
+            next = "\(member) == true ? \(id) : nil"
         case .link:
             let source = pagination.member == nil ? "PageLink.next(in: \(responseName).headerFields)"
                 : pagination.linkMemberIsURL ? "(\(member) as URL?)?.absoluteString" : "\(member) as String?"

@@ -118,6 +118,9 @@ public struct PaginationDeclaration: Sendable, Hashable {
     public var itemIDProperty: String?
     /// Whether ``itemIDProperty`` is optional.
     public var itemIDIsOptional: Bool
+    /// Whether the item's id is a `LowercaseUUID` whose text is the cursor,
+    /// rather than a `String`.
+    public var itemIDIsText: Bool = false
     /// The wire names of the items member and the item's id member (the
     /// conformance driver's manifest).
     public var itemsWireName: String?

@@ -159,6 +159,7 @@ enum PaginationAnalysis {
                 var result = declaration(.lastItem, cursor: after, page: page, summary: "`\(after.wireName)` from the last item's `id` while `has_more`")
                 result.member = hasMore.member
                 (result.itemIDProperty, result.itemIDIsOptional, result.itemIDWireName) = (id.name, id.type.isOptional, id.wireName)
+                result.itemIDIsText = id.type.withoutOptional != .named("String")
                 return result
             }
             // The next page's URL, in the Link header or the page.
@@ -243,6 +244,7 @@ enum PaginationAnalysis {
                                      summary: "`\(cursor.wireName)` from the last item's `\(field("itemId") ?? "id")` while `\(hasMoreName)`")
                 result.member = hasMore.member
                 (result.itemIDProperty, result.itemIDIsOptional, result.itemIDWireName) = (id.name, id.type.isOptional, id.wireName)
+                result.itemIDIsText = id.type.withoutOptional != .named("String")
             case .link:
                 let url = member("next", isURL)
                 guard parameters.allSatisfy({ isLinkFillable($0.type) }), url != nil || field("next") == nil else {
@@ -300,7 +302,8 @@ enum PaginationAnalysis {
 
         func itemID(_ itemType: SwiftType, wireName: String) -> PropertyDeclaration? {
             guard let structure = PageShape.structure(of: itemType, declarations: declarations) else { return nil }
-            return structure.properties.first { $0.wireName == wireName && $0.type.withoutOptional == .named("String") }
+            // A string, or a `format: uuid` one (Resend's ids), its text the cursor.
+            return structure.properties.first { $0.wireName == wireName && [.named("String"), .named("LowercaseUUID")].contains($0.type.withoutOptional) }
         }
 
         func declaration(_ style: PaginationDeclaration.Style, cursor: ParameterDeclaration, page: PageShape, summary: String) -> PaginationDeclaration {
