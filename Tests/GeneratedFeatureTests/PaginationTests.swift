@@ -99,9 +99,29 @@ import FoundationNetworking
             let start = min(number * pageSize, ids.count)
             let end = min(start + pageSize, ids.count)
             return .respond(status: 200, headers: json, body: #"{"page":\#(number),"total":\#(ids.count),"transactions":\#(Self.json(ids[start..<end]))}"#)
+        case "/pages/or-none":
+            // Pages while there are items, then 204 No Content.
+            let start = Int(query["cursor"]?.dropFirst(1) ?? "0") ?? 0
+            guard start < ids.count else { return .respond(status: 204, body: "") }
+            let end = min(start + pageSize, ids.count)
+            return .respond(status: 200, headers: json, body: #"{"data":\#(Self.json(ids[start..<end])),"next_cursor":"c\#(end)"}"#)
         default:
             return .respond(status: 404, body: "")
         }
+    }
+
+    /// A list whose spec documents `204 No Content` beside its page: the
+    /// pages are the result's `ok` case, and a 204 is an empty last page.
+    @Test func aNoContentAnswerIsAnEmptyLastPage() async throws {
+        let harness = try Harness()
+        defer { harness.server.shutdown() }
+        var ids: [String] = []
+        var pages: [ListOrNoneResult] = []
+        for try await page in harness.client.listOrNonePages() { pages.append(page) }
+        for try await item in harness.client.listOrNonePages().items { ids.append(item.id) }
+        #expect(ids == Self.ids)
+        #expect(pages.count == 4 && pages.last == .noContent)
+        #expect(harness.server.requests.map(\.target).prefix(4) == ["/pages/or-none", "/pages/or-none?cursor=c3", "/pages/or-none?cursor=c6", "/pages/or-none?cursor=c7"])
     }
 
     /// The conventions a page tells the next by more than one member: a

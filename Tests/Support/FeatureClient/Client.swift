@@ -180,6 +180,9 @@ public protocol APIProtocol: Sendable {
 
     /// `GET /pages/numbered-items`: Pages by a page number from 0 up to the items in all (Safepocket).
     func listNumberedItems(page: Int32?, pageSize: Int32?) async throws -> ListNumberedItemsResponse
+
+    /// `GET /pages/or-none`: Pages by a cursor, or No Content once the list is done (Adyen's 204).
+    func listOrNone(cursor: String?) async throws -> ListOrNoneResult
 }
 
 extension Client: APIProtocol {}
@@ -494,6 +497,14 @@ extension Client {
             security: [],
             memberNames: memberNames
         )
+        /// `GET /pages/or-none`
+        public static let listOrNone = OperationDescriptor(
+            id: "listOrNone",
+            method: .get,
+            pathTemplate: "/pages/or-none",
+            security: [],
+            memberNames: memberNames
+        )
 
         /// Every property name the spec's bodies declare: a log shows an object's key only when it is one of them.
         public static let memberNames: Set<String> = [
@@ -625,7 +636,8 @@ extension Client {
             listByNextURI,
             listByHalLink,
             listNumbered,
-            listNumberedItems
+            listNumberedItems,
+            listOrNone
         ]
     }
 

@@ -1484,3 +1484,5 @@ public struct ListNumberedItemsResponse: Codable, Hashable, Sendable {
         try container.encode(self.transactions, forKey: "transactions")
     }
 }
+
+public typealias ListOrNoneResponse200 = ListByCursorResponse

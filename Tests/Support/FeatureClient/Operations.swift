@@ -941,6 +941,40 @@ extension Client {
             )
         }
     }
+
+    /// Pages by a cursor, or No Content once the list is done (Adyen's 204).
+    public func listOrNone(cursor: String? = nil) async throws -> ListOrNoneResult {
+        try await listOrNoneWithResponse(cursor: cursor).body
+    }
+
+    /// `listOrNone`, returning the status and headers too.
+    public func listOrNoneWithResponse(cursor: String? = nil) async throws -> Response<ListOrNoneResult> {
+        var request = RequestBuilder(Operations.listOrNone)
+        try request.addQuery("cursor", cursor)
+        request.accept("application/json")
+        let response = try await core.send(request)
+        switch response.status {
+        case 200: return response.success(ListOrNoneResult.ok(try response.decodeJSON(ListOrNoneResponse200.self)))
+        case 204: return response.success(ListOrNoneResult.noContent)
+        default: throw response.undocumented()
+        }
+    }
+
+    /// Every page of `listOrNone`, each fetched when the app iterates to it, and `.items`, its items one at a time. The
+    /// spec pages by `cursor` from the page's `next_cursor`: each next request is the same call with that cursor in
+    /// `cursor`; the sequence ends at a page without a next, or an empty page.
+    public func listOrNonePages(cursor: String? = nil) -> Pages<ListOrNoneResult, PageItem, String> {
+        Pages(
+            operationID: "listOrNone",
+            first: cursor,
+            items: { result in if case .ok(let page) = result { page.data } else { [] } }
+        ) { _cursor in
+            let response = try await listOrNoneWithResponse(cursor: _cursor)
+            guard case .ok(let page) = response.body else { return (response.body, nil) }
+            let next = (page.nextCursor as String?).flatMap { $0.isEmpty ? nil : $0 }
+            return (response.body, next)
+        }
+    }
 }
 
 extension APIProtocol {
@@ -1038,6 +1072,11 @@ extension APIProtocol {
     public func listNumberedItems() async throws -> ListNumberedItemsResponse {
         try await listNumberedItems(page: nil, pageSize: nil)
     }
+
+    /// `listOrNone` with its optional arguments left out.
+    public func listOrNone() async throws -> ListOrNoneResult {
+        try await listOrNone(cursor: nil)
+    }
 }
 
 /// The bodies `download` documents, by status.
@@ -1046,4 +1085,12 @@ public enum DownloadErrorBody: Hashable, Sendable {
     case notFound
     /// Gone, with a reason.
     case gone(Problem)
+}
+
+/// The bodies `listOrNone` documents, by status.
+public enum ListOrNoneResult: Hashable, Sendable {
+    /// A page.
+    case ok(ListOrNoneResponse200)
+    /// No more.
+    case noContent
 }

@@ -138,6 +138,7 @@ extension ClientRenderer {
         }
         let (cursorName, responseName, pageName, itemsName, nextName) = (local("cursor"), local("response"), local("page"), local("items"), local("next"))
         let largestName = local("largestPage")
+        let resultName = local("result")
         let countsItems = pagination.style == .pageNumber && !pagination.totalCountsPages
         let linked = Dictionary(pagination.linkParameters.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
         var arguments: [String] = []
@@ -209,11 +210,19 @@ extension ClientRenderer {
         if operation.isDeprecated { writer.line("@available(*, deprecated)") }
         let first = pagination.style == .link ? "nil" : pagination.cursorLabel
         writer.block("\(access) func \(pagination.methodName)(\(parameters)) -> Pages<\(page), \(pagination.itemType), \(cursor)>") { writer in
-            writer.closure("Pages(operationID: \(SwiftLiteral.string(operation.id)), first: \(first), items: { \(pageName) in \(items) }) { \(cursorName)" + (countsItems ? ", \(largestName)" : "") + " in") { writer in
+            // A per-status result: the page is in one case, and any other
+            // success is an empty last page.
+            let itemsOf = pagination.pageCase.map { "\(resultName) in if case .\($0)(let \(pageName)) = \(resultName) { \(items) } else { [] }" }
+                ?? "\(pageName) in \(items)"
+            writer.closure("Pages(operationID: \(SwiftLiteral.string(operation.id)), first: \(first), items: { \(itemsOf) }) { \(cursorName)" + (countsItems ? ", \(largestName)" : "") + " in") { writer in
                 writer.line("let \(responseName) = try await \(SwiftName.unescaped(operation.responseMethodName))(\(arguments.joined(separator: ", ")))")
-                writer.line("let \(pageName) = \(responseName).body")
+                if let pageCase = pagination.pageCase {
+                    writer.line("guard case .\(pageCase)(let \(pageName)) = \(responseName).body else { return (\(responseName).body, nil) }")
+                } else {
+                    writer.line("let \(pageName) = \(responseName).body")
+                }
                 for line in lines { writer.line(line) }
-                writer.line("return (\(pageName), \(next))")
+                writer.line("return (\(pagination.pageCase == nil ? pageName : "\(responseName).body"), \(next))")
             }
         }
     }

@@ -100,7 +100,12 @@ struct ConformanceDriverRenderer {
                 writer.line("var pages: [JSONValue] = []")
                 writer.line("let sequence = try client.\(SwiftName.unescaped(pagination.methodName))(\(arguments.joined(separator: ", ")))")
                 writer.block("for try await page in sequence") { writer in
-                    writer.line("pages.append(try JSONValue(encoding: page))")
+                    if let pageCase = pagination.pageCase {
+                        // A bodiless success (a 204) is a page without items.
+                        writer.line("if case .\(pageCase)(let body) = page { pages.append(try JSONValue(encoding: body)) } else { pages.append(.null) }")
+                    } else {
+                        writer.line("pages.append(try JSONValue(encoding: page))")
+                    }
                     writer.line("if pages.count == stopAfter { break }")
                 }
                 writer.line("return ConformanceOutcome(status: 200, body: .json(.object([\"pages\": .array(pages)])))")

@@ -126,6 +126,10 @@ public struct PaginationDeclaration: Sendable, Hashable {
     public var itemsWireName: String?
     /// See ``itemsWireName``.
     public var itemIDWireName: String?
+    /// The case of the operation's per-status result that holds a page
+    /// (`ok`), when its other successes have no body (a `204`: an empty
+    /// last page); nil when the result is the page.
+    public var pageCase: String?
     /// What was found, in words, for `clientgen lint`'s note and the
     /// method's documentation: "`starting_after` from the last item's `id`
     /// while `has_more`".

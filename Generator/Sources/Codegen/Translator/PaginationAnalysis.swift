@@ -277,7 +277,26 @@ enum PaginationAnalysis {
         // MARK: Shapes
 
         func pageShape(itemsMember: String? = nil) -> PageShape? {
-            guard case .single(let body) = operation.success else { return nil }
+            var type: SwiftType
+            var statusCase: String?
+            switch operation.success {
+            case .single(let body):
+                type = body
+            case .perStatus(_, let cases):
+                // One success with a body, the others without (Adyen's 204):
+                // a bodiless answer is an empty last page.
+                let bodied = cases.filter { $0.type != nil }
+                guard bodied.count == 1, let body = bodied[0].type else { return nil }
+                (type, statusCase) = (body, bodied[0].name)
+            case .empty:
+                return nil
+            }
+            var shape = pageShape(of: type, itemsMember: itemsMember)
+            shape?.statusCase = statusCase
+            return shape
+        }
+
+        private func pageShape(of body: SwiftType, itemsMember: String?) -> PageShape? {
             var type = body
             var seen = Set<String>()
             // Through aliases (`Pets = [Pet]`).
@@ -311,7 +330,7 @@ enum PaginationAnalysis {
                 style: style, methodName: "", cursorLabel: cursor.label, cursorWireName: cursor.wireName, cursorType: cursor.type.withoutOptional,
                 itemType: page.itemType, itemsProperty: page.itemsProperty?.name, itemsPropertyIsOptional: page.itemsProperty?.type.isOptional ?? false,
                 member: nil, itemIDProperty: nil, itemIDIsOptional: false, itemsWireName: page.itemsProperty?.wireName, itemIDWireName: nil,
-                summary: summary, isDeclared: false)
+                pageCase: page.statusCase, summary: summary, isDeclared: false)
         }
 
         func link(_ parameters: [ParameterDeclaration], page: PageShape, member: PaginationDeclaration.Member?, summary: String) -> PaginationDeclaration {
@@ -349,6 +368,8 @@ enum PaginationAnalysis {
         let structure: StructureShape?
         let itemType: SwiftType
         let itemsProperty: PropertyDeclaration?
+        /// The case of the operation's per-status result that holds the page.
+        var statusCase: String?
 
         static func structure(of type: SwiftType, declarations: [String: TypeDeclaration]) -> StructureShape? {
             guard case .named(let name) = type.withoutOptional, let declaration = declarations[name], case .structure(let structure) = declaration.kind else { return nil }
