@@ -88,7 +88,7 @@ class Call:
     def request_line(self):
         line = {'key': self.key, 'call': self.index, 'arguments': self.arguments}
         if self.pages is not None:
-            line['pages'] = {'stopAfter': self.pages.stop_after}
+            line['pages'] = {'stopAfter': self.pages.stop_after, 'cancel': self.pages.cancels}
         if self.response is not None and self.response.event_stream:
             line['stream'] = self.response.event_stream
         return line

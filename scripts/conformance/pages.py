@@ -3,7 +3,7 @@
 An operation whose manifest entry has `pagination` (how the client's
 `...Pages` method follows the list: the style, the query parameters a next
 request fills, the page's items member, the page members that say what
-comes next (dotted wire paths), the item's id member) gets three more
+comes next (dotted wire paths), the item's id member) gets four more
 calls, each answered with several pages built from a page the plan
 synthesized for a success status:
 
@@ -15,7 +15,10 @@ synthesized for a success status:
 * `pages-empty`: pages of 3 and 2 items that say more follows, then an
   empty page that still says so: the client must stop at the empty page;
 * `pages-stop`: the driver stops iterating after the first page, and no
-  second request may come.
+  second request may come;
+* `pages-cancel`: the driver cancels its task after the first page and
+  iterates on: the sequence must end with `CancellationError` before a
+  second request.
 
 Each request is checked as any request of the call (`_RequestCheck`), with
 what the previous page gave in the parameters it fills (none on the
@@ -31,7 +34,9 @@ from dataclasses import dataclass, field
 from compare import differences
 
 _UUID = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}')
-VARIANTS = (('pages-end', (3, 2, 1), 0), ('pages-empty', (3, 2, 0), 0), ('pages-stop', (3, 2, 1), 1))
+# (mode, page sizes, pages the driver reads (0: all), whether it then cancels its task rather than break)
+VARIANTS = (('pages-end', (3, 2, 1), 0, False), ('pages-empty', (3, 2, 0), 0, False), ('pages-stop', (3, 2, 1), 1, False),
+            ('pages-cancel', (3, 2, 1), 1, True))
 
 
 @dataclass
@@ -42,6 +47,7 @@ class PagePlan:
     pages: list            # [(page value, {header: text})], answered in order
     cursors: list          # what request k must carry in them ({} on the first: the app's own, here none)
     stop_after: int        # pages the driver reads (0: all)
+    cancels: bool = False  # the driver cancels its task after them: the sequence must end with CancellationError
     items_member: str = None
     templates: list = field(default_factory=list)  # each item's template index in the synthesized page, in order
     base_defaults: dict = field(default_factory=dict)   # the synthesized page's, at `response.body...`
@@ -104,7 +110,7 @@ def plans(pagination, base):
     if not template_items:
         return None, 'the synthesized page has no item to page with'
     result = []
-    for mode, sizes, stop in VARIANTS:
+    for mode, sizes, stop, cancels in VARIANTS:
         count = 0
         pages, cursors, templates = [], [], []
         ends_early = sizes[-1] == 0
@@ -117,7 +123,7 @@ def plans(pagination, base):
                 # Told apart by their id where they have one of a kind the harness can vary.
                 key = item_id or 'id'
                 if isinstance(item, dict) and isinstance(item.get(key), str) and _UUID.fullmatch(item[key]):
-                    item[key] = str(uuid.UUID(int=(VARIANTS.index((mode, sizes, stop)) << 32) + count + 1))
+                    item[key] = str(uuid.UUID(int=(VARIANTS.index((mode, sizes, stop, cancels)) << 32) + count + 1))
                 elif isinstance(item, dict) and isinstance(item.get(key), str):
                     item[key] = f'{mode}-item-{count}'
                 elif isinstance(item, dict) and isinstance(item.get(key), int) and not isinstance(item.get(key), bool):
@@ -177,8 +183,8 @@ def plans(pagination, base):
             else:
                 return None, f'unknown pagination style {style!r}'
             pages.append((value, headers))
-        result.append((mode, PagePlan(style, [p['name'] for p in linked] or [parameter], pages, cursors, stop, items_member, templates,
-                                      dict(base.defaults or {}), set(base.null_members or ()))))
+        result.append((mode, PagePlan(style, [p['name'] for p in linked] or [parameter], pages, cursors, stop, cancels, items_member,
+                                      templates, dict(base.defaults or {}), set(base.null_members or ()))))
     return result, None
 
 
@@ -200,6 +206,9 @@ def result_failures(result, plan):
     if not isinstance(body, dict) or not isinstance(body.get('pages'), list):
         return [('response.pages', f'the driver did not go through the pages method (body {str(body)[:80]})')]
     found = list(plan.failures)
+    if body.get('cancelled', False) != plan.cancels:
+        found.append(('response.pages', 'the task was cancelled after the first page, and the sequence did not end with CancellationError'
+                      if plan.cancels else 'the sequence ended with CancellationError, though nothing cancelled it'))
     reported = body['pages']
     if len(reported) != plan.expected_requests:
         found.append(('response.pages', f'{len(reported)} pages read, expected {plan.expected_requests}'))

@@ -124,6 +124,11 @@ PLANTS = {
         'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
         'guard let next = fetched.next, count > 0 else {',
         'guard let next = fetched.next else {'),
+    'pages-cancellation-ignored': (
+        'a pages method that fetches the next page for a cancelled task',
+        'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
+        '            try Task.checkCancellation()\n            let sent = cursor',
+        '            let sent = cursor'),
     'pages-done-ignored': (
         "a cursor list whose page says it is done followed to the cursor it still gives (Svix's done)",
         'Generator/Sources/Codegen/Renderer/ClientRenderer+Operations.swift',

@@ -61,6 +61,7 @@ public enum ConformanceDriver {
             if case .string(let mediaType)? = members["stream"] { arguments.eventStream = mediaType }
             if case .object(let pages)? = members["pages"] {
                 if case .int(let stop)? = pages["stopAfter"] { arguments.pagesStopAfter = stop } else { arguments.pagesStopAfter = 0 }
+                if case .bool(true)? = pages["cancel"] { arguments.pagesCancel = true }
             }
             do {
                 let outcome = try await call(key, serverURL, arguments)
@@ -129,6 +130,10 @@ public struct ConformanceArguments: Sendable {
     /// pages method and reports every page (0), or the first `stopAfter`
     /// (then stops iterating). Nil: a plain call.
     public internal(set) var pagesStopAfter: Int?
+    /// The request line's `pages.cancel`: after `stopAfter` pages the call
+    /// cancels its task and iterates on, rather than stop, and reports
+    /// whether the sequence ended with `CancellationError`.
+    public internal(set) var pagesCancel = false
     /// The elements of a request body sent as a sequence (the arguments'
     /// `bodyEvents`); nil when the call sends its body whole.
     let bodyEventValues: [JSONValue]?

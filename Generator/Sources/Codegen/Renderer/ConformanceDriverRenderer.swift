@@ -97,18 +97,29 @@ struct ConformanceDriverRenderer {
         // through the pages method: every page, or the first `stopAfter`.
         if let pagination = operation.pagination {
             writer.block("if let stopAfter = arguments.pagesStopAfter") { writer in
-                writer.line("var pages: [JSONValue] = []")
+                writer.line("let cancels = arguments.pagesCancel")
                 writer.line("let sequence = try client.\(SwiftName.unescaped(pagination.methodName))(\(arguments.joined(separator: ", ")))")
-                writer.block("for try await page in sequence") { writer in
-                    if let pageCase = pagination.pageCase {
-                        // A bodiless success (a 204) is a page without items.
-                        writer.line("if case .\(pageCase)(let body) = page { pages.append(try JSONValue(encoding: body)) } else { pages.append(.null) }")
-                    } else {
-                        writer.line("pages.append(try JSONValue(encoding: page))")
+                // In a task of its own, which the driver may cancel.
+                writer.closure("let reading = Task { () async throws -> ([JSONValue], Bool) in") { writer in
+                    writer.line("var pages: [JSONValue] = []")
+                    writer.block("do") { writer in
+                        writer.block("for try await page in sequence") { writer in
+                            if let pageCase = pagination.pageCase {
+                                // A bodiless success (a 204) is a page without items.
+                                writer.line("if case .\(pageCase)(let body) = page { pages.append(try JSONValue(encoding: body)) } else { pages.append(.null) }")
+                            } else {
+                                writer.line("pages.append(try JSONValue(encoding: page))")
+                            }
+                            writer.block("if pages.count == stopAfter") { writer in
+                                writer.line("if cancels { withUnsafeCurrentTask { $0?.cancel() } } else { break }")
+                            }
+                        }
                     }
-                    writer.line("if pages.count == stopAfter { break }")
+                    writer.line("catch is CancellationError { return (pages, true) }")
+                    writer.line("return (pages, false)")
                 }
-                writer.line("return ConformanceOutcome(status: 200, body: .json(.object([\"pages\": .array(pages)])))")
+                writer.line("let (pages, cancelled) = try await reading.value")
+                writer.line("return ConformanceOutcome(status: 200, body: .json(.object([\"pages\": .array(pages), \"cancelled\": .bool(cancelled)])))")
             }
         }
         // A streamed operation is called through its streamed method: each
