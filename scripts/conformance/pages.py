@@ -101,8 +101,10 @@ def base_page(calls):
     return None
 
 
-def plans(pagination, base):
-    """[(mode, PagePlan)], or a reason none can be built."""
+def plans(pagination, base, first_page=None):
+    """[(mode, PagePlan)], or a reason none can be built. `first_page`: the
+    first page's number as the spec says it, which a list numbered by page
+    is served from (the manifest's `first` where the spec does not say)."""
     style, parameter = pagination['style'], pagination['parameter']
     items_member, member, item_id = pagination.get('items'), pagination.get('member'), pagination.get('itemId')
     linked = pagination.get('parameters') or []
@@ -172,7 +174,7 @@ def plans(pagination, base):
                 _set(value, pagination['total'], total)
                 cursors.append({} if index == 0 else {parameter: sum(sizes[:index])})
             elif style == 'pageNumber':
-                first = pagination['first']
+                first = pagination['first'] if first_page is None else first_page
                 _set(value, member, first + index)
                 if pagination.get('totalCountsPages'):
                     total = len(sizes) + (2 if ends_early else 0)
@@ -201,7 +203,11 @@ def arguments_for(arguments, plan, index):
 def result_failures(result, plan):
     """[(location, rule)] of the driver's report of a paged call."""
     if result.get('outcome') != 'ok':
-        return [(result.get('stage') or 'driver', f'driver {result.get("stage")}: {result.get("error")}')]
+        found = [(result.get('stage') or 'driver', f'driver {result.get("stage")}: {result.get("error")}')]
+        if plan.served > plan.expected_requests:
+            found.insert(0, ('request', f'{plan.served} page requests, expected {plan.expected_requests}'
+                                        + (' (the task was cancelled after the first page)' if plan.cancels else '')))
+        return found
     body = result.get('body')
     if not isinstance(body, dict) or not isinstance(body.get('pages'), list):
         return [('response.pages', f'the driver did not go through the pages method (body {str(body)[:80]})')]
@@ -213,7 +219,8 @@ def result_failures(result, plan):
     if len(reported) != plan.expected_requests:
         found.append(('response.pages', f'{len(reported)} pages read, expected {plan.expected_requests}'))
     if plan.served != plan.expected_requests:
-        found.append(('request', f'{plan.served} page requests, expected {plan.expected_requests}'))
+        found.append(('request', f'{plan.served} page requests, expected {plan.expected_requests}'
+                                 + (' (the task was cancelled after the first page)' if plan.cancels else '')))
     items = [item for page in reported for item in _items(page, plan.items_member)]
     expected = plan.expected_items()
     if len(items) != len(expected):

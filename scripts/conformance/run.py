@@ -400,6 +400,22 @@ def run_spec(spec, command):
     return ok, len(operations), failures, coverage
 
 
+def spec_first_page(doc, op, pagination):
+    """The first page's number of a list numbered by page, as the spec's
+    parameter says it (its `minimum`, else its `default`, when 0 or 1): read
+    here, not taken from the generator's manifest. None when the spec does
+    not say."""
+    if pagination.get('style') != 'pageNumber':
+        return None
+    for parameter in op.parameters:
+        if parameter.name == pagination['parameter'] and parameter.location == 'query' and parameter.schema_pointer:
+            schema, _ = oas.resolve(doc, parameter.node.get('schema') or {}, parameter.schema_pointer)
+            for key in ('minimum', 'default'):
+                if schema.get(key) in (0, 1) and not isinstance(schema.get(key), bool):
+                    return int(schema[key])
+    return None
+
+
 def run_operation(synth, server, driver, op, entry, coverage):
     """The failures of one operation's calls; adds to `coverage`."""
     failures = list(call_plans.manifest_failures(synth.doc, op, entry))
@@ -414,7 +430,8 @@ def run_operation(synth, server, driver, op, entry, coverage):
     # pages method, over several pages (pages.py).
     if entry.get('pagination'):
         base = pages.base_page(calls)
-        built, why = pages.plans(entry['pagination'], base) if base else (None, 'no success page was synthesized')
+        built, why = pages.plans(entry['pagination'], base, first_page=spec_first_page(synth.doc, op, entry['pagination'])) \
+            if base else (None, 'no success page was synthesized')
         coverage.add('pages', 1 if built else 0, 1)
         if built is None:
             failures.append(('pages', f'harness: cannot page: {why}'))
