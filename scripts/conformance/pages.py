@@ -158,12 +158,23 @@ def plans(pagination, base, first_page=None):
                 # Each query item of the next URL, the integers numbered, the
                 # strings told apart by page; and one the call does not take.
                 def carried(page_index):
-                    return {p['name']: (page_index + 2 if p['integer'] else f'{mode}-{p["name"]}-{page_index + 2}') for p in linked}
+                    # Letters and digits alone: what a token's pattern allows (PayPal's `^[A-Za-z0-9+/=]+$`).
+                    return {p['name']: (page_index + 2 if p['integer'] else re.sub('[^A-Za-z0-9]', '', f'{mode}{p["name"]}{page_index + 2}'))
+                            for p in linked}
                 target = 'https://api.example.invalid/next?' + '&'.join(f'{name}={value}' for name, value in carried(index).items()) + '&other=1'
+                relation, href = pagination.get('linkRelation'), pagination.get('linkTarget')
                 if member is None:
                     headers = {k: v for k, v in headers.items() if k.lower() != 'link'}
                     if more:
                         headers['Link'] = f'<{target}>; rel="next", <https://api.example.invalid/last?{parameter}=9>; rel="last"'
+                elif relation:
+                    # An array of link objects: the others kept, `next` only while more follows.
+                    links = [link for link in (value.get(member) or []) if isinstance(link, dict) and link.get(relation) != 'next']
+                    if more:
+                        template = copy.deepcopy((value.get(member) or [{}])[0]) if value.get(member) else {}
+                        template.update({relation: 'next', href: target})
+                        links.append(template)
+                    value[member] = links
                 elif more:
                     _set(value, member, target)
                 else:

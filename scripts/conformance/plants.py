@@ -129,6 +129,11 @@ PLANTS = {
         'Runtime/Sources/ClientRuntime/Pagination/Pages.swift',
         '            try Task.checkCancellation()\n            let sent = cursor',
         '            let sent = cursor'),
+    'pages-links-any-relation': (
+        "an array of HATEOAS links read for its first link whatever its relation, not the one whose rel is next (PayPal)",
+        'Generator/Sources/Codegen/Renderer/ClientRenderer+Operations.swift',
+        'source = "\\(links).first(where: { $0.\\(element.relation) == \\"next\\" })\\(target)"',
+        'source = "\\(links).first\\(target)"'),
     'pages-done-ignored': (
         "a cursor list whose page says it is done followed to the cursor it still gives (Svix's done)",
         'Generator/Sources/Codegen/Renderer/ClientRenderer+Operations.swift',

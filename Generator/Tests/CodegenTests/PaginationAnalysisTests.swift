@@ -114,4 +114,19 @@ import Testing
         #expect(pagination.style == .link && pagination.linkMemberIsURL && pagination.member?.wirePath == "next_page_uri")
         #expect(pagination.linkParameters.map(\.wireName) == ["Page", "PageToken"])
     }
+
+    /// An array of HATEOAS link objects (PayPal): the `href` of the one
+    /// whose `rel` is `next`.
+    @Test func anArrayOfLinksGivesTheNextOnesTarget() throws {
+        let page = "{type: object, properties: {items: {type: array, items: {$ref: '#/components/schemas/Item'}}, links: {type: array, items: {type: object, required: [href, rel], properties: {href: {type: string}, rel: {type: string}, method: {type: string}}}}}}"
+        let client = try translate("""
+            get:
+              operationId: listThings
+              parameters: [{name: next_page_token, in: query, schema: {type: string}}, {name: page_size, in: query, schema: {type: integer}}]
+              \(Self.ok)
+            """, page: page)
+        let pagination = try #require(client.operations.first?.pagination)
+        #expect(pagination.style == .link && pagination.linkElement?.relationWireName == "rel" && pagination.linkElement?.targetWireName == "href")
+        #expect(pagination.linkParameters.map(\.wireName) == ["next_page_token"])
+    }
 }

@@ -178,8 +178,17 @@ extension ClientRenderer {
                 + (pagination.itemIDIsText ? (pagination.itemIDIsOptional ? "?.description" : ".description") : "")
             next = "\(member) == true ? \(id) : nil"
         case .link:
-            let source = pagination.member == nil ? "PageLink.next(in: \(responseName).headerFields)"
-                : pagination.linkMemberIsURL ? "(\(member) as URL?)?.absoluteString" : "\(member) as String?"
+            let source: String
+            if pagination.member == nil {
+                source = "PageLink.next(in: \(responseName).headerFields)"
+            } else if let element = pagination.linkElement {
+                // The first link whose relation is `next`.
+                let links = pagination.member?.isOptional ?? false ? "(\(member) ?? [])" : member
+                let target = "?.\(element.target)" + (pagination.linkMemberIsURL ? (element.targetIsOptional ? "?" : "") + ".absoluteString" : "")
+                source = "\(links).first(where: { $0.\(element.relation) == \"next\" })\(target)"
+            } else {
+                source = pagination.linkMemberIsURL ? "(\(member) as URL?)?.absoluteString" : "\(member) as String?"
+            }
             let names = pagination.linkParameters.map { SwiftLiteral.string($0.wireName) }.joined(separator: ", ")
             next = "try PageLink.followable(\(source), names: [\(names)], operationID: \(SwiftLiteral.string(operation.id)))"
         case .offset:

@@ -281,6 +281,9 @@ struct ConformanceDriverRenderer {
         var first: Int?
         /// `link`: the query items the next URL carries.
         var parameters: [LinkParameter]?
+        /// `link`: an array of link objects' relation and target members.
+        var linkRelation: String?
+        var linkTarget: String?
         var itemId: String?
     }
 
@@ -340,7 +343,8 @@ struct ConformanceDriverRenderer {
                         style: $0.style.rawValue, parameter: $0.cursorWireName, items: $0.itemsWireName, member: $0.member?.wirePath,
                         total: $0.total?.wirePath, flag: $0.flag?.wirePath, flagEndsList: $0.flag == nil ? nil : $0.flagEndsList,
                         totalCountsPages: $0.total == nil ? nil : $0.totalCountsPages, first: $0.style == .pageNumber ? $0.firstPageNumber : nil,
-                        parameters: $0.style == .link ? $0.linkParameters.map { LinkParameter(name: $0.wireName, integer: $0.type != .named("String")) } : nil, itemId: $0.itemIDWireName)
+                        parameters: $0.style == .link ? $0.linkParameters.map { LinkParameter(name: $0.wireName, integer: $0.type != .named("String")) } : nil,
+                        linkRelation: $0.linkElement?.relationWireName, linkTarget: $0.linkElement?.targetWireName, itemId: $0.itemIDWireName)
                 })
         }
         let encoder = JSONEncoder()

@@ -73,6 +73,21 @@ public struct PaginationDeclaration: Sendable, Hashable {
         public var isOptional: Bool
     }
 
+    /// A link object of an array of them: `{"rel": "next", "href": "..."}`.
+    public struct LinkElement: Sendable, Hashable {
+        /// The relation's Swift property.
+        public var relation: String
+        /// The target's Swift property.
+        public var target: String
+        /// Whether the target is optional.
+        public var targetIsOptional: Bool
+        /// The relation's and the target's wire names (the conformance
+        /// driver's manifest).
+        public var relationWireName: String
+        /// See ``relationWireName``.
+        public var targetWireName: String
+    }
+
     /// The convention.
     public var style: Style
     /// The method's name: `listCustomersPages`.
@@ -112,6 +127,10 @@ public struct PaginationDeclaration: Sendable, Hashable {
     /// `link`: whether ``member`` is a `URL` (`format: uri`) rather than a
     /// `String`.
     public var linkMemberIsURL: Bool = false
+    /// `link`: when ``member`` is an array of link objects (HATEOAS, PayPal's
+    /// `links`), the Swift properties of an element's relation (`rel`) and
+    /// target (`href`, `uri`), and whether each is optional.
+    public var linkElement: LinkElement?
     /// `link`: the query parameters the next URL fills.
     public var linkParameters: [LinkParameter] = []
     /// `lastItem`: the item's `id` property, and whether it is optional.

@@ -43,6 +43,7 @@ enum PaginationAnalysis {
     static let linkParameters: Set<String> = [
         "page", "Page", "pageNumber", "page_number", "PageNumber", "currentPage", "current_page", "PageToken", "page_token", "pageToken",
         "cursor", "marker", "offset", "starting_after", "after", "next_token", "nextToken", "continuation_token", "continuationToken",
+        "next_page_token", "nextPageToken",
     ]
     static let pageNumberParameters: Set<String> = ["page", "pageNumber", "page_number", "currentPage", "current_page"]
     static let pagesTotalMembers: Set<String> = ["pagesTotal", "totalPages", "total_pages", "pageCount", "page_count", "pages_total"]
@@ -173,6 +174,17 @@ enum PaginationAnalysis {
                     if let url = page.member(path: path, declarations: declarations), isURL(url.type) {
                         var result = link(filled, page: page, member: url.member, summary: "\(names) from the URL in the page's `\(url.member.wirePath)`")
                         result.linkMemberIsURL = url.type != .named("String")
+                        return result
+                    }
+                }
+                // HATEOAS (PayPal): an array of `{rel, href}` objects.
+                for name in ["links", "_links"] {
+                    if let array = page.member(path: [name], declarations: declarations), case .array(let element) = array.type,
+                        let (linkElement, isURL) = linkElement(element)
+                    {
+                        var result = link(filled, page: page, member: array.member,
+                                          summary: "\(names) from the `\(linkElement.targetWireName)` of the page's `\(name)` whose `\(linkElement.relationWireName)` is `next`")
+                        (result.linkElement, result.linkMemberIsURL) = (linkElement, isURL)
                         return result
                     }
                 }
@@ -341,6 +353,19 @@ enum PaginationAnalysis {
                 PaginationDeclaration.LinkParameter(label: $0.label, wireName: $0.wireName, type: $0.type.withoutOptional, isOptional: $0.isOptional)
             }
             return result
+        }
+
+        /// A link object: a string `rel`, and a string or URL `href` (or
+        /// `uri`); and whether the target is a URL.
+        func linkElement(_ type: SwiftType) -> (PaginationDeclaration.LinkElement, Bool)? {
+            guard let structure = PageShape.structure(of: type, declarations: declarations),
+                let relation = structure.properties.first(where: { $0.wireName == "rel" && $0.type.withoutOptional == .named("String") }),
+                let target = structure.properties.first(where: { ["href", "uri"].contains($0.wireName) && isURL($0.type.withoutOptional) })
+            else { return nil }
+            let element = PaginationDeclaration.LinkElement(
+                relation: relation.name, target: target.name, targetIsOptional: target.type.isOptional, relationWireName: relation.wireName,
+                targetWireName: target.wireName)
+            return (element, target.type.withoutOptional != .named("String"))
         }
 
         func documentsLinkHeader() -> Bool {
