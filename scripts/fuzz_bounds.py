@@ -219,6 +219,25 @@ def union_lattice(size):
     return document(size, paths=thing_path(f'#/components/schemas/U{index - 1}'), schemas=''.join(lines))
 
 
+def paged_fan_in(size):
+    """Many list operations, each taking a page number, all answered with one
+    large page whose objects hold many integers: looking for the page's
+    number and total in every object again for every operation is the
+    operations times the page."""
+    objects = []
+    for index in range(200):
+        members = ', '.join(f'n{index}m{k}: {{type: integer}}' for k in range(30))
+        objects.append(f'        meta{index}: {{type: object, properties: {{{members}}}}}\n')
+    page = ('    BigPage:\n      type: object\n      properties:\n        data: {type: array, items: {type: string}}\n' + ''.join(objects))
+
+    def line(index):
+        return (f'  /list{index}:\n    get:\n      operationId: list{index}\n'
+                f'      parameters: [{{name: page, in: query, schema: {{type: integer, minimum: 0}}}}]\n'
+                f'      responses: {{"200": {{description: ok, content: {{application/json: {{schema: {{$ref: "#/components/schemas/BigPage"}}}}}}}}}}\n')
+    lines, _ = lines_until(size // 2 - len(page), line)
+    return document(size, paths=''.join(lines), schemas=page)
+
+
 STRUCTURES = {
     'colliding-keys': colliding_keys,
     'reference-chain': reference_chain,
@@ -230,6 +249,7 @@ STRUCTURES = {
     'allof-fan': allof_fan,
     'allof-fan-in': allof_fan_in,
     'union-lattice': union_lattice,
+    'paged-fan-in': paged_fan_in,
 }
 
 

@@ -69,11 +69,12 @@ enum PaginationAnalysis {
         for type in types { add(type, prefix: "") }
         var taken = Set(operations.flatMap { [$0.methodName, $0.responseMethodName] + [$0.streaming?.methodName, $0.eventsMethodName].compactMap { $0 } })
         var findings: [PaginationFinding] = []
+        let lookups = NestedLookups()
         var result = operations
         for index in result.indices {
             let operation = result[index]
             guard let (spec, pathItem) = specOperations["\(operation.method.rawValue) \(operation.path)"] else { continue }
-            let context = Context(operation: operation, spec: spec, pathItem: pathItem, declarations: declarations, document: document)
+            let context = Context(operation: operation, spec: spec, pathItem: pathItem, declarations: declarations, document: document, lookups: lookups)
             var found: PaginationDeclaration?
             var note: String?
             switch spec.extensions["x-pagination"] {
@@ -104,6 +105,13 @@ enum PaginationAnalysis {
         return (result, findings)
     }
 
+    /// What a search of a page type's objects found, by type and names:
+    /// many lists share one page type, and searching it again for each
+    /// would cost the operations times the page.
+    private final class NestedLookups {
+        var found: [String: (member: PaginationDeclaration.Member, type: SwiftType)?] = [:]
+    }
+
     /// One operation, and what its analysis reads.
     private struct Context {
         let operation: OperationDeclaration
@@ -111,6 +119,18 @@ enum PaginationAnalysis {
         let pathItem: PathItem
         let declarations: [String: TypeDeclaration]
         let document: OpenAPIDocument
+        let lookups: NestedLookups
+
+        /// The one integer member named in `names`, of the page or of one of
+        /// its objects; searched once per page type.
+        func integerMember(_ names: Set<String>, of page: PageShape) -> (member: PaginationDeclaration.Member, type: SwiftType)? {
+            guard let typeName = page.typeName else { return page.member(names, topLevelOnly: false, declarations: declarations, accepts: isInteger) }
+            let key = typeName + "\u{0}" + names.sorted().joined(separator: "\u{0}")
+            if let cached = lookups.found[key] { return cached }
+            let found = page.member(names, topLevelOnly: false, declarations: declarations, accepts: isInteger)
+            lookups.found[key] = .some(found)
+            return found
+        }
 
         var query: [ParameterDeclaration] { operation.parameters.filter { $0.location == .query } }
 
@@ -193,10 +213,10 @@ enum PaginationAnalysis {
             if let number = parameter(pageNumberParameters), isInteger(number.type), let first = firstPageNumber(number) {
                 var names = pageNumberParameters
                 names.insert(number.wireName)
-                if let echo = page.member(names, topLevelOnly: false, declarations: declarations, accepts: isInteger), echo.type == number.type.withoutOptional {
+                if let echo = integerMember(names, of: page), echo.type == number.type.withoutOptional {
                     let siblings = echo.member.steps.count == 1 ? nil : echo.member.steps[0].wireName
                     func total(_ names: Set<String>) -> (member: PaginationDeclaration.Member, type: SwiftType)? {
-                        page.member(names, topLevelOnly: false, declarations: declarations, accepts: isInteger).flatMap {
+                        integerMember(names, of: page).flatMap {
                             ($0.member.steps.count == 1 ? nil : $0.member.steps[0].wireName) == siblings ? $0 : nil
                         }
                     }
@@ -317,6 +337,7 @@ enum PaginationAnalysis {
             }
             if case .array(let element) = type { return itemsMember == nil ? PageShape(structure: nil, itemType: element, itemsProperty: nil) : nil }
             guard let structure = PageShape.structure(of: type, declarations: declarations) else { return nil }
+            let typeName: String? = if case .named(let name) = type.withoutOptional { name } else { nil }
             let arrays = structure.properties.filter { if case .array = $0.type.withoutOptional { return true } else { return false } }
             let items: PropertyDeclaration?
             if let itemsMember {
@@ -328,7 +349,7 @@ enum PaginationAnalysis {
                 items = named.count == 1 ? named[0] : nil
             }
             guard let items, case .array(let element) = items.type.withoutOptional, !element.isOptional else { return nil }
-            return PageShape(structure: structure, itemType: element, itemsProperty: items)
+            return PageShape(structure: structure, itemType: element, itemsProperty: items, typeName: typeName)
         }
 
         func itemID(_ itemType: SwiftType, wireName: String) -> PropertyDeclaration? {
@@ -393,6 +414,8 @@ enum PaginationAnalysis {
         let structure: StructureShape?
         let itemType: SwiftType
         let itemsProperty: PropertyDeclaration?
+        /// The page's type, when it is a named structure.
+        var typeName: String?
         /// The case of the operation's per-status result that holds the page.
         var statusCase: String?
 
