@@ -207,8 +207,9 @@ import FoundationNetworking
         #expect(Client.Operations.patchItem.method == .patch)
         #expect(Client.Operations.patchItem.pathTemplate == "/items/{itemId}")
         #expect(Client.Operations.byID.keys.sorted().filter { !$0.hasPrefix("secured") } == [
-            "download", "echoShapes", "exchangeCode", "getPoints", "import", "linkItems", "listAfter", "listByCursor", "listByOffset", "listDeclared",
-            "listItems", "listLinked", "listNotPaged", "patchItem", "placeOrder", "publicItem", "upload", "uploadAvatar", "获取",
+            "download", "echoShapes", "exchangeCode", "getPoints", "import", "linkItems", "listAfter", "listByCursor", "listByHALLink", "listByNextURI",
+            "listByOffset", "listDeclared", "listItems", "listLinked", "listNotPaged", "listNumbered", "listNumberedItems", "listOrNone", "listUntilDone",
+            "patchItem", "placeOrder", "publicItem", "upload", "uploadAvatar", "获取",
         ])
         #expect(Client.Operations.byID.keys.filter { $0.hasPrefix("secured") }.count == 11)
         #expect(Client.Operations.securedOptional.isPublic && Client.Operations.securedBearer.requires(scheme: "bearerAuth"))
