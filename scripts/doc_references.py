@@ -52,6 +52,7 @@ EXAMPLE_NAMES = frozenset('''
     Accept Bearer Cookie ETag Expires
     Cart Controller ErrorSchema Generated ListItemsResponseItem MyApp NullableSimpleUser PetsAPI Screen SessionId
     GenericSource SimpleUser Storage Streamed UsersFollowErrorBody ViewController WithResponse
+    ListAvailablePhoneNumberCountry PageToken
 '''.split())
 
 # The words the documents write in a path for "yours here" (`specs/NAME.yaml`, `DIR/bin`).
