@@ -152,8 +152,8 @@ PLANTS = {
     'pages-first-page-assumed-one': (
         "a list numbered from 0 read as numbered from 1 (the parameter's minimum and default ignored)",
         'Generator/Sources/Codegen/Translator/PaginationAnalysis.swift',
-        'if let minimum = schema.minimum, minimum == 0 || minimum == 1 { return Int(minimum) }',
-        'if schema.minimum != nil || schema.defaultValue != nil { return 1 }'),
+        'return byDefault ?? byMinimum',
+        'return (byDefault ?? byMinimum).map { _ in 1 }'),
     'positional-part-named': (
         'a multipart/mixed part by position sent with a form-data Content-Disposition',
         'Runtime/Sources/ClientRuntime/Encoding/MultipartForm.swift',

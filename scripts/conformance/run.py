@@ -402,17 +402,18 @@ def run_spec(spec, command):
 
 def spec_first_page(doc, op, pagination):
     """The first page's number of a list numbered by page, as the spec's
-    parameter says it (its `minimum`, else its `default`, when 0 or 1): read
-    here, not taken from the generator's manifest. None when the spec does
-    not say."""
+    parameter says it (its `default`, else its `minimum`, when 0 or 1; none
+    when they disagree): read here, not taken from the generator's
+    manifest. None when the spec does not say."""
     if pagination.get('style') != 'pageNumber':
         return None
     for parameter in op.parameters:
         if parameter.name == pagination['parameter'] and parameter.location == 'query' and parameter.schema_pointer:
             schema, _ = oas.resolve(doc, parameter.node.get('schema') or {}, parameter.schema_pointer)
-            for key in ('minimum', 'default'):
-                if schema.get(key) in (0, 1) and not isinstance(schema.get(key), bool):
-                    return int(schema[key])
+            said = {key: int(schema[key]) for key in ('default', 'minimum')
+                    if schema.get(key) in (0, 1) and not isinstance(schema.get(key), bool)}
+            if len(set(said.values())) == 1:
+                return next(iter(said.values()))
     return None
 
 

@@ -85,6 +85,7 @@ import Testing
         #expect(try numbered("{type: integer, default: 1}")?.firstPageNumber == 1)
         #expect(try numbered("{type: integer, minimum: 0}")?.style == .pageNumber)
         #expect(try numbered("{type: integer, minimum: 5}") == nil, "a first page that is neither 0 nor 1")
+        #expect(try numbered("{type: integer, minimum: 0, default: 1}") == nil, "a minimum and a default that disagree")
     }
 
     /// A list that takes both an offset and a marker (Box's `usemarker`)

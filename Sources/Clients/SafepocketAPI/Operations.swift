@@ -167,7 +167,7 @@ extension Client {
             return (
                 _page,
                 PageNumbering.next(
-                    after: _page.page,
+                    after: _page.page ?? cursor ?? 0,
                     first: 0,
                     itemsTotal: _page.total,
                     itemsOnPage: items.count,

@@ -662,7 +662,7 @@ extension Client {
             let page = response.body
             let items = page.items ?? []
             let next = (cursor ?? 0) + Int(items.count)
-            return (page, page.total.map { next < $0 } ?? true ? next : nil)
+            return (page, (page.total).map { next < $0 } ?? true ? next : nil)
         }
     }
 

@@ -196,14 +196,18 @@ extension ClientRenderer {
             lines.append("let \(itemsName) = \(items)")
             lines.append("let \(nextName) = (\(cursorName) ?? 0) + \(cursor)(\(itemsName).count)")
             let total = pagination.total?.expression(from: pageName) ?? pageName
-            next = pagination.total?.isOptional ?? false ? "\(total).map { \(nextName) < $0 } ?? true ? \(nextName) : nil" : "\(nextName) < \(total) ? \(nextName) : nil"
+            next = pagination.total?.isOptional ?? false ? "(\(total)).map { \(nextName) < $0 } ?? true ? \(nextName) : nil" : "\(nextName) < \(total) ? \(nextName) : nil"
         case .pageNumber:
             let total = pagination.total?.expression(from: pageName) ?? pageName
+            // A page that leaves its number out is the one asked for (the
+            // first when the app gave none).
+            let number = pagination.member?.isOptional ?? false
+                ? "\(member) ?? \(cursorName) ?? \(pagination.firstPageNumber)" : member
             if pagination.totalCountsPages {
-                next = "PageNumbering.next(after: \(member), first: \(pagination.firstPageNumber), pagesTotal: \(total))"
+                next = "PageNumbering.next(after: \(number), first: \(pagination.firstPageNumber), pagesTotal: \(total))"
             } else {
                 lines.append("let \(itemsName) = \(items)")
-                next = "PageNumbering.next(after: \(member), first: \(pagination.firstPageNumber), itemsTotal: \(total), itemsOnPage: \(itemsName).count, largestPage: \(largestName))"
+                next = "PageNumbering.next(after: \(number), first: \(pagination.firstPageNumber), itemsTotal: \(total), itemsOnPage: \(itemsName).count, largestPage: \(largestName))"
             }
         }
         let carriedIn = pagination.style == .link

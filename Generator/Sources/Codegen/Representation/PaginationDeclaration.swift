@@ -49,13 +49,14 @@ public struct PaginationDeclaration: Sendable, Hashable {
         public var isOptional: Bool { steps.contains { $0.isOptional } }
 
         /// The Swift expression reading it from `root`, optional-chained
-        /// where a step is optional: `page.pagination?.currentPage`.
+        /// after each optional step: `page.links?.next.href` (an optional
+        /// `links`, a `next` that is not).
         public func expression(from root: String) -> String {
             var text = root
-            var chained = false
+            var previousIsOptional = false
             for step in steps {
-                text += (chained ? "?." : ".") + step.name
-                chained = chained || step.isOptional
+                text += (previousIsOptional ? "?." : ".") + step.name
+                previousIsOptional = step.isOptional
             }
             return text
         }

@@ -10,11 +10,13 @@ import OpenAPIModel
 /// | offset | integer query parameters `offset` and `limit`, and an integer `total`, `total_count` or `totalCount` |
 /// | cursor | a string query parameter named for a cursor (`cursor`, `page_token`, `marker`, ...) and a string member of the page named for the next one (`next_cursor`, `next_page_token`, `next_marker`, ...), or named like the parameter beside a `done` or `has_more` |
 /// | last item | a string query parameter `starting_after` (Stripe) or `after` (OpenAI), a boolean `has_more`, items with a string `id` |
-/// | link | a documented `Link` response header or a string member with the next page's URL (`next_page_uri`, `_links.next.href`, ...), and query parameters the URL fills (`page`, `PageToken`, ...) |
-/// | page number | an integer query parameter `page`, `pageNumber` or `currentPage` whose first value the spec gives (`minimum` or `default` 0 or 1), a page that says its number and the pages or items in all |
+/// | page number | an integer query parameter `page`, `pageNumber` or `currentPage` whose first value the spec gives (`default` or `minimum` 0 or 1, not disagreeing), a page that says its number and the pages or items in all |
+/// | link | a documented `Link` response header or a member with the next page's URL (`next_page_uri`, `_links.next.href`, a `links` array's `rel: next`), and query parameters the URL fills (`page`, `PageToken`, ...) |
 ///
 /// Offset comes first: a list that also takes a cursor (Box's `marker`
-/// with `usemarker`) pages by offset unless the app asks otherwise. The
+/// with `usemarker`) pages by offset unless the app asks otherwise. A page
+/// number comes before a link: a documented `Link` header may carry other
+/// relations, a page's own number and total cannot be misread. The
 /// items are the page itself when it is an array, else its one array
 /// member (or the one named `data`, `items`, `results`, `entries`,
 /// `records` or `values`). Only `GET` operations page.
@@ -159,8 +161,10 @@ enum PaginationAnalysis {
             if cursors.count == 1, let cursor = cursors.first, page.structure != nil {
                 let flag = page.member(["has_more", "hasMore", "done"], topLevelOnly: true, declarations: declarations) { $0 == .named("Bool") }
                 var names = cursorMembers
-                // Svix: `iterator` in, `iterator` out, with `done`.
-                if flag != nil { names.insert(cursor.wireName) }
+                // Svix: `iterator` in, `iterator` out, with `done` (beside
+                // `has_more`, a member named like the parameter may be the
+                // page's own cursor, not the next).
+                if flag?.member.wirePath == "done" { names.insert(cursor.wireName) }
                 if let next = page.member(names, topLevelOnly: true, declarations: declarations, accepts: { $0 == .named("String") }) {
                     var result = declaration(.cursor, cursor: cursor, page: page, summary: "`\(cursor.wireName)` from the page's `\(next.member.wirePath)`"
                         + (flag.map { " while \($0.member.wirePath == "done" ? "not `done`" : "`\($0.member.wirePath)`")" } ?? ""))
@@ -182,6 +186,26 @@ enum PaginationAnalysis {
                 (result.itemIDProperty, result.itemIDIsOptional, result.itemIDWireName) = (id.name, id.type.isOptional, id.wireName)
                 result.itemIDIsText = id.type.withoutOptional != .named("String")
                 return result
+            }
+            // A page that says its number and how many there are.
+            if let number = parameter(pageNumberParameters), isInteger(number.type), let first = firstPageNumber(number) {
+                var names = pageNumberParameters
+                names.insert(number.wireName)
+                if let echo = integerMember(names, of: page), echo.type == number.type.withoutOptional {
+                    let siblings = echo.member.steps.count == 1 ? nil : echo.member.steps[0].wireName
+                    func total(_ names: Set<String>) -> (member: PaginationDeclaration.Member, type: SwiftType)? {
+                        integerMember(names, of: page).flatMap {
+                            ($0.member.steps.count == 1 ? nil : $0.member.steps[0].wireName) == siblings ? $0 : nil
+                        }
+                    }
+                    let counted = total(pagesTotalMembers).map { ($0, true) } ?? total(itemsTotalMembers).map { ($0, false) }
+                    if let (total, countsPages) = counted {
+                        var result = declaration(.pageNumber, cursor: number, page: page, summary: "`\(number.wireName)` after the page's `\(echo.member.wirePath)`"
+                            + " (the first is \(first)) up to `\(total.member.wirePath)` \(countsPages ? "pages" : "items")")
+                        (result.member, result.total, result.totalCountsPages, result.firstPageNumber) = (echo.member, total.member, countsPages, first)
+                        return result
+                    }
+                }
             }
             // The next page's URL, in the Link header or the page.
             let filled = query.filter { linkParameters.contains($0.wireName) && isLinkFillable($0.type) }
@@ -205,26 +229,6 @@ enum PaginationAnalysis {
                         var result = link(filled, page: page, member: array.member,
                                           summary: "\(names) from the `\(linkElement.targetWireName)` of the page's `\(name)` whose `\(linkElement.relationWireName)` is `next`")
                         (result.linkElement, result.linkMemberIsURL) = (linkElement, isURL)
-                        return result
-                    }
-                }
-            }
-            // A page that says its number and how many there are.
-            if let number = parameter(pageNumberParameters), isInteger(number.type), let first = firstPageNumber(number) {
-                var names = pageNumberParameters
-                names.insert(number.wireName)
-                if let echo = integerMember(names, of: page), echo.type == number.type.withoutOptional {
-                    let siblings = echo.member.steps.count == 1 ? nil : echo.member.steps[0].wireName
-                    func total(_ names: Set<String>) -> (member: PaginationDeclaration.Member, type: SwiftType)? {
-                        integerMember(names, of: page).flatMap {
-                            ($0.member.steps.count == 1 ? nil : $0.member.steps[0].wireName) == siblings ? $0 : nil
-                        }
-                    }
-                    let counted = total(pagesTotalMembers).map { ($0, true) } ?? total(itemsTotalMembers).map { ($0, false) }
-                    if let (total, countsPages) = counted {
-                        var result = declaration(.pageNumber, cursor: number, page: page, summary: "`\(number.wireName)` after the page's `\(echo.member.wirePath)`"
-                            + " (the first is \(first)) up to `\(total.member.wirePath)` \(countsPages ? "pages" : "items")")
-                        (result.member, result.total, result.totalCountsPages, result.firstPageNumber) = (echo.member, total.member, countsPages, first)
                         return result
                     }
                 }
@@ -317,8 +321,11 @@ enum PaginationAnalysis {
             case .perStatus(_, let cases):
                 // One success with a body, the others without (Adyen's 204):
                 // a bodiless answer is an empty last page.
+                // Only a 204 is read as the end: a 202 without a body says
+                // something else.
                 let bodied = cases.filter { $0.type != nil }
-                guard bodied.count == 1, let body = bodied[0].type else { return nil }
+                let noContent = Set(operation.responses.filter { $0.isSuccess && $0.status == "204" }.compactMap(\.caseName))
+                guard bodied.count == 1, let body = bodied[0].type, cases.allSatisfy({ $0.type != nil || noContent.contains($0.name) }) else { return nil }
                 (type, statusCase) = (body, bodied[0].name)
             case .empty:
                 return nil
@@ -402,9 +409,12 @@ enum PaginationAnalysis {
             let declared = (pathItem.parameters + spec.parameters).compactMap { document.resolve($0) }
                 .last { $0.name == parameter.wireName && $0.location == .query }
             guard let schema = declared?.schema.flatMap({ document.resolve($0) }) else { return nil }
-            if let minimum = schema.minimum, minimum == 0 || minimum == 1 { return Int(minimum) }
-            if case .int(let value)? = schema.defaultValue, value == 0 || value == 1 { return value }
-            return nil
+            // `minimum: 0` may only say "not negative": where a default says
+            // otherwise, the spec does not tell.
+            let byDefault: Int? = if case .int(let value)? = schema.defaultValue, value == 0 || value == 1 { value } else { nil }
+            let byMinimum: Int? = schema.minimum.flatMap { $0 == 0 || $0 == 1 ? Int($0) : nil }
+            if let byDefault, let byMinimum, byDefault != byMinimum { return nil }
+            return byDefault ?? byMinimum
         }
     }
 
