@@ -3,10 +3,11 @@ import PackageDescription
 
 /// One package for everything an app or a team adds by this repository's
 /// URL and a version: the generated clients of the four backends and their
-/// SDKs, the runtime every generated client links, and the generator with
-/// its plugins. SwiftPM names a package by its repository's root, and
-/// refuses a package resolved from a URL that depends on a local path, so
-/// the audiences are folders of this one manifest, not packages of their own:
+/// SDKs, the runtime (ClientRuntime, what every generated client links,
+/// and the middlewares an app adds), and the generator with its plugins.
+/// SwiftPM names a package by its repository's root, and refuses a package
+/// resolved from a URL that depends on a local path, so the audiences are
+/// folders of this one manifest, not packages of their own:
 ///
 /// - `Generator/`: clientgen and its plugins (what `make generate` runs),
 /// - `Runtime/`: ClientRuntime (all a generated client links), Resilience (middlewares any client may add),
