@@ -146,8 +146,10 @@ test-heavy: deps ## The repeated experiments at full size (200 kills of a 100,00
 
 check: lint drift spec-diff test ## The quick pre-push set: spec lint, generated-code drift, breaking spec changes, tests (the references compiled with them)
 
-layout: ## Fail when a target's folder is not named as the target, or a document links a file that does not exist
+layout: ## Fail when a target's folder is not named as the target, a document links a file that does not exist, or a module's public surface differs from the CHANGELOG's list
 	python3 scripts/check_layout.py
+	python3 scripts/surface.py --check
+	python3 scripts/surface.py --self-test
 
 privacy: ## Each target's App Store privacy manifest against its code (required-reason APIs declared, Apple's keys and values)
 	python3 scripts/check_privacy.py
@@ -170,9 +172,10 @@ CI_STEPS := test test-heavy bench-build layout privacy ios-check yaml-copies lin
 ci: ## Everything CI runs, in CI's order (CI_STEPS), each step timed
 	scripts/ci.sh $(CI_STEPS)
 
-bench-build: deps ## Compile every benchmark without running one (debug, sharing the tests' build), the peer comparison's package too: a benchmark that no longer compiles fails CI
+bench-build: deps ## Compile every target and benchmark without running one (debug, sharing the tests' build), the peer comparison's package too; type-check the sample apps as code outside the package (public API only)
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS)
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --package-path Benchmarks/PeerComparison --product client-call-bench
+	python3 scripts/surface.py --examples
 	$(SWIFT) build $(DEBUG_BUILD_FLAGS) --package-path Benchmarks/PeerComparison --product event-stream-bench
 
 api-diff: deps ## What an app could reach at BASE=<revision> (default: the last release tag) and no longer can, per product an app links (swift-api-digester; about 7 minutes)

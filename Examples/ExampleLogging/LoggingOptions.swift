@@ -9,25 +9,25 @@ import Logging
 /// request and response with its headers, and each body as its shape (its
 /// members, types and lengths; values only where the spec marks a field
 /// `x-loggable`), secrets masked at every level.
-package struct LoggingOptions: ParsableArguments {
+public struct LoggingOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Log to stderr from this level up (swift-log's level names).",
             discussion: "Secrets are masked at every level; at trace, bodies are logged as their shape.", valueName: "level"))
-    package var logLevel: Logger.Level?
+    public var logLevel: Logger.Level?
 
     @Flag(help: "Log each request and response (secrets masked) to stderr: --log-level debug.")
-    package var verbose = false
+    public var verbose = false
 
-    package init() {}
+    public init() {}
 
     /// The level asked for: `--log-level`, else `debug` for `--verbose`,
     /// else none.
-    package var level: Logger.Level? { logLevel ?? (verbose ? .debug : nil) }
+    public var level: Logger.Level? { logLevel ?? (verbose ? .debug : nil) }
 
     /// A logger to stderr at the level asked for, or one that writes
     /// nothing.
-    package func logger(label: String) -> Logger {
+    public func logger(label: String) -> Logger {
         guard let level else { return Logger(label: label) { _ in SwiftLogNoOpLogHandler() } }
         var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = level

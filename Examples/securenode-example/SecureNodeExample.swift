@@ -128,9 +128,9 @@ struct SecureNodeExample: AsyncParsableCommand {
         func run() async throws {
             try await report {
                 let sdk = try root.options.makeSDK()
-                sdk.calls.callStarted()
+                sdk.callStarted()
                 let assisted = sdk.assistIncomingCall(phoneNumberE164: number)
-                sdk.calls.callEnded()
+                sdk.callEnded()
                 let key = sdk.recordCallEvent(
                     phoneNumberE164: number, callOutcome: CallOutcome(outcome), brandingApplied: assisted != nil,
                     ringDurationSeconds: ringSeconds, callDurationSeconds: callSeconds, callEventKey: assisted?.imprintKey)
@@ -187,8 +187,7 @@ struct SecureNodeExample: AsyncParsableCommand {
         func run() async throws {
             try await report {
                 let sdk = try root.options.makeSDK()
-                let records = sdk.isBrandingActive ? try sdk.store.allRecords() : []
-                let (contacts, leftOut) = ManagedContactsPlan.desiredContacts(from: records, maximumNumbers: maximumNumbers) { sdk.logos.cachedLogo(for: $0) }
+                let (contacts, leftOut) = sdk.desiredManagedContacts(maximumNumbers: maximumNumbers)
                 for contact in contacts {
                     printJSON(["brand": contact.brandKey, "name": contact.displayName, "numbers": contact.phoneNumbers.count, "photo": contact.photo != nil])
                 }
@@ -216,7 +215,7 @@ struct SecureNodeExample: AsyncParsableCommand {
 /// Delivers pending events for at most `timeout` seconds (delivery waits
 /// out backoff while the server is unreachable); what is left stays in the
 /// outbox for the next run.
-func deliver(_ sdk: SecureNodeEngine, timeout: Int) async throws -> BillingOutbox.Counts {
+func deliver(_ sdk: SecureNodeEngine, timeout: Int) async throws -> BillingCounts {
     await withTaskGroup(of: Void.self) { group in
         group.addTask { await sdk.deliverPendingEvents() }
         group.addTask { try? await Task.sleep(for: .seconds(timeout)) }
@@ -224,7 +223,7 @@ func deliver(_ sdk: SecureNodeEngine, timeout: Int) async throws -> BillingOutbo
         group.cancelAll()
     }
     if let status = await sdk.billingPausedForStatus() { throw SecureNodeExampleError.billingPaused(status: status) }
-    return try sdk.outbox.counts()
+    return try sdk.billingCounts()
 }
 
 /// What can go wrong, as the one line on stderr says it.

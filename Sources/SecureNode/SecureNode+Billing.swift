@@ -93,7 +93,7 @@ extension SecureNodeEngine {
     /// Records a return call when the app holds the earlier event's call id
     /// (the README's `callId`): the server's `event_id`, sent as
     /// `meta.call_event_id` at once, with no wait for another event; or a
-    /// ``LocalCallID`` (the earlier event was queued), and then the return
+    /// `LocalCallID` (the earlier event was queued), and then the return
     /// waits in the outbox, across relaunches, for that event's delivery and
     /// goes out once with its server id.
     @discardableResult
@@ -113,7 +113,7 @@ extension SecureNodeEngine {
     /// delivered: its server `event_id` once the server has it, `.pending`
     /// while it still waits in the outbox (it is delivered later, once),
     /// `.unknown` when it was dropped or delivered without an id.
-    public func waitForDelivery(of eventKey: String, upTo limit: Duration) async -> BillingOutbox.Reference {
+    public func waitForDelivery(of eventKey: String, upTo limit: Duration) async -> BillingEventReference {
         let deadline = ContinuousClock.now + limit
         var pause = Duration.milliseconds(20)
         while true {
@@ -173,10 +173,14 @@ extension SecureNodeEngine {
         await deliveryLoop.kick()
     }
 
+    /// The billing outbox's counts, kept across restarts: events waiting,
+    /// delivered, and dropped for good.
+    public func billingCounts() throws -> BillingCounts { try outbox.counts() }
+
     /// The status that paused billing delivery (401 or 403), nil while it runs.
     public func billingPausedForStatus() async -> Int? { await delivery.pausedForStatus }
 
     /// Every billing pause, resume and dropped event from now on (each drop
-    /// is also in `outbox.counts().dropped`).
+    /// is also in `billingCounts().dropped`).
     public func billingNotices() async -> AsyncStream<BillingNotice> { await delivery.notices() }
 }

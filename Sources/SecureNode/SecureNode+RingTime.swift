@@ -17,7 +17,7 @@ extension SecureNodeEngine {
     /// config saying `branding_enabled: false`).
     ///
     /// At ring time (the default) the lookup opens the quiet window itself
-    /// (``CallActivity/ringStarted(bound:)``): whether the host reports the
+    /// (`CallActivity.ringStarted(bound:)`): whether the host reports the
     /// call before or after looking it up, nothing (the miss's server
     /// lookup, billing, heartbeats, logos) goes out until the call ends, or
     /// ``Configuration/ringQuietBound`` passes when the host reports no
@@ -158,4 +158,14 @@ extension SecureNodeEngine {
             state.withLock { $0.exportedVersion = nil }
         }
     }
+
+    /// A call started ringing or was placed (the host's CallKit delegate
+    /// says so): no sync, lookup, billing delivery, heartbeat or logo
+    /// download goes out until the last call ends. Calls overlap with call
+    /// waiting: each start needs its end.
+    public func callStarted() { calls.callStarted() }
+
+    /// A call ended (answered and hung up, missed, rejected). When it was
+    /// the last one, the requests held back during the calls go out.
+    public func callEnded() { calls.callEnded() }
 }

@@ -35,7 +35,7 @@ extension SecureNodeEngine {
         timeouts.urlSessionConfiguration()
     }
 
-    /// The transport the SDK builds when ``Configuration/transport`` is nil:
+    /// The transport the SDK builds when `Configuration.connection.transport` is nil:
     /// URLSession with ``urlSessionConfiguration(timeouts:)`` whose delegate
     /// checks `pinning` and follows no redirect to another host, behind
     /// `CertificatePinningTransport` (a refused connection, a TLS failure or

@@ -29,15 +29,46 @@ import SecureNodeAPI
 public final class SecureNodeEngine: Sendable {
     /// What the SDK needs to start.
     public struct Configuration: Sendable {
-        /// How the SDK reaches the API: the family's one connection type
-        /// (base URL, transport, pinning, timeouts, logger, connectivity),
-        /// which the properties below read and write.
+        /// How the SDK reaches the API: the family's one connection type.
+        /// What SecureNode reads of it:
+        ///
+        /// - `baseURL`: The API's base URL (`https://api.securenode.io` by default).
+        /// - `connectivity`: The device's connectivity. Default: the system's
+        ///   (`Connectivity.systemDefault()`); pending billing events are sent
+        ///   as soon as it comes back. Nil: no signal (backoff only).
+        /// - `transport`: How requests are sent. Nil, the default: the SDK's own
+        ///   (``SecureNodeEngine/urlSessionTransport(timeouts:pinning:logger:)`` with
+        ///   `timeouts` and `pinning`), whose idle timeout ends a stalled
+        ///   answer (`TransportTimeouts.read`). A transport of the app's own must
+        ///   enforce `pinning` when anything is pinned (a
+        ///   `PinEnforcingTransport` that says so), or `init` refuses it.
+        /// - `pinning`: Public-key pins of the API's and the logo host's names
+        ///   (`CertificatePinning`: at least two per host, the served key and a
+        ///   backup), checked after the system's own trust evaluation on every
+        ///   connection the SDK opens, logo downloads included. Whoever can
+        ///   answer for the API can put a name on the incoming-call screen, so
+        ///   a production app pins. A connection that fails them, a
+        ///   certificate the system refuses, or a redirect to another host
+        ///   sends nothing: a sync ends `connectionNotVerified`. Default:
+        ///   nothing pinned (the system's trust evaluation alone).
+        /// - `logger`: Where redacted request logs and connection refusals (pins, TLS
+        ///   failures, redirects) go.
+        /// - `timeouts`: The bounds of every request and of a sync (``SecureNodeEngine/defaultTimeouts``):
+        ///
+        ///   | wait | bound | what ends it |
+        ///   | --- | --- | --- |
+        ///   | connecting | `connect` (5 s) on Linux; `read` on Apple platforms | `offline` |
+        ///   | no byte of an answer | `read` (10 s), the default transport's idle timeout | `timedOut` |
+        ///   | one attempt of any request but the sync, until its answer starts | `attemptDeadline` (20 s) | `timedOut` |
+        ///   | a whole sync, its body included | `whole` (connect + read + transfer: 120 s) | `timedOut`, nothing applied |
+        ///   | a background refresh, everything in it | `performBackgroundRefresh(budget:)` (25 s) | `ranOutOfTime` |
+        /// - `dialsBeforeSending`: Whether the connection is dialled first, within
+        ///   `TransportTimeouts.connect` (`ConnectTimeoutMiddleware`). Nil, the
+        ///   default: only for the SDK's own transport where it has no connect
+        ///   timeout of its own (URLSession on Linux); a transport of the app's
+        ///   own bounds its connections itself and may not connect to
+        ///   `baseURL`'s host (a proxying or test transport).
         public var connection: ConnectionConfiguration
-        /// The API's base URL (`https://api.securenode.io` by default).
-        public var apiURL: URL {
-            get { connection.baseURL }
-            set { connection.baseURL = newValue }
-        }
         /// The API key sent as `X-API-Key`. Given once, it is kept in
         /// ``keyStore`` and later launches may pass nil; a key that differs
         /// from the stored one replaces it.
@@ -46,13 +77,6 @@ public final class SecureNodeEngine: Sendable {
         /// (the Keychain on Apple platforms, a 0600 file `api-key` in
         /// ``folder`` elsewhere).
         public var keyStore: (any KeyStore)?
-        /// The device's connectivity. Default: the system's
-        /// (`Connectivity.systemDefault()`); pending billing events are sent
-        /// as soon as it comes back. Nil: no signal (backoff only).
-        public var connectivity: Connectivity? {
-            get { connection.connectivity }
-            set { connection.connectivity = newValue }
-        }
         /// Reloads the Call Directory extension (`CallKitDirectoryReloader`
         /// on iOS). When given, the SDK exports and reloads on its own: after
         /// a sync, when branding is turned off (an empty snapshot, at once)
@@ -63,35 +87,6 @@ public final class SecureNodeEngine: Sendable {
         public var folder: URL
         /// This install.
         public var device: DeviceProfile
-        /// How requests are sent. Nil, the default: the SDK's own
-        /// (``SecureNodeEngine/urlSessionTransport(timeouts:pinning:logger:)`` with
-        /// ``timeouts`` and ``pinning``), whose idle timeout ends a stalled
-        /// answer (`TransportTimeouts.read`). A transport of the app's own must
-        /// enforce ``pinning`` when anything is pinned (a
-        /// `PinEnforcingTransport` that says so), or `init` refuses it.
-        public var transport: (any ClientTransport)? {
-            get { connection.transport }
-            set { connection.transport = newValue }
-        }
-        /// Public-key pins of the API's and the logo host's names
-        /// (`CertificatePinning`: at least two per host, the served key and a
-        /// backup), checked after the system's own trust evaluation on every
-        /// connection the SDK opens, logo downloads included. Whoever can
-        /// answer for the API can put a name on the incoming-call screen, so
-        /// a production app pins. A connection that fails them, a
-        /// certificate the system refuses, or a redirect to another host
-        /// sends nothing: a sync ends `connectionNotVerified`. Default:
-        /// nothing pinned (the system's trust evaluation alone).
-        public var pinning: CertificatePinning {
-            get { connection.pinning }
-            set { connection.pinning = newValue }
-        }
-        /// Where redacted request logs and connection refusals (pins, TLS
-        /// failures, redirects) go.
-        public var logger: Logger {
-            get { connection.logger }
-            set { connection.logger = newValue }
-        }
         /// Time between presence heartbeats (5 minutes).
         public var heartbeatInterval: Duration
         /// Shortest time between two Call Directory reloads (15 minutes).
@@ -104,33 +99,10 @@ public final class SecureNodeEngine: Sendable {
         /// The most numbers managed contacts hold in all (10,000); brands
         /// past it are left out and counted.
         public var managedContactsMaximumNumbers: Int
-        /// The bounds of every request and of a sync (``SecureNodeEngine/defaultTimeouts``):
-        ///
-        /// | wait | bound | what ends it |
-        /// | --- | --- | --- |
-        /// | connecting | `connect` (5 s) on Linux; `read` on Apple platforms | `offline` |
-        /// | no byte of an answer | `read` (10 s), the default transport's idle timeout | `timedOut` |
-        /// | one attempt of any request but the sync, until its answer starts | `attemptDeadline` (20 s) | `timedOut` |
-        /// | a whole sync, its body included | `whole` (connect + read + transfer: 120 s) | `timedOut`, nothing applied |
-        /// | a background refresh, everything in it | `performBackgroundRefresh(budget:)` (25 s) | `ranOutOfTime` |
-        public var timeouts: TransportTimeouts {
-            get { connection.timeouts }
-            set { connection.timeouts = newValue }
-        }
-        /// Whether the connection is dialled first, within
-        /// `TransportTimeouts.connect` (`ConnectTimeoutMiddleware`). Nil, the
-        /// default: only for the SDK's own transport where it has no connect
-        /// timeout of its own (URLSession on Linux); a transport of the app's
-        /// own bounds its connections itself and may not connect to
-        /// `apiURL`'s host (a proxying or test transport).
-        public var dialsBeforeSending: Bool? {
-            get { connection.dialsBeforeSending }
-            set { connection.dialsBeforeSending = newValue }
-        }
         /// How logos are downloaded. Nil, the default: the SDK's own
-        /// (`LogoCache.verifiedFetch`: ``pinning`` checked, redirects only
+        /// (`LogoCache.verifiedFetch`: `connection.pinning` checked, redirects only
         /// over https to the assets host, reading stopped at the logo limit).
-        public var logoFetch: LogoCache.Fetch?
+        public var logoFetch: LogoFetch?
         /// Where logos are cached. Nil: the README's
         /// `Library/Caches/SecureNodeBranding/` on Apple platforms (the
         /// app's caches folder: the system may empty it, the SDK fetches
@@ -163,7 +135,7 @@ public final class SecureNodeEngine: Sendable {
             apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String?, keyStore: (any KeyStore)? = nil, folder: URL,
             device: DeviceProfile, transport: (any ClientTransport)? = nil, connectivity: Connectivity? = .systemDefault(),
             callDirectoryReloader: (any CallDirectoryReloading)? = nil, heartbeatInterval: Duration = .seconds(300),
-            callDirectoryReloadInterval: Duration = .seconds(15 * 60), logoFetch: LogoCache.Fetch? = nil, logoCacheBytes: Int = 20 << 20,
+            callDirectoryReloadInterval: Duration = .seconds(15 * 60), logoFetch: LogoFetch? = nil, logoCacheBytes: Int = 20 << 20,
             sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
             ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
             logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: TransportTimeouts = SecureNodeEngine.defaultTimeouts,
@@ -197,11 +169,11 @@ public final class SecureNodeEngine: Sendable {
     /// The local branding dataset.
     public let store: BrandingStore
     /// Billing events waiting for delivery.
-    public let outbox: BillingOutbox
+    package let outbox: BillingOutbox
     /// Brand logos on disk.
-    public let logos: LogoCache
+    package let logos: LogoCache
     /// Calls in progress, as the host app reports them.
-    public let calls: CallActivity
+    package let calls: CallActivity
     /// The Call Directory snapshot the iOS extension reads.
     public let callDirectory: CallDirectorySnapshot
     let syncEngine: BrandingSync
@@ -243,7 +215,7 @@ public final class SecureNodeEngine: Sendable {
     /// cannot be opened.
     public init(_ configuration: Configuration) throws(SecureNodeError) {
         guard (try? configuration.connection.validatedBaseURL()) != nil else {
-            throw .insecureAPIURL(RedirectPolicy.describe(configuration.apiURL))
+            throw .insecureAPIURL(RedirectPolicy.describe(configuration.connection.baseURL))
         }
         let transport: CertificatePinningTransport
         do {
@@ -305,14 +277,14 @@ public final class SecureNodeEngine: Sendable {
         // The sync has its own bound, its body included (`TransportTimeouts.whole`).
         stack.attemptDeadlineExemptions = [SecureNodeAPI.Client.Operations.syncBranding.id]
         let middlewares = stack.middlewares()
-        let client = SecureNodeAPI.Client(serverURL: configuration.apiURL, transport: transport, middlewares: middlewares)
-        assumedFields = AssumedFieldLogging.observe(module: "SecureNodeAPI", logger: configuration.logger)
+        let client = SecureNodeAPI.Client(serverURL: configuration.connection.baseURL, transport: transport, middlewares: middlewares)
+        assumedFields = AssumedFieldLogging.observe(module: "SecureNodeAPI", logger: configuration.connection.logger)
         // Recorded billing events go out as recorded, the server judging
         // them: a value the spec forbids is refused by the server (400 with
         // its error body: dropped and reported) or accepted, never held back
         // here, where no one could correct it and it would wait for ever.
         let deliveryClient = SecureNodeAPI.Client(
-            serverURL: configuration.apiURL, transport: transport, middlewares: middlewares, constraintChecks: [])
+            serverURL: configuration.connection.baseURL, transport: transport, middlewares: middlewares, constraintChecks: [])
         store = try SecureNodeError.storage("the branding dataset") { try BrandingStore(path: folder.appendingPathComponent("branding.sqlite").path) }
         outbox = try SecureNodeError.storage("the billing outbox") { try BillingOutbox(path: folder.appendingPathComponent("outbox.sqlite").path, now: now) }
         let logoFolder = configuration.logoFolder ?? Self.defaultLogoFolder(folder: folder)
@@ -323,13 +295,13 @@ public final class SecureNodeEngine: Sendable {
             fetch: LogoCache.waitingForCalls(
                 calls,
                 configuration.logoFetch ?? LogoCache.verifiedFetch(
-                    allowedHost: "assets.securenode.io", maximumBytes: LogoCache.defaultMaximumLogoBytes, pinning: configuration.pinning,
-                    logger: configuration.logger)),
+                    allowedHost: "assets.securenode.io", maximumBytes: LogoCache.defaultMaximumLogoBytes, pinning: configuration.connection.pinning,
+                    logger: configuration.connection.logger)),
             now: now)
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(
             store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus,
-            deadline: configuration.timeouts.whole, now: now)
+            deadline: configuration.connection.timeouts.whole, now: now)
         delivery = OutboxDelivery(outbox: outbox, client: deliveryClient, now: now)
         let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox, now: now, signposts: intervals)
         self.deliveryLoop = deliveryLoop
@@ -344,7 +316,7 @@ public final class SecureNodeEngine: Sendable {
         if configuration.sendsHeartbeats { startHeartbeats() }
         // Events left by the last launch go out now; connectivity coming
         // back makes the waiting ones due at once (while this instance lives).
-        let connectivity = configuration.connectivity
+        let connectivity = configuration.connection.connectivity
         Task { [weak self] in
             if let connectivity, let self {
                 await connectivity.whenOnline(while: self) { [weak deliveryLoop] in await deliveryLoop?.connectivityReturned() }

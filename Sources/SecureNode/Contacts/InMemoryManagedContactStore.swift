@@ -4,7 +4,7 @@ import RuntimeSupport
 /// Managed contacts in memory, beside contacts that are not the SDK's (a
 /// user's own, which the store holds to show they are never touched): for
 /// tests and for hosts without a contacts database.
-public final class InMemoryManagedContactStore: ManagedContactStore {
+package final class InMemoryManagedContactStore: ManagedContactStore {
     private struct Contents {
         var managed: [String: ManagedContact] = [:]
         var nextID = 1
@@ -14,28 +14,28 @@ public final class InMemoryManagedContactStore: ManagedContactStore {
     private let contents = Locked(Contents())
     private let authorized: Locked<Bool>
     /// The user's own contacts, by identifier: never read, changed or removed by the SDK.
-    public let othersContacts: [String: String]
+    package let othersContacts: [String: String]
 
     /// A store; `authorized` stands for the user's permission, `othersContacts`
     /// for contacts that are not the SDK's (identifier: name).
-    public init(authorized: Bool = true, othersContacts: [String: String] = [:]) {
+    package init(authorized: Bool = true, othersContacts: [String: String] = [:]) {
         self.authorized = Locked(authorized)
         self.othersContacts = othersContacts
     }
 
     /// Whether access is allowed.
-    public var isAuthorized: Bool { authorized.read() }
+    package var isAuthorized: Bool { authorized.read() }
 
     /// Grants or withdraws the permission.
-    public func setAuthorized(_ value: Bool) { authorized.withLock { $0 = value } }
+    package func setAuthorized(_ value: Bool) { authorized.withLock { $0 = value } }
 
     /// The SDK's contacts, by brand key.
-    public func managedContacts() -> [ManagedContact] {
+    package func managedContacts() -> [ManagedContact] {
         contents.withLock { $0.managed.values.sorted { $0.brandKey < $1.brandKey } }
     }
 
     /// Adds or replaces a contact.
-    public func save(_ contact: ManagedContact) throws -> String {
+    package func save(_ contact: ManagedContact) throws -> String {
         try contents.withLock { contents in
             var saved = contact
             if let identifier = contact.identifier {
@@ -51,7 +51,7 @@ public final class InMemoryManagedContactStore: ManagedContactStore {
     }
 
     /// Removes one of the SDK's contacts; another's identifier is refused.
-    public func remove(identifier: String) throws {
+    package func remove(identifier: String) throws {
         try contents.withLock { contents in
             guard contents.managed.removeValue(forKey: identifier) != nil else { throw NotManaged(identifier: identifier) }
             contents.writes += 1
@@ -59,11 +59,11 @@ public final class InMemoryManagedContactStore: ManagedContactStore {
     }
 
     /// Saves and removals so far.
-    public var writes: Int { contents.withLock { $0.writes } }
+    package var writes: Int { contents.withLock { $0.writes } }
 
     /// An identifier that is not one of the SDK's contacts.
-    public struct NotManaged: Error, Sendable, Hashable {
+    package struct NotManaged: Error, Sendable, Hashable {
         /// The identifier.
-        public let identifier: String
+        package let identifier: String
     }
 }

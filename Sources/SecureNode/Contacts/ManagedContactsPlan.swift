@@ -3,19 +3,19 @@ import Foundation
 
 /// What a managed-contacts sync does: the contacts the dataset asks for,
 /// compared with those the SDK has, by brand.
-public struct ManagedContactsPlan: Sendable, Hashable {
+package struct ManagedContactsPlan: Sendable, Hashable {
     /// Contacts to add (brands without one).
-    public var additions: [ManagedContact] = []
+    package var additions: [ManagedContact] = []
     /// Contacts to replace (their name, numbers or photo changed), with their identifiers.
-    public var updates: [ManagedContact] = []
+    package var updates: [ManagedContact] = []
     /// Identifiers of contacts to remove: brands no longer in the dataset,
     /// and any second contact of one brand.
-    public var removals: [String] = []
+    package var removals: [String] = []
     /// Contacts already as they should be.
-    public var unchanged = 0
+    package var unchanged = 0
 
     /// The plan that turns `existing` into `desired` (matched by ``ManagedContact/brandKey``).
-    public static func plan(desired: [ManagedContact], existing: [ManagedContact]) -> ManagedContactsPlan {
+    package static func plan(desired: [ManagedContact], existing: [ManagedContact]) -> ManagedContactsPlan {
         var plan = ManagedContactsPlan()
         var byBrand: [String: ManagedContact] = [:]
         for contact in existing {
@@ -48,7 +48,7 @@ public struct ManagedContactsPlan: Sendable, Hashable {
     /// its name without one), named as the brand, with its numbers
     /// (ascending) and its logo; brands in ascending order of key, at most
     /// `maximumNumbers` numbers in all (the rest are counted in `leftOut`).
-    public static func desiredContacts(
+    package static func desiredContacts(
         from records: [StoredBrandingRecord], maximumNumbers: Int, logo: (String) -> Data?
     ) -> (contacts: [ManagedContact], leftOut: Int) {
         var brands: [String: (name: String, numbers: [String], logoURL: String?)] = [:]

@@ -17,6 +17,15 @@ public struct ManagedContactsReport: Sendable, Hashable {
 }
 
 extension SecureNodeEngine {
+    /// The managed contacts the dataset asks for, without touching the
+    /// contacts store: one per brand with its numbers and its cached logo
+    /// as the photo (none while branding is off), at most `maximumNumbers`
+    /// numbers in all, and how many numbers were left out past that.
+    public func desiredManagedContacts(maximumNumbers: Int) -> (contacts: [ManagedContact], leftOut: Int) {
+        let records = isBrandingActive ? ((try? store.allRecords()) ?? []) : []
+        return ManagedContactsPlan.desiredContacts(from: records, maximumNumbers: maximumNumbers) { logos.cachedLogo(for: $0) }
+    }
+
     /// Brings the SDK's managed contacts in line with the dataset (the
     /// README's optional "Managed Contacts sync"): one contact per brand
     /// with its numbers and its cached logo as the photo, in the store's
@@ -34,10 +43,7 @@ extension SecureNodeEngine {
             report.notAuthorized = true
             return report
         }
-        let records = isBrandingActive ? ((try? store.allRecords()) ?? []) : []
-        let (desired, leftOut) = ManagedContactsPlan.desiredContacts(from: records, maximumNumbers: managedContactsMaximumNumbers) {
-            logos.cachedLogo(for: $0)
-        }
+        let (desired, leftOut) = desiredManagedContacts(maximumNumbers: managedContactsMaximumNumbers)
         report.numbersLeftOut = leftOut
         guard let existing = try? contacts.managedContacts() else {
             report.failures += 1

@@ -4,32 +4,6 @@ import Resilience
 import RuntimeSupport
 import SecureNodeAPI
 
-/// What the server should know about this install.
-public struct DeviceProfile: Codable, Sendable, Hashable {
-    /// The stable per-install id.
-    public var deviceID: String
-    /// The platform (`ios`, `android`...).
-    public var platform: DevicePlatform
-    /// The OS version.
-    public var osVersion: String?
-    /// The SDK version.
-    public var sdkVersion: String?
-    /// The host app's version.
-    public var appVersion: String?
-    /// Platform capabilities (`call_directory`, `voip_push`...).
-    public var capabilities: [String: Bool]
-
-    /// Creates a profile.
-    public init(deviceID: String, platform: DevicePlatform, osVersion: String? = nil, sdkVersion: String? = nil, appVersion: String? = nil, capabilities: [String: Bool] = [:]) {
-        self.deviceID = deviceID
-        self.platform = platform
-        self.osVersion = osVersion
-        self.sdkVersion = sdkVersion
-        self.appVersion = appVersion
-        self.capabilities = capabilities
-    }
-}
-
 /// The device's side of the contract: register once per install, update
 /// when the profile changes (capabilities, SDK or OS version), a presence
 /// heartbeat every 5 minutes and after each successful sync, and debug
@@ -37,9 +11,9 @@ public struct DeviceProfile: Codable, Sendable, Hashable {
 ///
 /// What was registered and when the last heartbeat went are kept in a small
 /// JSON file, so a restart neither registers again nor floods heartbeats.
-public actor DeviceLifecycle {
+package actor DeviceLifecycle {
     /// What ``registerOrUpdate()`` did.
-    public enum RegistrationAction: Sendable, Hashable {
+    package enum RegistrationAction: Sendable, Hashable {
         /// First run of the install: `POST /device/register`.
         case registered
         /// The profile changed since: `POST /device/update`.
@@ -51,7 +25,7 @@ public actor DeviceLifecycle {
     /// The config flag that allows debug uploads. The contract says uploads
     /// need "explicit" server config without naming the flag; this one is
     /// the SDK's assumption, read from the sync's `config` object.
-    public static let debugUploadFlag = "debug_upload_enabled"
+    package static let debugUploadFlag = "debug_upload_enabled"
 
     struct State: Codable {
         var registered: DeviceProfile?
@@ -69,7 +43,7 @@ public actor DeviceLifecycle {
 
     /// A lifecycle for `profile`, remembering its state in `stateFile`;
     /// `now` is the clock heartbeats are timed by (tests inject one).
-    public init(
+    package init(
         client: SecureNodeAPI.Client, profile: DeviceProfile, stateFile: URL, heartbeatInterval: Duration = .seconds(300),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -90,7 +64,7 @@ public actor DeviceLifecycle {
     /// is acceptance even when its body lacks `success` (the response shape
     /// is not documented); only `success: false` is a refusal.
     @discardableResult
-    public func registerOrUpdate() async throws -> RegistrationAction {
+    package func registerOrUpdate() async throws -> RegistrationAction {
         let request = DeviceRegisterRequest(
             deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion,
             sdkVersion: profile.sdkVersion, appVersion: profile.appVersion, capabilities: profile.capabilities)
@@ -126,7 +100,7 @@ public actor DeviceLifecycle {
     /// Every heartbeat carries the last successful sync's time: the one
     /// given here (a sync just succeeded), else the one remembered.
     @discardableResult
-    public func heartbeat(lastSyncedAt: Date? = nil, force: Bool = false) async throws -> Bool {
+    package func heartbeat(lastSyncedAt: Date? = nil, force: Bool = false) async throws -> Bool {
         let time = now()
         let newSync = lastSyncedAt.map { $0 != state.lastSyncedAt } ?? false
         if newSync { state.lastSyncedAt = lastSyncedAt }
@@ -147,7 +121,7 @@ public actor DeviceLifecycle {
     /// Uploads debug logs when the server's config enables it; returns
     /// false (and sends nothing) otherwise.
     @discardableResult
-    public func uploadDebugLogs(_ logs: [DebugLogEntry], context: [String: JSONValue]? = nil, config: BrandingConfig?) async throws -> Bool {
+    package func uploadDebugLogs(_ logs: [DebugLogEntry], context: [String: JSONValue]? = nil, config: BrandingConfig?) async throws -> Bool {
         guard case .bool(true)? = config?.additionalProperties[Self.debugUploadFlag] else { return false }
         _ = try await client.uploadDebugLogs(body: DebugUploadRequest(
             deviceID: profile.deviceID, platform: profile.platform, osVersion: profile.osVersion, sdkVersion: profile.sdkVersion,

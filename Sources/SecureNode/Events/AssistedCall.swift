@@ -14,7 +14,7 @@ public struct AssistedCall: Sendable, Hashable {
     public let imprintKey: String?
 
     /// Creates an assisted call.
-    public init(record: StoredBrandingRecord, logo: Data?, imprintKey: String?) {
+    package init(record: StoredBrandingRecord, logo: Data?, imprintKey: String?) {
         self.record = record
         self.logo = logo
         self.imprintKey = imprintKey

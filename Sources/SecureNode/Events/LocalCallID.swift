@@ -5,16 +5,16 @@
 /// callId: callId, ...) }` attributes the return call offline too: a return
 /// event naming a local id waits, durably, for the seen event's delivery and
 /// goes out once with its server id.
-public enum LocalCallID {
+package enum LocalCallID {
     /// What a local id starts with (never a server id's start: the server's
     /// are its own, such as `evt_1`).
-    public static let prefix = "local:"
+    package static let prefix = "local:"
 
     /// The local call id of the event recorded under `eventKey`.
-    public static func make(eventKey: String) -> String { prefix + eventKey }
+    package static func make(eventKey: String) -> String { prefix + eventKey }
 
     /// The event key a local call id names; nil for a server's id.
-    public static func eventKey(of callID: String) -> String? {
+    package static func eventKey(of callID: String) -> String? {
         guard callID.hasPrefix(prefix), callID.count > prefix.count else { return nil }
         return String(callID.dropFirst(prefix.count))
     }

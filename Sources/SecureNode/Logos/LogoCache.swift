@@ -7,6 +7,10 @@ import RuntimeSupport
 import FoundationNetworking
 #endif
 
+/// Fetches a logo's bytes from its URL: ``SecureNodeEngine/Configuration/logoFetch``
+/// replaces the SDK's own fetch (over the configured transport) with the app's.
+public typealias LogoFetch = @Sendable (URL) async throws -> Data
+
 /// Brand logos on disk, fetched ahead of time (after a sync) from the
 /// assets host and read locally at ring time: ``cachedLogo(for:)`` never
 /// touches the network.
@@ -27,12 +31,12 @@ import FoundationNetworking
 /// ``retryFailed(urls:)`` keeps one retry scheduled while any is pending. A
 /// URL that can never be fetched (not on the assets host, too large) is
 /// not tried again in this process.
-public final class LogoCache: Sendable {
+package final class LogoCache: Sendable {
     /// Fetches a URL's bytes.
-    public typealias Fetch = @Sendable (URL) async throws -> Data
+    package typealias Fetch = LogoFetch
 
     /// Why a logo was not fetched.
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The URL is not `https` on the assets host (its default port).
         case notAnAssetURL(String)
         /// The server's `Content-Type` is not an image a logo may be
@@ -49,7 +53,7 @@ public final class LogoCache: Sendable {
         case tooLarge(bytes: Int, limit: Int)
 
         /// What went wrong.
-        public var description: String {
+        package var description: String {
             switch self {
             case .notAnAssetURL(let url): return "not fetched: \(url) is not an https URL on the logo assets host"
             case .status(let status): return "logo fetch failed with status \(status)"
@@ -63,15 +67,15 @@ public final class LogoCache: Sendable {
     }
 
     /// The most bytes a logo may have unless the cache says otherwise (1 MiB).
-    public static let defaultMaximumLogoBytes = 1 << 20
+    package static let defaultMaximumLogoBytes = 1 << 20
     /// The folder the logos live in.
-    public let folder: URL
+    package let folder: URL
     /// The most bytes all cached logos may take together (default 20 MiB).
-    public let maximumBytes: Int
+    package let maximumBytes: Int
     /// The most bytes one logo may have (default 1 MiB); a larger one is not cached.
-    public let maximumLogoBytes: Int
+    package let maximumLogoBytes: Int
     /// How failed downloads are spaced out.
-    public let retryBackoff: BackoffPolicy
+    package let retryBackoff: BackoffPolicy
     private let allowedHost: String
     private let fetch: Fetch
     private let failures = Locked<[String: FailedFetch]>([:])
@@ -92,7 +96,7 @@ public final class LogoCache: Sendable {
     /// (by default ``verifiedFetch(allowedHost:maximumBytes:pinning:logger:)``
     /// with `pinning`), holding at most `maximumBytes` in all and
     /// `maximumLogoBytes` per logo.
-    public init(
+    package init(
         folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = defaultMaximumLogoBytes,
         retryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), fetch: Fetch? = nil,
         pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode"), now: @escaping @Sendable () -> Date = { Date() }
@@ -123,7 +127,7 @@ public final class LogoCache: Sendable {
     /// at every hop), and whose reading stops at `maximumBytes`
     /// (``Failure/tooLarge(bytes:limit:)``, before the body when the
     /// `Content-Length` says so). Only a 200 answer is a logo.
-    public static func verifiedFetch(allowedHost: String, maximumBytes: Int, pinning: CertificatePinning, logger: Logger) -> Fetch {
+    package static func verifiedFetch(allowedHost: String, maximumBytes: Int, pinning: CertificatePinning, logger: Logger) -> Fetch {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
         configuration.timeoutIntervalForResource = 120
@@ -148,7 +152,7 @@ public final class LogoCache: Sendable {
     }
 
     /// The cache file name for a logo URL.
-    public static func fileName(for url: String) -> String {
+    package static func fileName(for url: String) -> String {
         let encoded = Data(url.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -163,14 +167,14 @@ public final class LogoCache: Sendable {
     private func file(for url: String) -> URL { folder.appendingPathComponent(Self.fileName(for: url)) }
 
     /// Whether the logo for `url` is on disk (without reading it).
-    public func isCached(_ url: String) -> Bool {
+    package func isCached(_ url: String) -> Bool {
         FileManager.default.fileExists(atPath: file(for: url).path)
     }
 
     /// The cached logo for `url`, from disk only; nil when not cached. A
     /// read marks the logo used, so the bound evicts it last. A file that
     /// is not a logo (kept by a version that did not check) is deleted.
-    public func cachedLogo(for url: String) -> Data? {
+    package func cachedLogo(for url: String) -> Data? {
         let path = file(for: url).path
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         guard (try? LogoImage.check(data)) != nil else {
@@ -185,7 +189,7 @@ public final class LogoCache: Sendable {
     /// stored (written atomically, so a reader never sees half a logo),
     /// then the cache trimmed to its bound.
     @discardableResult
-    public func logo(for url: String) async throws -> Data {
+    package func logo(for url: String) async throws -> Data {
         if let cached = cachedLogo(for: url) { return cached }
         let data = try await fetchRecordingFailure(url)
         trim(keeping: Self.fileName(for: url))
@@ -210,7 +214,7 @@ public final class LogoCache: Sendable {
     /// whose download failed is skipped until its retry is due, and a
     /// failure is recorded for the backoff. Returns how many were fetched.
     @discardableResult
-    public func prefetch(_ urls: some Sequence<String>) async -> Int {
+    package func prefetch(_ urls: some Sequence<String>) async -> Int {
         var fetched = 0
         var total = totalBytes()
         let now = self.now()
@@ -226,7 +230,7 @@ public final class LogoCache: Sendable {
 
     /// Downloads failed and waiting for a retry (URLs that can never be
     /// fetched not counted).
-    public var pendingRetries: Int {
+    package var pendingRetries: Int {
         failures.withLock { $0.values.filter { $0.retryAt != .distantFuture }.count }
     }
 
@@ -234,7 +238,7 @@ public final class LogoCache: Sendable {
     /// earliest one's time, ``prefetch(_:)`` runs over `urls()` (the logo
     /// URLs the store names then), and again after that while any is still
     /// failing. Ends when none is pending, or when the cache is released.
-    public func retryFailed(urls: @escaping @Sendable () -> [String]) {
+    package func retryFailed(urls: @escaping @Sendable () -> [String]) {
         retry.withLock { task in
             guard task == nil else { return }
             task = Task { [weak self] in
@@ -256,7 +260,7 @@ public final class LogoCache: Sendable {
     /// Fetches the logo for `url` in the background when it is neither
     /// cached nor failing (a ring-time read that found it missing); the
     /// fetch waits for the call to end like every download.
-    public func fetchSoon(_ url: String) {
+    package func fetchSoon(_ url: String) {
         guard !isCached(url), isDue(url, at: now()) else { return }
         Task { [weak self] in
             guard let self, await self.fetchIfIdle(url) != nil else { return }
@@ -321,7 +325,7 @@ public final class LogoCache: Sendable {
     }
 
     /// The bytes all cached logos take.
-    public func totalBytes() -> Int {
+    package func totalBytes() -> Int {
         entries().reduce(0) { $0 + $1.bytes }
     }
 
@@ -329,7 +333,7 @@ public final class LogoCache: Sendable {
     /// ``maximumBytes``, never the one named `keeping`; returns how many
     /// were deleted.
     @discardableResult
-    public func trim(keeping: String? = nil) -> Int {
+    package func trim(keeping: String? = nil) -> Int {
         var all = entries()
         var total = all.reduce(0) { $0 + $1.bytes }
         guard total > maximumBytes else { return 0 }
@@ -347,7 +351,7 @@ public final class LogoCache: Sendable {
     /// the store still names: the others belonged to purged or changed
     /// records); returns how many were deleted.
     @discardableResult
-    public func removeLogos(except urls: some Sequence<String>) -> Int {
+    package func removeLogos(except urls: some Sequence<String>) -> Int {
         let kept = Set(urls.lazy.map(Self.fileName(for:)))
         var removed = 0
         for entry in entries() where !kept.contains(entry.name) {
@@ -357,7 +361,7 @@ public final class LogoCache: Sendable {
     }
 
     /// Removes every cached logo.
-    public func clear() throws {
+    package func clear() throws {
         guard FileManager.default.fileExists(atPath: folder.path) else { return }
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(name))

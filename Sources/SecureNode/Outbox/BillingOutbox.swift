@@ -11,48 +11,29 @@ import SecureNodeAPI
 /// Recording is one small SQLite transaction (WAL): no network, no waiting
 /// for a delivery. Delivered events are removed; events the server states
 /// are invalid (a 400 or 422 with its error body) are removed and counted.
-public final class BillingOutbox: Sendable {
+package final class BillingOutbox: Sendable {
     /// Which endpoint an event goes to.
-    public enum Kind: String, Sendable, Hashable {
-        /// `POST /branding/imprint`.
-        case imprint
-        /// `POST /branding/event`.
-        case callEvent = "event"
-    }
+    package typealias Kind = BillingEventKind
 
     /// One event waiting for delivery.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The row id (delivery order among events due at the same time).
-        public let id: Int64
+        package let id: Int64
         /// The endpoint.
-        public let kind: Kind
+        package let kind: Kind
         /// The key the server dedupes by; the same on every attempt.
-        public let eventKey: String
+        package let eventKey: String
         /// The request body as JSON, as recorded.
-        public let payload: Data
+        package let payload: Data
         /// Attempts made so far.
-        public let attempts: Int
+        package let attempts: Int
         /// The key of an earlier event whose server `event_id` this one
         /// sends as `meta.call_event_id` (a returned call), if any.
-        public let refersTo: String?
+        package let refersTo: String?
     }
 
-    /// What the outbox holds and has done, kept across restarts.
-    public struct Counts: Sendable, Hashable {
-        /// Events waiting for delivery.
-        public var pending: Int
-        /// Events the server accepted.
-        public var delivered: Int
-        /// Events the server refused for good (dropped).
-        public var dropped: Int
-
-        /// Creates counts.
-        public init(pending: Int, delivered: Int, dropped: Int) {
-            self.pending = pending
-            self.delivered = delivered
-            self.dropped = dropped
-        }
-    }
+    /// What the outbox holds and has done.
+    package typealias Counts = BillingCounts
 
     private let queue: DatabaseQueue
     private let encoder = JSONCoding.makeEncoder()
@@ -61,7 +42,7 @@ public final class BillingOutbox: Sendable {
     private let now: @Sendable () -> Date
 
     /// Opens (or creates) the outbox database at `path`; `now` dates deliveries.
-    public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    package init(path: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.now = now
         var configuration = Configuration()
         configuration.label = "BillingOutbox"
@@ -111,11 +92,11 @@ public final class BillingOutbox: Sendable {
     }
 
     /// A new event key: a lowercase UUID.
-    public static func makeEventKey() -> String { UUID().uuidString.lowercased() }
+    package static func makeEventKey() -> String { UUID().uuidString.lowercased() }
 
     /// Records an imprint for delivery; returns its event key (the request's).
     @discardableResult
-    public func record(_ imprint: ImprintRequest) throws -> String {
+    package func record(_ imprint: ImprintRequest) throws -> String {
         try insert(kind: .imprint, eventKey: imprint.eventKey, body: imprint)
     }
 
@@ -126,7 +107,7 @@ public final class BillingOutbox: Sendable {
     /// call): it is sent with the earlier event's server `event_id` as
     /// `meta.call_event_id`, and waits for that event's delivery to learn it.
     @discardableResult
-    public func record(_ event: UsageEventRequest, refersTo: String? = nil) throws -> String {
+    package func record(_ event: UsageEventRequest, refersTo: String? = nil) throws -> String {
         var event = event
         let key = event.eventKey ?? Self.makeEventKey()
         event.eventKey = key
@@ -145,17 +126,10 @@ public final class BillingOutbox: Sendable {
     }
 
     /// What a follow-up event can send for the event it refers to.
-    public enum Reference: Sendable, Hashable {
-        /// The earlier event was delivered; the server called it this.
-        case delivered(eventID: String)
-        /// The earlier event is still waiting for delivery.
-        case pending
-        /// The earlier event is unknown (dropped, or delivered without an id).
-        case unknown
-    }
+    package typealias Reference = BillingEventReference
 
     /// The state of the event recorded with `eventKey`, for follow-ups.
-    public func reference(to eventKey: String) throws -> Reference {
+    package func reference(to eventKey: String) throws -> Reference {
         try queue.read { db in
             if let id = try String.fetchOne(db, sql: "SELECT event_id FROM event_ids WHERE event_key = ?", arguments: [eventKey]) {
                 return .delivered(eventID: id)
@@ -166,7 +140,7 @@ public final class BillingOutbox: Sendable {
     }
 
     /// Events whose next attempt is due at `now`, oldest first.
-    public func due(at now: Date, limit: Int = 32) throws -> [Entry] {
+    package func due(at now: Date, limit: Int = 32) throws -> [Entry] {
         try queue.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, kind, event_key, payload, attempts, refers_to FROM outbox
@@ -179,7 +153,7 @@ public final class BillingOutbox: Sendable {
     }
 
     /// When the earliest pending event is due; nil when none is pending.
-    public func nextAttemptDate() throws -> Date? {
+    package func nextAttemptDate() throws -> Date? {
         try queue.read { db in
             try Double.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM outbox").map(Date.init(timeIntervalSince1970:))
         }
@@ -188,7 +162,7 @@ public final class BillingOutbox: Sendable {
     /// Removes a delivered event, keeping the server's `event_id` for
     /// follow-ups that refer to it. The last one out erases what the
     /// deleted events left (see `eraseDeletedIfEmpty`).
-    public func markDelivered(_ entry: Entry, eventID: String? = nil) throws {
+    package func markDelivered(_ entry: Entry, eventID: String? = nil) throws {
         defer { eraseDeletedIfEmpty() }
         try queue.write { db in
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
@@ -203,7 +177,7 @@ public final class BillingOutbox: Sendable {
     }
 
     /// Removes an event the server refused for good, counting it.
-    public func markDropped(_ entry: Entry) throws {
+    package func markDropped(_ entry: Entry) throws {
         defer { eraseDeletedIfEmpty() }
         try queue.write { db in
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [entry.id])
@@ -223,7 +197,7 @@ public final class BillingOutbox: Sendable {
 
     /// Keeps an event for another attempt at `date`; `countingAttempt`
     /// false when the attempt says nothing about the event (delivery paused).
-    public func reschedule(_ entry: Entry, at date: Date, countingAttempt: Bool = true) throws {
+    package func reschedule(_ entry: Entry, at date: Date, countingAttempt: Bool = true) throws {
         try queue.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET attempts = attempts + ?, next_attempt_at = ? WHERE id = ?",
@@ -235,7 +209,7 @@ public final class BillingOutbox: Sendable {
     /// came back: waits counted while the device was offline are moot).
     /// Attempts are kept, so later backoffs still grow. Returns how many moved.
     @discardableResult
-    public func makeAllDue(at date: Date) throws -> Int {
+    package func makeAllDue(at date: Date) throws -> Int {
         try queue.write { db in
             try db.execute(sql: "UPDATE outbox SET next_attempt_at = ? WHERE next_attempt_at > ?", arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970])
             return db.changesCount
@@ -243,7 +217,7 @@ public final class BillingOutbox: Sendable {
     }
 
     /// Pending, delivered and dropped counts.
-    public func counts() throws -> Counts {
+    package func counts() throws -> Counts {
         try queue.read { db in
             let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
             let row = try Row.fetchOne(db, sql: "SELECT delivered, dropped FROM outbox_counts WHERE id = 1")

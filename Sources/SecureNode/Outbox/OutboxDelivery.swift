@@ -20,13 +20,13 @@ import SecureNodeAPI
 /// | 400, 422 with the server's JSON error body | dropped, counted, reported as ``BillingNotice/dropped(eventKey:kind:status:reason:)`` |
 /// | 400, 422 with another body (a proxy's page), any other 4xx (404 from a wrong mount, 409...), 408, 429, 5xx | kept, retried with backoff, never sooner than `Retry-After` |
 /// | no connection, timeout | kept, retried with backoff |
-public actor OutboxDelivery {
+package actor OutboxDelivery {
     /// Sends one event (with the `event_id` of the event it refers to, if
     /// any); returns the server's `event_id`, throws what the client threw.
-    public typealias Send = @Sendable (BillingOutbox.Entry, _ referredEventID: String?) async throws -> String?
+    package typealias Send = @Sendable (BillingOutbox.Entry, _ referredEventID: String?) async throws -> String?
 
     /// What to do with an event after an attempt.
-    public enum Disposition: Sendable, Hashable {
+    package enum Disposition: Sendable, Hashable {
         /// The server has it: remove it (keeping its `event_id`).
         case delivered(eventID: String?)
         /// Try again later, not before `notBefore` when the server said so.
@@ -39,19 +39,19 @@ public actor OutboxDelivery {
     }
 
     /// What one pass did.
-    public struct PassReport: Sendable, Hashable {
+    package struct PassReport: Sendable, Hashable {
         /// Events the server accepted.
-        public var delivered = 0
+        package var delivered = 0
         /// Events kept for a later attempt.
-        public var retried = 0
+        package var retried = 0
         /// Events refused for good.
-        public var dropped = 0
+        package var dropped = 0
         /// Events attempted in the pass.
-        public var attempted: Int { delivered + retried + dropped }
+        package var attempted: Int { delivered + retried + dropped }
     }
 
     /// Billing waits: 2 s for the first retry, never more than 10 minutes.
-    public static let defaultBackoff = BackoffPolicy(baseDelay: .seconds(2), maximumDelay: .seconds(600))
+    package static let defaultBackoff = BackoffPolicy(baseDelay: .seconds(2), maximumDelay: .seconds(600))
 
     private let outbox: BillingOutbox
     private let send: Send
@@ -60,14 +60,14 @@ public actor OutboxDelivery {
     private let now: @Sendable () -> Date
     private var inFlight = Set<Int64>()
     /// The status that paused delivery (401 or 403), nil while it runs.
-    public private(set) var pausedForStatus: Int?
+    package private(set) var pausedForStatus: Int?
     private var observers: [UUID: AsyncStream<BillingNotice>.Continuation] = [:]
     /// The last events dropped, with the server's status and error code.
     private var recentDrops: [(eventKey: String, status: Int, reason: String)] = []
 
     /// Delivery through `send`; `now` is the clock due dates are read
     /// against (tests inject one).
-    public init(
+    package init(
         outbox: BillingOutbox, backoff: BackoffPolicy = OutboxDelivery.defaultBackoff,
         concurrency: Int = 4, now: @escaping @Sendable () -> Date = { Date() }, send: @escaping Send
     ) {
@@ -80,7 +80,7 @@ public actor OutboxDelivery {
 
     /// Delivery through the generated SecureNode client (its middlewares
     /// add the API key).
-    public init(
+    package init(
         outbox: BillingOutbox, client: SecureNodeAPI.Client,
         backoff: BackoffPolicy = OutboxDelivery.defaultBackoff, concurrency: Int = 4, now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -90,7 +90,7 @@ public actor OutboxDelivery {
     /// Sends an outbox entry with `client`: imprints to `recordImprint`,
     /// call events to `recordBrandingEvent`, the body as recorded (plus
     /// `meta.call_event_id` for a follow-up whose earlier event is known).
-    public static func sending(with client: SecureNodeAPI.Client) -> Send {
+    package static func sending(with client: SecureNodeAPI.Client) -> Send {
         { entry, referredEventID in
             let decoder = JSONCoding.makeDecoder()
             switch entry.kind {
@@ -112,7 +112,7 @@ public actor OutboxDelivery {
     /// family's one classifier of queued deliveries (`DeliveryVerdict`),
     /// with the server's error body read as the spec's `ErrorResponse`.
     /// `now` dates a `Retry-After` given as an HTTP date.
-    public static func disposition(for error: any Error, now: Date = Date()) -> Disposition {
+    package static func disposition(for error: any Error, now: Date = Date()) -> Disposition {
         switch DeliveryVerdict(error: error, now: now, statedReason: serverReason) {
         case .delivered: return .delivered(eventID: nil)
         case .retry(let notBefore, _): return .retry(notBefore: notBefore)
@@ -140,14 +140,14 @@ public actor OutboxDelivery {
 
     /// Starts delivery again after a 401/403 paused it (new credentials,
     /// or the app says the old ones are good again).
-    public func resume() {
+    package func resume() {
         guard pausedForStatus != nil else { return }
         pausedForStatus = nil
         notify(.resumed)
     }
 
     /// Every pause, resume and drop from now on, until the consumer stops.
-    public func notices() -> AsyncStream<BillingNotice> {
+    package func notices() -> AsyncStream<BillingNotice> {
         let (stream, continuation) = AsyncStream.makeStream(of: BillingNotice.self, bufferingPolicy: .bufferingNewest(64))
         let id = UUID()
         observers[id] = continuation
@@ -166,7 +166,7 @@ public actor OutboxDelivery {
     /// One pass over the events due now, at most `concurrency` in flight;
     /// events a concurrent pass is sending are left to it.
     @discardableResult
-    public func deliverDue(limit: Int = 256) async throws -> PassReport {
+    package func deliverDue(limit: Int = 256) async throws -> PassReport {
         guard pausedForStatus == nil else { return PassReport() }
         // A follow-up waits until the event it refers to is delivered (its
         // server id is what it must send); if that one is gone, it goes without.
@@ -245,14 +245,14 @@ public actor OutboxDelivery {
 
     /// Why the event recorded under `eventKey` was dropped (the server's
     /// status and error code), if it was among the last 256 dropped.
-    public func dropReason(for eventKey: String) -> (status: Int, reason: String)? {
+    package func dropReason(for eventKey: String) -> (status: Int, reason: String)? {
         recentDrops.last { $0.eventKey == eventKey }.map { ($0.status, $0.reason) }
     }
 
     /// Delivers until the outbox is empty, sleeping until the next event is
     /// due between passes (a background task's flush; cancel to stop early).
     /// Returns early while delivery is paused for credentials.
-    public func deliverUntilEmpty() async throws {
+    package func deliverUntilEmpty() async throws {
         while !Task.isCancelled, pausedForStatus == nil {
             let report = try await deliverDue()
             if report.attempted > 0 { continue }
@@ -270,9 +270,9 @@ public enum BillingNotice: Sendable, Hashable {
     /// The server stated an event invalid (a 400 or 422 with its error
     /// body); it was removed and counted. `reason` is the server's error
     /// code, or its message when it sent no code.
-    case dropped(eventKey: String, kind: BillingOutbox.Kind, status: Int, reason: String)
+    case dropped(eventKey: String, kind: BillingEventKind, status: Int, reason: String)
     /// The server refused the credentials; events are kept and delivery
-    /// waits for ``OutboxDelivery/resume()``.
+    /// waits for ``SecureNodeEngine/resumeBillingDelivery()``.
     case paused(status: Int)
     /// Delivery runs again.
     case resumed

@@ -5,7 +5,7 @@ import RuntimeSupport
 /// on iOS (``system``, through the adapter `BackgroundAppRefresh`). Tests
 /// and other hosts give their own.
 ///
-/// Registrations go through ``registerOnce(_:target:)``, which asks the system
+/// Registrations go through `registerOnce(_:target:)`, which asks the system
 /// once per identifier for the life of the scheduler (for ``system``, of
 /// the process): iOS ends the app when a launch handler is registered twice
 /// or after the app finished launching, so a second call (a second SDK
@@ -13,9 +13,9 @@ import RuntimeSupport
 public struct BackgroundRefreshScheduler: Sendable {
     /// Registers the launch handler of a task identifier; false when the
     /// system refused (the identifier is not permitted by the Info.plist).
-    public var register: @Sendable (_ identifier: String, _ launchHandler: @escaping @Sendable (any BackgroundTaskLaunch) -> Void) -> Bool
+    package var register: @Sendable (_ identifier: String, _ launchHandler: @escaping @Sendable (any BackgroundTaskLaunch) -> Void) -> Bool
     /// Asks for a launch of a task identifier no sooner than a date.
-    public var submit: @Sendable (_ identifier: String, _ earliest: Date) throws -> Void
+    package var submit: @Sendable (_ identifier: String, _ earliest: Date) throws -> Void
     /// What was registered through this scheduler (shared by its copies).
     let registrations = BackgroundRegistrations()
 
@@ -39,7 +39,7 @@ public struct BackgroundRefreshScheduler: Sendable {
     }()
 
     /// Whether `identifier` is registered through this scheduler.
-    public func isRegistered(_ identifier: String) -> Bool {
+    package func isRegistered(_ identifier: String) -> Bool {
         registrations.isRegistered(identifier)
     }
 
@@ -47,9 +47,9 @@ public struct BackgroundRefreshScheduler: Sendable {
     /// system (and returns its answer), every later call only replaces the
     /// work its launches run (`target`) and returns the first answer, never
     /// asking the system again. Each launch runs the current target under
-    /// ``BackgroundTaskRunner`` (completed once, cancelled on expiration).
+    /// `BackgroundTaskRunner` (completed once, cancelled on expiration).
     @discardableResult
-    public func registerOnce(_ identifier: String, target: @escaping @Sendable () async -> Bool) -> Bool {
+    package func registerOnce(_ identifier: String, target: @escaping @Sendable () async -> Bool) -> Bool {
         let (answer, isFirst) = registrations.claim(identifier, target: target)
         guard isFirst else { return answer ?? false }
         let registrations = self.registrations
@@ -100,9 +100,9 @@ final class BackgroundRegistrations: Sendable {
 /// its own, cancelled when the system expires the launch, and the launch
 /// completed exactly once with what the work returned (false when it was
 /// cancelled, or when it had nothing to run).
-public enum BackgroundTaskRunner {
+package enum BackgroundTaskRunner {
     /// Runs `work` for `launch`.
-    public static func run(_ launch: any BackgroundTaskLaunch, work: @escaping @Sendable () async -> Bool) {
+    package static func run(_ launch: any BackgroundTaskLaunch, work: @escaping @Sendable () async -> Bool) {
         let completed = Locked(false)
         let complete: @Sendable (Bool) -> Void = { success in
             guard completed.withLock({ done in defer { done = true }; return !done }) else { return }

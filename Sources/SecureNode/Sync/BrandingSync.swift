@@ -20,9 +20,9 @@ import FoundationNetworking
 /// ``status`` (and the ``statusUpdates()`` stream). A 401/403 turns
 /// branding off until ``reenable()`` (the SDK's `configure` with new
 /// credentials); no sync starts, or is applied, while a call is in progress.
-public actor BrandingSync {
+package actor BrandingSync {
     /// The outcome of the last attempt.
-    public private(set) var status: BrandingSyncStatus
+    package private(set) var status: BrandingSyncStatus
     private let store: BrandingStore
     private let client: SecureNodeAPI.Client
     private let deviceID: String?
@@ -42,7 +42,7 @@ public actor BrandingSync {
     /// A sync engine for `store` over `client`; `deviceID` is sent as
     /// `device_id` when given. `refusedWithStatus` starts it disabled: the
     /// server refused these credentials before the app was relaunched.
-    public init(
+    package init(
         store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, calls: CallActivity = CallActivity(),
         refusedWithStatus: Int? = nil, deadline: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -60,7 +60,7 @@ public actor BrandingSync {
     }
 
     /// The current status, then every change, until the consumer stops.
-    public func statusUpdates() -> AsyncStream<BrandingSyncStatus> {
+    package func statusUpdates() -> AsyncStream<BrandingSyncStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: BrandingSyncStatus.self, bufferingPolicy: .bufferingNewest(8))
         let id = UUID()
         observers[id] = continuation
@@ -79,7 +79,7 @@ public actor BrandingSync {
     }
 
     /// Allows syncs again after a 401/403 (new credentials were configured).
-    public func reenable() {
+    package func reenable() {
         credentialsEpoch += 1
         if status.isDisabled { publish(((try? store.cursor()) ?? nil) == nil ? .neverSynced : .idle) }
     }
@@ -94,7 +94,7 @@ public actor BrandingSync {
     /// cancelled gets the current status at once; the sync is cancelled
     /// (nothing applied) when no other caller waits for it.
     @discardableResult
-    public func sync() async -> BrandingSyncStatus {
+    package func sync() async -> BrandingSyncStatus {
         if status.isDisabled { return status }
         if !runs.isRunning, calls.isCallInProgress {
             publish(.deferredForCall)

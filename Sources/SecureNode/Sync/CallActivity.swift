@@ -13,7 +13,7 @@ import RuntimeSupport
 /// app looks the caller up before it reports the call, and nothing may go
 /// out in between. That window lasts until the host reports the end of its
 /// calls, or at most its bound when the host never reports one.
-public final class CallActivity: Sendable {
+package final class CallActivity: Sendable {
     private struct State {
         var activeCalls = 0
         /// A ring-time lookup's quiet window, until the calls end or this instant passes.
@@ -29,17 +29,17 @@ public final class CallActivity: Sendable {
     private let state = Locked(State())
 
     /// No call in progress.
-    public init() {}
+    package init() {}
 
     /// A call started ringing or was placed.
-    public func callStarted() {
+    package func callStarted() {
         state.withLock { $0.activeCalls += 1 }
     }
 
     /// A call ended (answered and hung up, missed, rejected). When it was the
     /// last one, the ring window closes with it and requests held back
     /// during the calls go out.
-    public func callEnded() {
+    package func callEnded() {
         let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.activeCalls = max(0, state.activeCalls - 1)
             guard state.activeCalls == 0 else { return [] }
@@ -53,7 +53,7 @@ public final class CallActivity: Sendable {
     /// Ring time began (a lookup of an incoming number): no request goes
     /// out until the host reports the end of its calls, or for `bound` when
     /// it reports none (the SDK's default, 60 s, outlasts a phone's ring).
-    public func ringStarted(bound: Duration) {
+    package func ringStarted(bound: Duration) {
         let until = ContinuousClock.now + bound
         state.withLock { state in
             state.ringingUntil = max(state.ringingUntil ?? until, until)
@@ -76,13 +76,13 @@ public final class CallActivity: Sendable {
     }
 
     /// Whether any call is being handled, or ring time is open.
-    public var isCallInProgress: Bool {
+    package var isCallInProgress: Bool {
         state.withLock { !$0.isQuiet(at: .now) }
     }
 
     /// Returns once no call is in progress (at once when none is), or when
     /// the waiting task is cancelled.
-    public func waitUntilNoCall() async {
+    package func waitUntilNoCall() async {
         // Almost always no call: return without suspending.
         guard let id = state.withLock({ state -> Int? in
             guard !state.isQuiet(at: .now) else { return nil }

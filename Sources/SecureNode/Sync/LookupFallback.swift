@@ -10,7 +10,7 @@ import SecureNodeAPI
 /// awaited by the lookup that missed. A found record is stored, so the next
 /// call from that number resolves locally; a number the server does not
 /// know either is not asked again for an hour.
-public actor LookupFallback {
+package actor LookupFallback {
     private let store: BrandingStore
     private let client: SecureNodeAPI.Client
     private let deviceID: String?
@@ -21,7 +21,7 @@ public actor LookupFallback {
 
     /// A fallback that stores answers in `store`; a number is asked at most
     /// once per `quietPeriod`, on the wall clock `now`.
-    public init(
+    package init(
         store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, quietPeriod: Duration = .seconds(3600),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -33,7 +33,7 @@ public actor LookupFallback {
     }
 
     /// Schedules a lookup of `e164` and returns at once.
-    public nonisolated func schedule(e164: String) {
+    package nonisolated func schedule(e164: String) {
         Task { await self.resolve(e164: e164) }
     }
 
@@ -41,7 +41,7 @@ public actor LookupFallback {
     /// knows nothing, the number was asked recently, or the request failed
     /// (failures are silent: the call shows the plain number).
     @discardableResult
-    public func resolve(e164: String) async -> StoredBrandingRecord? {
+    package func resolve(e164: String) async -> StoredBrandingRecord? {
         guard StoredBrandingRecord.number(e164: e164) != nil, !inFlight.contains(e164) else { return nil }
         if let last = lastAsked[e164], now().timeIntervalSince(last) < quietPeriod { return nil }
         inFlight.insert(e164)
