@@ -47,8 +47,12 @@ INSTALL_BUILD_FLAGS ?=
 
 .PHONY: help deps build bench-build api-diff install install-check generate drift spec-diff lint layout privacy ios-check yaml-copies corpus conformance ci-conformance references guide plugin-check url-check docs sandbox sandbox-check sandbox-fuzz sandbox-e2e test test-heavy check ci bench bench-compare ios-size fuzz clean
 
-help: ## List the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+# What `make help` shows: the ten an app team or a contributor runs; `make help ALL=1` lists every target.
+HELP_TARGETS := generate test check lint conformance docs ios-check bench bench-compare ci
+help: ## List what you run (ALL=1: every target)
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' -v all="$(ALL)" -v shown="$(HELP_TARGETS)" \
+		'BEGIN { n = split(shown, list, " "); for (i = 1; i <= n; i++) keep[list[i]] = 1 } all != "" || ($$1 in keep) { printf "  make %-13s %s\n", $$1, $$2 }'
+	@[ -n "$(ALL)" ] || echo "  (make help ALL=1: every target, CI's steps included)"
 
 deps: ## Install missing system packages on Linux (libyaml-dev, pkg-config, libsqlite3-dev, openssl: apt-get); a Mac needs Xcode alone
 	@if [ "$$(uname -s)" = Darwin ]; then \
