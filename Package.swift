@@ -134,15 +134,18 @@ func client(_ name: String, path: String) -> Target {
 /// The SDKs, one per backend, each on its generated client: the library
 /// products an app links.
 let sdkTargets: [Target] = [
+    // How the SDKs open the SQLite databases they keep data in (lock wait,
+    // WAL, durability, secure_delete, migrations): `package` only.
+    .target(name: "DurableStore", dependencies: [grdb]),
     // SecureNode's offline branding dataset (SQLite through GRDB): atomic
     // syncs with their cursor, local lookups, the Call Directory snapshot.
-    .target(name: "BrandingStore", dependencies: [grdb, "SecureNodeCallDirectory", "RuntimeSupport"], resources: [privacyManifest]),
+    .target(name: "BrandingStore", dependencies: ["DurableStore", grdb, "SecureNodeCallDirectory", "RuntimeSupport"], resources: [privacyManifest]),
     // What the Call Directory extension links, Foundation only: the shared
     // files' formats, the load state, the whole request in one call.
     .target(name: "SecureNodeCallDirectory"),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
     .target(
-        name: "SecureNode", dependencies: ["BrandingStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
+        name: "SecureNode", dependencies: ["BrandingStore", "DurableStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
         resources: [privacyManifest]),
     // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
     // `SecureNodeSDK` class with completion-based call events, over the engine above.
@@ -155,7 +158,7 @@ let sdkTargets: [Target] = [
         resources: [privacyManifest]),
     // Sessions, dual storage and a durable, bounded event queue.
     .target(
-        name: "MobileTracker", dependencies: ["MobileTrackerAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
+        name: "MobileTracker", dependencies: ["MobileTrackerAPI", "DurableStore", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
         resources: [privacyManifest]),
 ]
 

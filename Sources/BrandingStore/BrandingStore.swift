@@ -1,3 +1,4 @@
+import DurableStore
 import Foundation
 import GRDB
 
@@ -23,23 +24,12 @@ public final class BrandingStore: Sendable {
     /// Opens (or creates) the store at `path` and migrates it; the lookup
     /// files live beside it (`<path>.lookup`, `<path>.lookup-delta`).
     public init(path: String) throws {
-        var configuration = Configuration()
-        configuration.label = "BrandingStore"
-        // Another process (an app extension) or a closing instance may hold
-        // the lock for a moment: wait for it rather than fail the open or a write.
-        configuration.busyMode = .timeout(5)
-        // WAL with synchronous=NORMAL: a sync is still all-or-nothing after a
-        // crash (the WAL replays whole transactions only); a power loss may
-        // lose the last sync, which the next one repeats from the kept cursor.
-        // secure_delete FAST: deleted records are zeroed where that costs no
-        // extra I/O. The dataset holds businesses' published numbers, not the
-        // user's; ON would rewrite every freed page of the old dataset at
-        // each full sync (docs/Decisions.md, "Data at rest").
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = FAST")
-        }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(pool)
+        // secure_delete where free: the dataset holds businesses' published
+        // numbers, not the user's; overwriting would rewrite every freed page
+        // of the old dataset at each full sync (docs/Decisions.md, "Data at
+        // rest"). A power loss may lose the last sync, which the next one
+        // repeats from the kept cursor.
+        pool = try DurableDatabase.openPool(path: path, label: "BrandingStore", deletion: .whereFree, migrations: Self.migrator)
         basePath = path + ".lookup"
         deltaPath = path + ".lookup-delta"
         slot = LookupSnapshotSlot(LookupSnapshot(generation: 0, base: nil, delta: nil))

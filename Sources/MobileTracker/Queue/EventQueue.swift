@@ -1,4 +1,5 @@
 import ClientRuntime
+import DurableStore
 import Foundation
 import GRDB
 import MobileTrackerAPI
@@ -91,17 +92,6 @@ final class EventQueue: Sendable {
     /// Opens the queue: the SQLite database at `path` and its journal beside
     /// it (`path` with `.journal` in place of the extension).
     init(path: String, limits: Limits) throws {
-        var configuration = Configuration()
-        configuration.label = "TrackerQueue"
-        // Another process (an app extension) or a closing instance may hold
-        // the lock for a moment: wait for it rather than fail the open or a write.
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            // secure_delete: an event may hold what identifies the user (an
-            // id, an email); once delivered and deleted, its bytes are zeroed.
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
-        }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: queue") { db in
             try db.execute(sql: """
@@ -130,7 +120,9 @@ final class EventQueue: Sendable {
                 INSERT INTO journal VALUES (1, COALESCE((SELECT MAX(id) FROM queue), 0));
                 """)
         }
-        try migrator.migrate(queue)
+        // secure_delete: an event may hold what identifies the user (an id,
+        // an email); once delivered and deleted, its bytes are overwritten.
+        queue = try DurableDatabase.openQueue(path: path, label: "TrackerQueue", deletion: .overwrite, migrations: migrator)
         let importedThrough = try queue.read { db in try Int64.fetchOne(db, sql: "SELECT imported_through FROM journal")! }
         journal = try EventJournal(
             path: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("journal").path, importedThrough: importedThrough)

@@ -1,3 +1,4 @@
+import DurableStore
 import Foundation
 import GRDB
 import SecureNodeAPI
@@ -44,20 +45,6 @@ package final class BillingOutbox: Sendable {
     /// Opens (or creates) the outbox database at `path`; `now` dates deliveries.
     package init(path: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.now = now
-        var configuration = Configuration()
-        configuration.label = "BillingOutbox"
-        // Another process (an app extension) or a closing instance may hold
-        // the lock for a moment: wait for it rather than fail the open or a write.
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            // WAL + NORMAL: a committed event survives the app being killed;
-            // only a power loss right after recording can lose it.
-            // secure_delete: an event holds the caller's and the called
-            // number; once delivered and deleted, its bytes are overwritten
-            // with zeros instead of lingering in free pages of the file.
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
-        }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: outbox") { db in
             try db.execute(sql: """
@@ -88,7 +75,9 @@ package final class BillingOutbox: Sendable {
                 );
                 """)
         }
-        try migrator.migrate(queue)
+        // secure_delete: an event holds the caller's and the called number;
+        // once delivered and deleted, its bytes are overwritten.
+        queue = try DurableDatabase.openQueue(path: path, label: "BillingOutbox", deletion: .overwrite, migrations: migrator)
     }
 
     /// A new event key: a lowercase UUID.
