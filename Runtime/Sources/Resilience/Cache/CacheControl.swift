@@ -2,25 +2,25 @@ import Foundation
 
 /// The `Cache-Control` directives a private (single-user) cache acts on
 /// (RFC 9111 section 5.2), read from a request or a response.
-public struct CacheControl: Sendable, Hashable {
+package struct CacheControl: Sendable, Hashable {
     /// `no-store`: never write the response to the cache.
-    public var noStore = false
+    package var noStore = false
     /// `no-cache`: the stored response must be revalidated before each use
     /// (served without the server only when the device is offline).
-    public var noCache = false
+    package var noCache = false
     /// `max-age`: seconds the response stays fresh.
-    public var maxAge: Int?
+    package var maxAge: Int?
     /// `must-revalidate`: once stale, not used without the server (not even
     /// offline).
-    public var mustRevalidate = false
+    package var mustRevalidate = false
     /// `private`: for one user only; kept only in a signed-in subject's
     /// partition, never in the anonymous one.
-    public var isPrivate = false
+    package var isPrivate = false
 
     /// Reads the directives of every `Cache-Control` value (comma-separated,
     /// case-insensitive, unknown directives ignored). A malformed `max-age`
     /// counts as 0 (stale at once), as RFC 9111 section 4.2.1 advises.
-    public init(_ values: [String]) {
+    package init(_ values: [String]) {
         for directive in values.flatMap({ $0.split(separator: ",") }) {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let name = parts.first?.lowercased() else { continue }

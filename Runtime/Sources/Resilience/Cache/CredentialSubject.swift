@@ -3,11 +3,11 @@ import Foundation
 /// Who a credential belongs to, for partitioning a ``ResponseCache``: the
 /// SDKs name the subject at sign-in from what the server says (a user id,
 /// a JWT's `sub`).
-public enum CredentialSubject {
+package enum CredentialSubject {
     /// The `sub` claim of a JWT (read, not verified: it only names a cache
     /// partition; the server checks the token). Nil when `token` is not a
     /// JWT or has no `sub`.
-    public static func jwtSubject(_ token: String) -> String? {
+    package static func jwtSubject(_ token: String) -> String? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -22,7 +22,7 @@ public enum CredentialSubject {
 
     /// A subject for a sign-in whose tokens name nobody: unique to this
     /// sign-in, so the cache starts empty and no other sign-in reads it.
-    public static func uniqueToThisSignIn() -> String {
+    package static func uniqueToThisSignIn() -> String {
         "sign-in:" + UUID().uuidString.lowercased()
     }
 }

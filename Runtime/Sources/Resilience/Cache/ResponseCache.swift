@@ -19,7 +19,7 @@ import Darwin
 ///   (and is deleted). Entries are not fsynced: a cache may lose its newest
 ///   entries in a power cut, never its consistency.
 /// - The entries this process wrote or read last stay decoded in memory too
-///   (each up to ``heldEntryBytes``, all together up to ``heldBytes``), so
+///   (each up to `heldEntryBytes`, all together up to `heldBytes`), so
 ///   a hit or a revalidation of a recent answer touches no file; they go
 ///   with their files (sign-out, eviction, removal).
 /// - ``signIn(subject:)`` selects the partition (and persists the choice
@@ -30,7 +30,7 @@ import Darwin
 /// - Only the signed-in subject's partition is kept: ``signIn(subject:)``
 ///   deletes every other user's entries, ``signOut()`` every user's.
 ///
-/// Used through ``ResponseCacheMiddleware``.
+/// Used through ``ResponseCacheMiddleware`.
 public final class ResponseCache: Sendable {
     /// The folder the cache owns.
     public let folder: URL
@@ -39,11 +39,11 @@ public final class ResponseCache: Sendable {
     /// The largest single response body kept (larger ones are not cached).
     public let maximumEntryBytes: Int
     /// The largest entry also held decoded in memory.
-    public let heldEntryBytes = 64 * 1024
+    package let heldEntryBytes = 64 * 1024
     /// The most bytes of entries held in memory at once.
-    public let heldBytes = 1024 * 1024
+    package let heldBytes = 1024 * 1024
     let now: @Sendable () -> Date
-    /// Whether the folder took its ``DataAtRest`` policy; nothing is
+    /// Whether the folder took its `DataAtRest`` policy; nothing is
     /// written in a folder that did not.
     private let protected: Bool
     private let state: Locked<State>

@@ -49,7 +49,7 @@ public struct CachedResponse<Value: Sendable>: Sendable {
     public let source: ResponseSource
 
     /// Creates a response.
-    public init(value: Value, source: ResponseSource) {
+    package init(value: Value, source: ResponseSource) {
         self.value = value
         self.source = source
     }

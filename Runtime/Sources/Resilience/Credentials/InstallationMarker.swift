@@ -13,12 +13,12 @@ import Foundation
 /// stays signed in). The marker records "to delete" before the deletion and
 /// "deleted" after it, so a launch that dies in between deletes again at
 /// the next one.
-public struct InstallationMarker: Sendable {
+package struct InstallationMarker: Sendable {
     /// The marker file.
-    public let file: URL
+    package let file: URL
 
     /// The marker `name` in `folder` (which must exist).
-    public init(folder: URL, name: String = "installation") {
+    package init(folder: URL, name: String = "installation") {
         file = folder.appendingPathComponent(name)
     }
 
@@ -27,7 +27,7 @@ public struct InstallationMarker: Sendable {
     /// until ``secretsDeleted()`` is recorded. `earlierFiles` are files an
     /// earlier version of the SDK kept beside the marker (their presence
     /// without a marker is an update, not an install). Records the answer.
-    public func secretsNeedDeleting(earlierFiles: [URL]) -> Bool {
+    package func secretsNeedDeleting(earlierFiles: [URL]) -> Bool {
         if let state = try? PrivateFile.read(file).map({ String(decoding: $0, as: UTF8.self) }) {
             return state != Self.deleted
         }
@@ -37,7 +37,7 @@ public struct InstallationMarker: Sendable {
     }
 
     /// Records that the earlier install's secrets are gone.
-    public func secretsDeleted() {
+    package func secretsDeleted() {
         try? PrivateFile.write(Data(Self.deleted.utf8), to: file)
     }
 
@@ -46,22 +46,22 @@ public struct InstallationMarker: Sendable {
 }
 
 /// A token store that, on the first launch after an install, deletes what
-/// an earlier install left in it (``InstallationMarker``) before its first
+/// an earlier install left in it (`InstallationMarker`) before its first
 /// use: the first load, save or clear clears it first, once.
-public actor FreshInstallTokenStore: TokenStore {
+package actor FreshInstallTokenStore: TokenStore {
     private let store: any TokenStore
     private let marker: InstallationMarker
     private var cleared = false
 
     /// Wraps `store`, clearing it at first use and then recording it in `marker`.
-    public init(wrapping store: any TokenStore, marker: InstallationMarker) {
+    package init(wrapping store: any TokenStore, marker: InstallationMarker) {
         self.store = store
         self.marker = marker
     }
 
     /// `store` when `marker` says nothing is left to delete; otherwise a
     /// store that deletes first.
-    public static func wrapping(_ store: any TokenStore, marker: InstallationMarker, earlierFiles: [URL]) -> any TokenStore {
+    package static func wrapping(_ store: any TokenStore, marker: InstallationMarker, earlierFiles: [URL]) -> any TokenStore {
         marker.secretsNeedDeleting(earlierFiles: earlierFiles) ? FreshInstallTokenStore(wrapping: store, marker: marker) : store
     }
 
@@ -73,19 +73,19 @@ public actor FreshInstallTokenStore: TokenStore {
     }
 
     /// Nil on the first launch after an install; the stored token after.
-    public func loadRefreshToken() async throws -> String? {
+    package func loadRefreshToken() async throws -> String? {
         try await clearOnce()
         return try await store.loadRefreshToken()
     }
 
     /// Stores the token (after clearing, on the first use).
-    public func save(refreshToken: String) async throws {
+    package func save(refreshToken: String) async throws {
         try await clearOnce()
         try await store.save(refreshToken: refreshToken)
     }
 
     /// Removes the token.
-    public func clear() async throws {
+    package func clear() async throws {
         try await clearOnce()
         try await store.clear()
     }

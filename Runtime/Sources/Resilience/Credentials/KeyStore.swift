@@ -2,7 +2,7 @@ import Foundation
 
 /// Where an API key is kept between launches, so the app does not have to
 /// ship it in code it passes at every start: the Keychain on Apple
-/// platforms (``SecureKeyStorage/platformDefault(service:folder:fileName:)``),
+/// platforms (`SecureKeyStorage/platformDefault(service:folder:fileName:)`),
 /// a file only the owner can read elsewhere.
 public protocol KeyStore: Sendable {
     /// The stored key, nil when none was saved.
@@ -15,60 +15,60 @@ public protocol KeyStore: Sendable {
 
 /// A key in one file, mode 0600, replaced atomically (see ``PrivateFile``).
 /// For Linux and tests; Apple platforms use the Keychain.
-public struct FileKeyStore: KeyStore {
+package struct FileKeyStore: KeyStore {
     /// The file.
-    public let url: URL
+    package let url: URL
 
     /// A store at `url` (its folder must exist).
-    public init(url: URL) {
+    package init(url: URL) {
         self.url = url
     }
 
     /// The file's content, nil without a file.
-    public func loadKey() throws -> String? {
+    package func loadKey() throws -> String? {
         try PrivateFile.read(url).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Writes the key to a 0600 temporary file, fsyncs it, renames it over the old one.
-    public func saveKey(_ key: String) throws {
+    package func saveKey(_ key: String) throws {
         try PrivateFile.write(Data(key.utf8), to: url)
     }
 
     /// Deletes the file.
-    public func deleteKey() throws {
+    package func deleteKey() throws {
         try PrivateFile.remove(url)
     }
 }
 
 /// A key in one platform-kept secret item (``SecretItem``): on Apple
 /// platforms the Keychain (`KeychainKeyStore`).
-public struct SecretItemKeyStore<Item: SecretItem>: KeyStore {
+package struct SecretItemKeyStore<Item: SecretItem>: KeyStore {
     /// The item that holds the key.
-    public let item: Item
+    package let item: Item
 
     /// A store for the item `service`/`account`.
-    public init(service: String, account: String = "api-key") {
+    package init(service: String, account: String = "api-key") {
         item = Item(service: service, account: account)
     }
 
     /// Reads the item.
-    public func loadKey() throws -> String? { try item.read().map { String(decoding: $0, as: UTF8.self) } }
+    package func loadKey() throws -> String? { try item.read().map { String(decoding: $0, as: UTF8.self) } }
     /// Adds or updates the item.
-    public func saveKey(_ key: String) throws { try item.write(Data(key.utf8)) }
+    package func saveKey(_ key: String) throws { try item.write(Data(key.utf8)) }
     /// Deletes the item.
-    public func deleteKey() throws { try item.delete() }
+    package func deleteKey() throws { try item.delete() }
 }
 
 #if canImport(Security)
 /// An API key in the Keychain (a generic password item, this device only).
-public typealias KeychainKeyStore = SecretItemKeyStore<KeychainItem>
+package typealias KeychainKeyStore = SecretItemKeyStore<KeychainItem>
 #endif
 
 /// Where an SDK keeps an API key unless the app says otherwise.
-public enum SecureKeyStorage {
+package enum SecureKeyStorage {
     /// The Keychain item `service` where the `Security` framework exists
     /// (Apple platforms), otherwise a 0600 file `fileName` in `folder`.
-    public static func platformDefault(service: String, folder: URL, fileName: String) -> any KeyStore {
+    package static func platformDefault(service: String, folder: URL, fileName: String) -> any KeyStore {
         #if canImport(Security)
         return KeychainKeyStore(service: service)
         #else

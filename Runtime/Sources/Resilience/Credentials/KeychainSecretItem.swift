@@ -36,16 +36,16 @@ public enum KeychainAccessibility: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The `OSStatus` values the Keychain answers with that an item handles.
-public enum KeychainStatus {
+package enum KeychainStatus {
     /// `errSecSuccess`.
-    public static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// `errSecItemNotFound`.
-    public static let itemNotFound: Int32 = -25300
+    package static let itemNotFound: Int32 = -25300
     /// `errSecDuplicateItem`.
-    public static let duplicateItem: Int32 = -25299
+    package static let duplicateItem: Int32 = -25299
     /// `errSecInteractionNotAllowed`: the item cannot be read now (the
     /// device is locked, or has not been unlocked since boot).
-    public static let interactionNotAllowed: Int32 = -25308
+    package static let interactionNotAllowed: Int32 = -25308
 }
 
 /// One generic-password Keychain item, read and written by the Keychain's
@@ -82,7 +82,7 @@ public struct KeychainSecretItem<Backend: KeychainBackend>: SecretItem, Hashable
         public let status: Int32
 
         /// A failure with `status`.
-        public init(status: Int32) { self.status = status }
+        package init(status: Int32) { self.status = status }
     }
 
     /// The item's data, nil when there is no item; throws when it cannot be read now.

@@ -18,13 +18,13 @@ import RuntimeSupport
 /// belong to this device (a restored queue would send a write twice from
 /// two devices), and a backup is a copy of a user's data off the device.
 ///
-/// Applied by ``apply(to:)``: on Apple platforms through the file's
+/// Applied by `apply(to:)`: on Apple platforms through the file's
 /// attributes (an Apple adapter); on Linux, which has neither, recorded in
-/// ``applied(to:)`` so tests can check every file's policy, and refused
+/// `applied(to:)` so tests can check every file's policy, and refused
 /// where a test says so (`refuse(under:reason:)`).
 public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     /// The data-protection class.
-    public enum Protection: String, Sendable, Hashable {
+    package enum Protection: String, Sendable, Hashable {
         /// `FileProtectionType.complete`: unreadable while the device is locked.
         case complete
         /// `FileProtectionType.completeUntilFirstUserAuthentication`:
@@ -33,12 +33,12 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The file's protection class.
-    public var protection: Protection
+    package var protection: Protection
     /// Whether the file is left out of iCloud and computer backups.
-    public var excludedFromBackup: Bool
+    package var excludedFromBackup: Bool
 
     /// A policy.
-    public init(protection: Protection, excludedFromBackup: Bool) {
+    package init(protection: Protection, excludedFromBackup: Bool) {
         self.protection = protection
         self.excludedFromBackup = excludedFromBackup
     }
@@ -53,11 +53,11 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     public var description: String { protection.rawValue + (excludedFromBackup ? ", no backup" : ", backed up") }
 
     /// Gives `url` (a file or a folder: files created in a folder inherit
-    /// its class) this policy, or throws ``DataAtRestError`` when the file
+    /// its class) this policy, or throws `DataAtRestError` when the file
     /// system refuses it: a file an SDK cannot protect is not written (the
     /// SDKs protect a file before it takes its name, so nothing is left
     /// behind unprotected).
-    public func apply(to url: URL) throws(DataAtRestError) {
+    package func apply(to url: URL) throws(DataAtRestError) {
         #if canImport(Darwin)
         do {
             try FileAttributes.apply(complete: protection == .complete, excludedFromBackup: excludedFromBackup, to: url)
@@ -76,7 +76,7 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     }
 
     #if !canImport(Darwin)
-    /// Makes ``apply(to:)`` throw for `folder` and everything under it,
+    /// Makes `apply(to:)` throw for `folder` and everything under it,
     /// with `reason`, as iOS does when it cannot set a protection class
     /// (Linux, for tests: every file an SDK writes there must fail to be
     /// written rather than be written unprotected).
@@ -99,16 +99,16 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// What ``apply(to:)`` recorded for `url` (Linux, where files have no
+    /// What `apply(to:)` recorded for `url` (Linux, where files have no
     /// protection class or backup flag): nil when nothing was applied.
-    public static func applied(to url: URL) -> DataAtRest? {
+    package static func applied(to url: URL) -> DataAtRest? {
         ledger.withLock { $0.applied[url.standardizedFileURL.path] }
     }
 
     /// The policy `url` has as iOS would apply it: its own, or else the
     /// nearest folder's between it and `folder` (files inherit their
     /// folder's class); nil when none was applied (Linux).
-    public static func effective(for url: URL, within folder: URL) -> DataAtRest? {
+    package static func effective(for url: URL, within folder: URL) -> DataAtRest? {
         let root = folder.standardizedFileURL.path
         var current = url.standardizedFileURL
         while true {
@@ -121,7 +121,7 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
     /// Every file under `folder` (temporary files of a write in progress
     /// aside) whose effective policy is not `expected`, with what it has:
     /// what an audit of an SDK's folder reports (Linux).
-    public static func files(in folder: URL, notProtectedAs expected: DataAtRest) -> [String] {
+    package static func files(in folder: URL, notProtectedAs expected: DataAtRest) -> [String] {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var wrong: [String] = []
         for case let file as URL in walker where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
@@ -140,16 +140,16 @@ public struct DataAtRest: Sendable, Hashable, CustomStringConvertible {
 /// A ``DataAtRest`` policy could not be given to a file: the file system
 /// refused its protection class or its backup flag. The file was not
 /// written (or the folder not made ready), so nothing is left unprotected.
-public struct DataAtRestError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DataAtRestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file or folder.
-    public let path: String
+    package let path: String
     /// The policy it could not be given.
-    public let policy: DataAtRest
+    package let policy: DataAtRest
     /// What the file system said.
-    public let reason: String
+    package let reason: String
 
     /// What failed, where and why.
-    public var description: String {
+    package var description: String {
         "could not protect \(path) as \(policy): \(reason); nothing was written there unprotected"
     }
 }

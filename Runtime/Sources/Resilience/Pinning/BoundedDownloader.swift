@@ -16,16 +16,16 @@ import FoundationNetworking
 ///   a refused hop ends the download with ``CertificatePinningError``;
 /// - reading stops at ``maximumBytes``: a `Content-Length` above it ends
 ///   the download before the body, a body that grows past it ends there
-///   (``BoundedDownloadError/tooLarge(limit:)``), so a hostile server cannot
+///   (`BoundedDownloadError/tooLarge(limit:)`), so a hostile server cannot
 ///   make the app hold more than the limit;
-/// - only a 200 answer is kept (``BoundedDownloadError/status(_:)``), and,
+/// - only a 200 answer is kept (`BoundedDownloadError/status(_:)`), and,
 ///   when the downloader names content types, only one of them
-///   (``BoundedDownloadError/contentType(_:)``), refused before the body.
-public final class BoundedDownloader: Sendable {
+///   (`BoundedDownloadError/contentType(_:)`), refused before the body.
+package final class BoundedDownloader: Sendable {
     /// The pins, the redirect policy and the record of refusals.
-    public let evaluator: ServerTrustEvaluator
+    package let evaluator: ServerTrustEvaluator
     /// The most bytes one download may have.
-    public let maximumBytes: Int
+    package let maximumBytes: Int
     /// Invalidated when the downloader goes.
     private let owned: OwnedURLSession
     private let delegate: DownloadDelegate
@@ -33,7 +33,7 @@ public final class BoundedDownloader: Sendable {
     /// A downloader whose URLSession has `configuration` (ephemeral by
     /// default), keeping only answers whose `Content-Type` (its media type,
     /// without parameters) is one of `contentTypes` (nil: any).
-    public init(
+    package init(
         evaluator: ServerTrustEvaluator, maximumBytes: Int, configuration: URLSessionConfiguration = .ephemeral, contentTypes: Set<String>? = nil
     ) {
         self.evaluator = evaluator
@@ -46,11 +46,11 @@ public final class BoundedDownloader: Sendable {
     /// The most body bytes any download of this downloader has held at once
     /// (never more than ``maximumBytes`` plus the last chunk that arrived):
     /// what a hostile server could make the app keep.
-    public var largestBodyHeld: Int { delegate.largestHeld.read() }
+    package var largestBodyHeld: Int { delegate.largestHeld.read() }
 
     /// The body of `url`, or the error that ended it (the limit, a status
     /// other than 200, a connection that could not be verified, a network failure).
-    public func data(from url: URL) async throws -> Data {
+    package func data(from url: URL) async throws -> Data {
         let mark = evaluator.mark()
         let host = url.host ?? ""
         do {
@@ -76,7 +76,7 @@ public final class BoundedDownloader: Sendable {
 }
 
 /// Why a bounded download was given up.
-public enum BoundedDownloadError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum BoundedDownloadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body is (or says it is) larger than the limit; reading stopped.
     case tooLarge(limit: Int)
     /// The server answered with a status other than 200.
@@ -86,7 +86,7 @@ public enum BoundedDownloadError: Error, Sendable, Hashable, CustomStringConvert
     case contentType(String?)
 
     /// What happened.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let limit): return "the download is larger than \(limit) bytes; reading stopped there"
         case .status(let status): return "the server answered \(status)"
@@ -95,7 +95,7 @@ public enum BoundedDownloadError: Error, Sendable, Hashable, CustomStringConvert
     }
 }
 
-/// The session delegate of a ``BoundedDownloader``: server-trust challenges
+/// The session delegate of a `BoundedDownloader`: server-trust challenges
 /// and redirects as ``VerifyingSessionDelegate`` answers them, and each
 /// task's bytes gathered up to the limit.
 final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {

@@ -43,7 +43,7 @@ public struct CertificatePinning: Sendable, Hashable {
         /// `certificateIndex` (0 is the leaf) has the pinned key `pin`.
         case matched(PublicKeyPin, certificateIndex: Int)
         /// A `DEBUG` build, a certificate the platform refused from the host
-        /// it was named for (``CertificatePinning/developmentCertificates``),
+        /// it was named for (`CertificatePinning/developmentCertificates`),
         /// whose chain has the named key `pin`: accepted without the
         /// platform's approval.
         case acceptedForDevelopment(PublicKeyPin)
@@ -56,7 +56,7 @@ public struct CertificatePinning: Sendable, Hashable {
     /// Certificates the system refuses that a `DEBUG` build accepts, each
     /// from its own host (empty in every release build's configuration:
     /// only ``acceptingForDevelopment(host:pins:)`` adds them).
-    public private(set) var developmentCertificates: [DevelopmentCertificate] = []
+    package private(set) var developmentCertificates: [DevelopmentCertificate] = []
 
     /// Whether nothing is pinned and nothing accepted for development.
     public var isEmpty: Bool { hosts.isEmpty && developmentCertificates.isEmpty }

@@ -11,7 +11,7 @@ import OpenAPIRuntime
 ///   connections the evaluator never sees;
 /// - a connection the evaluator refused (no pinned key, an untrusted chain)
 ///   fails with that refusal, not the platform's "cancelled";
-/// - a TLS failure on any host, pinned or not (``TLSFailure``: the system
+/// - a TLS failure on any host, pinned or not (`TLSFailure`: the system
 ///   refused the certificate, or the handshake failed), fails with
 ///   ``CertificatePinningError/Reason/systemRefused``, not "offline";
 /// - a redirect to another origin (which the SDK's session does not
@@ -30,7 +30,7 @@ import OpenAPIRuntime
 ///
 /// The error is never retried (``RetryMiddleware``), never counts as
 /// offline (``NetworkFailure``), never queues a write or serves a cached
-/// answer, and reaches the app as ``CallFailure/connectionNotVerified(_:)``
+/// answer, and reaches the app as `CallFailure/connectionNotVerified(_:)`
 /// (each SDK's `connectionNotVerified`). ``SDKTransport`` builds it for the SDKs.
 public struct CertificatePinningTransport: PinEnforcingTransport {
     /// The transport that makes the connections.

@@ -7,9 +7,9 @@
 /// which exists in `DEBUG` builds alone: a release build cannot be
 /// configured to trust a certificate the system refuses, and its evaluation
 /// ignores these entries. Every acceptance is logged as a warning.
-public struct DevelopmentCertificate: Sendable, Hashable {
+package struct DevelopmentCertificate: Sendable, Hashable {
     /// The host it is accepted from (lower-cased, without a trailing dot).
-    public let host: String
+    package let host: String
     /// The keys, any of which a certificate of the chain must have.
-    public let pins: [PublicKeyPin]
+    package let pins: [PublicKeyPin]
 }

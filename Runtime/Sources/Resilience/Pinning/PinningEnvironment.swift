@@ -3,7 +3,7 @@
 /// certificate pinning during development"). Neither accepts a certificate
 /// the system refuses: only a development build can, and only the one
 /// certificate it names for one host
-/// (``CertificatePinning/developmentCertificates``).
+/// (`CertificatePinning/developmentCertificates`).
 public enum PinningEnvironment: Sendable, Hashable, CustomStringConvertible {
     /// Pins are checked for every pinned host, after the platform's own
     /// trust evaluation has passed.

@@ -175,7 +175,7 @@ public final class ServerTrustEvaluator: ServerTrustEvaluating {
         return nil
     }
 
-    /// The refusal for a TLS failure a request to `host` met (``TLSFailure``):
+    /// The refusal for a TLS failure a request to `host` met (`TLSFailure`):
     /// the system refused the certificate, or the handshake failed.
     public func tlsRefusal(host: String) -> CertificatePinningError {
         CertificatePinningError(host: host, reason: .systemRefused, expected: pinning.pinnedHost(for: host)?.pins ?? [])

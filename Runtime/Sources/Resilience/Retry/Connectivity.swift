@@ -13,7 +13,7 @@
 ///   server (refused, unresolved, no route) marks the device offline and
 ///   the next answer from a server marks it online again. It is a guess,
 ///   so it never refuses a call nor holds a retry: every request is still
-///   tried, and the first success runs the ``whenOnline(while:_:)`` actions
+///   tried, and the first success runs the `whenOnline(while:_:)` actions
 ///   (queued writes are sent).
 ///
 /// ``ConnectivityObservingMiddleware`` feeds an observed signal; the SDK
@@ -23,7 +23,7 @@ public actor Connectivity {
     public enum Source: Sendable, Hashable {
         /// The app or the operating system reports changes (``update(isOnline:)``).
         case reported
-        /// Requests' outcomes are the only evidence (``observe(reachedServer:)``).
+        /// Requests' outcomes are the only evidence (`observe(reachedServer:)`).
         case observedFromRequests
     }
 
@@ -95,7 +95,7 @@ public actor Connectivity {
     public var isKnownOffline: Bool { !online && source == .reported }
 
     /// Reports a change; going online wakes every waiting retry and, after
-    /// being offline, runs the ``whenOnline(while:_:)`` actions.
+    /// being offline, runs the `whenOnline(while:_:)` actions.
     public func update(isOnline: Bool) {
         let wasOnline = online
         online = isOnline
@@ -113,7 +113,7 @@ public actor Connectivity {
     /// (``Source/observedFromRequests``): `reachedServer` false marks the
     /// device offline, true marks it online. A reported signal ignores it:
     /// the app or the system knows better than one request.
-    public func observe(reachedServer: Bool) {
+    package func observe(reachedServer: Bool) {
         guard source == .observedFromRequests, reachedServer != online else { return }
         update(isOnline: reachedServer)
     }
@@ -124,7 +124,7 @@ public actor Connectivity {
     /// action must not hold `owner` (it would never go); once `owner` is
     /// gone the action is dropped with what it holds, so a signal shared by
     /// the whole process (the system's) does not keep every SDK ever made.
-    public func whenOnline(while owner: some AnyObject & Sendable, _ action: @escaping @Sendable () async -> Void) {
+    package func whenOnline(while owner: some AnyObject & Sendable, _ action: @escaping @Sendable () async -> Void) {
         reconnectActions.removeAll { $0.owner == nil }
         reconnectActions.append(ReconnectAction(owner: owner, run: action))
     }

@@ -7,14 +7,14 @@ import OpenAPIRuntime
 /// every SDK: each SDK's error type maps these cases to its own (the words
 /// its document uses), instead of each re-reading the runtime's error types.
 ///
-/// ```swift
+/// ``swift
 /// switch CallFailure<ErrorDetail>(error) {
 /// case .errorResponse(let response) where response.status == 429: ...
 /// case .offline: ...
 /// default: ...
 /// }
-/// ```
-public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
+/// ``
+package enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
     /// The server answered with an error status (400 and up), documented or
     /// not; the body as the spec's error schema when it reads as one.
     case errorResponse(FailedResponse<ErrorBody>)
@@ -55,7 +55,7 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
 
     /// Classifies whatever a call threw: the generated client's errors, the
     /// middlewares', the transport's.
-    public init(_ error: any Error) {
+    package init(_ error: any Error) {
         switch error {
         case let error as APIError<ErrorBody>:
             self = .errorResponse(FailedResponse(
@@ -104,21 +104,21 @@ public enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
 }
 
 /// An error status the server answered with, and what came with it.
-public struct FailedResponse<Body: Sendable>: Sendable {
+package struct FailedResponse<Body: Sendable>: Sendable {
     /// The HTTP status (400 and up).
-    public let status: Int
+    package let status: Int
     /// The response headers.
-    public let headerFields: HTTPFields
+    package let headerFields: HTTPFields
     /// The body as the spec's error schema, when it reads as one.
-    public let body: Body?
+    package let body: Body?
     /// The body's bytes as received (for a lenient read of what did not decode).
-    public let rawBody: Data
+    package let rawBody: Data
     /// Why the response is an error in the contract's terms: "documented
     /// error status", "status not in the spec", or the field that did not decode.
-    public let reason: String
+    package let reason: String
 
     /// Creates a response.
-    public init(status: Int, headerFields: HTTPFields, body: Body?, rawBody: Data, reason: String) {
+    package init(status: Int, headerFields: HTTPFields, body: Body?, rawBody: Data, reason: String) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
@@ -127,7 +127,7 @@ public struct FailedResponse<Body: Sendable>: Sendable {
     }
 
     /// The wait the server's `Retry-After` asks for (seconds or an HTTP date), if it sent one.
-    public func retryAfter(now: Date = Date()) -> Duration? {
+    package func retryAfter(now: Date = Date()) -> Duration? {
         headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) }
     }
 }

@@ -13,7 +13,7 @@ import OpenAPIRuntime
 /// - a redactor that knows the session's tokens, for error texts,
 /// - the ``ClientCaller`` the facade's calls go through,
 /// - a warning in the logs, once per field, when an answer differs from
-///   what the spec assumed (``AssumedFieldLogging``).
+///   what the spec assumed (`AssumedFieldLogging`).
 package struct SessionClients<Client: Sendable>: Sendable {
     /// The authenticated client: every operation, with the whole stack.
     package let client: Client
@@ -34,7 +34,7 @@ package struct SessionClients<Client: Sendable>: Sendable {
     /// initializer; `makeRefresher` builds the backend's refresh call on the
     /// unauthenticated client; `servesFromCache` says the stack has a
     /// ``ResponseCacheMiddleware``; `onSessionEnd` is what the session's end
-    /// deletes (``OfflineStorage/sessionEndHandler(keepingWrites:also:)``).
+    /// deletes (`OfflineStorage/sessionEndHandler(keepingWrites:also:)`).
     /// Throws ``InsecureBaseURLError`` for an http URL to a host that is not
     /// loopback.
     package init(

@@ -16,10 +16,10 @@ public enum PrivateFile {
     /// before the rename unless `synchronize` is false (a cache, which may
     /// lose its newest entries in a power cut). With `protection`, the file
     /// gets that ``DataAtRest`` policy before it takes its name, and a
-    /// policy the file system refuses throws ``DataAtRestError`` with the
+    /// policy the file system refuses throws `DataAtRestError` with the
     /// old file left as it was (a file in a folder that has a policy
     /// inherits the folder's on iOS and needs none).
-    public static func write(_ data: Data, to url: URL, synchronize: Bool = true, protection: DataAtRest? = nil) throws {
+    package static func write(_ data: Data, to url: URL, synchronize: Bool = true, protection: DataAtRest? = nil) throws {
         #if canImport(Glibc)
         let systemWrite = Glibc.write
         #else
@@ -57,14 +57,14 @@ public enum PrivateFile {
     /// Creates `folder` (with its parents) if missing and gives it `policy`:
     /// files created in it inherit the protection class on iOS, and a folder
     /// left out of backups leaves its files out. A policy the file system
-    /// refuses throws ``DataAtRestError``: nothing is to be written there.
-    public static func makeFolder(_ folder: URL, protection policy: DataAtRest) throws {
+    /// refuses throws `DataAtRestError`: nothing is to be written there.
+    package static func makeFolder(_ folder: URL, protection policy: DataAtRest) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try policy.apply(to: folder)
     }
 
     /// The file's bytes, or nil when there is no file.
-    public static func read(_ url: URL) throws -> Data? {
+    package static func read(_ url: URL) throws -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try Data(contentsOf: url)
     }
@@ -76,7 +76,7 @@ public enum PrivateFile {
     }
 
     /// Deletes the file if it exists.
-    public static func remove(_ url: URL) throws {
+    package static func remove(_ url: URL) throws {
         if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
     }
 }

@@ -198,12 +198,12 @@ public actor TokenSession {
     /// refresh): which sign-in a request belongs to (guarantee 5).
     public nonisolated var signInEpoch: Int { snapshot.read().epoch }
 
-    /// Whether `bound` (a ``signInEpoch`` a request started under) is no
+    /// Whether `bound` (a ``signInEpoch` a request started under) is no
     /// longer the current sign-in.
-    public nonisolated func hasEnded(signIn bound: Int) -> Bool { bound != signInEpoch }
+    package nonisolated func hasEnded(signIn bound: Int) -> Bool { bound != signInEpoch }
 
     /// The tokens this session has held lately (access and refresh, the
-    /// current ones and a few before them), for a ``Redactor`` to mask
+    /// current ones and a few before them), for a `Redactor`` to mask
     /// wherever they appear: `Redactor(knownSecrets: { session.recentTokens })`.
     public nonisolated var recentTokens: [String] { snapshot.recentTokens() }
 
@@ -358,7 +358,7 @@ public actor TokenSession {
     /// ``SessionEvent/sessionExpired`` is sent once. Does nothing, and
     /// returns false, when a newer token has arrived since (the refusal may
     /// concern the older one); returns true when the session is over.
-    public func endSession(ifStillAt generation: Int) async -> Bool {
+    package func endSession(ifStillAt generation: Int) async -> Bool {
         guard isActive else { return true }
         guard currentGeneration == generation else { return false }
         expire()

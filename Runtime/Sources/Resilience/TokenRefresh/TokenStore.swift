@@ -120,7 +120,7 @@ public typealias KeychainTokenStore = SecretItemTokenStore<KeychainItem>
 #endif
 
 /// Where an SDK keeps a refresh token unless the app says otherwise.
-public enum SecureTokenStorage {
+package enum SecureTokenStorage {
     /// The platform's secure store for a refresh token: the Keychain item
     /// `service` where the `Security` framework exists (Apple platforms),
     /// otherwise a 0600 file `fileName` in `folder` (Linux, where no keychain
@@ -128,7 +128,7 @@ public enum SecureTokenStorage {
     /// is readable as `accessibility` says: after the first unlock for an
     /// SDK whose background work needs the token, only while unlocked for
     /// one that has none (Safepocket).
-    public static func platformDefault(
+    package static func platformDefault(
         service: String, folder: URL, fileName: String, accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly
     ) -> any TokenStore {
         #if canImport(Security)

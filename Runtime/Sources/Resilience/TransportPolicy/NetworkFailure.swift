@@ -24,7 +24,7 @@ public enum NetworkFailure: Sendable, Hashable {
 
     /// The kind of `error`, or nil when it is not a network failure (an
     /// HTTP status, a decoding error, a TLS failure, which is a security
-    /// failure: ``TLSFailure``). `ClientError` wrappers are looked through.
+    /// failure: `TLSFailure`). `ClientError` wrappers are looked through.
     public init?(_ error: any Error) {
         let cause = (error as? ClientError)?.underlyingError ?? error
         if TLSFailure.matches(cause) { return nil }

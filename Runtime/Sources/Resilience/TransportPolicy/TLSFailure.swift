@@ -13,7 +13,7 @@ import FoundationNetworking
 /// queue writes), so ``NetworkFailure`` does not count it and
 /// ``CertificatePinningTransport`` turns it into ``CertificatePinningError``
 /// (``CertificatePinningError/Reason/systemRefused``).
-public enum TLSFailure {
+package enum TLSFailure {
     /// The codes Apple's URLSession reports for a TLS failure.
     static let codes: Set<URLError.Code> = [
         .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
@@ -26,7 +26,7 @@ public enum TLSFailure {
     /// `URLError.unknown` with libcurl's message ("SSL certificate problem:
     /// self-signed certificate", "SSL: no alternative certificate subject
     /// name matches target host name ..."), so the message decides there.
-    public static func matches(_ error: any Error) -> Bool {
+    package static func matches(_ error: any Error) -> Bool {
         let cause = (error as? ClientError)?.underlyingError ?? error
         guard let urlError = cause as? URLError else { return false }
         if codes.contains(urlError.code) { return true }

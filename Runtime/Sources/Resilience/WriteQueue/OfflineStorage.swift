@@ -14,15 +14,15 @@ import RuntimeSupport
 ///   expires: every user's cached answers deleted, and the user's queued
 ///   writes too unless the app asked to keep them for the same user's next
 ///   sign-in.
-public struct OfflineStorage: Sendable {
+package struct OfflineStorage: Sendable {
     /// The response cache.
-    public let cache: ResponseCache
+    package let cache: ResponseCache
     /// The durable queue of writes made offline.
-    public let queue: OfflineWriteQueue
+    package let queue: OfflineWriteQueue
 
     /// Opens (and creates) both in `folder`, which gets `dataAtRest` as
     /// they do. Throws when the queue's folder cannot be created or read.
-    public init(folder: URL, cacheMaximumBytes: Int, now: @escaping @Sendable () -> Date = { Date() }, dataAtRest: DataAtRest = .foregroundOnly) throws {
+    package init(folder: URL, cacheMaximumBytes: Int, now: @escaping @Sendable () -> Date = { Date() }, dataAtRest: DataAtRest = .foregroundOnly) throws {
         try PrivateFile.makeFolder(folder, protection: dataAtRest)
         cache = ResponseCache(
             folder: folder.appendingPathComponent("cache", isDirectory: true), maximumBytes: cacheMaximumBytes, now: now, dataAtRest: dataAtRest)
@@ -32,7 +32,7 @@ public struct OfflineStorage: Sendable {
     /// `subject` is about to sign in (its tokens are not stored yet): the
     /// cache uses its partition and deletes every other one, and every
     /// queued write that is not its own is deleted.
-    public func beginSession(subject: String) async {
+    package func beginSession(subject: String) async {
         cache.signIn(subject: subject)
         try? await queue.discardAll(except: subject)
     }
@@ -42,7 +42,7 @@ public struct OfflineStorage: Sendable {
     /// from then on); then ``endSession(of:keepingWrites:)`` for that user,
     /// and `also` with when the session ended (the SDK's pending sign-in:
     /// one started before then is the ended user's).
-    public func sessionEndHandler(keepingWrites: Bool, also: @escaping @Sendable (SessionEnd, Date) async -> Void) -> SessionEndHandler {
+    package func sessionEndHandler(keepingWrites: Bool, also: @escaping @Sendable (SessionEnd, Date) async -> Void) -> SessionEndHandler {
         let cache = self.cache
         let now = cache.now
         let ended = Locked<(subject: String?, at: Date)>((nil, now()))
@@ -63,7 +63,7 @@ public struct OfflineStorage: Sendable {
     /// and the subject's queued writes too unless `keepingWrites` (then
     /// they wait, bound to the subject, for its next sign-in; another
     /// user's sign-in deletes them).
-    public func endSession(of subject: String?, keepingWrites: Bool) async {
+    package func endSession(of subject: String?, keepingWrites: Bool) async {
         cache.signOut()
         if !keepingWrites { try? await queue.discardAll(subject: subject) }
     }

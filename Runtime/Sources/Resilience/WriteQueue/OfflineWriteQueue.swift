@@ -7,8 +7,8 @@ import Foundation
 /// - Each write is one 0600 file, written to a temporary name, fsynced and
 ///   renamed: after a crash a write is there whole or not at all.
 /// - Writes are sent in the order they were queued, one at a time; a write
-///   that cannot be sent yet (``WriteDeliveryOutcome/notSent``,
-///   ``WriteDeliveryOutcome/deferred``) stops the pass, so order is kept.
+///   that cannot be sent yet (`WriteDeliveryOutcome/notSent`,
+///   `WriteDeliveryOutcome/deferred`) stops the pass, so order is kept.
 /// - Before a send the write is stored as ``QueuedWrite/State/sending``.
 ///   If the send ends in doubt (or the app dies during it), a write that is
 ///   not idempotent becomes ``QueuedWrite/State/unknownOutcome`` and is
@@ -25,9 +25,9 @@ import Foundation
 ///   for it.
 ///
 /// Used by the SDKs through `OfflineWrites`.
-public actor OfflineWriteQueue {
+package actor OfflineWriteQueue {
     /// The folder the queue owns.
-    public nonisolated let folder: URL
+    package nonisolated let folder: URL
     private var items: [QueuedWrite]
     private var pass: Task<WriteDeliveryReport, Never>?
     /// The wall clock writes are dated by (the SDK's `now`).
@@ -38,7 +38,7 @@ public actor OfflineWriteQueue {
     /// ``QueuedWrite/State/sending`` are in doubt: pending again when
     /// idempotent, ``QueuedWrite/State/unknownOutcome`` otherwise. `now`
     /// dates the writes.
-    public init(folder: URL, dataAtRest: DataAtRest = .foregroundOnly, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    package init(folder: URL, dataAtRest: DataAtRest = .foregroundOnly, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.folder = folder
         self.now = now
         try PrivateFile.makeFolder(folder, protection: dataAtRest)
@@ -59,21 +59,21 @@ public actor OfflineWriteQueue {
 
     /// Every stored write of every subject, oldest first: pending, in doubt
     /// and refused. An SDK lists ``writes(of:)`` to its user, never this.
-    public var writes: [QueuedWrite] { items }
+    package var writes: [QueuedWrite] { items }
 
     /// `subject`'s stored writes, oldest first: pending, in doubt and refused.
-    public func writes(of subject: String?) -> [QueuedWrite] {
+    package func writes(of subject: String?) -> [QueuedWrite] {
         items.filter { $0.subject == subject }
     }
 
     /// Whether a write of `subject` waits to be sent.
-    public func hasPending(subject: String?) -> Bool {
+    package func hasPending(subject: String?) -> Bool {
         items.contains { $0.state == .pending && $0.subject == subject }
     }
 
     /// Stores a write durably (fsynced before this returns).
     @discardableResult
-    public func enqueue(
+    package func enqueue(
         operationID: String, payload: Data, isIdempotent: Bool, idempotencyKey: String? = nil, subject: String?, now: Date? = nil
     ) throws -> QueuedWrite {
         let now = now ?? self.now()
@@ -91,7 +91,7 @@ public actor OfflineWriteQueue {
 
     /// Removes a write whatever its state (the app resolved one in doubt,
     /// or gave up on one).
-    public func discard(id: String) throws {
+    package func discard(id: String) throws {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return }
         try PrivateFile.remove(url(of: items[index]))
         items.remove(at: index)
@@ -100,7 +100,7 @@ public actor OfflineWriteQueue {
     /// Removes `subject`'s write `id` whatever its state; another subject's
     /// write of that id is left alone (false).
     @discardableResult
-    public func discard(id: String, of subject: String?) throws -> Bool {
+    package func discard(id: String, of subject: String?) throws -> Bool {
         guard items.contains(where: { $0.id == id && $0.subject == subject }) else { return false }
         try discard(id: id)
         return true
@@ -108,20 +108,20 @@ public actor OfflineWriteQueue {
 
     /// Removes every write of `subject` (a sign-out that drops what the
     /// user left unsent).
-    public func discardAll(subject: String?) throws {
+    package func discardAll(subject: String?) throws {
         for item in items where item.subject == subject { try discard(id: item.id) }
     }
 
     /// Removes every write that is not `subject`'s: another user signs in,
     /// and nothing the earlier one left is kept, listed or sent.
-    public func discardAll(except subject: String?) throws {
+    package func discardAll(except subject: String?) throws {
         for item in items where item.subject != subject { try discard(id: item.id) }
     }
 
     /// Sends `subject`'s pending writes in order with `send`, applying the
     /// rules of the type's documentation; returns what happened. A pass
     /// already running is awaited instead of starting a second one.
-    public func deliver(subject: String?, send: @escaping @Sendable (QueuedWrite) async -> WriteDeliveryOutcome) async -> WriteDeliveryReport {
+    package func deliver(subject: String?, send: @escaping @Sendable (QueuedWrite) async -> WriteDeliveryOutcome) async -> WriteDeliveryReport {
         if let pass { return await pass.value }
         let task = Task { await runPass(subject: subject, send: send) }
         pass = task

@@ -4,17 +4,17 @@ import Foundation
 /// A write that may have reached the server, of an operation the server
 /// does not deduplicate: it is not sent again automatically. The app can
 /// check with the server (a list call) and repeat it if it did not arrive.
-public struct WriteOutcomeUnknownError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct WriteOutcomeUnknownError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation.
-    public let operationID: String
+    package let operationID: String
 
     /// Creates the error.
-    public init(operationID: String) {
+    package init(operationID: String) {
         self.operationID = operationID
     }
 
     /// A readable summary.
-    public var description: String { "\(operationID) may or may not have reached the server; it was not sent again" }
+    package var description: String { "\(operationID) may or may not have reached the server; it was not sent again" }
 }
 
 /// What became of a write that may be queued.
@@ -25,7 +25,7 @@ public enum Submission<Value: Sendable>: Sendable {
     case queued(QueuedWrite)
 }
 
-/// The queueable writes of one SDK: its ``OfflineWriteQueue``, how to send
+/// The queueable writes of one SDK: its `OfflineWriteQueue`, how to send
 /// each kind of write, and the rule that decides between sending, queueing
 /// and reporting an unknown outcome.
 ///
@@ -34,7 +34,7 @@ public enum Submission<Value: Sendable>: Sendable {
 /// or the send failed before the request went out. A send that ends in
 /// doubt is queued again only when the server deduplicates it (the
 /// operation is idempotent, or it carries an `Idempotency-Key`); otherwise
-/// ``WriteOutcomeUnknownError`` is thrown. An answer from the server (an
+/// `WriteOutcomeUnknownError` is thrown. An answer from the server (an
 /// error status, a body outside the contract) is thrown as it is.
 package struct OfflineWrites<Client: Sendable>: Sendable {
     /// The durable queue.

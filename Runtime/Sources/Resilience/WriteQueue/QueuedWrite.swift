@@ -1,6 +1,6 @@
 import Foundation
 
-/// A write stored by ``OfflineWriteQueue``: the operation, its input, and
+/// A write stored by `OfflineWriteQueue`: the operation, its input, and
 /// where it stands.
 public struct QueuedWrite: Sendable, Hashable, Codable, Identifiable {
     /// Where a queued write stands.
@@ -54,7 +54,7 @@ public struct QueuedWrite: Sendable, Hashable, Codable, Identifiable {
 }
 
 /// How one send of a queued write ended, as the SDK classifies it.
-public enum WriteDeliveryOutcome: Sendable, Hashable {
+package enum WriteDeliveryOutcome: Sendable, Hashable {
     /// The server accepted it.
     case delivered
     /// It never left the device (offline, host unreachable, the session
@@ -80,5 +80,5 @@ public struct WriteDeliveryReport: Sendable, Hashable {
     public var stillPending = 0
 
     /// Creates an empty report.
-    public init() {}
+    package init() {}
 }

@@ -22,7 +22,7 @@ package struct QueuedWriteSenders<Client: Sendable>: Sendable {
         self.byOperation = byOperation
     }
 
-    /// Sends `write` and classifies the result (see ``classify(_:)``); a
+    /// Sends `write` and classifies the result (see ``classify(_:)`); a
     /// write of an operation the table lacks is refused with status 0.
     package func send(_ write: QueuedWrite, with client: Client) async -> WriteDeliveryOutcome {
         guard let send = byOperation[write.operationID] else { return .rejected(status: 0) }
@@ -36,15 +36,15 @@ package struct QueuedWriteSenders<Client: Sendable>: Sendable {
 
     /// What a failed send means for the write:
     ///
-    /// - never left the device (``NetworkFailure/requestNeverLeft(_:)``, or a
+    /// - never left the device (`NetworkFailure/requestNeverLeft(_:)``, or a
     ///   connection that could not be verified: a refused certificate, a TLS
     ///   failure, a refused redirect), or no session to send it with:
-    ///   ``WriteDeliveryOutcome/notSent`` (it stays queued);
-    /// - 408, 429, 503 (the server did not take it): ``WriteDeliveryOutcome/deferred``;
-    /// - another 4xx: ``WriteDeliveryOutcome/rejected(status:)``; a value the
+    ///   `WriteDeliveryOutcome/notSent` (it stays queued);
+    /// - 408, 429, 503 (the server did not take it): `WriteDeliveryOutcome/deferred`;
+    /// - another 4xx: `WriteDeliveryOutcome/rejected(status:)`; a value the
     ///   spec forbids (caught before sending): rejected with status 0;
     /// - anything else (a timeout, a lost connection, a 500, cancellation):
-    ///   ``WriteDeliveryOutcome/inDoubt``.
+    ///   `WriteDeliveryOutcome/inDoubt`.
     package static func classify(_ error: any Error) -> WriteDeliveryOutcome {
         let cause = (error as? ClientError)?.underlyingError ?? error
         if NetworkFailure.requestNeverLeft(cause) || cause is TokenRefreshError || cause is CertificatePinningError || TLSFailure.matches(cause) {
