@@ -182,18 +182,20 @@ let sandboxTargets: [Target] = [
 // MARK: Examples
 
 /// The sample apps (`Examples/<name>`): the code an app team copies, on the
-/// public products only.
+/// public products only, each depending on its SDK alone (the SDK
+/// re-exports its generated client and the runtime types its API uses;
+/// `make bench-build` type-checks them as code outside this package).
 let exampleTargets: [Target] = [
     // The four tools' one `--log-level` / `--verbose`.
     .target(name: "ExampleLogging", dependencies: [argumentParser, logging], path: "Examples/ExampleLogging"),
     .executableTarget(
-        name: "soul-example", dependencies: ["Soul", "SoulAPI", "Resilience", "ExampleLogging", argumentParser, logging], path: "Examples/soul-example"),
+        name: "soul-example", dependencies: ["Soul", "ExampleLogging", argumentParser, logging], path: "Examples/soul-example"),
     .executableTarget(
-        name: "safepocket-example", dependencies: ["Safepocket", "SafepocketAPI", "Resilience", "ExampleLogging", argumentParser, logging],
+        name: "safepocket-example", dependencies: ["Safepocket", "ExampleLogging", argumentParser, logging],
         path: "Examples/safepocket-example"),
     .executableTarget(name: "tracker-example", dependencies: ["MobileTracker", "ExampleLogging", argumentParser, logging], path: "Examples/tracker-example"),
     .executableTarget(
-        name: "securenode-example", dependencies: ["SecureNodeSDK", "SecureNode", "Resilience", "ExampleLogging", argumentParser, urlSession, logging],
+        name: "securenode-example", dependencies: ["SecureNodeSDK", "ExampleLogging", argumentParser, urlSession, logging],
         path: "Examples/securenode-example"),
 ]
 
@@ -205,7 +207,7 @@ let exampleTargets: [Target] = [
 /// own) draws them with SwiftUI.
 let sampleAppTargets: [Target] = [
     .target(
-        name: "SampleAppModels", dependencies: ["Soul", "SoulAPI", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNode", "Resilience"],
+        name: "SampleAppModels", dependencies: ["Soul", "Safepocket", "MobileTracker", "SecureNodeSDK"],
         path: "Examples/ios-app/SampleAppModels"),
 ]
 

@@ -2,9 +2,7 @@ import ArgumentParser
 import Foundation
 import ExampleLogging
 import Logging
-import Resilience
 import Safepocket
-import SafepocketAPI
 
 /// A command-line Safepocket client: the code an app team copies. Signs in
 /// with Authorization Code + PKCE (the PKCE verifier and state wait in

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ExampleLogging
 import Logging
-import Resilience
 import SecureNodeSDK
 
 /// A command-line SecureNode client: the code an app team copies. The

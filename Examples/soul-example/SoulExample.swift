@@ -2,9 +2,7 @@ import ArgumentParser
 import Foundation
 import ExampleLogging
 import Logging
-import Resilience
 import Soul
-import SoulAPI
 
 /// A command-line SOUL client: the code an app team copies. Signs in with an
 /// OTP (in one run with `login`, or across two runs with `request-code` and

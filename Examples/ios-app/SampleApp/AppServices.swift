@@ -1,6 +1,5 @@
 import Foundation
 import MobileTracker
-import Resilience
 import Safepocket
 import SampleAppModels
 import SecureNodeSDK

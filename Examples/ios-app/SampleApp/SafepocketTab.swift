@@ -1,5 +1,4 @@
 import Safepocket
-import SafepocketAPI
 import SampleAppModels
 import SwiftUI
 

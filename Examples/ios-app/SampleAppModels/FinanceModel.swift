@@ -1,7 +1,5 @@
 import Foundation
-import Resilience
 import Safepocket
-import SafepocketAPI
 
 /// Safepocket's accounts and a month's transactions, from the server or,
 /// offline, from the cache with their age; and a transaction's category or

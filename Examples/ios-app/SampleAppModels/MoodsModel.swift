@@ -1,7 +1,5 @@
 import Foundation
-import Resilience
 import Soul
-import SoulAPI
 
 /// SOUL's moods: the list, served from the cache with its age when the
 /// server cannot be reached, and a new mood, sent or queued offline (SOUL

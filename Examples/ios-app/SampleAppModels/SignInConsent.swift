@@ -1,5 +1,5 @@
 import Foundation
-import Resilience
+import Soul
 
 /// The user's consent to go on using the app once signed in (SOUL's iOS
 /// plan: "OTP UI flow and consent to continue using app after verify"):

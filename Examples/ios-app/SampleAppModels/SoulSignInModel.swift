@@ -1,5 +1,4 @@
 import Foundation
-import Resilience
 import Soul
 
 /// SOUL's sign-in screens, as its iOS plan lists them: the phone number
