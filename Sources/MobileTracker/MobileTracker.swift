@@ -38,50 +38,40 @@ import FoundationNetworking
 public final class MobileTracker: ScreenViewReporting, Sendable {
     /// Where and how the tracker keeps its state; the defaults suit an app.
     public struct Options: Sendable {
-        /// How the tracker reaches the backend: the family's one connection
-        /// type (transport, pinning, timeouts, logger, connectivity), which
-        /// the properties below read and write. Its `baseURL` is replaced at
-        /// ``MobileTracker/initialize(brandId:config:)`` by the backend the
-        /// reference's required `TrackerConfig.apiUrl` names.
+        /// How the SDK reaches its server: the family's one connection type.
+        /// What the SDK reads of it:
+        ///
+        /// - `transport`: How requests are sent (when nil: a URLSession transport whose
+        ///   session has no URL cache, checking `pinning`). With pins, a
+        ///   transport of the app's own must enforce them (a
+        ///   `PinEnforcingTransport` that says so), or `initialize` refuses
+        ///   the configuration.
+        /// - `pinning`: Public-key pins of the backend's hosts (`CertificatePinning`: at
+        ///   least two per host), checked after the system's own trust
+        ///   evaluation on every connection. A connection that fails them, a
+        ///   certificate the system refuses, or a redirect to another host is
+        ///   ``TrackerError/networkError(underlying:)`` with a
+        ///   `CertificatePinningError` underneath (``TrackerError/connectionRefusal``),
+        ///   with nothing sent.
+        ///   Default: nothing pinned.
+        /// - `connectivity`: The device's connectivity. Default: the system's
+        ///   (`Connectivity.systemDefault()`); delivery waits while a reported
+        ///   signal says offline. Nil: no signal.
+        /// - `logger`: Where logs go (only when the configuration says `debug`).
+        /// - `timeouts`: The bounds of one request (`TransportTimeouts`, the family's one
+        ///   type): URLSession's idle and resource timeouts, and the whole
+        ///   attempt within connect + read (15 s by default); with the
+        ///   tracker's own transport on Linux, the connection within connect.
+        ///   An attempt that outlasts them fails as the network's failure and
+        ///   the event stays queued; at `initialize`, before
+        ///   ``initializationTimeout`` when that is longer. Default: connect
+        ///   5 s, read 10 s, the other SDKs' values.
         public var connection: ConnectionConfiguration
         /// The folder for the queue and the backup files (Application Support).
         public var folder: URL
         /// The primary key-value store (UserDefaults on Apple platforms, in
         /// memory elsewhere unless the app supplies one).
         public var primaryStore: any TrackerKeyValueStore
-        /// How requests are sent (when nil: a URLSession transport whose
-        /// session has no URL cache, checking ``pinning``). With pins, a
-        /// transport of the app's own must enforce them (a
-        /// `PinEnforcingTransport` that says so), or `initialize` refuses
-        /// the configuration.
-        public var transport: (any ClientTransport)? {
-            get { connection.transport }
-            set { connection.transport = newValue }
-        }
-        /// Public-key pins of the backend's hosts (`CertificatePinning`: at
-        /// least two per host), checked after the system's own trust
-        /// evaluation on every connection. A connection that fails them, a
-        /// certificate the system refuses, or a redirect to another host is
-        /// ``TrackerError/networkError(underlying:)`` with a
-        /// `CertificatePinningError` underneath (``TrackerError/connectionRefusal``),
-        /// with nothing sent.
-        /// Default: nothing pinned.
-        public var pinning: CertificatePinning {
-            get { connection.pinning }
-            set { connection.pinning = newValue }
-        }
-        /// The device's connectivity. Default: the system's
-        /// (`Connectivity.systemDefault()`); delivery waits while a reported
-        /// signal says offline. Nil: no signal.
-        public var connectivity: Connectivity? {
-            get { connection.connectivity }
-            set { connection.connectivity = newValue }
-        }
-        /// Where logs go (only when the configuration says `debug`).
-        public var logger: Logger {
-            get { connection.logger }
-            set { connection.logger = newValue }
-        }
         /// The most rows the queue keeps before dropping the oldest. Default 10,000.
         public var maximumQueuedItems: Int
         /// The most payload bytes the queue keeps before dropping the oldest. Default 10 MiB.
@@ -123,18 +113,6 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// past it the call fails with `sessionCreationFailed` naming the
         /// time it really waited.
         public var initializationTimeout: Duration
-        /// The bounds of one request (`TransportTimeouts`, the family's one
-        /// type): URLSession's idle and resource timeouts, and the whole
-        /// attempt within connect + read (15 s by default); with the
-        /// tracker's own transport on Linux, the connection within connect.
-        /// An attempt that outlasts them fails as the network's failure and
-        /// the event stays queued; at `initialize`, before
-        /// ``initializationTimeout`` when that is longer. Default: connect
-        /// 5 s, read 10 s, the other SDKs' values.
-        public var timeouts: TransportTimeouts {
-            get { connection.timeouts }
-            set { connection.timeouts = newValue }
-        }
 
         /// The wall clock: the stored values' expiry (`cookieExpiration`)
         /// and `Retry-After` dates. Default: the system's; tests pass a

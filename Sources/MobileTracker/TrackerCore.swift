@@ -84,8 +84,8 @@ actor TrackerCore {
 
     init(options: Options) {
         self.options = options
-        logger = options.logger
-        logSink = Locked((options.logger, false))
+        logger = options.connection.logger
+        logSink = Locked((options.connection.logger, false))
     }
 
     var currentSession: String? { sessionID }
@@ -212,7 +212,7 @@ actor TrackerCore {
         try? storage.set(deviceID.uuidString, for: .deviceID)
         self.deviceID = deviceID
         try? storage.set(text, for: .brandID)
-        let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connectivity, backoff: options.deliveryBackoff, logger: logger,
+        let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connection.connectivity, backoff: options.deliveryBackoff, logger: logger,
             now: options.now, signposts: connection.intervals)
         ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client)
         // Calls made while the queue was being opened go in first, in order.
@@ -246,7 +246,7 @@ actor TrackerCore {
     }
 
     private func retrySessionWhenOnline() async {
-        guard let connectivity = options.connectivity, sessionWatch == nil, await connectivity.isKnownOffline else { return }
+        guard let connectivity = options.connection.connectivity, sessionWatch == nil, await connectivity.isKnownOffline else { return }
         sessionWatch = Task { [weak self] in
             try? await connectivity.waitUntilOnline()
             await self?.connectivityReturned()

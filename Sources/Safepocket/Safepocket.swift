@@ -29,7 +29,7 @@ import FoundationNetworking
 /// repeatable (the GETs and the RAG reads; writes stay at one attempt until
 /// the backend declares deduplication); the bearer token; redacted logs.
 /// Under the stack, the transport checks the API hosts' public-key pins in
-/// production (``Configuration/pinning``; off in development, as the guide
+/// production (`Configuration.connection.pinning`; off in development, as the guide
 /// asks) and fails closed with ``SafepocketError/connectionNotVerified(_:)``.
 public final class Safepocket: SessionOwner {
     /// What the SDK needs; every field but `authorization` has a default.
@@ -42,15 +42,34 @@ public final class Safepocket: SessionOwner {
         /// locked, and a locked device keeps it unreadable.
         package static let refreshTokenAccessibility = KeychainAccessibility.whenUnlockedThisDeviceOnly
 
-        /// How the SDK reaches the API: the family's one connection type
-        /// (base URL, transport, pinning, timeouts, logger, connectivity),
-        /// which the properties below read and write.
+        /// How the SDK reaches its server: the family's one connection type.
+        /// What the SDK reads of it:
+        ///
+        /// - `baseURL`: The API's base URL (production by default).
+        /// - `timeouts`: Connect and request timeouts of every attempt (the URLSession
+        ///   transport the SDK builds uses them too).
+        /// - `transport`: A transport to use instead of the URLSession one. With pins it
+        ///   must enforce them itself (a `PinEnforcingTransport` that says so),
+        ///   or the SDK refuses the configuration
+        ///   (``SafepocketError/invalidPinning(_:)``); a
+        ///   `CertificatePinningError` it throws reaches the app as
+        ///   ``SafepocketError/connectionNotVerified(_:)``, and a pinned host
+        ///   over plain http is still refused in production.
+        /// - `pinning`: Public-key pins of the API's hosts (`CertificatePinning`; at
+        ///   least two per host, a backup for rotation), checked in production
+        ///   after the system's own trust evaluation, against every
+        ///   certificate of the chain, on every connection (sign-in and token
+        ///   refresh included). A connection that fails them is cancelled
+        ///   before anything is sent and the call throws
+        ///   ``SafepocketError/connectionNotVerified(_:)``. Off in development
+        ///   (``isDevelopment``). Default: nothing pinned, which a production
+        ///   configuration logs as a warning once (the guide expects pinning
+        ///   outside development).
+        /// - `logger`: Where redacted request logs go.
+        /// - `connectivity`: The device's connectivity. Default: the system's
+        ///   (`Connectivity.systemDefault()`); queued writes are sent when it
+        ///   comes back. Nil: no signal.
         public var connection: ConnectionConfiguration
-        /// The API's base URL (production by default).
-        public var baseURL: URL {
-            get { connection.baseURL }
-            set { connection.baseURL = newValue }
-        }
         /// The authorization server and this app's client.
         public var authorization: AuthorizationConfiguration
         /// Where the refresh token is kept (default: Keychain on Apple
@@ -60,59 +79,16 @@ public final class Safepocket: SessionOwner {
         /// as a 0600 file with `complete` protection, left out of backups
         /// (nil: in memory only).
         public var pendingSignInFile: URL?
-        /// Connect and request timeouts of every attempt (the URLSession
-        /// transport the SDK builds uses them too).
-        public var timeouts: TransportTimeouts {
-            get { connection.timeouts }
-            set { connection.timeouts = newValue }
-        }
-        /// A transport to use instead of the URLSession one. With pins it
-        /// must enforce them itself (a `PinEnforcingTransport` that says so),
-        /// or the SDK refuses the configuration
-        /// (``SafepocketError/invalidPinning(_:)``); a
-        /// `CertificatePinningError` it throws reaches the app as
-        /// ``SafepocketError/connectionNotVerified(_:)``, and a pinned host
-        /// over plain http is still refused in production.
-        public var transport: (any ClientTransport)? {
-            get { connection.transport }
-            set { connection.transport = newValue }
-        }
-        /// Public-key pins of the API's hosts (`CertificatePinning`; at
-        /// least two per host, a backup for rotation), checked in production
-        /// after the system's own trust evaluation, against every
-        /// certificate of the chain, on every connection (sign-in and token
-        /// refresh included). A connection that fails them is cancelled
-        /// before anything is sent and the call throws
-        /// ``SafepocketError/connectionNotVerified(_:)``. Off in development
-        /// (``isDevelopment``). Default: nothing pinned, which a production
-        /// configuration logs as a warning once (the guide expects pinning
-        /// outside development).
-        public var pinning: CertificatePinning {
-            get { connection.pinning }
-            set { connection.pinning = newValue }
-        }
         /// Development, as Safepocket's guide asks ("Disable TLS certificate
         /// pinning during development (self-signed certificates may be in
         /// play)"): no pin is checked. A certificate the system refuses is
-        /// still refused, unless this is a `DEBUG` build and ``pinning``
+        /// still refused, unless this is a `DEBUG` build and `connection.pinning`
         /// names it for its host (`CertificatePinning.acceptingForDevelopment(host:pins:)`).
-        /// Default: whether ``baseURL`` is the spec's development server
+        /// Default: whether `connection.baseURL` is the spec's development server
         /// (`http://localhost:8081`).
         public var isDevelopment: Bool
         /// Attempts and backoff of retries (the spec decides what may be retried).
         public var retryPolicy: RetryPolicy
-        /// Where redacted request logs go.
-        public var logger: Logger {
-            get { connection.logger }
-            set { connection.logger = newValue }
-        }
-        /// The device's connectivity. Default: the system's
-        /// (`Connectivity.systemDefault()`); queued writes are sent when it
-        /// comes back. Nil: no signal.
-        public var connectivity: Connectivity? {
-            get { connection.connectivity }
-            set { connection.connectivity = newValue }
-        }
         /// The folder of the SDK's files: the response cache, the queue of
         /// writes made offline, the pending sign-in, all unreadable while
         /// the device is locked (`complete` protection) and left out of
@@ -275,7 +251,7 @@ public final class Safepocket: SessionOwner {
             throw .insecureBaseURL
         }
         writes = OfflineWrites(
-            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity,
+            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connection.connectivity,
             session: wired.session, subject: { cache.subject })
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: pendingSignIn, client: wired.authClient, session: wired.session, redactor: wired.redactor,

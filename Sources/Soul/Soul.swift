@@ -53,9 +53,34 @@ public final class Soul: SessionOwner {
 
     /// What the SDK needs; every field but the environment has a default.
     public struct Configuration: Sendable {
-        /// How the SDK reaches SOUL: the family's one connection type (base
-        /// URL, transport, pinning, timeouts, logger, connectivity), which
-        /// the properties below read and write.
+        /// How the SDK reaches its server: the family's one connection type.
+        /// What the SDK reads of it:
+        ///
+        /// - `timeouts`: The document's timeouts, applied to every attempt whatever the
+        ///   transport: a connection within `connect` (5 s; else
+        ///   ``SoulError/timeout`` and nothing was sent, so a mood is queued),
+        ///   each wait for bytes within `read` (10 s), and the whole attempt
+        ///   within `attemptDeadline` (connect + read, 15 s; else
+        ///   ``SoulError/timeout``). The URLSession transport the SDK builds
+        ///   uses them too.
+        /// - `transport`: A transport to use instead of the URLSession one. With pins it
+        ///   must enforce them itself (a `PinEnforcingTransport` that says
+        ///   so), or the SDK refuses the configuration
+        ///   (``SoulError/invalidPinning(_:)``).
+        /// - `pinning`: Public-key pins of the API's hosts (`CertificatePinning`: at least
+        ///   two per host, the served key and a backup), checked after the
+        ///   system's own trust evaluation on every connection, sign-in
+        ///   included; a connection that fails them, a certificate the system
+        ///   refuses, or a redirect to another host is
+        ///   ``SoulError/connectionNotVerified(_:)``, with nothing sent.
+        ///   Default: nothing pinned (the system's trust evaluation alone).
+        /// - `logger`: Where redacted request logs go (`debug` and `trace` levels).
+        /// - `connectivity`: The device's connectivity. Default: the system's
+        ///   (`Connectivity.systemDefault()`: the network path on Apple
+        ///   platforms, requests' outcomes elsewhere). While a reported signal
+        ///   says offline, calls fail at once with ``SoulError/offline``
+        ///   (reads come from the cache, moods are queued) and retries wait
+        ///   for it; when it comes back, queued moods are sent. Nil: no signal.
         public var connection: ConnectionConfiguration
         /// Whether this is staging (`DEV_MODE`): preview codes are surfaced.
         public var isStaging: Bool
@@ -70,36 +95,6 @@ public final class Soul: SessionOwner {
         /// Where the refresh token is kept (default: Keychain on Apple
         /// platforms, a 0600 file in the app's support folder elsewhere).
         public var tokenStore: any TokenStore
-        /// The document's timeouts, applied to every attempt whatever the
-        /// transport: a connection within `connect` (5 s; else
-        /// ``SoulError/timeout`` and nothing was sent, so a mood is queued),
-        /// each wait for bytes within `read` (10 s), and the whole attempt
-        /// within `attemptDeadline` (connect + read, 15 s; else
-        /// ``SoulError/timeout``). The URLSession transport the SDK builds
-        /// uses them too.
-        public var timeouts: TransportTimeouts {
-            get { connection.timeouts }
-            set { connection.timeouts = newValue }
-        }
-        /// A transport to use instead of the URLSession one. With pins it
-        /// must enforce them itself (a `PinEnforcingTransport` that says
-        /// so), or the SDK refuses the configuration
-        /// (``SoulError/invalidPinning(_:)``).
-        public var transport: (any ClientTransport)? {
-            get { connection.transport }
-            set { connection.transport = newValue }
-        }
-        /// Public-key pins of the API's hosts (`CertificatePinning`: at least
-        /// two per host, the served key and a backup), checked after the
-        /// system's own trust evaluation on every connection, sign-in
-        /// included; a connection that fails them, a certificate the system
-        /// refuses, or a redirect to another host is
-        /// ``SoulError/connectionNotVerified(_:)``, with nothing sent.
-        /// Default: nothing pinned (the system's trust evaluation alone).
-        public var pinning: CertificatePinning {
-            get { connection.pinning }
-            set { connection.pinning = newValue }
-        }
         /// Which operations are retried and how (the spec decides which
         /// may be; this sets attempts and backoff).
         public var retryPolicy: RetryPolicy
@@ -107,21 +102,6 @@ public final class Soul: SessionOwner {
         public var resendCooldown: Duration
         /// The wait after a 429 that carries no `Retry-After`. Default 60 s.
         public var rateLimitFallback: Duration
-        /// Where redacted request logs go (`debug` and `trace` levels).
-        public var logger: Logger {
-            get { connection.logger }
-            set { connection.logger = newValue }
-        }
-        /// The device's connectivity. Default: the system's
-        /// (`Connectivity.systemDefault()`: the network path on Apple
-        /// platforms, requests' outcomes elsewhere). While a reported signal
-        /// says offline, calls fail at once with ``SoulError/offline``
-        /// (reads come from the cache, moods are queued) and retries wait
-        /// for it; when it comes back, queued moods are sent. Nil: no signal.
-        public var connectivity: Connectivity? {
-            get { connection.connectivity }
-            set { connection.connectivity = newValue }
-        }
         /// The wall clock (cooldowns, `Retry-After` dates, the cache's
         /// ages); for tests.
         public var now: @Sendable () -> Date
@@ -249,7 +229,7 @@ public final class Soul: SessionOwner {
             throw .insecureBaseURL
         }
         writes = OfflineWrites(
-            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connectivity,
+            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connection.connectivity,
             session: wired.session, subject: { cache.subject })
         signIn = SignInFlow(
             client: wired.client, session: wired.session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,

@@ -113,14 +113,14 @@ final class PinnedEdge: PinEnforcingTransport, Sendable {
     @Test func theDevelopmentServerTurnsPinningOffAndTrustsOnlyANamedCertificateFromItsHost() throws {
         let authorization = SafepocketHarness.authorization
         let development = Safepocket.Configuration(baseURL: SafepocketAPI.Client.Server.development.url, authorization: authorization)
-        #expect(development.isDevelopment && development.pinning.hosts.isEmpty, "a development configuration needs no pins")
+        #expect(development.isDevelopment && development.connection.pinning.hosts.isEmpty, "a development configuration needs no pins")
         let production = Safepocket.Configuration(authorization: authorization, pinning: try CertificatePinning(pins: ["api.safepocket.app": Self.pins]))
-        #expect(!production.isDevelopment && production.pinning.pinnedHost(for: "api.safepocket.app") != nil)
+        #expect(!production.isDevelopment && production.connection.pinning.pinnedHost(for: "api.safepocket.app") != nil)
         let local = Safepocket.Configuration(baseURL: URL(string: "https://ledger.local:8443")!, authorization: authorization, isDevelopment: true)
         #expect(local.isDevelopment)
 
         // Development alone trusts nothing the system refuses: a certificate the system refuses is left to it.
-        let evaluator = ServerTrustEvaluator(pinning: local.pinning, environment: local.pinningEnvironment)
+        let evaluator = ServerTrustEvaluator(pinning: local.connection.pinning, environment: local.pinningEnvironment)
         #expect(!evaluator.handles(host: "ledger.local"))
         #expect(evaluator.decide(PresentedServerTrust(host: "ledger.local", certificates: [], platformTrusted: false)) == .performDefaultHandling)
     }

@@ -162,7 +162,7 @@ import FoundationNetworking
     }
 
     @Test func timeoutsAreAppliedToTheTransportTheSDKBuilds() async throws {
-        #expect(Soul.Configuration(environment: .production).timeouts == TransportTimeouts(connect: .seconds(5), read: .seconds(10)))
+        #expect(Soul.Configuration(environment: .production).connection.timeouts == TransportTimeouts(connect: .seconds(5), read: .seconds(10)))
         let harness = try SoulHarness(keepAlive: false)
         defer { harness.cleanUp() }
         // Signed in by a launch with generous timeouts (the sign-in is not under test); the next
