@@ -131,7 +131,7 @@ struct SecureNodeExample: AsyncParsableCommand {
                 let assisted = sdk.assistIncomingCall(phoneNumberE164: number)
                 sdk.callEnded()
                 let key = sdk.recordCallEvent(
-                    phoneNumberE164: number, callOutcome: CallOutcome(outcome), brandingApplied: assisted != nil,
+                    phoneNumberE164: number, callOutcome: CallOutcome(rawValue: outcome), brandingApplied: assisted != nil,
                     ringDurationSeconds: ringSeconds, callDurationSeconds: callSeconds, callEventKey: assisted?.imprintKey)
                 guard let key else { throw SecureNodeExampleError.notRecorded }
                 let counts = try await deliver(sdk, timeout: timeout)
@@ -158,7 +158,7 @@ struct SecureNodeExample: AsyncParsableCommand {
                 if let error = SecureNode.configurationError { throw SecureNodeExampleError.configuration("\(error)") }
                 let sdk = SecureNodeSDK(engine: SecureNode.engine, scheduler: nil, completionWait: .seconds(wait))
                 let result = await withCheckedContinuation { (done: CheckedContinuation<Result<CallEventResponse, any Error>, Never>) in
-                    sdk.recordCallSeen(phoneNumberE164: number, brandingDisplayed: true, callOutcome: CallOutcome(outcome)) { done.resume(returning: $0) }
+                    sdk.recordCallSeen(phoneNumberE164: number, brandingDisplayed: true, callOutcome: CallOutcome(rawValue: outcome)) { done.resume(returning: $0) }
                 }
                 switch result {
                 case .success(let response):

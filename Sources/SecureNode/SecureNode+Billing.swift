@@ -113,7 +113,7 @@ extension SecureNodeEngine {
     /// delivered: its server `event_id` once the server has it, `.pending`
     /// while it still waits in the outbox (it is delivered later, once),
     /// `.unknown` when it was dropped or delivered without an id.
-    public func waitForDelivery(of eventKey: String, upTo limit: Duration) async -> BillingEventReference {
+    package func waitForDelivery(of eventKey: String, upTo limit: Duration) async -> BillingEventReference {
         let deadline = ContinuousClock.now + limit
         var pause = Duration.milliseconds(20)
         while true {
@@ -127,7 +127,7 @@ extension SecureNodeEngine {
     /// Why the event recorded under `eventKey` was dropped (the server said
     /// it is invalid: its status and error code), nil when it was not (or
     /// not among the last 256 dropped).
-    public func billingDrop(for eventKey: String) async -> (status: Int, reason: String)? {
+    package func billingDrop(for eventKey: String) async -> (status: Int, reason: String)? {
         await delivery.dropReason(for: eventKey)
     }
 

@@ -59,7 +59,7 @@ extension SecureNodeEngine {
     /// serving what the phone shows) and the error is rethrown; the next
     /// call exports and tries again.
     @discardableResult
-    public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () throws -> Void) throws -> Bool {
+    package func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () throws -> Void) throws -> Bool {
         guard let version = try callDirectoryVersionToReload(now: now) else { return false }
         let ticket = callDirectory.reloadTicket()
         do {
@@ -72,10 +72,10 @@ extension SecureNodeEngine {
         return true
     }
 
-    /// ``reloadCallDirectoryIfNeeded(now:reload:)`` for an asynchronous
+    /// `reloadCallDirectoryIfNeeded(now:reload:)` for an asynchronous
     /// reload (`try await CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier:)`).
     @discardableResult
-    public func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () async throws -> Void) async throws -> Bool {
+    package func reloadCallDirectoryIfNeeded(now: Date = Date(), reload: () async throws -> Void) async throws -> Bool {
         guard let version = try callDirectoryVersionToReload(now: now) else { return false }
         let ticket = callDirectory.reloadTicket()
         do {
@@ -123,7 +123,7 @@ extension SecureNodeEngine {
     /// Exports and reloads through the configuration's
     /// ``CallDirectoryReloading`` when there is one (after a sync, a key
     /// change, a background refresh); returns whether it reloaded. A failed
-    /// reload leaves what iOS last loaded (see ``reloadCallDirectoryIfNeeded(now:reload:)``).
+    /// reload leaves what iOS last loaded (see `reloadCallDirectoryIfNeeded(now:reload:)`).
     @discardableResult
     func reloadCallDirectoryIfConfigured() async -> Bool {
         guard let reloader else { return false }

@@ -349,7 +349,7 @@ public final class SecureNodeEngine: Sendable {
     /// Starts the presence heartbeat loop (every ``Configuration/heartbeatInterval``,
     /// as the iOS SDK does from `init`) unless it runs; it ends when the SDK
     /// is released.
-    public func startHeartbeats() {
+    package func startHeartbeats() {
         heartbeats.withLock { task in
             guard task == nil else { return }
             // Holds the lifecycle actor, not the facade: the loop ends when

@@ -28,7 +28,7 @@ public struct ManagedContact: Sendable, Hashable {
     }
 
     /// Whether `other` shows the same (identifiers aside).
-    public func showsTheSame(as other: ManagedContact) -> Bool {
+    package func showsTheSame(as other: ManagedContact) -> Bool {
         brandKey == other.brandKey && displayName == other.displayName && phoneNumbers == other.phoneNumbers && photo == other.photo
     }
 }

@@ -13,7 +13,7 @@ public struct ManagedContactsReport: Sendable, Hashable {
     public var notAuthorized = false
 
     /// An empty report.
-    public init() {}
+    package init() {}
 }
 
 extension SecureNodeEngine {

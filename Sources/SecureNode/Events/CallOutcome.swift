@@ -11,18 +11,16 @@ public struct CallOutcome: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// An outcome with this value.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// An outcome with this value.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// An outcome from a string literal: `"ANSWERED"`.
     public init(stringLiteral value: String) { rawValue = value }
 
     /// The call was answered.
-    public static let answered = CallOutcome("ANSWERED")
+    public static let answered = CallOutcome(rawValue: "ANSWERED")
     /// The call rang out unanswered.
-    public static let missed = CallOutcome("MISSED")
+    public static let missed = CallOutcome(rawValue: "MISSED")
     /// The user declined the call.
-    public static let rejected = CallOutcome("REJECTED")
+    public static let rejected = CallOutcome(rawValue: "REJECTED")
 
     /// The value.
     public var description: String { rawValue }
@@ -37,8 +35,6 @@ public struct IdentityType: RawRepresentable, Hashable, Sendable, ExpressibleByS
     /// An identity type with this value.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// An identity type with this value.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// An identity type from a string literal.
     public init(stringLiteral value: String) { rawValue = value }

@@ -9,7 +9,7 @@ public struct BillingCounts: Sendable, Hashable {
     public var dropped: Int
 
     /// Creates counts.
-    public init(pending: Int, delivered: Int, dropped: Int) {
+    package init(pending: Int, delivered: Int, dropped: Int) {
         self.pending = pending
         self.delivered = delivered
         self.dropped = dropped

@@ -1,6 +1,6 @@
 /// What a follow-up event can send for the billing event it refers to
-/// (``SecureNodeEngine/waitForDelivery(of:upTo:)``).
-public enum BillingEventReference: Sendable, Hashable {
+/// (`SecureNodeEngine.waitForDelivery(of:upTo:)`).
+package enum BillingEventReference: Sendable, Hashable {
     /// The earlier event was delivered; the server called it this.
     case delivered(eventID: String)
     /// The earlier event is still waiting for delivery.

@@ -156,7 +156,7 @@ extension SecureNodeEngine {
     /// through it (iOS ends an app that submits a request for an identifier
     /// without a launch handler), or it refused.
     @discardableResult
-    public func scheduleBackgroundRefresh(
+    package func scheduleBackgroundRefresh(
         after interval: Duration = .seconds(30 * 60), scheduler: BackgroundRefreshScheduler? = .system
     ) -> Bool {
         guard let scheduler, scheduler.isRegistered(Self.backgroundRefreshTaskIdentifier) else { return false }

@@ -30,7 +30,7 @@ public struct CallDirectoryUnavailableError: Error, Sendable, Hashable, CustomSt
     public let extensionIdentifier: String
 
     /// The error for the extension `extensionIdentifier`.
-    public init(extensionIdentifier: String) {
+    package init(extensionIdentifier: String) {
         self.extensionIdentifier = extensionIdentifier
     }
 
