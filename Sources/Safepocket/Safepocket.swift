@@ -203,25 +203,6 @@ public final class Safepocket: SessionOwner {
     /// folder cannot be used.
     public init(_ configuration: Configuration) throws(SafepocketError) {
         self.configuration = configuration
-        // Checked before any file is touched.
-        guard (try? configuration.connection.validatedBaseURL()) != nil else { throw .insecureBaseURL }
-        // Nothing here is needed by background work: unreadable while the device is locked, never backed up.
-        let storage: OfflineStorage
-        let tokenStore: any TokenStore
-        do {
-            try PrivateFile.makeFolder(configuration.storageFolder, protection: .foregroundOnly)
-            // The first launch after an install deletes what an earlier install left in the Keychain.
-            tokenStore = FreshInstallTokenStore.wrapping(
-                configuration.tokenStore, marker: InstallationMarker(folder: configuration.storageFolder),
-                earlierFiles: [configuration.storageFolder.appendingPathComponent("cache")])
-            storage = try OfflineStorage(
-                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, now: configuration.now,
-                dataAtRest: .foregroundOnly)
-        } catch {
-            throw .storageFailed
-        }
-        let cache = storage.cache
-        self.cache = cache
         let plaidLinkTokens = PlaidLinkTokenCache(renewalMargin: configuration.plaidLinkTokenRenewalMargin, now: configuration.now)
         self.plaidLinkTokens = plaidLinkTokens
         let pendingSignIn = PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime)
@@ -229,30 +210,28 @@ public final class Safepocket: SessionOwner {
         // weakly: the sign-in holds the session, whose end handler this is (a cycle would keep both,
         // the client and its URLSession alive after the app lets the SDK go).
         let signInFlow = Locked(WeakReference<PKCESignIn>())
-        let transport: any ClientTransport
+        let parts: SignedInSDK<SafepocketAPI.Client>
         do {
-            transport = try Self.transport(configuration)
-        } catch {
-            throw .invalidPinning(error)
-        }
-        Self.warnIfUnpinned(configuration)
-        do {
-            wired = try SessionClients(
-                connection: configuration.connection, transport: transport, tokenStore: tokenStore, servesFromCache: true,
-                onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
+            parts = try SignedInSDK(
+                connection: configuration.connection, pinningEnvironment: configuration.pinningEnvironment, sdk: "Safepocket",
+                warnsUnpinned: Self.warnsUnpinned(configuration), unpinnedAdvice: Self.unpinnedAdvice, storageFolder: configuration.storageFolder,
+                tokenStore: configuration.tokenStore, cacheMaximumBytes: configuration.cacheMaximumBytes,
+                keepsQueuedWritesAfterSignOut: configuration.keepsQueuedWritesAfterSignOut, retryPolicy: configuration.retryPolicy,
+                idempotencyKeyOperations: Self.idempotencyKeyOperations, queuedWriteSenders: Self.queuedWriteSenders, now: configuration.now,
+                urlSessionTransport: { URLSessionTransport(configuration: .init(session: $0)) },
+                onSessionEnd: { endedAt in
                     plaidLinkTokens.forget()
                     if let flow = signInFlow.read().object { await flow.forgetPending(startedBefore: endedAt) } else { try? pendingSignIn.clear() }
                 },
-                stack: {
-                    Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection, now: configuration.now)
-                },
-                makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SafepocketTokenRefresher(client: $0) })
+                makeClient: { SafepocketAPI.Client(serverURL: $0, transport: $1, middlewares: $2) },
+                makeRefresher: { SafepocketTokenRefresher(client: $0) })
         } catch {
-            throw .insecureBaseURL
+            throw error.sdkError(SafepocketError.self)
         }
-        writes = OfflineWrites(
-            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connection.connectivity,
-            session: wired.session, subject: { cache.subject })
+        let storage = parts.storage
+        cache = parts.cache
+        wired = parts.wired
+        writes = parts.writes
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: pendingSignIn, client: wired.authClient, session: wired.session, redactor: wired.redactor,
             now: configuration.now,
@@ -264,27 +243,6 @@ public final class Safepocket: SessionOwner {
             })
         signInFlow.withLock { $0.object = signIn }
         writes.deliverWhenOnline(while: self)
-    }
-
-    /// The transport of every request, sign-in included: the configured
-    /// one (which must enforce the pins when there are any), or URLSession
-    /// with the timeouts and a delegate that answers server-trust challenges
-    /// with the pins and follows no redirect to another host; either way
-    /// behind `CertificatePinningTransport`, so a refused connection, a TLS
-    /// failure or a redirect elsewhere throws its typed error and, in
-    /// production, a pinned host that cannot be checked is never sent a byte.
-    static func transport(_ configuration: Configuration) throws(PinningConfigurationError) -> any ClientTransport {
-        try configuration.connection.makeTransport(
-            environment: configuration.pinningEnvironment, overSession: { URLSessionTransport(configuration: .init(session: $0)) })
-    }
-
-    /// Logs, once per process, that a production configuration pins
-    /// nothing for its API host: the guide asks for pinning outside
-    /// development, and a finance app without it trusts every CA the
-    /// device trusts (the family's one warning, ``ConnectionConfiguration``).
-    static func warnIfUnpinned(_ configuration: Configuration) {
-        guard warnsUnpinned(configuration) else { return }
-        configuration.connection.warnIfUnpinned(sdk: "Safepocket", advice: unpinnedAdvice)
     }
 
     /// Whether `configuration` is production without a pin for its API host.
@@ -312,26 +270,9 @@ public final class Safepocket: SessionOwner {
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil,
         timeouts: TransportTimeouts? = TransportTimeouts()
     ) -> [any ClientMiddleware] {
-        var stack = SDKMiddlewareStack(logger: logger, connectivity: connectivity, timeouts: timeouts)
-        stack.session = session
-        stack.idempotencyKeyOperations = idempotencyKeyOperations
-        stack.retryPolicy = retryPolicy
-        stack.cache = cache
-        return stack.middlewares()
-    }
-
-    /// The stack of ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``
-    /// for the configured connection (its own transport on Linux dials first).
-    static func stack(
-        session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration, now: @escaping @Sendable () -> Date
-    ) -> [any ClientMiddleware] {
-        var stack = SDKMiddlewareStack(connection: connection)
-        stack.now = now
-        stack.session = session
-        stack.idempotencyKeyOperations = idempotencyKeyOperations
-        stack.retryPolicy = retryPolicy
-        stack.cache = cache
-        return stack.middlewares()
+        SignedInSDK<SafepocketAPI.Client>.middlewares(
+            session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity, cache: cache, timeouts: timeouts,
+            idempotencyKeyOperations: idempotencyKeyOperations)
     }
 
     // MARK: Sign-in

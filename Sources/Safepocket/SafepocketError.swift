@@ -53,7 +53,7 @@ public struct SafepocketFailure: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Every way a Safepocket call or sign-in can fail, for the app to act on.
-public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible, SDKErrorCases {
     /// The server answered with an error status (400, 403, 404, 429, 5xx...);
     /// the envelope's code, message and trace id are in the failure.
     case api(SafepocketFailure)
@@ -179,31 +179,15 @@ public enum SafepocketError: Error, Sendable, Hashable, CustomStringConvertible 
             self = error
             return
         }
-        switch CallFailure<ErrorEnvelope>(error) {
-        case .errorResponse(let response):
-            if let envelope = response.body {
-                self = .api(SafepocketFailure(
-                    status: response.status, code: envelope.error.code, message: redactor.text(envelope.error.message),
-                    details: (envelope.error.details ?? [:]).mapValues(redactor.text), traceID: envelope.traceID,
-                    retryAfter: response.retryAfter(now: now)))
-            } else {
+        self = CallFailure<ErrorEnvelope>(error).sdkError(SafepocketError.self) { response in
+            guard let envelope = response.body else {
                 // An error body that is not quite the envelope: keep what it has.
-                self = .api(SafepocketFailure.read(
+                return .api(SafepocketFailure.read(
                     status: response.status, headers: response.headerFields, body: response.rawBody, redactor: redactor, now: now))
             }
-        case .unexpectedResponse(let status, let reason): self = .unexpectedResponse(status: status, reason: reason)
-        case .constraintViolated(let violation): self = .constraintViolated(violation)
-        case .sessionExpired: self = .sessionExpired
-        case .notSignedIn: self = .notSignedIn
-        case .insecureBaseURL: self = .insecureBaseURL
-        case .storageFailed: self = .storageFailed
-        case .offline: self = .offline
-        case .unreachable: self = .unreachable
-        case .timeout: self = .timeout
-        case .connectionNotVerified(let refusal): self = .connectionNotVerified(refusal)
-        case .outcomeUnknown: self = .outcomeUnknown
-        case .cancelled: self = .cancelled
-        case .unknown(let typeName): self = .unexpectedResponse(status: 0, reason: typeName)
+            return .api(SafepocketFailure(
+                status: response.status, code: envelope.error.code, message: redactor.text(envelope.error.message),
+                details: (envelope.error.details ?? [:]).mapValues(redactor.text), traceID: envelope.traceID, retryAfter: response.retryAfter(now: now)))
         }
     }
 }

@@ -184,53 +184,30 @@ public final class Soul: SessionOwner {
     /// folder cannot be used.
     public init(_ configuration: Configuration) throws(SoulError) {
         self.configuration = configuration
-        // Checked before any file is touched.
-        guard (try? configuration.connection.validatedBaseURL()) != nil else { throw .insecureBaseURL }
-        // Nothing here is needed by background work: unreadable while the device is locked, never backed up.
-        let storage: OfflineStorage
-        let tokenStore: any TokenStore
-        do {
-            try PrivateFile.makeFolder(configuration.storageFolder, protection: .foregroundOnly)
-            // The first launch after an install deletes what an earlier install left in the Keychain.
-            tokenStore = FreshInstallTokenStore.wrapping(
-                configuration.tokenStore, marker: InstallationMarker(folder: configuration.storageFolder),
-                earlierFiles: [configuration.storageFolder.appendingPathComponent("cache")])
-            storage = try OfflineStorage(
-                folder: configuration.storageFolder, cacheMaximumBytes: configuration.cacheMaximumBytes, now: configuration.now,
-                dataAtRest: .foregroundOnly)
-        } catch {
-            throw .storageFailed
-        }
-        let cache = storage.cache
-        self.cache = cache
         // The sign-in, once made below: the session's end forgets the number it had pending. Held
         // weakly: the sign-in holds the session, whose end handler this is (a cycle would keep both,
         // the client and its URLSession alive after the app lets the SDK go).
         let signInFlow = Locked(WeakReference<SignInFlow>())
         let stateFile = SignInStateFile(url: configuration.storageFolder.appendingPathComponent("sign-in.json"))
-        let transport: any ClientTransport
+        let parts: SignedInSDK<SoulAPI.Client>
         do {
-            transport = try configuration.connection.makeTransport(overSession: { URLSessionTransport(configuration: .init(session: $0)) })
-        } catch {
-            throw .invalidPinning(error)
-        }
-        configuration.connection.warnIfUnpinned(sdk: "Soul", advice: "a sign-in's tokens then rest on the device's trust store alone")
-        do {
-            wired = try SessionClients(
-                connection: configuration.connection, transport: transport, tokenStore: tokenStore, servesFromCache: true,
-                onSessionEnd: storage.sessionEndHandler(keepingWrites: configuration.keepsQueuedWritesAfterSignOut) { _, endedAt in
+            parts = try SignedInSDK(
+                connection: configuration.connection, sdk: "Soul", unpinnedAdvice: "a sign-in's tokens then rest on the device's trust store alone",
+                storageFolder: configuration.storageFolder, tokenStore: configuration.tokenStore, cacheMaximumBytes: configuration.cacheMaximumBytes,
+                keepsQueuedWritesAfterSignOut: configuration.keepsQueuedWritesAfterSignOut, retryPolicy: configuration.retryPolicy,
+                queuedWriteSenders: Self.queuedWriteSenders, now: configuration.now,
+                urlSessionTransport: { URLSessionTransport(configuration: .init(session: $0)) },
+                onSessionEnd: { endedAt in
                     if let flow = signInFlow.read().object { await flow.forgetPending(requestedBefore: endedAt) } else { try? stateFile.save(SignInState()) }
-                },
-                stack: {
-                    Self.stack(session: $0, retryPolicy: configuration.retryPolicy, cache: cache, connection: configuration.connection, now: configuration.now)
                 },
                 makeClient: { SoulAPI.Client(serverURL: $0, transport: $1, middlewares: $2) }, makeRefresher: { SoulTokenRefresher(client: $0) })
         } catch {
-            throw .insecureBaseURL
+            throw error.sdkError(SoulError.self)
         }
-        writes = OfflineWrites(
-            queue: storage.queue, senders: Self.queuedWriteSenders, client: wired.client, connectivity: configuration.connection.connectivity,
-            session: wired.session, subject: { cache.subject })
+        let storage = parts.storage
+        cache = parts.cache
+        wired = parts.wired
+        writes = parts.writes
         signIn = SignInFlow(
             client: wired.client, session: wired.session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
             rateLimitFallback: configuration.rateLimitFallback, codeLifetime: configuration.codeLifetime, stateFile: stateFile,
@@ -258,24 +235,8 @@ public final class Soul: SessionOwner {
         session: TokenSession, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger, connectivity: Connectivity? = nil, cache: ResponseCache? = nil,
         timeouts: TransportTimeouts? = TransportTimeouts()
     ) -> [any ClientMiddleware] {
-        var stack = SDKMiddlewareStack(logger: logger, connectivity: connectivity, timeouts: timeouts)
-        stack.session = session
-        stack.retryPolicy = retryPolicy
-        stack.cache = cache
-        return stack.middlewares()
-    }
-
-    /// The stack of ``middlewares(session:retryPolicy:logger:connectivity:cache:timeouts:)``
-    /// for the configured connection (its own transport on Linux dials first).
-    static func stack(
-        session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, connection: ConnectionConfiguration, now: @escaping @Sendable () -> Date
-    ) -> [any ClientMiddleware] {
-        var stack = SDKMiddlewareStack(connection: connection)
-        stack.now = now
-        stack.session = session
-        stack.retryPolicy = retryPolicy
-        stack.cache = cache
-        return stack.middlewares()
+        SignedInSDK<SoulAPI.Client>.middlewares(
+            session: session, retryPolicy: retryPolicy, logger: logger, connectivity: connectivity, cache: cache, timeouts: timeouts)
     }
 
     /// The signed-in user's moods, with where they came from: the server,

@@ -10,7 +10,7 @@ import SoulAPI
 ///
 /// Descriptions never hold a phone number, an OTP code or a token: server
 /// messages are passed through the `Redactor` before they are kept.
-public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible, SDKErrorCases {
     /// The phone number is not E.164; nothing was sent.
     case invalidPhoneNumber(E164PhoneNumber.Problem)
     /// The code is not 6 digits; nothing was sent.
@@ -185,29 +185,15 @@ public enum SoulError: Error, Sendable, Hashable, CustomStringConvertible {
             self = error
             return
         }
-        switch CallFailure<ErrorDetail>(error) {
-        case .errorResponse(let response):
+        self = CallFailure<ErrorDetail>(error).sdkError(SoulError.self, unknownReason: redactor.text) { response in
             let detail = response.body.map { redactor.text($0.detail) }
             switch response.status {
-            case 400, 422: self = .invalidInput(detail: detail ?? "invalid input")
-            case 401: self = .sessionExpired
-            case 429: self = .rateLimited(retryAfter: response.retryAfter(now: now) ?? rateLimitFallback)
-            case 500...599: self = .server(status: response.status, detail: detail)
-            default: self = .unexpectedResponse(status: response.status, reason: response.reason)
+            case 400, 422: return .invalidInput(detail: detail ?? "invalid input")
+            case 401: return .sessionExpired
+            case 429: return .rateLimited(retryAfter: response.retryAfter(now: now) ?? rateLimitFallback)
+            case 500...599: return .server(status: response.status, detail: detail)
+            default: return .unexpectedResponse(status: response.status, reason: response.reason)
             }
-        case .unexpectedResponse(let status, let reason): self = .unexpectedResponse(status: status, reason: reason)
-        case .constraintViolated(let violation): self = .constraintViolated(violation)
-        case .sessionExpired: self = .sessionExpired
-        case .notSignedIn: self = .notSignedIn
-        case .insecureBaseURL: self = .insecureBaseURL
-        case .offline: self = .offline
-        case .unreachable: self = .unreachable
-        case .timeout: self = .timeout
-        case .connectionNotVerified(let refusal): self = .connectionNotVerified(refusal)
-        case .cancelled: self = .cancelled
-        case .storageFailed: self = .storageFailed
-        case .outcomeUnknown: self = .outcomeUnknown
-        case .unknown(let typeName): self = .unexpectedResponse(status: 0, reason: redactor.text(typeName))
         }
     }
 }
