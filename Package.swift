@@ -134,6 +134,11 @@ func client(_ name: String, path: String) -> Target {
 /// The SDKs, one per backend, each on its generated client: the library
 /// products an app links.
 let sdkTargets: [Target] = [
+    // What only the SDKs share, `package` but for what their public API
+    // takes (ConnectionConfiguration, the queued-write reports): the
+    // connection, the one middleware stack, the call path and its failure
+    // classification, the signed-in wiring, the offline write queue.
+    .target(name: "SDKCore", dependencies: ["Resilience", "ClientRuntime", "RuntimeSupport", openAPIRuntime, httpTypes, logging]),
     // How the SDKs open the SQLite databases they keep data in (lock wait,
     // WAL, durability, secure_delete, migrations): `package` only.
     .target(name: "DurableStore", dependencies: [grdb]),
@@ -145,20 +150,20 @@ let sdkTargets: [Target] = [
     .target(name: "SecureNodeCallDirectory"),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
     .target(
-        name: "SecureNode", dependencies: ["BrandingStore", "DurableStore", "SecureNodeAPI", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
+        name: "SecureNode", dependencies: ["BrandingStore", "DurableStore", "SecureNodeAPI", "Resilience", "SDKCore", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
         resources: [privacyManifest]),
     // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
     // `SecureNodeSDK` class with completion-based call events, over the engine above.
-    .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", "Resilience", "RuntimeSupport", openAPIRuntime]),
+    .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", "Resilience", "SDKCore", "RuntimeSupport", openAPIRuntime]),
     // OTP sign-in with the resend cooldown, the session, moods.
-    .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "ClientRuntime", "RuntimeSupport", urlSession, httpTypes, logging], resources: [privacyManifest]),
+    .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "SDKCore", "ClientRuntime", "RuntimeSupport", urlSession, httpTypes, logging], resources: [privacyManifest]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.
     .target(
-        name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "ClientRuntime", urlSession, httpTypes, logging, "RuntimeSupport"],
+        name: "Safepocket", dependencies: ["SafepocketAPI", "Resilience", "SDKCore", "ClientRuntime", urlSession, httpTypes, logging, "RuntimeSupport"],
         resources: [privacyManifest]),
     // Sessions, dual storage and a durable, bounded event queue.
     .target(
-        name: "MobileTracker", dependencies: ["MobileTrackerAPI", "DurableStore", "Resilience", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
+        name: "MobileTracker", dependencies: ["MobileTrackerAPI", "DurableStore", "Resilience", "SDKCore", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
         resources: [privacyManifest]),
 ]
 
@@ -297,7 +302,7 @@ let runtimeTestTargets: [Target] = [
     .testTarget(name: "ClientRuntimeTests", dependencies: ["ClientRuntime", httpTypes], path: "Runtime/Tests/ClientRuntimeTests"),
     .testTarget(
         name: "ResilienceTests",
-        dependencies: [
+        dependencies: ["SDKCore", 
             "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "ProcessTestSupport", "Waiting", "PlatformRules", openAPIRuntime, urlSession,
             httpTypes, logging,
         ],
@@ -316,7 +321,7 @@ let sdkTestTargets: [Target] = [
     .testTarget(name: "SecureNodeCallDirectoryTests", dependencies: ["SecureNodeCallDirectory", "CallDirectoryTesting"]),
     .testTarget(
         name: "SecureNodeTests",
-        dependencies: [
+        dependencies: ["SDKCore", 
             "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "outbox-delivery-child",
             "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes, "SecureNodeCallDirectory", "CallDirectoryTesting", "PlatformRules",
         ]),
@@ -329,19 +334,19 @@ let sdkTestTargets: [Target] = [
         ]),
     .testTarget(
         name: "SoulTests",
-        dependencies: [
+        dependencies: ["SDKCore", 
             "Soul", "SoulAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport", "RuntimeSupport",
             "Waiting", logging,
         ]),
     .testTarget(
         name: "SafepocketTests",
-        dependencies: [
+        dependencies: ["SDKCore", 
             "Safepocket", "SafepocketAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "OpenAPIModel", "PlatformRules",
             "ProcessTestSupport", "RuntimeSupport", "Waiting", logging,
         ]),
     .testTarget(
         name: "MobileTrackerTests",
-        dependencies: [
+        dependencies: ["SDKCore", 
             "MobileTracker", "MobileTrackerAPI", "Resilience", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "ProcessTestSupport",
             "RuntimeSupport", "tracker-child", "Waiting", "PlatformRules", logging,
         ]),

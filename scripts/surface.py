@@ -2,8 +2,9 @@
 """`make layout` (and so `make ci`): the public surface of each module an app links.
 
 Counts, per library product of Package.swift (the runtime libraries and
-the SDKs; the generated clients are the generator's output, not hand-kept
-API), the declarations marked `public` or `open` and those marked
+the SDKs) and per module a product re-exports (the SDKs' core; the
+generated clients are the generator's output, not hand-kept API), the
+declarations marked `public` or `open` and those marked
 `package`. A declaration is a line that starts, after any attributes,
 with that access keyword; `public extension` and `public import` lines are
 not declarations (an extension's members are counted one by one).
@@ -47,11 +48,30 @@ def products(root):
     return names
 
 
-def module_folder(root, module):
+def reexported(root, modules):
+    """Modules an app sees through a product without adding them: what a
+    product's sources `@_exported import` that has a hand-written folder
+    (the SDKs' core; the generated clients are the generator's output)."""
+    found = []
+    for module in modules:
+        folder = module_folder(root, module)
+        for directory, _, files in sorted(os.walk(folder)):
+            for name in sorted(files):
+                if name.endswith('.swift'):
+                    text = open(os.path.join(directory, name), encoding='utf-8').read()
+                    for imported in re.findall(r'^@_exported import ([A-Za-z0-9_]+)\s*$', text, re.M):
+                        if imported not in modules and imported not in found and module_folder(root, imported, required=False):
+                            found.append(imported)
+    return found
+
+
+def module_folder(root, module, required=True):
     for folder in (os.path.join(root, 'Sources', module), os.path.join(root, 'Runtime', 'Sources', module)):
         if os.path.isdir(folder):
             return folder
-    sys.exit('surface: no folder for the product %s under Sources/ or Runtime/Sources/' % module)
+    if required:
+        sys.exit('surface: no folder for the product %s under Sources/ or Runtime/Sources/' % module)
+    return None
 
 
 def count(folder):
@@ -88,7 +108,9 @@ def listed(root):
 
 
 def measure(root):
-    return {module: count(module_folder(root, module)) for module in products(root)}
+    modules = products(root)
+    modules += reexported(root, modules)
+    return {module: count(module_folder(root, module)) for module in modules}
 
 
 def check(root, out=sys.stdout):

@@ -1,14 +1,15 @@
 import ClientRuntime
 import Foundation
+import FoundationNetworking
 import Logging
 import MobileTrackerAPI
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
-import RuntimeSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import RuntimeSupport
+import SDKCore
 #endif
 
 /// The tracker's state, one actor so every call is safe from any task.

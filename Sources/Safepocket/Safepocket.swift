@@ -1,12 +1,13 @@
 import Foundation
+import FoundationNetworking
 import Logging
 import OpenAPIURLSession
 import Resilience
 import RuntimeSupport
-import SafepocketAPI
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import SDKCore
+import SafepocketAPI
 #endif
 
 /// The Safepocket SDK: PKCE sign-in through the hosted UI, a session that

@@ -2,6 +2,7 @@ import ClientRuntime
 import Foundation
 import HTTPTypes
 import Resilience
+import SDKCore
 import SafepocketAPI
 
 /// A non-2xx answer from Safepocket, with what its error envelope carried:

@@ -6,6 +6,7 @@ import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
 import RuntimeSupport
+import SDKCore
 import SecureNodeAPI
 
 /// The SecureNode SDK: caller branding resolved locally at ring time, a

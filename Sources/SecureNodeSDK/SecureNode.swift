@@ -4,6 +4,7 @@ import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
 @_exported import SecureNode
+import SDKCore
 
 /// The SDK as its iOS README presents it: configured once, at launch,
 /// with the API's base URL, the key, the App Group and the Call Directory

@@ -1,12 +1,13 @@
 import Foundation
+import FoundationNetworking
 import Logging
 import OpenAPIURLSession
 import Resilience
 import RuntimeSupport
-import SoulAPI
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import SDKCore
+import SoulAPI
 #endif
 
 /// The SOUL SDK: OTP sign-in, a session that refreshes itself once on a 401

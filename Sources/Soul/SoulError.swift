@@ -2,6 +2,7 @@ import ClientRuntime
 import Foundation
 import HTTPTypes
 import Resilience
+import SDKCore
 import SoulAPI
 
 /// Every way a SOUL call can fail, as the UI needs to tell them apart: the

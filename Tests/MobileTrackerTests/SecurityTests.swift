@@ -5,6 +5,7 @@ import MobileTracker
 import ProcessTestSupport
 import Resilience
 import RuntimeSupport
+import SDKCore
 import Testing
 import Waiting
 

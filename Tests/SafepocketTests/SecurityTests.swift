@@ -6,6 +6,7 @@ import ProcessTestSupport
 import Resilience
 import RuntimeSupport
 @testable import Safepocket
+import SDKCore
 import SafepocketAPI
 import Testing
 

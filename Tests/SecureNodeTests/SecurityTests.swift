@@ -3,6 +3,7 @@ import Foundation
 import LoopbackHTTPServer
 import ProcessTestSupport
 import Resilience
+import SDKCore
 import SecureNode
 import Testing
 import Waiting

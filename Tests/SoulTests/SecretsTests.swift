@@ -1,6 +1,7 @@
 import BackendDoubles
 import Foundation
 import Resilience
+import SDKCore
 import Soul
 import Testing
 

@@ -5,6 +5,7 @@ import LoopbackHTTPServer
 import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
+import SDKCore
 import Soul
 import Testing
 

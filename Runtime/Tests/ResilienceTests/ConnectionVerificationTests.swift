@@ -1,18 +1,19 @@
 import ClientRuntime
 import ClientRuntimeTesting
 import Foundation
+import FoundationNetworking
 import HTTPTypes
-import LoopbackHTTPServer
 import Logging
+import LoopbackHTTPServer
 import OpenAPIRuntime
 import OpenAPIURLSession
-import ProcessTestSupport
 @testable import Resilience
+import ProcessTestSupport
 import RuntimeSupport
-import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import SDKCore
+import Testing
 #endif
 
 /// What every SDK's transport does with a connection that cannot be

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Resilience
 import RuntimeSupport
+import SDKCore
 import Testing
 import Waiting
 

@@ -1,12 +1,13 @@
 import ClientRuntime
 import Foundation
+import FoundationNetworking
 import LoopbackHTTPServer
-import OpenAPIRuntime
 @testable import Resilience
-import Testing
+import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import SDKCore
+import Testing
 #endif
 
 /// Which network failure a real transport error is, over real sockets.

@@ -1,6 +1,7 @@
 import Foundation
 import Resilience
 import RuntimeSupport
+import SDKCore
 import Testing
 import Waiting
 

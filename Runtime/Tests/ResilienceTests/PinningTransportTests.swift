@@ -1,14 +1,15 @@
 import ClientRuntime
 import ClientRuntimeTesting
 import Foundation
+import FoundationNetworking
 import HTTPTypes
-import OpenAPIRuntime
 @testable import Resilience
+import OpenAPIRuntime
 import RuntimeSupport
-import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import SDKCore
+import Testing
 #endif
 
 /// A transport that plays the platform's URL loading with the Apple

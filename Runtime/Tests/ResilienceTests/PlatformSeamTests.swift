@@ -4,6 +4,7 @@ import HTTPTypes
 import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
+import SDKCore
 import Testing
 import Waiting
 

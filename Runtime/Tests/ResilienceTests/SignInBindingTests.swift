@@ -3,9 +3,10 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import RuntimeSupport
-import Testing
+import SDKCore
 
 @testable import Resilience
+import Testing
 
 /// A request belongs to the sign-in it started under: after another user
 /// signs in (or the session ends) it is never sent, retried or refreshed

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PlatformRules
 import Resilience
+import SDKCore
 import Testing
 
 /// The SDKs' logs in Apple's unified log: the mapping from swift-log (level,

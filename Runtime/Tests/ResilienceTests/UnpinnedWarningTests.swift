@@ -1,6 +1,7 @@
 import ClientRuntimeTesting
 import Foundation
 @testable import Resilience
+import SDKCore
 import Testing
 
 /// Every SDK of the family says, once per process, when it reaches a host

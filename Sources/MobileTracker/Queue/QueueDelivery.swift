@@ -5,6 +5,7 @@ import MobileTrackerAPI
 import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
+import SDKCore
 
 /// Sends the queue, oldest row first, one at a time (the API takes one event
 /// per request, and order within a session matters), on the family's one

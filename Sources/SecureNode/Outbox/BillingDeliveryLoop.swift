@@ -1,5 +1,6 @@
 import Foundation
 import Resilience
+import SDKCore
 
 /// Keeps billing delivery going on its own while events are pending, on the
 /// family's one delivery loop (`DeliveryLoop`): a pass when asked (an event

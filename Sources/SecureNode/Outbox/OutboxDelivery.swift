@@ -2,6 +2,7 @@ import ClientRuntime
 import Foundation
 import Resilience
 import RuntimeSupport
+import SDKCore
 import SecureNodeAPI
 
 /// Delivers the ``BillingOutbox`` in the background: due events are sent

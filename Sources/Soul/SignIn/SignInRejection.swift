@@ -1,6 +1,7 @@
 import ClientRuntime
 import Foundation
 import Resilience
+import SDKCore
 import SoulAPI
 
 /// What a 400/422 to a sign-in step means, for the app's input guidance

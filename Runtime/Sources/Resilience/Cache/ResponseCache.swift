@@ -42,7 +42,7 @@ public final class ResponseCache: Sendable {
     package let heldEntryBytes = 64 * 1024
     /// The most bytes of entries held in memory at once.
     package let heldBytes = 1024 * 1024
-    let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
     /// Whether the folder took its `DataAtRest`` policy; nothing is
     /// written in a folder that did not.
     private let protected: Bool

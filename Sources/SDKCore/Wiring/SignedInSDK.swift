@@ -1,9 +1,10 @@
 import Foundation
+import FoundationNetworking
 import Logging
-import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import OpenAPIRuntime
+import Resilience
 #endif
 
 /// What an SDK whose users sign in (SOUL, Safepocket) opens and wires when

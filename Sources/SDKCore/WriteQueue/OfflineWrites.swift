@@ -1,5 +1,6 @@
 import ClientRuntime
 import Foundation
+import Resilience
 
 /// A write that may have reached the server, of an operation the server
 /// does not deduplicate: it is not sent again automatically. The app can

@@ -1,4 +1,5 @@
 import ClientRuntime
+import Resilience
 
 /// The cases every signed-in SDK's error has for what the runtime
 /// classifies the same way for each (``CallFailure``, and why the SDK could

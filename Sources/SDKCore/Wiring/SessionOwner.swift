@@ -1,3 +1,4 @@
+import Resilience
 /// An SDK facade whose users sign in: what it offers about its session, the
 /// same in every SDK.
 public protocol SessionOwner: Sendable {

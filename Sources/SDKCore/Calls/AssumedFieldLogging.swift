@@ -1,5 +1,6 @@
 import ClientRuntime
 import Logging
+import Resilience
 
 /// How an SDK tells its app's logs that a server answered otherwise than
 /// its spec guessed (`x-assumed`): one warning per field, for as long as

@@ -1,6 +1,7 @@
 import ClientRuntime
 import Foundation
 import OpenAPIRuntime
+import Resilience
 
 /// How an SDK sends each kind of write its queue may hold: one closure per
 /// queueable operation, decoding the stored payload and calling the

@@ -1,10 +1,11 @@
 import Foundation
+import FoundationNetworking
 import Logging
 import OpenAPIRuntime
-import RuntimeSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import Resilience
+import RuntimeSupport
 #endif
 
 /// How an SDK of the family reaches its server: the same type, with the

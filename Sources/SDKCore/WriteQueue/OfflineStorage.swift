@@ -1,4 +1,5 @@
 import Foundation
+import Resilience
 import RuntimeSupport
 
 /// An SDK's files of its signed-in user in one folder: the response cache in

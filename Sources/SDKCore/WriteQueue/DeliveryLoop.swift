@@ -1,4 +1,5 @@
 import Foundation
+import Resilience
 import RuntimeSupport
 
 /// Keeps a durable queue's delivery going on its own: the one loop of the

@@ -1,4 +1,5 @@
 import Foundation
+import Resilience
 
 /// A write stored by `OfflineWriteQueue`: the operation, its input, and
 /// where it stands.

@@ -2,6 +2,7 @@ import ClientRuntime
 import Foundation
 import Logging
 import OpenAPIRuntime
+import Resilience
 
 /// How an SDK whose users sign in is wired, the same for every such SDK:
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Resilience
 
 /// Writes an app made while offline, stored durably and sent once
 /// connectivity returns, without ever sending twice what the server does not

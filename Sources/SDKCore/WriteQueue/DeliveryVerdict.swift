@@ -1,5 +1,6 @@
 import ClientRuntime
 import Foundation
+import Resilience
 
 /// What a durable queue does with an item after one attempt to send it:
 /// the one failure classifier of the SDKs' queues (SecureNode's billing

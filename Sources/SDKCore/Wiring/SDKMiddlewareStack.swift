@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenAPIRuntime
+import Resilience
 
 /// The one middleware stack of the four SDKs, outermost first. Each SDK
 /// says which layers it has; their order is this one's, whatever the SDK:

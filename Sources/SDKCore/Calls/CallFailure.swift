@@ -2,6 +2,7 @@ import ClientRuntime
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import Resilience
 
 /// What made a call through a generated client fail, classified once for
 /// every SDK: each SDK's error type maps these cases to its own (the words

@@ -1,3 +1,4 @@
+import Resilience
 /// The one call path of the SDK facades: an operation of the generated
 /// client, refused at once while the device is known to be offline (nothing
 /// is sent), and any failure mapped to the SDK's own error type.
