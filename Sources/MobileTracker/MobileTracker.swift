@@ -1,15 +1,15 @@
 import ClientRuntime
 import Foundation
-import FoundationNetworking
 import Logging
 import MobileTrackerAPI
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
-
-#if canImport(FoundationNetworking)
 import RuntimeSupport
 import SDKCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// The MobileTracker SDK: sessions, dual storage and an event queue that

@@ -1,15 +1,15 @@
 import ClientRuntime
 import Foundation
-import FoundationNetworking
 import Logging
 import MobileTrackerAPI
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Resilience
-
-#if canImport(FoundationNetworking)
 import RuntimeSupport
 import SDKCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// The tracker's state, one actor so every call is safe from any task.

@@ -1,13 +1,13 @@
 import Foundation
-import FoundationNetworking
 import Logging
 import OpenAPIURLSession
 import Resilience
 import RuntimeSupport
-
-#if canImport(FoundationNetworking)
 import SDKCore
 import SafepocketAPI
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// The Safepocket SDK: PKCE sign-in through the hosted UI, a session that

@@ -1,13 +1,13 @@
 import Foundation
-import FoundationNetworking
 import Logging
 import OpenAPIURLSession
 import Resilience
 import RuntimeSupport
-
-#if canImport(FoundationNetworking)
 import SDKCore
 import SoulAPI
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// The SOUL SDK: OTP sign-in, a session that refreshes itself once on a 401

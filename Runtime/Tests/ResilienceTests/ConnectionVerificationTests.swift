@@ -1,19 +1,19 @@
 import ClientRuntime
 import ClientRuntimeTesting
 import Foundation
-import FoundationNetworking
 import HTTPTypes
 import Logging
 import LoopbackHTTPServer
 import OpenAPIRuntime
 import OpenAPIURLSession
-@testable import Resilience
 import ProcessTestSupport
 import RuntimeSupport
-
-#if canImport(FoundationNetworking)
 import SDKCore
 import Testing
+@testable import Resilience
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// What every SDK's transport does with a connection that cannot be

@@ -1,13 +1,13 @@
 import ClientRuntime
 import Foundation
-import FoundationNetworking
 import LoopbackHTTPServer
-@testable import Resilience
 import OpenAPIRuntime
-
-#if canImport(FoundationNetworking)
 import SDKCore
 import Testing
+@testable import Resilience
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// Which network failure a real transport error is, over real sockets.

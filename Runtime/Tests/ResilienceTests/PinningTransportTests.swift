@@ -1,15 +1,15 @@
 import ClientRuntime
 import ClientRuntimeTesting
 import Foundation
-import FoundationNetworking
 import HTTPTypes
-@testable import Resilience
 import OpenAPIRuntime
 import RuntimeSupport
-
-#if canImport(FoundationNetworking)
 import SDKCore
 import Testing
+@testable import Resilience
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// A transport that plays the platform's URL loading with the Apple

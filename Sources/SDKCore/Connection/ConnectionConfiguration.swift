@@ -1,11 +1,11 @@
 import Foundation
-import FoundationNetworking
 import Logging
 import OpenAPIRuntime
-
-#if canImport(FoundationNetworking)
 import Resilience
 import RuntimeSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// How an SDK of the family reaches its server: the same type, with the

@@ -1,10 +1,10 @@
 import Foundation
-import FoundationNetworking
 import Logging
-
-#if canImport(FoundationNetworking)
 import OpenAPIRuntime
 import Resilience
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// What an SDK whose users sign in (SOUL, Safepocket) opens and wires when
