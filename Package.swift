@@ -109,9 +109,12 @@ let runtimeTargets: [Target] = [
     // a value behind a lock, work that callers join, a seedable random generator.
     .target(name: "RuntimeSupport", path: "Runtime/Sources/RuntimeSupport"),
     // For apps' tests: an in-memory transport that records requests and
-    // answers from a script; a log capture.
-    // And the loop of the conformance drivers `clientgen conformance-driver` renders.
+    // answers from a script; a log capture; a clock a test moves.
     .target(name: "ClientRuntimeTesting", dependencies: ["ClientRuntime", "RuntimeSupport", openAPIRuntime, httpTypes, logging], path: "Runtime/Sources/ClientRuntimeTesting"),
+    // The loop of the conformance drivers `clientgen conformance-driver`
+    // renders, and their streaming transport: this repository's harness,
+    // not an app's (the underscored product `_ClientConformance`).
+    .target(name: "ClientConformance", dependencies: ["ClientRuntime", openAPIRuntime, httpTypes], path: "Runtime/Sources/ClientConformance"),
     // For tests that need real HTTP over a real socket: an in-process
     // HTTP/1.1 server on 127.0.0.1 with scripted, fault-injecting replies.
     .target(name: "LoopbackHTTPServer", dependencies: ["RuntimeSupport"], path: "Runtime/Sources/LoopbackHTTPServer"),
@@ -415,14 +418,15 @@ let sdks = ["SecureNodeSDK", "SecureNode", "BrandingStore", "SecureNodeCallDirec
 /// The runtime products a team with its own spec links.
 let runtimeLibraries = ["ClientRuntime", "Resilience", "ClientRuntimeTesting"]
 /// Libraries of this repository's own tools (the sandbox server package
-/// links them; the peer comparison's benchmark prints through BenchSupport)
+/// links them; the peer comparison's benchmark prints through BenchSupport;
+/// the conformance drivers `make conformance` builds link ClientConformance)
 /// and the iOS sample app's screens (for the app's own package,
 /// `Examples/ios-app`): not for apps. SwiftPM offers every product
 /// of a package, so these are named with a leading underscore, the
 /// convention for products outside a package's API (as the peer
 /// generator's `_OpenAPIGeneratorCore`): an app team's product list does
 /// not lead them there, and no release promises them.
-let internalLibraries = ["SandboxCore", "ContractCheck", "SampleAppModels", "BenchSupport"]
+let internalLibraries = ["SandboxCore", "ContractCheck", "SampleAppModels", "BenchSupport", "ClientConformance"]
 
 let package = Package(
     name: "OpenAPIMobileClients",

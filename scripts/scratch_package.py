@@ -31,7 +31,7 @@ def write_manifest(package, root, modules, name, drivers=False):
     dependencies = ''
     if drivers:
         targets += [f'        .executableTarget(name: "{m}Driver", dependencies: ["{m}", {runtime}, '
-                    '.product(name: "ClientRuntimeTesting", package: "OpenAPIMobileClients"), '
+                    '.product(name: "_ClientConformance", package: "OpenAPIMobileClients"), '
                     '.product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")])' for m in modules]
         products = ', '.join(f'.executable(name: "{m}Driver", targets: ["{m}Driver"])' for m in modules)
         dependencies = '\n        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),'

@@ -15,8 +15,8 @@ struct ConformanceDriverCommand: ParsableCommand {
             clientgen conformance-driver SPEC --output DIR --module NAME
 
             NAME is the module of the client `clientgen generate SPEC --module NAME`
-            writes; the program in DIR/main.swift links it, ClientRuntimeTesting and
-            OpenAPIURLSession. `PROGRAM --manifest` lists the operations;
+            writes; the program in DIR/main.swift links it, ClientConformance (the
+            product _ClientConformance) and OpenAPIURLSession. `PROGRAM --manifest` lists the operations;
             `PROGRAM --server-url URL` answers one JSON request a line.
             """)
 

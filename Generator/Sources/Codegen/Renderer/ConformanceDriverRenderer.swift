@@ -3,7 +3,7 @@ import Foundation
 /// Renders the conformance driver of a client: a `main.swift` that calls
 /// any operation of the client with arguments read as JSON, and reports what
 /// the client decoded (`clientgen conformance-driver`, `make conformance`).
-/// The loop lives in `ClientRuntimeTesting.ConformanceDriver`; this file
+/// The loop lives in `ClientConformance.ConformanceDriver`; this file
 /// holds what only the generator knows: the manifest of the operations,
 /// and per operation the call with each argument decoded into its Swift
 /// type and the decoded body encoded again.
@@ -14,7 +14,7 @@ struct ConformanceDriverRenderer {
     func render(_ client: ClientRepresentation, header: [String]) -> String {
         var writer = SwiftWriter()
         header.forEach { writer.line($0) }
-        for module in ["ClientRuntime", "ClientRuntimeTesting", clientModule, "Foundation", "OpenAPIURLSession"] {
+        for module in ["ClientRuntime", "ClientConformance", clientModule, "Foundation", "OpenAPIURLSession"] {
             writer.line("import \(module)")
         }
         writer.line("")
