@@ -153,11 +153,11 @@ let sdkTargets: [Target] = [
     .target(name: "SecureNodeCallDirectory"),
     // Sync engine, billing outbox, device lifecycle, logo cache, the facade.
     .target(
-        name: "SecureNode", dependencies: ["BrandingStore", "DurableStore", "SecureNodeAPI", "Resilience", "SDKCore", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
+        name: "SecureNodeEngine", dependencies: ["BrandingStore", "DurableStore", "SecureNodeAPI", "Resilience", "SDKCore", "ClientRuntime", "RuntimeSupport", grdb, urlSession, logging],
         resources: [privacyManifest]),
     // The SDK as its iOS README presents it: `SecureNode.configure(_:)`, the
     // `SecureNodeSDK` class with completion-based call events, over the engine above.
-    .target(name: "SecureNodeSDK", dependencies: ["SecureNode", "BrandingStore", "Resilience", "SDKCore", "RuntimeSupport", openAPIRuntime]),
+    .target(name: "SecureNodeSDK", dependencies: ["SecureNodeEngine", "BrandingStore", "Resilience", "SDKCore", "RuntimeSupport", openAPIRuntime]),
     // OTP sign-in with the resend cooldown, the session, moods.
     .target(name: "Soul", dependencies: ["SoulAPI", "Resilience", "SDKCore", "ClientRuntime", "RuntimeSupport", urlSession, httpTypes, logging], resources: [privacyManifest]),
     // PKCE sign-in, the session, the error envelope, idempotency keys on writes.
@@ -248,7 +248,7 @@ let testSupportTargets: [Target] = [
     // one delivering the billing outbox, one running a sync.
     .executableTarget(name: "tracker-child", dependencies: ["MobileTracker", "Resilience", logging], path: "Tests/Support/tracker-child"),
     .executableTarget(
-        name: "outbox-delivery-child", dependencies: ["SecureNode", "SecureNodeAPI", "Resilience", urlSession], path: "Tests/Support/outbox-delivery-child"),
+        name: "outbox-delivery-child", dependencies: ["SecureNodeEngine", "SecureNodeAPI", "Resilience", urlSession], path: "Tests/Support/outbox-delivery-child"),
     .executableTarget(name: "branding-crash-child", dependencies: ["BrandingStore"], path: "Tests/Support/branding-crash-child"),
     // iOS's side of Call Directory requests: what it holds, CallKit's rules
     // checked on every call (a broken rule is a test failure).
@@ -256,7 +256,7 @@ let testSupportTargets: [Target] = [
     // iOS's rules for the frameworks the SDKs drive, kept by doubles on
     // Linux (BGTaskScheduler, ...): a rule iOS traps on is a test failure.
     .target(
-        name: "PlatformRules", dependencies: ["SecureNode", "MobileTracker", "Resilience", "RuntimeSupport", "Waiting"],
+        name: "PlatformRules", dependencies: ["SecureNodeEngine", "MobileTracker", "Resilience", "RuntimeSupport", "Waiting"],
         path: "Tests/Support/PlatformRules"),
 ]
 
@@ -325,13 +325,13 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SecureNodeTests",
         dependencies: ["SDKCore", 
-            "SecureNode", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "outbox-delivery-child",
+            "SecureNodeEngine", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "outbox-delivery-child",
             "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes, "SecureNodeCallDirectory", "CallDirectoryTesting", "PlatformRules",
         ]),
     .testTarget(
         name: "SecureNodeSDKTests",
         dependencies: [
-            "SecureNodeSDK", "SecureNode", "BrandingStore", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", "SampleAppModels", urlSession,
+            "SecureNodeSDK", "SecureNodeEngine", "BrandingStore", "BackendDoubles", "LoopbackHTTPServer", "RuntimeSupport", "Waiting", "SampleAppModels", urlSession,
             "PlatformRules", "MobileTracker",
             openAPIRuntime, httpTypes,
         ]),
@@ -368,7 +368,7 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SampleAppModelsTests",
         dependencies: [
-            "SampleAppModels", "Soul", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNode", "Resilience", "BackendDoubles", "ClientRuntimeTesting",
+            "SampleAppModels", "Soul", "Safepocket", "SafepocketAPI", "MobileTracker", "SecureNodeSDK", "SecureNodeEngine", "Resilience", "BackendDoubles", "ClientRuntimeTesting",
             "LoopbackHTTPServer", "Waiting", "PlatformRules",
         ],
         path: "Examples/ios-app/Tests/SampleAppModelsTests"),
@@ -407,14 +407,14 @@ let benchmarkTargets: [Target] = [
     // into the store, streamed and buffered.
     .executableTarget(
         name: "sync-http-bench",
-        dependencies: ["BrandingStore", "SecureNode", "SecureNodeAPI", "ClientRuntime", "LoopbackHTTPServer", "BenchSupport", openAPIRuntime, httpTypes],
+        dependencies: ["BrandingStore", "SecureNodeEngine", "SecureNodeAPI", "ClientRuntime", "LoopbackHTTPServer", "BenchSupport", openAPIRuntime, httpTypes],
         path: "Benchmarks/sync-http-bench"),
 ]
 
 // MARK: Products
 
 /// The SDK products an app links, one per backend (SecureNode has three layers).
-let sdks = ["SecureNodeSDK", "SecureNode", "BrandingStore", "SecureNodeCallDirectory", "Soul", "Safepocket", "MobileTracker"]
+let sdks = ["SecureNodeSDK", "SecureNodeEngine", "BrandingStore", "SecureNodeCallDirectory", "Soul", "Safepocket", "MobileTracker"]
 /// The runtime products a team with its own spec links.
 let runtimeLibraries = ["ClientRuntime", "Resilience", "ClientRuntimeTesting"]
 /// Libraries of this repository's own tools (the sandbox server package

@@ -4,7 +4,7 @@
 Code that only an Apple platform runs (Keychain, NWPathMonitor, CallKit,
 BackgroundTasks, UIKit, Contacts, ...) lives in *Apple adapters*: the files
 in a folder named `Apple` inside a module's sources
-(`Runtime/Sources/Resilience/Apple/`, `Sources/SecureNode/Apple/`, ...).
+(`Runtime/Sources/Resilience/Apple/`, `Sources/SecureNodeEngine/Apple/`, ...).
 Each adapter imports only Foundation, Dispatch and Apple frameworks and is
 gated as a whole by `#if canImport(<Apple framework>)`, so Linux builds skip
 it and it can be type-checked for iOS on its own.

@@ -33,7 +33,7 @@ SIZE_FLAGS = ['-c', 'release', '-Xswiftc', '-Osize']
 # Sections the linker drops or rewrites: not what the app stores.
 DROPPED = {'__bss', '__compact_unwind', '__common'}
 # The SDKs an app links (SecureNode has three layers), and the generated clients.
-SDK_TARGETS = ['SecureNodeSDK', 'SecureNode', 'BrandingStore', 'SecureNodeCallDirectory', 'Soul', 'Safepocket', 'MobileTracker']
+SDK_TARGETS = ['SecureNodeSDK', 'SecureNodeEngine', 'BrandingStore', 'SecureNodeCallDirectory', 'Soul', 'Safepocket', 'MobileTracker']
 CLIENT_TARGETS = ['SecureNodeAPI', 'SoulAPI', 'SafepocketAPI', 'MobileTrackerAPI']
 
 

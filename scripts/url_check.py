@@ -32,7 +32,7 @@ parser.add_argument('--keep', action='store_true', help='keep the scratch folder
 args = parser.parse_args()
 
 # Every library product an app links, and the module each one is imported as.
-SDK_PRODUCTS = ['SecureNodeSDK', 'SecureNode', 'BrandingStore', 'SecureNodeCallDirectory', 'Soul', 'Safepocket', 'MobileTracker']
+SDK_PRODUCTS = ['SecureNodeSDK', 'SecureNodeEngine', 'BrandingStore', 'SecureNodeCallDirectory', 'Soul', 'Safepocket', 'MobileTracker']
 CLIENT_PRODUCTS = ['Clients', 'SecureNodeAPI', 'SoulAPI', 'SafepocketAPI', 'MobileTrackerAPI']
 RUNTIME_PRODUCTS = ['ClientRuntime', 'Resilience', 'ClientRuntimeTesting']
 
@@ -46,9 +46,9 @@ import MobileTrackerAPI
 import Resilience
 import Safepocket
 import SafepocketAPI
-import SecureNode
 import SecureNodeAPI
 import SecureNodeCallDirectory
+import SecureNodeEngine
 import SecureNodeSDK
 import Soul
 import SoulAPI

@@ -3,7 +3,7 @@ import BrandingStore
 import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
-import SecureNode
+import SecureNodeEngine
 import SecureNodeAPI
 
 /// A full sync of `count` records over HTTP: a loopback server writes the

@@ -3,7 +3,7 @@ import Foundation
 import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
-@_exported import SecureNode
+@_exported import SecureNodeEngine
 import SDKCore
 
 /// The SDK as its iOS README presents it: configured once, at launch,
@@ -23,7 +23,7 @@ import SDKCore
 /// SecureNode.reloadCallDirectoryIfNeeded() // the SDK throttles
 /// ```
 ///
-/// It is a thin layer over one `SecureNodeEngine` (the `SecureNode`
+/// It is a thin layer over one `SecureNodeEngine` (the `SecureNodeEngine`
 /// module's class), which ``engine`` gives for everything else (ring-time
 /// lookups, the outbox, status streams). Every call is safe from any
 /// thread; nothing throws at the app: `configure` keeps what went wrong in

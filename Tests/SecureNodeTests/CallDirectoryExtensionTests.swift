@@ -1,7 +1,7 @@
 import BrandingStore
 import CallDirectoryTesting
 import Foundation
-import SecureNode
+import SecureNodeEngine
 import SecureNodeCallDirectory
 import Testing
 

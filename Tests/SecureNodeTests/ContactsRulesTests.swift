@@ -1,6 +1,6 @@
 import Foundation
 import PlatformRules
-import SecureNode
+import SecureNodeEngine
 import Testing
 
 /// Managed Contacts held to iOS's Contacts rules (``SimulatedContacts``

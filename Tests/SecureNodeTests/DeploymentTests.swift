@@ -3,7 +3,7 @@ import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
 import Resilience
-import SecureNode
+import SecureNodeEngine
 import SecureNodeAPI
 import Testing
 import Waiting

@@ -4,7 +4,7 @@ import Foundation
 import LoopbackHTTPServer
 import Resilience
 import RuntimeSupport
-import SecureNode
+import SecureNodeEngine
 import SecureNodeAPI
 import Testing
 import Waiting

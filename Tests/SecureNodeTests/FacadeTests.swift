@@ -2,7 +2,7 @@ import BrandingStore
 import ClientRuntime
 import Foundation
 import LoopbackHTTPServer
-import SecureNode
+import SecureNodeEngine
 import SecureNodeAPI
 import Testing
 import Waiting

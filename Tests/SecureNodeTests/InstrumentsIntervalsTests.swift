@@ -1,7 +1,7 @@
 import Foundation
 import PlatformRules
 import Resilience
-import SecureNode
+import SecureNodeEngine
 import Testing
 
 /// What Instruments shows of SecureNode (through `OSSignposter` on a

@@ -1,7 +1,7 @@
 import BrandingStore
 import Foundation
 import LoopbackHTTPServer
-import SecureNode
+import SecureNodeEngine
 import Testing
 
 /// The README's optional Managed Contacts sync: which contacts the SDK

@@ -4,7 +4,7 @@ import LoopbackHTTPServer
 import PlatformRules
 import Resilience
 import RuntimeSupport
-import SecureNode
+import SecureNodeEngine
 import Testing
 import Waiting
 

@@ -8,7 +8,7 @@ import LoopbackHTTPServer
 import OpenAPIURLSession
 import ProcessTestSupport
 import Resilience
-import SecureNode
+import SecureNodeEngine
 import SecureNodeAPI
 import Testing
 import Waiting

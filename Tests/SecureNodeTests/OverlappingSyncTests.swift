@@ -6,7 +6,7 @@ import SecureNodeAPI
 import Testing
 import Waiting
 
-@testable import SecureNode
+@testable import SecureNodeEngine
 
 /// Syncs asked for while one runs join it: the app's launch sync, a
 /// background refresh, the SDK's own check after a refused key is accepted

@@ -1,6 +1,6 @@
 import ClientRuntimeTesting
 import Foundation
-import SecureNode
+import SecureNodeEngine
 import Testing
 import Waiting
 

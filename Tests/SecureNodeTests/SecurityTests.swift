@@ -4,7 +4,7 @@ import LoopbackHTTPServer
 import ProcessTestSupport
 import Resilience
 import SDKCore
-import SecureNode
+import SecureNodeEngine
 import Testing
 import Waiting
 

@@ -1,7 +1,7 @@
 import BrandingStore
 import Foundation
 import RuntimeSupport
-import SecureNode
+import SecureNodeEngine
 import ProcessTestSupport
 import Testing
 

@@ -4,7 +4,7 @@ import Foundation
 import LoopbackHTTPServer
 import OpenAPIURLSession
 import Resilience
-import SecureNode
+import SecureNodeEngine
 import SecureNodeAPI
 import Testing
 import Waiting

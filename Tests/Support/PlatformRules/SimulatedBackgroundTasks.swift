@@ -1,6 +1,6 @@
 import Foundation
 import RuntimeSupport
-import SecureNode
+import SecureNodeEngine
 import Testing
 import Waiting
 

@@ -1,6 +1,6 @@
 import Foundation
 import RuntimeSupport
-import SecureNode
+import SecureNodeEngine
 import Testing
 
 /// The Contacts database and its permission as iOS runs them

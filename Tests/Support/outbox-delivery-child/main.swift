@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import OpenAPIURLSession
 import Resilience
-import SecureNode
+import SecureNodeEngine
 import SecureNodeAPI
 
 /// A process for outbox tests: it delivers a billing outbox to a server
