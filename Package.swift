@@ -231,7 +231,7 @@ let testSupportTargets: [Target] = [
     // on the loopback server.
     .target(
         name: "BackendDoubles",
-        dependencies: [
+        dependencies: ["SDKCore", 
             "LoopbackHTTPServer", "OpenAPIModel", "SandboxCore", "ContractCheck", "RuntimeSupport", "ClientRuntimeTesting", logging, urlSession, openAPIRuntime, httpTypes,
         ],
         path: "Tests/Support/BackendDoubles"),

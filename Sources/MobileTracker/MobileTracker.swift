@@ -115,10 +115,9 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
         /// time it really waited.
         public var initializationTimeout: Duration
 
-        /// The wall clock: the stored values' expiry (`cookieExpiration`)
-        /// and `Retry-After` dates. Default: the system's; tests pass a
-        /// `ManualClock`'s.
-        public var now: @Sendable () -> Date
+        /// The wall clock (the stored values' expiry, `cookieExpiration`, and
+        /// `Retry-After` dates): the connection's one clock.
+        var now: @Sendable () -> Date { connection.clock.now }
 
         /// Creates options.
         public init(
@@ -128,9 +127,8 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
             deliveryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .milliseconds(500), maximumDelay: .seconds(300)),
             tracksScreensAutomatically: Bool = true, initializationTimeout: Duration = .seconds(30), pinning: CertificatePinning = .none,
             namesScreensByNavigationTitle: Bool = true, tracksLocationAutomatically: Bool = true, locationSource: (any LocationSource)? = nil,
-            timeouts: TransportTimeouts = TransportTimeouts(), now: @escaping @Sendable () -> Date = { Date() }
+            timeouts: TransportTimeouts = TransportTimeouts()
         ) {
-            self.now = now
             connection = ConnectionConfiguration(
                 baseURL: MobileTrackerAPI.Client.Server.allCases[0].url, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger,
                 connectivity: connectivity)
@@ -366,6 +364,19 @@ public final class MobileTracker: ScreenViewReporting, Sendable {
     public func queueStatus() async -> QueueStatus {
         await resets.settled()
         return await core.queueStatus()
+    }
+
+    /// Whether no delivery loop runs: nothing is sent, and no timer is set,
+    /// until the next event, a new key or connectivity coming back. What a
+    /// test waits for before it asserts that nothing more is sent.
+    package func deliveryIsIdle() async -> Bool {
+        await core.deliveryIsIdle()
+    }
+
+    /// Whether delivery waits for connectivity to come back (the device is
+    /// known to be offline): nothing is sent until it does.
+    package func deliveryWaitsForConnectivity() async -> Bool {
+        await core.deliveryWaitsForConnectivity()
     }
 
     /// Replaces the `X-API-Key` (a rotated key) for every request from now

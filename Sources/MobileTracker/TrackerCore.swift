@@ -37,7 +37,7 @@ actor TrackerCore {
     /// The logger and the `debug` flag for `log(_:)`, which
     /// any thread may call.
     private nonisolated let logSink: Locked<(logger: Logger, debug: Bool)>
-    private var lastSessionAttempt: ContinuousClock.Instant?
+    private var lastSessionAttempt: Duration?
     /// After a session creation failed offline: one task waiting for
     /// connectivity, then one more attempt (nil: none waiting).
     private var sessionWatch: Task<Void, Never>?
@@ -136,7 +136,8 @@ actor TrackerCore {
     /// limit, and the initialization is cancelled (its request with it).
     private func waitFor(_ task: Task<Void, any Error>) async throws(TrackerError) {
         let limit = options.initializationTimeout
-        let started = ContinuousClock.now
+        let clock = options.connection.clock
+        let started = clock.elapsed()
         let outcome: Result<Void, any Error>? = await withCheckedContinuation { continuation in
             let resumed = Locked(false)
             let finish: @Sendable (Result<Void, any Error>?) -> Void = { value in
@@ -145,7 +146,7 @@ actor TrackerCore {
             }
             Task { finish(await task.result) }
             Task {
-                try? await Task.sleep(for: limit)
+                try? await clock.sleep(limit)
                 finish(nil)
             }
         }
@@ -155,7 +156,7 @@ actor TrackerCore {
         case .failure(let error)?: throw .sessionCreationFailed(reason: String(describing: type(of: error)))
         case nil:
             task.cancel()
-            let waited = (ContinuousClock.now - started).totalSeconds
+            let waited = (clock.elapsed() - started).totalSeconds
             throw .sessionCreationFailed(
                 reason: "initialization did not finish within \(limit.totalSeconds.formatted()) seconds (waited \(String(format: "%.1f", waited)) s)")
         }
@@ -262,7 +263,7 @@ actor TrackerCore {
 
     private func attemptSession() async throws(TrackerError) {
         guard let ready, let deviceID else { return }
-        lastSessionAttempt = .now
+        lastSessionAttempt = options.connection.clock.elapsed()
         let response: CreateTrackingSessionResponse
         do {
             response = try await ready.client.createTrackingSession(
@@ -336,7 +337,7 @@ actor TrackerCore {
     /// every 5 s).
     private func retrySessionIfNeeded() async {
         guard ready != nil, sessionID == nil, initializing == nil else { return }
-        if let last = lastSessionAttempt, ContinuousClock.now - last < .seconds(5) { return }
+        if let last = lastSessionAttempt, options.connection.clock.elapsed() - last < .seconds(5) { return }
         do {
             try await createSession()
         } catch {
@@ -450,6 +451,14 @@ actor TrackerCore {
         await retrySessionIfNeeded()
         guard let ready, sessionID != nil else { return false }
         return await ready.delivery.waitUntilEmpty(timeout: timeout)
+    }
+
+    func deliveryIsIdle() -> Bool {
+        ready?.delivery.idle.withLock { $0 } ?? true
+    }
+
+    func deliveryWaitsForConnectivity() -> Bool {
+        ready?.delivery.waitsForConnectivity.withLock { $0 } ?? false
     }
 
     func queueStatus() async -> QueueStatus {

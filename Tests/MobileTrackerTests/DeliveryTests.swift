@@ -110,7 +110,7 @@ import Waiting
         try await tracker.initialize(brandId: "925", config: harness.config)
         await connectivity.update(isOnline: false)
         for index in 0..<5 { await tracker.track(eventName: "OFFLINE_\(index)") }
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil("delivery to wait for connectivity") { await tracker.deliveryWaitsForConnectivity() }
         let pending = await tracker.queueStatus().pending
         #expect(harness.backend.events.isEmpty && pending == 5)
         // The app is killed offline; the next launch is online.
@@ -193,8 +193,9 @@ import Waiting
         try await waitUntil("delivery to pause for the refused key") { await tracker.queueStatus().pausedForStatus == 401 }
         var status = await tracker.queueStatus()
         #expect(status.pausedForStatus == 401 && status.pending == 5 && status.droppedAsRejected == 0)
-        // Paused: one refused attempt, then no request at all, however long.
-        try await Task.sleep(for: .milliseconds(1500))
+        // Paused: one refused attempt, then no request at all, however long:
+        // no delivery loop runs and no timer is set until the new key.
+        try await waitUntil("delivery to stop while paused") { await tracker.deliveryIsIdle() }
         #expect(harness.backend.server.requests.count - attemptsBefore == 1)
         #expect(harness.log.all.contains { $0.contains("delivery paused") })
         #expect(harness.log.leaks(of: ["rotated-key", "test-key"]).isEmpty)

@@ -1,4 +1,5 @@
 import BackendDoubles
+import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
 import MobileTracker
@@ -136,17 +137,20 @@ import Testing
         let harness = try TrackerHarness()
         defer { harness.cleanUp() }
         harness.backend.fault.withLock { $0 = { request in request.path == "/v2/tracking-session" ? .json(200, #"{"data":{}}"#) : nil } }
-        let tracker = harness.makeTracker()
+        let clock = ManualClock()
+        let tracker = harness.makeTracker(clock: clock)
         await #expect(throws: TrackerError.sessionCreationFailed(reason: "the response has no session id (data.id)")) {
             try await tracker.initialize(brandId: "925", config: harness.config)
         }
         await tracker.track(eventName: "OFFLINE_FIRST")
         #expect(await tracker.queueStatus().pending == 1, "kept while there is no session")
         harness.backend.fault.withLock { $0 = nil }
-        try await Task.sleep(for: .seconds(5.1))  // session creation is retried at most every 5 s
+        await tracker.track(eventName: "TOO_SOON")
+        #expect(harness.backend.sessions.isEmpty, "session creation is retried at most every 5 s")
+        clock.advance(by: .seconds(5.1))
         await tracker.track(eventName: "SECOND")
         #expect(await tracker.flush(timeout: .seconds(60)))
         #expect(harness.backend.sessions.count == 1)
-        #expect(harness.backend.events.map(\.eventName) == ["OFFLINE_FIRST", "SECOND"])
+        #expect(harness.backend.events.map(\.eventName) == ["OFFLINE_FIRST", "TOO_SOON", "SECOND"])
     }
 }

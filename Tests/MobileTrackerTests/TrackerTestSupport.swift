@@ -34,11 +34,13 @@ struct TrackerHarness {
     /// does not.
     func makeTracker(
         primary: InMemoryKeyValueStore? = nil, connectivity: Connectivity? = nil, maximumQueuedItems: Int = 10_000, logLevel: Logger.Level = .trace,
-        initializationTimeout: Duration = .seconds(30), timeouts: TransportTimeouts = TransportTimeouts()
+        initializationTimeout: Duration = .seconds(30), timeouts: TransportTimeouts = TransportTimeouts(), clock: ManualClock? = nil
     ) -> MobileTracker {
-        MobileTracker(options: .init(
+        var options = MobileTracker.Options(
             folder: folder, primaryStore: primary ?? self.primary, connectivity: connectivity, logger: log.logger(label: "tracker", level: logLevel),
-            maximumQueuedItems: maximumQueuedItems, initializationTimeout: initializationTimeout, timeouts: timeouts))
+            maximumQueuedItems: maximumQueuedItems, initializationTimeout: initializationTimeout, timeouts: timeouts)
+        if let clock { options.connection.clock = clock.sdkClock }
+        return MobileTracker(options: options)
     }
 
     func initialized() async throws -> MobileTracker {

@@ -69,16 +69,17 @@ import Testing
     }
 
     @Test func aPendingSignInSurvivesARelaunchUntilItExpires() async throws {
-        let harness = try SafepocketHarness()
+        let harness = try SafepocketHarness(manualClock: true)
         defer { harness.cleanUp() }
+        let clock = try #require(harness.clock)
         let url = try await harness.makeSafepocket().startSignIn()
         let redirect = try #require(harness.backend.authorize(url))
         try await harness.makeSafepocket().completeSignIn(redirect: redirect)
         #expect(try await harness.makeSafepocket().hasStoredSession())
-        let late = try await harness.makeSafepocket(signInLifetime: .milliseconds(50)).startSignIn()
-        try await Task.sleep(for: .milliseconds(100))
+        let late = try await harness.makeSafepocket(signInLifetime: .seconds(600)).startSignIn()
+        clock.advance(by: .seconds(601))  // past the sign-in's lifetime, on the SDK's clock
         let lateRedirect = try #require(harness.backend.authorize(late))
-        let relaunched = try harness.makeSafepocket(signInLifetime: .milliseconds(50))
+        let relaunched = try harness.makeSafepocket(signInLifetime: .seconds(600))
         #expect(await safepocketError { try await relaunched.completeSignIn(redirect: lateRedirect) } == .noSignInInProgress, "an expired sign-in is gone")
         #expect(!FileManager.default.fileExists(atPath: harness.pendingFile.path))
     }

@@ -48,6 +48,9 @@ actor QueueDelivery {
     /// Whether no delivery loop runs, readable without a hop onto the actor:
     /// a new row needs a ``kick()`` only then.
     nonisolated let idle = Locked(true)
+    /// Whether the loop waits for connectivity to come back (a known
+    /// offline device): nothing is sent meanwhile.
+    nonisolated let waitsForConnectivity = Locked(false)
     private var failures = 0
     /// The status (401 or 403) delivery paused at; nil while it runs.
     private var pausedForStatus: Int?
@@ -130,7 +133,9 @@ actor QueueDelivery {
     /// The oldest row sent and settled.
     private func settleOldest() async -> DeliveryLoop.Next {
         if let connectivity, await connectivity.isKnownOffline {
+            waitsForConnectivity.withLock { $0 = true }
             try? await connectivity.waitUntilOnline()
+            waitsForConnectivity.withLock { $0 = false }
             return .again
         }
         guard let session = sessionID, pausedForStatus == nil else { return finished() }

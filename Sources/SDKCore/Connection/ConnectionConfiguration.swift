@@ -61,6 +61,9 @@ public struct ConnectionConfiguration: Sendable {
     /// flush); nil, the default: the platform's (``Signposts/sdkDefault(subsystem:)``,
     /// under the logger's label). Tests give a simulated signposter.
     package var signposts: Signposts?
+    /// The SDK's one clock (``SDKClock``): the system's, or in tests a
+    /// `ManualClock`'s, which the test moves instead of waiting.
+    package var clock: SDKClock = .system
 
     /// The SDK's intervals: ``signposts``, or the platform's under the
     /// logger's label.
