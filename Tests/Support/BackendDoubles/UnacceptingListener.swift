@@ -38,7 +38,21 @@ package final class UnacceptingListener {
             }
             descriptors.append(filler)
         }
-        usleep(100_000)
+        try Self.waitUntilOneConnected(descriptors.dropFirst())
+    }
+
+    /// Returns once a filler's handshake completed: with a backlog of 0 the
+    /// queue holds one connection, so from then on the kernel drops every
+    /// new attempt. (The handshakes run in the kernel, but on a loaded
+    /// machine not within any fixed time: a client that connected before the
+    /// queue was full would wait for an answer, not for its connection.)
+    private static func waitUntilOneConnected(_ fillers: ArraySlice<Int32>) throws {
+        var polled = fillers.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
+        // Bounded so a kernel that never completes one fails the test, not hangs it.
+        let ready = poll(&polled, nfds_t(polled.count), 30_000)
+        guard ready > 0, polled.contains(where: { $0.revents & Int16(POLLOUT) != 0 && $0.revents & Int16(POLLERR | POLLHUP) == 0 }) else {
+            throw POSIXError(.ETIMEDOUT)
+        }
     }
 
     /// `http://127.0.0.1:<port>`.
