@@ -59,7 +59,7 @@ extension SecureNodeEngine {
                 return .done(pass.status, delivered: pass.delivery?.delivered ?? 0, reloaded: pass.reloaded)
             }
             group.addTask {
-                try? await Task.sleep(for: budget)
+                try? await self.clock.sleep(budget)
                 return .outOfTime
             }
             let first = await group.next() ?? .outOfTime

@@ -20,7 +20,7 @@ extension SecureNodeEngine {
     /// (`CallActivity.ringStarted(bound:)`): whether the host reports the
     /// call before or after looking it up, nothing (the miss's server
     /// lookup, billing, heartbeats, logos) goes out until the call ends, or
-    /// ``Configuration/ringQuietBound`` passes when the host reports no
+    /// the ring bound (60 s) passes when the host reports no
     /// call. A hit is remembered as the moment identity was shown (the
     /// `displayed_at` of the call's events). Pass `atRingTime: false` for a
     /// lookup outside a call (a call-history screen).

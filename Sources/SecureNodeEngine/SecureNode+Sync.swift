@@ -39,7 +39,7 @@ extension SecureNodeEngine {
     }
 
     /// Watches refused credentials until the server accepts them again
-    /// (``Configuration/refusalRecheck``); then branding comes back and a
+    /// (the refusal recheck backoff); then branding comes back and a
     /// sync runs (restoring and reloading the Call Directory).
     func watchRefusal(immediately: Bool) async {
         await refusalWatch.start(immediately: immediately) { [weak self] in

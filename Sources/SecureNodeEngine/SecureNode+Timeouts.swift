@@ -31,7 +31,7 @@ extension SecureNodeEngine {
     /// (no shared cookies or cache), its request timeout the `read` bound
     /// (an idle timeout: connecting and each wait for bytes), its resource
     /// timeout the sync's bound (`whole`).
-    public static func urlSessionConfiguration(timeouts: TransportTimeouts = defaultTimeouts) -> URLSessionConfiguration {
+    package static func urlSessionConfiguration(timeouts: TransportTimeouts = defaultTimeouts) -> URLSessionConfiguration {
         timeouts.urlSessionConfiguration()
     }
 
@@ -40,7 +40,7 @@ extension SecureNodeEngine {
     /// checks `pinning` and follows no redirect to another host, behind
     /// `CertificatePinningTransport` (a refused connection, a TLS failure or
     /// a redirect elsewhere is a `CertificatePinningError`, with nothing sent).
-    public static func urlSessionTransport(
+    package static func urlSessionTransport(
         timeouts: TransportTimeouts = defaultTimeouts, pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode")
     ) -> CertificatePinningTransport {
         SDKTransport.overURLSession(

@@ -38,8 +38,7 @@ public final class SecureNodeEngine: Sendable {
         ///   (`Connectivity.systemDefault()`); pending billing events are sent
         ///   as soon as it comes back. Nil: no signal (backoff only).
         /// - `transport`: How requests are sent. Nil, the default: the SDK's own
-        ///   (``SecureNodeEngine/urlSessionTransport(timeouts:pinning:logger:)`` with
-        ///   `timeouts` and `pinning`), whose idle timeout ends a stalled
+        ///   (URLSession with `timeouts` and `pinning`), whose idle timeout ends a stalled
         ///   answer (`TransportTimeouts.read`). A transport of the app's own must
         ///   enforce `pinning` when anything is pinned (a
         ///   `PinEnforcingTransport` that says so), or `init` refuses it.
@@ -88,82 +87,78 @@ public final class SecureNodeEngine: Sendable {
         public var folder: URL
         /// This install.
         public var device: DeviceProfile
-        /// Time between presence heartbeats (5 minutes).
-        public var heartbeatInterval: Duration
-        /// Shortest time between two Call Directory reloads (15 minutes).
-        public var callDirectoryReloadInterval: Duration
         /// Where SecureNode-managed contacts go (the README's optional
         /// Managed Contacts sync: `ContactsGroupStore` on iOS); nil, the
         /// default: off. Permission-gated: nothing happens until the user
         /// allowed access to contacts (the app asks).
         public var managedContacts: (any ManagedContactStore)?
+        /// Whether the SDK sends presence heartbeats on its own while it is
+        /// alive (every 5 minutes, as the iOS SDK does from `init`); off,
+        /// the host calls ``SecureNodeEngine/heartbeatIfDue()`` itself.
+        public var sendsHeartbeats: Bool
+
+        // The README's fixed values. Not the app's to change: tests move
+        // them (or the connection's clock) to run in milliseconds.
+
+        /// Time between presence heartbeats (5 minutes).
+        package var heartbeatInterval: Duration = .seconds(300)
+        /// Shortest time between two Call Directory reloads (15 minutes).
+        package var callDirectoryReloadInterval: Duration = .seconds(15 * 60)
         /// The most numbers managed contacts hold in all (10,000); brands
         /// past it are left out and counted.
-        public var managedContactsMaximumNumbers: Int
-        /// How logos are downloaded. Nil, the default: the SDK's own
-        /// (`LogoCache.verifiedFetch`: `connection.pinning` checked, redirects only
-        /// over https to the assets host, reading stopped at the logo limit).
-        public var logoFetch: LogoFetch?
+        package var managedContactsMaximumNumbers = 10_000
+        /// How logos are downloaded. Nil: the SDK's own
+        /// (`LogoCache.verifiedFetch`: `connection.pinning` checked,
+        /// redirects only over https to the assets host, reading stopped at
+        /// the logo limit), the only one an app gets: a fetch of its own
+        /// would put images from elsewhere on the call screen.
+        package var logoFetch: LogoFetch?
         /// Where logos are cached. Nil: the README's
         /// `Library/Caches/SecureNodeBranding/` on Apple platforms (the
         /// app's caches folder: the system may empty it, the SDK fetches
         /// again), and `<folder>/Caches/SecureNodeBranding/` elsewhere.
-        public var logoFolder: URL?
+        package var logoFolder: URL?
         /// How failed logo downloads are spaced out (30 s, doubling to 1 hour).
-        public var logoRetry: BackoffPolicy
+        package var logoRetry = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600))
         /// The most bytes the logo cache may hold (20 MiB).
-        public var logoCacheBytes: Int
-        /// Whether the SDK sends presence heartbeats on its own while it is
-        /// alive (every `heartbeatInterval`, as the iOS SDK does from `init`);
-        /// off, the host calls ``SecureNodeEngine/heartbeatIfDue()`` itself.
-        public var sendsHeartbeats: Bool
+        package var logoCacheBytes = 20 << 20
         /// How often refused credentials (a 401/403) are checked again while
         /// the app runs: one cheap request, first after `baseDelay` (1 minute),
         /// then doubling up to `maximumDelay` (1 hour); at launch at once.
         /// Branding comes back by itself when the server accepts the key again.
-        public var refusalRecheck: BackoffPolicy
-        /// The wall clock of everything the SDK dates (billing events,
-        /// retries, logo and lookup schedules, the Call Directory
-        /// throttle). Default: the system's; tests pass a `ManualClock`'s.
-        public var now: @Sendable () -> Date
+        package var refusalRecheck = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600))
         /// The longest quiet time a ring-time lookup opens when the host
         /// reports no call (60 s, longer than a phone rings); a reported
         /// call keeps it quiet until the call ends.
-        public var ringQuietBound: Duration
+        package var ringQuietBound: Duration = .seconds(60)
 
         /// Creates a configuration.
         public init(
             apiURL: URL = SecureNodeAPI.Client.Server.production.url, apiKey: String?, keyStore: (any KeyStore)? = nil, folder: URL,
             device: DeviceProfile, transport: (any ClientTransport)? = nil, connectivity: Connectivity? = .systemDefault(),
-            callDirectoryReloader: (any CallDirectoryReloading)? = nil, heartbeatInterval: Duration = .seconds(300),
-            callDirectoryReloadInterval: Duration = .seconds(15 * 60), logoFetch: LogoFetch? = nil, logoCacheBytes: Int = 20 << 20,
-            sendsHeartbeats: Bool = true, refusalRecheck: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)),
-            ringQuietBound: Duration = .seconds(60), logoFolder: URL? = nil,
-            logoRetry: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), timeouts: TransportTimeouts = SecureNodeEngine.defaultTimeouts,
-            dialsBeforeSending: Bool? = nil, managedContacts: (any ManagedContactStore)? = nil,
-            managedContactsMaximumNumbers: Int = 10_000, pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode"),
-            now: @escaping @Sendable () -> Date = { Date() }
+            callDirectoryReloader: (any CallDirectoryReloading)? = nil, sendsHeartbeats: Bool = true,
+            timeouts: TransportTimeouts = SecureNodeEngine.defaultTimeouts, dialsBeforeSending: Bool? = nil,
+            managedContacts: (any ManagedContactStore)? = nil, pinning: CertificatePinning = .none,
+            logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode")
         ) {
-            self.now = now
             connection = ConnectionConfiguration(
                 baseURL: apiURL, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger, connectivity: connectivity,
                 dialsBeforeSending: dialsBeforeSending)
             self.managedContacts = managedContacts
-            self.managedContactsMaximumNumbers = managedContactsMaximumNumbers
-            self.logoFolder = logoFolder
-            self.logoRetry = logoRetry
-            self.refusalRecheck = refusalRecheck
-            self.ringQuietBound = ringQuietBound
             self.keyStore = keyStore
             self.callDirectoryReloader = callDirectoryReloader
-            self.logoFetch = logoFetch
-            self.logoCacheBytes = logoCacheBytes
             self.sendsHeartbeats = sendsHeartbeats
             self.apiKey = apiKey
             self.folder = folder
             self.device = device
-            self.heartbeatInterval = heartbeatInterval
-            self.callDirectoryReloadInterval = callDirectoryReloadInterval
+        }
+
+        /// This configuration with `change` made: how a test sets what an
+        /// app does not (`.with { $0.heartbeatInterval = .milliseconds(50) }`).
+        package func with(_ change: (inout Configuration) -> Void) -> Configuration {
+            var copy = self
+            change(&copy)
+            return copy
         }
     }
 
@@ -202,7 +197,9 @@ public final class SecureNodeEngine: Sendable {
     let managedContactsMaximumNumbers: Int
     /// Logs the answers that differ from the spec's guesses (`x-assumed`), once per field.
     let assumedFields: AssumedFieldObservation
-    /// The wall clock (``Configuration/now``).
+    /// The SDK's one clock (`connection.clock`).
+    let clock: SDKClock
+    /// Its wall time.
     let now: @Sendable () -> Date
     /// Where a sync's and a billing delivery's intervals go (Instruments).
     let intervals: Signposts
@@ -228,7 +225,9 @@ public final class SecureNodeEngine: Sendable {
             sdk: "SecureNode", advice: "the labels it syncs are shown on the call screen, so an intercepted sync could name any caller")
         let folder = configuration.folder
         deviceID = configuration.device.deviceID
-        let now = configuration.now
+        let clock = configuration.connection.clock
+        self.clock = clock
+        let now = clock.now
         self.now = now
         intervals = configuration.connection.intervals
         // Background refresh, ring-time recording and the Call Directory
@@ -254,7 +253,7 @@ public final class SecureNodeEngine: Sendable {
                 minimumInterval: configuration.callDirectoryReloadInterval.totalSeconds, lastReload: Self.loadLastReload(from: reloadStateFile)))
         state.withLock { $0.brandingDisabled = refusedWithStatus != nil }
         let state = self.state
-        let calls = CallActivity()
+        let calls = CallActivity(clock: clock)
         self.calls = calls
         let mountFile = folder.appendingPathComponent("api-mount")
         var stack = SDKMiddlewareStack(connection: configuration.connection)
@@ -298,19 +297,19 @@ public final class SecureNodeEngine: Sendable {
                 configuration.logoFetch ?? LogoCache.verifiedFetch(
                     allowedHost: "assets.securenode.io", maximumBytes: LogoCache.defaultMaximumLogoBytes, pinning: configuration.connection.pinning,
                     logger: configuration.connection.logger)),
-            now: now)
+            clock: clock)
         callDirectory = CallDirectorySnapshot(folder: folder.appendingPathComponent("CallDirectory", isDirectory: true))
         syncEngine = BrandingSync(
             store: store, client: client, deviceID: configuration.device.deviceID, calls: calls, refusedWithStatus: refusedWithStatus,
-            deadline: configuration.connection.timeouts.whole, now: now)
-        delivery = OutboxDelivery(outbox: outbox, client: deliveryClient, now: now)
-        let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox, now: now, signposts: intervals)
+            deadline: configuration.connection.timeouts.whole, clock: clock)
+        delivery = OutboxDelivery(outbox: outbox, client: deliveryClient, clock: clock)
+        let deliveryLoop = BillingDeliveryLoop(delivery: delivery, outbox: outbox, clock: clock, signposts: intervals)
         self.deliveryLoop = deliveryLoop
         device = DeviceLifecycle(
             client: client, profile: configuration.device, stateFile: folder.appendingPathComponent("device.json"),
-            heartbeatInterval: configuration.heartbeatInterval)
+            heartbeatInterval: configuration.heartbeatInterval, now: now)
         fallback = LookupFallback(store: store, client: client, deviceID: configuration.device.deviceID, now: now)
-        refusalWatch = RefusalWatch(backoff: configuration.refusalRecheck, check: RefusalWatch.syncProbe(client: client, deviceID: configuration.device.deviceID, now: now))
+        refusalWatch = RefusalWatch(backoff: configuration.refusalRecheck, clock: clock, check: RefusalWatch.syncProbe(client: client, deviceID: configuration.device.deviceID, now: now))
         let enabled = Self.brandingEnabled(in: store)
         state.withLock { $0.brandingEnabledByServer = enabled }
         heartbeatInterval = configuration.heartbeatInterval
@@ -357,10 +356,11 @@ public final class SecureNodeEngine: Sendable {
             // the facade is released (deinit cancels it).
             let device = self.device
             let interval = heartbeatInterval
+            let clock = self.clock
             task = Task {
                 while !Task.isCancelled {
                     _ = try? await device.heartbeat()
-                    try? await Task.sleep(for: interval)
+                    try? await clock.sleep(interval)
                 }
             }
         }

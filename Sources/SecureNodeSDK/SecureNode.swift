@@ -96,7 +96,7 @@ public enum SecureNode {
     /// tests).
     public struct Defaults: Sendable {
         /// The transport; nil: the SDK's own, checking the configuration's
-        /// pins (`SecureNodeEngine.urlSessionTransport(timeouts:pinning:logger:)`).
+        /// pins (URLSession behind `CertificatePinningTransport`).
         /// A transport of the app's own bounds its own connections: the SDK
         /// then dials nothing first (`ConnectionConfiguration.dialsBeforeSending`);
         /// with pins it must enforce them (`PinEnforcingTransport`), or

@@ -24,8 +24,8 @@ import Testing
         ], syncedAt: "2024-01-02T08:15:00Z")))
         sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in testLogo() }, sendsHeartbeats: false))
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo() } })
     }
 
     struct ReloadRefused: Error {}

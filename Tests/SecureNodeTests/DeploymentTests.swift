@@ -28,8 +28,8 @@ import Waiting
     func makeSDK(heartbeatInterval: Duration = .seconds(300)) throws -> SecureNodeEngine {
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            heartbeatInterval: heartbeatInterval, logoFetch: { _ in testLogo() }, sendsHeartbeats: false))
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.heartbeatInterval = heartbeatInterval; $0.logoFetch = { _ in testLogo() } })
     }
 
 
@@ -215,8 +215,8 @@ import Waiting
         route("POST /api/mobile/device/presence", .gated(stall, .json(200, #"{"success":true}"#)))
         let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, timeouts: TransportTimeouts(attemptDeadline: .milliseconds(500))))
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false, timeouts: TransportTimeouts(attemptDeadline: .milliseconds(500)))
+            .with { $0.logoFetch = { _ in testLogo() } })
         #expect(await !sdk.heartbeatIfDue(), "the server did not answer within the bound")
         #expect(stall.arrivals == 1, "the request reached the server, which never answered it")
     }
@@ -226,8 +226,8 @@ import Waiting
     func makeSDK(recheck: BackoffPolicy) throws -> SecureNodeEngine {
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, refusalRecheck: recheck))
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo() }; $0.refusalRecheck = recheck })
     }
 
     @Test func aRefusedKeyIsAskedAboutAgainAndBrandingComesBackByItself() async throws {

@@ -187,15 +187,14 @@ import Waiting
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-logo", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { url in
+            sendsHeartbeats: false).with { $0.logoFetch = { url in
                 let attempt = fetches.withLock { count -> Int in
                     count += 1
                     return count
                 }
                 guard attempt > failures else { throw URLError(.networkConnectionLost) }
                 return testLogo("logo \(url.lastPathComponent)")
-            },
-            sendsHeartbeats: false, logoRetry: BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .milliseconds(200))))
+            }; $0.logoRetry = BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .milliseconds(200)) })
     }
 
     static let logoRecord = FakeSecureNode.record("+61412345678", "Acme Bank")

@@ -23,8 +23,8 @@ import Waiting
         ], syncedAt: "2024-01-02T08:15:00Z")))
         sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { url in testLogo("logo \(url.lastPathComponent)") }, sendsHeartbeats: false))
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { url in testLogo("logo \(url.lastPathComponent)") } })
     }
 
 
@@ -149,8 +149,8 @@ import Waiting
             #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#))
         let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-3", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, ringQuietBound: .seconds(3)))
+            device: DeviceProfile(deviceID: "device-3", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo() }; $0.ringQuietBound = .seconds(3) })
         _ = await sdk.sync()
         let before = fake.server.requests.count
         let started = ContinuousClock.now
@@ -275,8 +275,8 @@ import Waiting
         defer { try? FileManager.default.removeItem(at: folder) }
         var sdk: SecureNodeEngine? = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-2", platform: .android), transport: FakeSecureNode.transport(),
-            heartbeatInterval: .milliseconds(100)))
+            device: DeviceProfile(deviceID: "device-2", platform: .android), transport: FakeSecureNode.transport())
+            .with { $0.heartbeatInterval = .milliseconds(100) })
         #expect(try await eventually { fake.requests("/api/mobile/device/presence").count >= 3 })
         #expect(sdk != nil)
         sdk = nil

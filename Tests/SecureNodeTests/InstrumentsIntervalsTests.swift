@@ -18,8 +18,8 @@ import Testing
         let signposter = SimulatedSignposter()
         var configuration = SecureNodeEngine.Configuration(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in testLogo() }, sendsHeartbeats: false)
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo() } }
         configuration.connection.signposts = Signposts(subsystem: "OpenAPIMobileClients.SecureNode", sink: signposter)
         let sdk = try SecureNodeEngine(configuration)
 

@@ -45,8 +45,8 @@ import Testing
     func launch(_ fake: FakeSecureNode, folder: URL, contacts: (any ManagedContactStore)?) throws -> SecureNodeEngine {
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-contacts", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { url in testLogo("logo \(url.lastPathComponent)") }, sendsHeartbeats: false, managedContacts: contacts))
+            device: DeviceProfile(deviceID: "device-contacts", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false, managedContacts: contacts)
+            .with { $0.logoFetch = { url in testLogo("logo \(url.lastPathComponent)") } })
     }
 
     static func record(_ e164: String, _ name: String, brand: String, logo: String? = nil) -> String {

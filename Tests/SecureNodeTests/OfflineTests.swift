@@ -53,7 +53,8 @@ final class RecordingReloader: CallDirectoryReloading {
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: apiKey, folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            connectivity: connectivity, callDirectoryReloader: reloader, logoFetch: { _ in testLogo() }, sendsHeartbeats: false))
+            connectivity: connectivity, callDirectoryReloader: reloader, sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo() } })
     }
 
 

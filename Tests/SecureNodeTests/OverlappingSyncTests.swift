@@ -29,8 +29,8 @@ import Waiting
     {
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: apiKey, folder: folder,
-            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(),
-            logoFetch: { _ in testLogo() }, sendsHeartbeats: false, refusalRecheck: recheck))
+            device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo() }; $0.refusalRecheck = recheck })
     }
 
     /// The sync route held at a new gate; returns the gate.

@@ -20,8 +20,8 @@ import Waiting
         let log = LogCapture()
         var secureNode: SecureNodeEngine? = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
-            device: DeviceProfile(deviceID: "device-release", platform: .ios, sdkVersion: "1.0.0"),
-            logoFetch: { url in testLogo("logo \(url.lastPathComponent)") }, sendsHeartbeats: false, logger: log.logger(label: "securenode")))
+            device: DeviceProfile(deviceID: "device-release", platform: .ios, sdkVersion: "1.0.0"), sendsHeartbeats: false, logger: log.logger(label: "securenode"))
+            .with { $0.logoFetch = { url in testLogo("logo \(url.lastPathComponent)") } })
         #expect(await secureNode?.sync().isUpToDate == true)
         weak let released = secureNode
         secureNode = nil

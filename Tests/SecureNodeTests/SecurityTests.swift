@@ -119,8 +119,8 @@ import Waiting
         fake.route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-02T08:15:00Z")))
         let folder = try makeFolder("at-rest")
         let sdk = try SecureNodeEngine(.init(
-            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder, device: Self.device, transport: FakeSecureNode.transport(),
-            logoFetch: { _ in testLogo("logo") }, sendsHeartbeats: false))
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder, device: Self.device, transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo("logo") } })
         guard case .upToDate = await sdk.sync() else {
             Issue.record("\(await sdk.syncStatus())")
             return

@@ -33,6 +33,7 @@ package actor DeliveryLoop {
     package typealias Pass = @Sendable () async -> Next
 
     private let pass: Pass
+    private let clock: SDKClock
     private var running: Task<Void, Never>?
     private var sleeper: CheckedContinuation<Void, Never>?
     private var timer: Task<Void, Never>?
@@ -41,13 +42,21 @@ package actor DeliveryLoop {
     private var kicked = false
     private var stopped = false
 
-    /// A loop running `pass`.
-    package init(pass: @escaping Pass) {
+    /// Passes run so far (a test waits for one to have run).
+    package private(set) var passes = 0
+
+    /// A loop running `pass`, sleeping on `clock` between passes.
+    package init(clock: SDKClock = .system, pass: @escaping Pass) {
+        self.clock = clock
         self.pass = pass
     }
 
     /// Whether a loop runs now (a pass, or a sleep between passes).
     package var isRunning: Bool { running != nil }
+
+    /// Passes run so far, and whether the loop sleeps between two now
+    /// (not in a pass, not ended), read together.
+    package var progress: (passes: Int, isSleeping: Bool) { (passes, sleeper != nil) }
 
     /// Runs a pass soon: wakes the loop, or starts it.
     package func kick() {
@@ -67,7 +76,9 @@ package actor DeliveryLoop {
     private func run() async {
         while !stopped, !Task.isCancelled {
             kicked = false
-            switch await pass() {
+            let next = await pass()
+            passes += 1
+            switch next {
             case .again:
                 continue
             case .done:
@@ -88,9 +99,10 @@ package actor DeliveryLoop {
         guard !kicked, !stopped else { return }
         await withCheckedContinuation { continuation in
             sleeper = continuation
+            let clock = self.clock
             timer = Task { [weak self] in
                 // Cancelled (a kick ended the sleep): no late wake, which would end the next sleep early.
-                guard (try? await Task.sleep(for: duration)) != nil else { return }
+                guard (try? await clock.sleep(duration)) != nil else { return }
                 await self?.wake()
             }
         }

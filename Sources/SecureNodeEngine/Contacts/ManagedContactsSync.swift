@@ -5,7 +5,7 @@ import Foundation
 public struct ManagedContactsReport: Sendable, Hashable {
     /// Contacts added, replaced, removed and left as they were.
     public var added = 0, updated = 0, removed = 0, unchanged = 0
-    /// Numbers left out past ``SecureNodeEngine/Configuration/managedContactsMaximumNumbers``.
+    /// Numbers left out past the limit (10,000 numbers).
     public var numbersLeftOut = 0
     /// Writes that failed (the next sync tries again).
     public var failures = 0

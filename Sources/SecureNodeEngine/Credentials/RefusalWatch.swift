@@ -1,6 +1,7 @@
 import ClientRuntime
 import Foundation
 import Resilience
+import SDKCore
 import SecureNodeAPI
 
 /// Asks again whether refused credentials are accepted now, so that a
@@ -22,6 +23,7 @@ actor RefusalWatch {
 
     private let check: @Sendable () async -> Verdict
     private let backoff: BackoffPolicy
+    private let clock: SDKClock
     private var watching: Task<Void, Never>?
     /// Whether the watch's check is out (a request in flight).
     private var isChecking = false
@@ -31,9 +33,10 @@ actor RefusalWatch {
     /// Checks made since the watch started (for the app's diagnostics and tests).
     private(set) var checks = 0
 
-    /// A watch whose checks run `check`, spaced by `backoff`.
-    init(backoff: BackoffPolicy, check: @escaping @Sendable () async -> Verdict) {
+    /// A watch whose checks run `check`, spaced by `backoff` on `clock`.
+    init(backoff: BackoffPolicy, clock: SDKClock = .system, check: @escaping @Sendable () async -> Verdict) {
         self.backoff = backoff
+        self.clock = clock
         self.check = check
     }
 
@@ -66,12 +69,13 @@ actor RefusalWatch {
     func start(immediately: Bool, accepted: @escaping @Sendable () async -> Void) {
         guard watching == nil else { return }
         let backoff = self.backoff
+        let clock = self.clock
         watching = Task { [weak self] in
             var delay = immediately ? Duration.zero : backoff.baseDelay
             var retry = 0
             while !Task.isCancelled {
                 if delay > .zero {
-                    do { try await Task.sleep(for: delay) } catch { return }
+                    do { try await clock.sleep(delay) } catch { return }
                 }
                 guard let watch = self else { return }
                 let verdict = await watch.watchCheck()

@@ -2,14 +2,15 @@ import Foundation
 import Logging
 import Resilience
 import RuntimeSupport
+import SDKCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Fetches a logo's bytes from its URL: ``SecureNodeEngine/Configuration/logoFetch``
+/// Fetches a logo's bytes from its URL: `SecureNodeEngine.Configuration.logoFetch`
 /// replaces the SDK's own fetch (over the configured transport) with the app's.
-public typealias LogoFetch = @Sendable (URL) async throws -> Data
+package typealias LogoFetch = @Sendable (URL) async throws -> Data
 
 /// Brand logos on disk, fetched ahead of time (after a sync) from the
 /// assets host and read locally at ring time: ``cachedLogo(for:)`` never
@@ -89,8 +90,9 @@ package final class LogoCache: Sendable {
         var retryAt: Date
     }
 
-    /// The wall clock of the retry schedule (the SDK's `now`).
-    private let now: @Sendable () -> Date
+    /// The SDK's clock: the retry schedule's wall time, and its waits.
+    private let clock: SDKClock
+    private var now: @Sendable () -> Date { clock.now }
 
     /// A cache in `folder` for logos on `allowedHost`, fetched with `fetch`
     /// (by default ``verifiedFetch(allowedHost:maximumBytes:pinning:logger:)``
@@ -99,9 +101,9 @@ package final class LogoCache: Sendable {
     package init(
         folder: URL, allowedHost: String = "assets.securenode.io", maximumBytes: Int = 20 << 20, maximumLogoBytes: Int = defaultMaximumLogoBytes,
         retryBackoff: BackoffPolicy = BackoffPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(3600)), fetch: Fetch? = nil,
-        pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode"), now: @escaping @Sendable () -> Date = { Date() }
+        pinning: CertificatePinning = .none, logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.SecureNode"), clock: SDKClock = .system
     ) {
-        self.now = now
+        self.clock = clock
         self.folder = folder
         self.retryBackoff = retryBackoff
         self.allowedHost = allowedHost
@@ -244,10 +246,10 @@ package final class LogoCache: Sendable {
             task = Task { [weak self] in
                 while !Task.isCancelled {
                     guard let due = self?.nextRetry() else { break }
-                    guard let now = self?.now() else { break }
-                    let wait = max(0, due.timeIntervalSince(now))
+                    guard let clock = self?.clock else { break }
+                    let wait = max(0, due.timeIntervalSince(clock.now()))
                     if wait > 0 {
-                        do { try await Task.sleep(for: .seconds(wait)) } catch { break }
+                        do { try await clock.sleep(.seconds(wait)) } catch { break }
                     }
                     guard let cache = self else { return }
                     await cache.prefetch(urls())

@@ -17,10 +17,11 @@ final class BillingDeliveryLoop: Sendable {
     private let outbox: BillingOutbox
     private let now: @Sendable () -> Date
 
-    init(delivery: OutboxDelivery, outbox: BillingOutbox, now: @escaping @Sendable () -> Date = { Date() }, signposts: Signposts = .none) {
+    init(delivery: OutboxDelivery, outbox: BillingOutbox, clock: SDKClock = .system, signposts: Signposts = .none) {
         self.outbox = outbox
+        let now = clock.now
         self.now = now
-        loop = DeliveryLoop {
+        loop = DeliveryLoop(clock: clock) {
             _ = try? await signposts.interval("billing delivery", detail: "loop") { try await delivery.deliverDue() }
             if await delivery.pausedForStatus != nil { return .done }
             guard let next = (try? outbox.nextAttemptDate()) ?? nil else { return .done }
@@ -38,6 +39,12 @@ final class BillingDeliveryLoop: Sendable {
     func connectivityReturned() async {
         _ = try? outbox.makeAllDue(at: now())
         await loop.kick()
+    }
+
+    /// Passes run so far, and whether the loop sleeps between two (a test
+    /// waits for a pass to have found nothing due).
+    var progress: (passes: Int, isSleeping: Bool) {
+        get async { await loop.progress }
     }
 
     /// Ends the loop for good.

@@ -58,7 +58,10 @@ package actor OutboxDelivery {
     private let send: Send
     private let backoff: BackoffPolicy
     private let concurrency: Int
-    private let now: @Sendable () -> Date
+    /// The SDK's clock: due dates are read against its wall time, and
+    /// ``deliverUntilEmpty()`` sleeps on it.
+    private let clock: SDKClock
+    private var now: @Sendable () -> Date { clock.now }
     private var inFlight = Set<Int64>()
     /// The status that paused delivery (401 or 403), nil while it runs.
     package private(set) var pausedForStatus: Int?
@@ -66,26 +69,25 @@ package actor OutboxDelivery {
     /// The last events dropped, with the server's status and error code.
     private var recentDrops: [(eventKey: String, status: Int, reason: String)] = []
 
-    /// Delivery through `send`; `now` is the clock due dates are read
-    /// against (tests inject one).
+    /// Delivery through `send`, on `clock` (tests pass a `ManualClock`'s).
     package init(
         outbox: BillingOutbox, backoff: BackoffPolicy = OutboxDelivery.defaultBackoff,
-        concurrency: Int = 4, now: @escaping @Sendable () -> Date = { Date() }, send: @escaping Send
+        concurrency: Int = 4, clock: SDKClock = .system, send: @escaping Send
     ) {
         self.outbox = outbox
         self.send = send
         self.backoff = backoff
         self.concurrency = max(1, concurrency)
-        self.now = now
+        self.clock = clock
     }
 
     /// Delivery through the generated SecureNode client (its middlewares
     /// add the API key).
     package init(
         outbox: BillingOutbox, client: SecureNodeAPI.Client,
-        backoff: BackoffPolicy = OutboxDelivery.defaultBackoff, concurrency: Int = 4, now: @escaping @Sendable () -> Date = { Date() }
+        backoff: BackoffPolicy = OutboxDelivery.defaultBackoff, concurrency: Int = 4, clock: SDKClock = .system
     ) {
-        self.init(outbox: outbox, backoff: backoff, concurrency: concurrency, now: now, send: Self.sending(with: client))
+        self.init(outbox: outbox, backoff: backoff, concurrency: concurrency, clock: clock, send: Self.sending(with: client))
     }
 
     /// Sends an outbox entry with `client`: imprints to `recordImprint`,
@@ -261,7 +263,7 @@ package actor OutboxDelivery {
             // At least 50 ms: events due now but in flight in another pass
             // must not turn this into a busy loop.
             let wait = max(0.05, next.timeIntervalSince(now()))
-            try await Task.sleep(for: .seconds(min(wait, 60)))
+            try await clock.sleep(.seconds(min(wait, 60)))
         }
     }
 }

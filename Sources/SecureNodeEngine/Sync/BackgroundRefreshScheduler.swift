@@ -19,8 +19,8 @@ public struct BackgroundRefreshScheduler: Sendable {
     /// What was registered through this scheduler (shared by its copies).
     let registrations = BackgroundRegistrations()
 
-    /// A scheduler of the host's.
-    public init(
+    /// A scheduler of the host's (a test's simulated system).
+    package init(
         register: @escaping @Sendable (_ identifier: String, _ launchHandler: @escaping @Sendable (any BackgroundTaskLaunch) -> Void) -> Bool,
         submit: @escaping @Sendable (_ identifier: String, _ earliest: Date) throws -> Void
     ) {

@@ -7,7 +7,7 @@
 /// once, when the system ends the launch early; the app must call
 /// ``setTaskCompleted(success:)`` exactly once per launch, also after an
 /// expiration.
-public protocol BackgroundTaskLaunch: AnyObject, Sendable {
+package protocol BackgroundTaskLaunch: AnyObject, Sendable {
     /// What to run when the system ends the launch before the work is done.
     func setExpirationHandler(_ handler: @escaping @Sendable () -> Void)
     /// Ends the launch (once).

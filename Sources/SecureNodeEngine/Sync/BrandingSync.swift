@@ -4,6 +4,7 @@ import Foundation
 import OpenAPIRuntime
 import Resilience
 import RuntimeSupport
+import SDKCore
 import SecureNodeAPI
 
 #if canImport(FoundationNetworking)
@@ -34,8 +35,9 @@ package actor BrandingSync {
     private var credentialsEpoch = 0
     /// The longest a sync may take, its whole body included.
     private let deadline: Duration
-    /// The wall clock a success is dated by (the SDK's `now`).
-    private let now: @Sendable () -> Date
+    /// The SDK's clock: a success is dated by its wall time, the deadline
+    /// waited on it.
+    private let clock: SDKClock
     /// The sync in flight, which callers join, and the one queued behind it.
     private let runs = SharedRun<BrandingSyncStatus>()
 
@@ -44,9 +46,9 @@ package actor BrandingSync {
     /// server refused these credentials before the app was relaunched.
     package init(
         store: BrandingStore, client: SecureNodeAPI.Client, deviceID: String? = nil, calls: CallActivity = CallActivity(),
-        refusedWithStatus: Int? = nil, deadline: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() }
+        refusedWithStatus: Int? = nil, deadline: Duration = .seconds(60), clock: SDKClock = .system
     ) {
-        self.now = now
+        self.clock = clock
         self.deadline = deadline
         self.store = store
         self.client = client
@@ -126,7 +128,7 @@ package actor BrandingSync {
         let (client, deviceID, store, calls) = (self.client, self.deviceID, self.store, self.calls)
         // The request and the body's reading, bounded as a whole: a stalled
         // answer ends as a timeout (the transaction rolled back) by `deadline`.
-        let result = await Self.within(deadline) {
+        let result = await Self.within(deadline, on: clock) {
             let response: StreamedJSONArray<SecureNodeAPI.BrandingRecord, BrandingSyncResponse>
             do {
                 response = try await client.syncBrandingStreamed(since: since, deviceID: deviceID)
@@ -137,7 +139,7 @@ package actor BrandingSync {
         }
         switch result {
         case .success(let outcome):
-            lastSuccess = now()
+            lastSuccess = clock.now()
             publish(.upToDate(at: lastSuccess!, kind: kind, outcome: outcome))
         case .failure(let failed as RequestFailed):
             var failed = Self.status(for: failed.underlying, lastSuccess: lastSuccess)
@@ -248,13 +250,13 @@ package actor BrandingSync {
     /// Runs `work` for at most `deadline`: its result, or
     /// ``SyncDeadlineExceeded`` once the deadline passed (the work is then
     /// cancelled and waited for, so a transaction it opened has rolled back).
-    static func within<T: Sendable>(_ deadline: Duration, _ work: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+    static func within<T: Sendable>(_ deadline: Duration, on clock: SDKClock, _ work: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
         await withTaskGroup(of: Result<T, any Error>?.self) { group in
             group.addTask {
                 do { return .success(try await work()) } catch { return .failure(error) }
             }
             group.addTask {
-                do { try await Task.sleep(for: deadline) } catch { return nil }
+                do { try await clock.sleep(deadline) } catch { return nil }
                 return .failure(SyncDeadlineExceeded(deadline: deadline))
             }
             var outcome: Result<T, any Error>?

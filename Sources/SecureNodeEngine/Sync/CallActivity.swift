@@ -1,5 +1,6 @@
 import Foundation
 import RuntimeSupport
+import SDKCore
 
 /// Whether the app is handling a call right now. Ring time belongs to the
 /// call: while one is in progress the SDK sends no request of any kind (the
@@ -16,20 +17,24 @@ import RuntimeSupport
 package final class CallActivity: Sendable {
     private struct State {
         var activeCalls = 0
-        /// A ring-time lookup's quiet window, until the calls end or this instant passes.
-        var ringingUntil: ContinuousClock.Instant?
+        /// A ring-time lookup's quiet window, until the calls end or the
+        /// clock's reading (``SDKClock/elapsed``) passes this.
+        var ringingUntil: Duration?
         var nextWaiter = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
 
-        func isQuiet(at now: ContinuousClock.Instant) -> Bool {
+        func isQuiet(at now: Duration) -> Bool {
             activeCalls == 0 && (ringingUntil.map { $0 <= now } ?? true)
         }
     }
 
     private let state = Locked(State())
+    private let clock: SDKClock
 
-    /// No call in progress.
-    package init() {}
+    /// No call in progress; ring time measured on `clock`.
+    package init(clock: SDKClock = .system) {
+        self.clock = clock
+    }
 
     /// A call started ringing or was placed.
     package func callStarted() {
@@ -54,12 +59,13 @@ package final class CallActivity: Sendable {
     /// out until the host reports the end of its calls, or for `bound` when
     /// it reports none (the SDK's default, 60 s, outlasts a phone's ring).
     package func ringStarted(bound: Duration) {
-        let until = ContinuousClock.now + bound
+        let until = clock.elapsed() + bound
         state.withLock { state in
             state.ringingUntil = max(state.ringingUntil ?? until, until)
         }
+        let clock = self.clock
         Task { [weak self] in
-            try? await Task.sleep(until: until, clock: .continuous)
+            try? await clock.sleep(bound)
             self?.releaseIfQuiet()
         }
     }
@@ -67,7 +73,7 @@ package final class CallActivity: Sendable {
     /// Wakes the waiters once nothing keeps the SDK quiet any more.
     private func releaseIfQuiet() {
         let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard state.isQuiet(at: .now) else { return [] }
+            guard state.isQuiet(at: clock.elapsed()) else { return [] }
             state.ringingUntil = nil
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
@@ -77,22 +83,31 @@ package final class CallActivity: Sendable {
 
     /// Whether any call is being handled, or ring time is open.
     package var isCallInProgress: Bool {
-        state.withLock { !$0.isQuiet(at: .now) }
+        let now = clock.elapsed()
+        return state.withLock { !$0.isQuiet(at: now) }
+    }
+
+    /// Requests and downloads held back now, waiting for the calls to end
+    /// (a test waits for what it asserts is held).
+    package var heldBack: Int {
+        state.withLock { $0.waiters.count }
     }
 
     /// Returns once no call is in progress (at once when none is), or when
     /// the waiting task is cancelled.
     package func waitUntilNoCall() async {
         // Almost always no call: return without suspending.
+        let now = clock.elapsed()
         guard let id = state.withLock({ state -> Int? in
-            guard !state.isQuiet(at: .now) else { return nil }
+            guard !state.isQuiet(at: now) else { return nil }
             state.nextWaiter += 1
             return state.nextWaiter
         }) else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = clock.elapsed()
                 let waiting = state.withLock { state -> Bool in
-                    guard !state.isQuiet(at: .now), !Task.isCancelled else { return false }
+                    guard !state.isQuiet(at: now), !Task.isCancelled else { return false }
                     state.waiters[id] = continuation
                     return true
                 }
