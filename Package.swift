@@ -325,7 +325,7 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "SecureNodeTests",
         dependencies: ["SDKCore", 
-            "SecureNodeEngine", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "ClientRuntimeTesting", "LoopbackHTTPServer", "outbox-delivery-child",
+            "SecureNodeEngine", "SecureNodeAPI", "BrandingStore", "Resilience", "ClientRuntime", "ClientRuntimeTesting", "BackendDoubles", "LoopbackHTTPServer", "outbox-delivery-child",
             "ProcessTestSupport", "RuntimeSupport", "Waiting", urlSession, httpTypes, "SecureNodeCallDirectory", "CallDirectoryTesting", "PlatformRules",
         ]),
     .testTarget(

@@ -174,11 +174,11 @@ public final class SecureNodeEngine: Sendable {
     public let callDirectory: CallDirectorySnapshot
     let syncEngine: BrandingSync
     let delivery: OutboxDelivery
-    let deliveryLoop: BillingDeliveryLoop
+    package let deliveryLoop: BillingDeliveryLoop
     let keys: APIKeyPersistence
     let reloader: (any CallDirectoryReloading)?
     let device: DeviceLifecycle
-    let fallback: LookupFallback
+    package let fallback: LookupFallback
     let state: SharedState
     let deviceID: String
     let heartbeats = Locked<Task<Void, Never>?>(nil)

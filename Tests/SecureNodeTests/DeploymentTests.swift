@@ -1,5 +1,7 @@
+import BackendDoubles
 import BrandingStore
 import ClientRuntime
+import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
 import Resilience
@@ -25,11 +27,14 @@ import Waiting
 
     func route(_ route: String, _ reply: LoopbackHTTPServer.Reply) { fake.route(route, reply) }
 
-    func makeSDK(heartbeatInterval: Duration = .seconds(300)) throws -> SecureNodeEngine {
+    func makeSDK(clock: ManualClock? = nil) throws -> SecureNodeEngine {
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
-            .with { $0.heartbeatInterval = heartbeatInterval; $0.logoFetch = { _ in testLogo() } })
+            .with {
+                $0.logoFetch = { _ in testLogo() }
+                if let clock { $0.connection.clock = clock.sdkClock }
+            })
     }
 
 
@@ -95,18 +100,20 @@ import Waiting
 
     @Test func timerHeartbeatsCarryTheLastSyncTime() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sdk = try makeSDK(heartbeatInterval: .milliseconds(50))
+        let clock = ManualClock()
+        let sdk = try makeSDK(clock: clock)
         #expect(await sdk.heartbeatIfDue())
         let beforeSync = try #require(fake.requests("/api/mobile/device/presence").last).bodyText
         #expect(!beforeSync.contains("last_synced_at"), "no sync yet: nothing to report")
         _ = await sdk.sync()
         let afterSync = try #require(fake.requests("/api/mobile/device/presence").last).bodyText
         let synced = try #require(afterSync.range(of: #""last_synced_at":"[^"]+""#, options: .regularExpression).map { String(afterSync[$0]) })
-        try await Task.sleep(for: .milliseconds(80))
+        #expect(await !sdk.heartbeatIfDue(), "the sync's heartbeat was the last: none due yet")
+        clock.advance(by: .seconds(301))
         #expect(await sdk.heartbeatIfDue())
         #expect(try #require(fake.requests("/api/mobile/device/presence").last).bodyText.contains(synced), "the timer's heartbeat too")
-        try await Task.sleep(for: .milliseconds(80))
-        #expect(try await makeSDK(heartbeatInterval: .milliseconds(50)).heartbeatIfDue())
+        clock.advance(by: .seconds(301))
+        #expect(try await makeSDK(clock: clock).heartbeatIfDue())
         #expect(try #require(fake.requests("/api/mobile/device/presence").last).bodyText.contains(synced), "and after a restart: \(fake.requests("/api/mobile/device/presence").map(\.bodyText))")
     }
 
@@ -223,37 +230,49 @@ import Waiting
 
     // MARK: Refused credentials come back
 
-    func makeSDK(recheck: BackoffPolicy) throws -> SecureNodeEngine {
+    func makeSDK(recheck: BackoffPolicy, clock: ManualClock? = nil) throws -> SecureNodeEngine {
         try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-1", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
-            .with { $0.logoFetch = { _ in testLogo() }; $0.refusalRecheck = recheck })
+            .with {
+                $0.logoFetch = { _ in testLogo() }
+                $0.refusalRecheck = recheck
+                if let clock { $0.connection.clock = clock.sdkClock }
+            })
     }
 
     @Test func aRefusedKeyIsAskedAboutAgainAndBrandingComesBackByItself() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sdk = try makeSDK(recheck: BackoffPolicy(baseDelay: .milliseconds(100), maximumDelay: .milliseconds(200)))
+        let clock = ManualClock()
+        let sdk = try makeSDK(recheck: BackoffPolicy(baseDelay: .seconds(60), maximumDelay: .seconds(3600)), clock: clock)
         _ = await sdk.sync()
         let refused = LoopbackHTTPServer.Reply.json(401, #"{"error":"unauthorized"}"#)
         route("GET /api/mobile/branding/sync", refused)
         #expect(await sdk.sync() == .disabled(status: 401))
         #expect(sdk.lookup(e164: "+61412345678", atRingTime: false) == nil)
         let refusedAt = fake.requests("/api/mobile/branding/sync").count
-        #expect(try await eventually { fake.requests("/api/mobile/branding/sync").count - refusedAt >= 2 }, "checked again, on its own")
-        let windowStart = fake.requests("/api/mobile/branding/sync").count
-        try await Task.sleep(for: .milliseconds(500))
-        let checks = fake.requests("/api/mobile/branding/sync").count - windowStart
-        #expect(checks <= 6, "one cheap request per check, spaced by the backoff (100-200 ms): \(checks) in 0.5 s")
+        let checks = { fake.requests("/api/mobile/branding/sync").count - refusedAt }
+        for check in 1...3 {
+            // The watch sleeps its backoff on the clock: no check until it has passed.
+            #expect(try await eventually { checks() == check - 1 && clock.sleeperCount == 1 }, "check \(check) waits")
+            clock.advance(by: .seconds(29))
+            #expect(clock.sleeperCount == 1 && checks() == check - 1, "never two checks within half the first backoff (30 s)")
+            clock.advance(by: .seconds(3600))
+            #expect(try await eventually { checks() == check }, "checked again, on its own: one cheap request per check")
+        }
         #expect(fake.requests("/api/mobile/branding/sync").dropFirst(refusedAt).allSatisfy { $0.query?.contains("since=") == true },
             "each check asks for changes since now: nothing to download")
 
         route("GET /api/mobile/branding/sync", .json(200, FakeSecureNode.sync([FakeSecureNode.record("+61412345678", "Acme Bank")], syncedAt: "2024-01-03T00:00:00Z")))
+        #expect(try await eventually { clock.sleeperCount == 1 })
+        clock.advance(by: .seconds(3600))
         #expect(try await eventually { sdk.isBrandingActive }, "the key is accepted again: branding is back without the app doing anything")
         #expect(try await eventually { sdk.lookup(e164: "+61412345678", atRingTime: false)?.brandName == "Acme Bank" })
         #expect(try await eventually { await sdk.syncStatus().isUpToDate })
+        #expect(try await eventually { clock.sleeperCount == 0 }, "the watch ended: nothing waits for a next check")
         let settled = fake.requests("/api/mobile/branding/sync").count
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(fake.requests("/api/mobile/branding/sync").count == settled, "the watch ended")
+        clock.advance(by: .seconds(7200))
+        #expect(fake.requests("/api/mobile/branding/sync").count == settled, "no check after the key was accepted")
     }
 
     @Test func aRelaunchWithARefusedKeyAsksAtOnceInsteadOfNever() async throws {
@@ -280,8 +299,10 @@ import Waiting
         _ = await sdk.sync()
         let before = fake.server.requests.count
         #expect(sdk.lookup(e164: "+447700900123", atRingTime: false) == nil)
-        #expect(try await eventually { fake.server.requests.count > before })
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await eventually {
+            guard fake.server.requests.count > before else { return false }
+            return await sdk.fallback.isIdle
+        }, "the lookup is answered")
         #expect(fake.server.requests.dropFirst(before).map(\.path) == ["/api/mobile/branding/lookup"], "no probe of the root")
     }
 

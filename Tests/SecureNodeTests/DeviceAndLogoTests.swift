@@ -241,7 +241,7 @@ import Waiting
         sdk.calls.callStarted()
         let record = try #require(sdk.lookup(e164: "+61412345678"))
         #expect(sdk.cachedLogo(for: record) == nil)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await eventually { sdk.calls.heldBack == 1 }, "the hit's logo download waits")
         #expect(fetches.read() == before, "no download while the phone rings")
         sdk.calls.callEnded()
         #expect(try await eventually { sdk.cachedLogo(for: record) != nil }, "the hit's logo is fetched after the call")

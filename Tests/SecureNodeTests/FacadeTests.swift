@@ -1,7 +1,11 @@
+import BackendDoubles
 import BrandingStore
 import ClientRuntime
+import ClientRuntimeTesting
 import Foundation
 import LoopbackHTTPServer
+import RuntimeSupport
+import SDKCore
 import SecureNodeEngine
 import SecureNodeAPI
 import Testing
@@ -106,14 +110,15 @@ import Waiting
         #expect(sdk.recordMissedCall(phoneNumberE164: "+447700900123", brandingDisplayed: false) != nil)
         let delivering = Task { await sdk.deliverPendingEvents() }
         let syncing = Task { await sdk.sync() }
-        try await Task.sleep(for: .milliseconds(800))
+        #expect(await syncing.value == .deferredForCall, "no sync during a call")
+        // The miss's lookup, the imprint and the event: each held back before it is sent.
+        #expect(try await eventually { sdk.calls.heldBack == 3 })
         sdk.calls.callEnded()
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(sdk.calls.heldBack == 3, "one of two calls ended: the other still holds everything back")
         #expect(fake.server.requests.count == before, "zero requests while any call is in progress, however many were asked for")
 
         sdk.calls.callEnded()
         await delivering.value
-        _ = await syncing.value
         #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" }, "the miss is looked up after the call")
         #expect(fake.requests("/api/mobile/branding/imprint").count == 1 && fake.requests("/api/mobile/branding/event").count == 1,
                 "what was recorded during the call is delivered after it")
@@ -131,10 +136,11 @@ import Waiting
         #expect(sdk.lookup(e164: "+447700900123") == nil, "a miss")
         _ = sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true)
         let delivering = Task { await sdk.deliverPendingEvents() }
-        try await Task.sleep(for: .milliseconds(300))
+        // The miss's lookup and the event, held back before the host reported the call.
+        #expect(try await eventually { sdk.calls.heldBack == 2 })
+        #expect(fake.server.requests.count == before, "nothing between the lookup and the call")
         sdk.calls.callStarted()
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(fake.server.requests.count == before, "nothing between the lookup and the call, nor during it")
+        #expect(sdk.calls.heldBack == 2 && fake.server.requests.count == before, "nor during it")
         sdk.calls.callEnded()
         await delivering.value
         #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" },
@@ -145,30 +151,43 @@ import Waiting
     @Test func aRingTimeLookupWithoutAReportedCallIsQuietForItsBoundOnly() async throws {
         let folder = try makeFolder("ring-bound")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock()
         fake.route("GET /api/mobile/branding/lookup", .json(200,
             #"{"e164":"+447700900123","brand_name":"Northwind","logo_url":null,"call_reason":null}"#))
         let sdk = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-3", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
-            .with { $0.logoFetch = { _ in testLogo() }; $0.ringQuietBound = .seconds(3) })
+            .with { $0.logoFetch = { _ in testLogo() }; $0.connection.clock = clock.sdkClock })
         _ = await sdk.sync()
         let before = fake.server.requests.count
-        let started = ContinuousClock.now
         #expect(sdk.lookup(e164: "+447700900123") == nil)
         #expect(await sdk.sync() == .deferredForCall, "ring time: no sync either")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(fake.server.requests.count == before, "quiet while the phone may still ring")
-        #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" })
-        #expect(ContinuousClock.now - started >= .seconds(3), "the host reported no call: quiet for the bound, then the miss is learned")
+        // The miss's lookup waits; the window's timer sleeps on the clock.
+        #expect(try await eventually { sdk.calls.heldBack == 1 && clock.sleeperCount == 1 })
+        clock.advance(by: .seconds(59))
+        #expect(sdk.calls.heldBack == 1 && fake.server.requests.count == before, "quiet while the phone may still ring (59 of 60 s)")
+        clock.advance(by: .seconds(1))
+        #expect(try await eventually { sdk.lookup(e164: "+447700900123", atRingTime: false)?.brandName == "Northwind" },
+            "the host reported no call: quiet for the bound (60 s), then the miss is learned")
     }
 
     @Test func theSeenEventIsTheREADMEsBodyWithTheCallsOutcomeInMeta() async throws {
         fake.route("POST /api/mobile/branding/event", .json(200, #"{"success":true,"event_id":"evt_seen"}"#))
+        let folder = try makeFolder("seen-event")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The system's clock, set 30 s ahead while the call rings: the
+        // events are recorded later than identity was shown.
+        let ahead = Locked(0.0)
+        let clock = SDKClock(now: { Date().addingTimeInterval(ahead.read()) }, elapsed: SDKClock.system.elapsed, sleep: SDKClock.system.sleep)
+        let sdk = try SecureNodeEngine(.init(
+            apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
+            device: DeviceProfile(deviceID: "device-4", platform: .ios, sdkVersion: "1.0.0"), transport: FakeSecureNode.transport(), sendsHeartbeats: false)
+            .with { $0.logoFetch = { _ in testLogo() }; $0.connection.clock = clock })
         _ = await sdk.sync()
         sdk.calls.callStarted()
-        let shownAt = Date()
+        let shownAt = clock.now()
         #expect(sdk.lookup(e164: "+61412345678") != nil, "identity shown at ring time")
-        try await Task.sleep(for: .milliseconds(1200))
+        ahead.withLock { $0 = 30 }
         sdk.calls.callEnded()
         let seen = try #require(sdk.recordCallSeen(phoneNumberE164: "+61412345678", brandingDisplayed: true, callOutcome: .answered, ringDurationSeconds: 7))
         _ = sdk.recordMissedCall(phoneNumberE164: "+61412345678", brandingDisplayed: true)
@@ -273,16 +292,22 @@ import Waiting
     @Test func heartbeatsGoOnTheirOwnWhileTheSDKLives() async throws {
         let folder = try makeFolder("heartbeat")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock()
         var sdk: SecureNodeEngine? = try SecureNodeEngine(.init(
             apiURL: fake.server.baseURL, apiKey: "sk_live_secret", folder: folder,
             device: DeviceProfile(deviceID: "device-2", platform: .android), transport: FakeSecureNode.transport())
-            .with { $0.heartbeatInterval = .milliseconds(100) })
-        #expect(try await eventually { fake.requests("/api/mobile/device/presence").count >= 3 })
+            .with { $0.connection.clock = clock.sdkClock })
+        let presence = { fake.requests("/api/mobile/device/presence").count }
+        for beat in 1...3 {
+            // Sent, and the loop asleep until the next one is due (every 5 minutes).
+            #expect(try await eventually { presence() == beat && clock.sleeperCount == 1 }, "heartbeat \(beat)")
+            clock.advance(by: .seconds(300))
+        }
+        #expect(try await eventually { presence() == 4 && clock.sleeperCount == 1 })
         #expect(sdk != nil)
         sdk = nil
-        try await Task.sleep(for: .milliseconds(300))
-        let afterRelease = fake.requests("/api/mobile/device/presence").count
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(fake.requests("/api/mobile/device/presence").count == afterRelease, "no heartbeats once the SDK is released")
+        #expect(try await eventually { clock.sleeperCount == 0 }, "the heartbeat loop ended with the SDK")
+        clock.advance(by: .seconds(3000))
+        #expect(presence() == 4, "no heartbeats once the SDK is released")
     }
 }

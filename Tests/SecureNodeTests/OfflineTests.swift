@@ -149,7 +149,10 @@ final class RecordingReloader: CallDirectoryReloading {
         }
         fake.route("POST /api/mobile/branding/imprint", .json(200, #"{"success":true}"#))
         let attemptsBefore = fake.requests("/api/mobile/branding/imprint").count
-        try await Task.sleep(for: .milliseconds(200))
+        // A pass of the delivery loop now finds nothing due and sleeps.
+        let passes = await sdk.deliveryLoop.progress.passes
+        await sdk.deliveryLoop.kick()
+        #expect(try await eventually { let progress = await sdk.deliveryLoop.progress; return progress.passes > passes && progress.isSleeping })
         #expect(fake.requests("/api/mobile/branding/imprint").count == attemptsBefore, "nothing is sent before its time")
         await connectivity.update(isOnline: true)
         #expect(try await eventually { try sdk.outbox.counts().pending == 0 }, "sent as soon as the device is back online")

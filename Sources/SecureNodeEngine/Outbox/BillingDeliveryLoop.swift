@@ -12,7 +12,7 @@ import SDKCore
 ///
 /// One loop per SDK instance; it holds the delivery and the outbox, never
 /// the facade, and ``stop()`` (the facade's `deinit`) ends it.
-final class BillingDeliveryLoop: Sendable {
+package final class BillingDeliveryLoop: Sendable {
     private let loop: DeliveryLoop
     private let outbox: BillingOutbox
     private let now: @Sendable () -> Date
@@ -31,7 +31,7 @@ final class BillingDeliveryLoop: Sendable {
     }
 
     /// Runs a pass soon: wakes the loop, or starts it.
-    func kick() async {
+    package func kick() async {
         await loop.kick()
     }
 
@@ -43,7 +43,7 @@ final class BillingDeliveryLoop: Sendable {
 
     /// Passes run so far, and whether the loop sleeps between two (a test
     /// waits for a pass to have found nothing due).
-    var progress: (passes: Int, isSleeping: Bool) {
+    package var progress: (passes: Int, isSleeping: Bool) {
         get async { await loop.progress }
     }
 

@@ -65,7 +65,9 @@ package final class CallActivity: Sendable {
         }
         let clock = self.clock
         Task { [weak self] in
-            try? await clock.sleep(bound)
+            // Measured from the lookup, not from when this task runs.
+            let remaining = until - clock.elapsed()
+            if remaining > .zero { try? await clock.sleep(remaining) }
             self?.releaseIfQuiet()
         }
     }

@@ -32,6 +32,9 @@ package actor LookupFallback {
         self.quietPeriod = quietPeriod.totalSeconds
     }
 
+    /// Whether no lookup is out (a test waits for the one it caused to end).
+    package var isIdle: Bool { inFlight.isEmpty }
+
     /// Schedules a lookup of `e164` and returns at once.
     package nonisolated func schedule(e164: String) {
         Task { await self.resolve(e164: e164) }
