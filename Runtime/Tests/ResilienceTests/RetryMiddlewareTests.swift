@@ -137,8 +137,7 @@ import Waiting
         let client = TestClient(server: server, middlewares: [retry])
         let call = Task { try await client.send(.get, "/x", operationID: "x") }
         // The first attempt fails; the retry must wait until the app reports online.
-        try await waitUntil("the first attempt") { server.requests.count >= 1 }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("the retry to wait for connectivity") { await connectivity.waitingRetries == 1 }
         #expect(server.requests.count == 1, "no retry while offline")
         await connectivity.update(isOnline: true)
         #expect(try await call.value.status == 200)
@@ -157,7 +156,7 @@ import Waiting
         try await held.waitForArrivals(1)
         call.cancel()
         _ = try? await call.value
-        try await Task.sleep(for: .milliseconds(100))
+        // The call has returned: a retry would have been made before it did.
         #expect(server.requests.count == 1)
     }
 }

@@ -94,6 +94,14 @@ public actor Connectivity {
     /// An observed signal is never sure enough to refuse a call.
     public var isKnownOffline: Bool { !online && source == .reported }
 
+    /// Retries waiting for the device to be online now (a test waits for
+    /// the one it caused).
+    package var waitingRetries: Int { waiters.count }
+
+    /// The `whenOnline(while:_:)` actions kept now (those whose owner lives,
+    /// as of the last change or registration).
+    package var reconnectActionCount: Int { reconnectActions.count }
+
     /// Reports a change; going online wakes every waiting retry and, after
     /// being offline, runs the `whenOnline(while:_:)` actions.
     public func update(isOnline: Bool) {
