@@ -36,6 +36,21 @@ import Testing
         #expect(DataAtRest.applied(to: file) == .foregroundOnly, "the policy given to the new bytes went with them to the file's name")
     }
 
+    @Test func aFileThatCannotBeWrittenSaysWhereWhyAndWhatToCheck() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("missing-folder").appendingPathComponent("refresh-token")
+        #expect(throws: PrivateFileError.cannotWrite(path: file.path, errno: ENOENT)) {
+            try PrivateFile.write(Data("token".utf8), to: file)
+        }
+        do {
+            try PrivateFile.write(Data("token".utf8), to: file)
+        } catch {
+            let text = String(describing: error)
+            #expect(text.contains(file.path) && text.contains("No such file or directory") && text.contains("Check that its folder exists"), "\(text)")
+        }
+    }
+
     @Test func aFolderThatCannotBeProtectedIsAnError() throws {
         let parent = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: parent) }

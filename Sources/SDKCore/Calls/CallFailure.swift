@@ -77,7 +77,7 @@ package enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
         case let error as ConstraintViolation: self = .constraintViolated(error)
         case let error as TokenRefreshError: self = error == .notSignedIn ? .notSignedIn : .sessionExpired
         case is InsecureBaseURLError: self = .insecureBaseURL
-        case is TokenStoreError: self = .storageFailed
+        case is PrivateFileError: self = .storageFailed
         case is DeviceOfflineError: self = .offline
         case is WriteOutcomeUnknownError: self = .outcomeUnknown
         default:

@@ -80,12 +80,6 @@ public struct FileTokenStore: TokenStore {
     }
 }
 
-/// A token store could not write its file.
-public enum TokenStoreError: Error, Sendable, Equatable {
-    /// Creating, writing, syncing or renaming the file failed with `errno`.
-    case cannotWrite(path: String, errno: Int32)
-}
-
 /// A store in one platform-kept secret item (``SecretItem``): on Apple
 /// platforms the Keychain (`KeychainTokenStore`).
 public struct SecretItemTokenStore<Item: SecretItem>: TokenStore {

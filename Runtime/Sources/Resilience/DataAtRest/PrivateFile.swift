@@ -27,14 +27,14 @@ public enum PrivateFile {
         #endif
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw TokenStoreError.cannotWrite(path: url.path, errno: errno) }
+        guard descriptor >= 0 else { throw PrivateFileError.cannotWrite(path: url.path, errno: errno) }
         let written = data.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
         let synced = synchronize ? fsync(descriptor) : 0
         close(descriptor)
         guard written == data.count, synced == 0 else {
             let code = errno
             unlink(temporary.path)
-            throw TokenStoreError.cannotWrite(path: url.path, errno: code)
+            throw PrivateFileError.cannotWrite(path: url.path, errno: code)
         }
         // Protected before it takes the file's name: a file that cannot be
         // protected is not written, and the old one stays as it was.
@@ -47,7 +47,7 @@ public enum PrivateFile {
         guard rename(temporary.path, url.path) == 0 else {
             let code = errno
             unlink(temporary.path)
-            throw TokenStoreError.cannotWrite(path: url.path, errno: code)
+            throw PrivateFileError.cannotWrite(path: url.path, errno: code)
         }
         #if !canImport(Darwin)
         DataAtRest.moved(from: temporary, to: url)
