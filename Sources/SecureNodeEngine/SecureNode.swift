@@ -234,7 +234,7 @@ public final class SecureNodeEngine: Sendable {
         // extension read these files while the device may be locked (after
         // its first unlock); none goes into a backup.
         try SecureNodeError.storage("the folder") { try PrivateFile.makeFolder(folder, protection: .background) }
-        let keyStore = configuration.keyStore ?? SecureKeyStorage.platformDefault(service: "com.securenode.sdk", folder: folder, fileName: "api-key")
+        let keyStore = configuration.keyStore ?? SecretKeyStore.platformDefault(service: "com.securenode.sdk", folder: folder, fileName: "api-key")
         // The first launch after an install deletes the key an earlier install left in the Keychain.
         let marker = InstallationMarker(folder: folder)
         if marker.secretsNeedDeleting(earlierFiles: [folder.appendingPathComponent("branding.sqlite")]), (try? keyStore.deleteKey()) != nil {

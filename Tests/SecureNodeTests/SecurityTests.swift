@@ -101,15 +101,15 @@ import Waiting
     @Test func theFirstLaunchAfterAnInstallDeletesAnEarlierInstallsKey() throws {
         let keychain = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: keychain) }
-        try FileKeyStore(url: keychain).saveKey("sk_live_of_the_previous_install")
+        try SecretKeyStore(.file(keychain)).saveKey("sk_live_of_the_previous_install")
         let folder = try makeFolder("fresh")
         #expect(throws: SecureNodeError.noAPIKey, "an earlier install's key is not used") {
-            _ = try SecureNodeEngine(.init(apiKey: nil, keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
+            _ = try SecureNodeEngine(.init(apiKey: nil, keyStore: SecretKeyStore(.file(keychain)), folder: folder, device: Self.device, sendsHeartbeats: false))
         }
-        #expect(try FileKeyStore(url: keychain).loadKey() == nil)
+        #expect(try SecretKeyStore(.file(keychain)).loadKey() == nil)
         // Given on this install, it is kept for the next launch.
-        _ = try SecureNodeEngine(.init(apiKey: "sk_live_new", keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
-        _ = try SecureNodeEngine(.init(apiKey: nil, keyStore: FileKeyStore(url: keychain), folder: folder, device: Self.device, sendsHeartbeats: false))
+        _ = try SecureNodeEngine(.init(apiKey: "sk_live_new", keyStore: SecretKeyStore(.file(keychain)), folder: folder, device: Self.device, sendsHeartbeats: false))
+        _ = try SecureNodeEngine(.init(apiKey: nil, keyStore: SecretKeyStore(.file(keychain)), folder: folder, device: Self.device, sendsHeartbeats: false))
     }
 
     @Test func itsFilesAreReadableInTheBackgroundAndOutOfBackups() async throws {

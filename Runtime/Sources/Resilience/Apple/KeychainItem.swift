@@ -56,6 +56,6 @@ public struct SystemKeychain: KeychainBackend {
 
 /// One generic-password Keychain item, readable after the first unlock and
 /// never leaving this device: what the Keychain token and key stores keep
-/// their secret in (`KeychainTokenStore`, `KeychainKeyStore`).
+/// their secret in (`KeychainTokenStore`, and `SecretKeyStore` on Apple platforms).
 public typealias KeychainItem = KeychainSecretItem<SystemKeychain>
 #endif

@@ -3,7 +3,8 @@ import Foundation
 /// One secret the platform keeps for the app, named by a service and an
 /// account: on Apple platforms a Keychain item (`KeychainItem`, a
 /// `KeychainSecretItem` over the system Keychain). ``SecretItemTokenStore``
-/// and `SecretItemKeyStore` keep a refresh token or an API key in one.
+/// and `SecretKeyStore` (through a `SecretPlace`) keep a refresh token or
+/// an API key in one.
 ///
 /// Rules for implementers: `write` replaces the secret atomically (a reader
 /// sees the old value or the new one); `read` returns nil when there is no
