@@ -2,7 +2,9 @@
 # `make test`: builds the test bundle once (every test target of the one
 # package, with the executables the tests run), then runs it:
 #
-# 1. every suite but the experiments below, side by side (`swift test`);
+# 1. the docs' Swift samples, type-checked against the modules built
+#    (scripts/doc_samples.py); every suite but the experiments below,
+#    side by side (`swift test`);
 # 2. then the experiments that repeat a property many times (SIGKILL crash
 #    and kill runs, torn reads, the sync fuzz, the tracker's stress test,
 #    SOUL's relaunches with dropped connections), one at a time in two
@@ -79,6 +81,11 @@ matching_both() {
 # tests that ran beside the experiments waited out a minute's hang guard
 # in one run of five).
 case " $PHASES " in *" suites "*)
+    # The docs' Swift samples against the modules just built (a few seconds).
+    if [ -z "$FILTER" ]; then
+        echo "== the docs' Swift samples"
+        python3 scripts/doc_samples.py || status=1
+    fi
     echo "== suites${FILTER:+ (--filter $FILTER)}"
     selection=(--parallel --skip "$EXPERIMENTS")
     [ -n "$FILTER" ] && selection+=(--filter "$FILTER")
