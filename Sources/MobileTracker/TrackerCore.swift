@@ -215,7 +215,7 @@ actor TrackerCore {
         self.deviceID = deviceID
         try? storage.set(text, for: .brandID)
         let delivery = QueueDelivery(queue: queue, client: client, brandID: brandID, connectivity: options.connection.connectivity, backoff: options.deliveryBackoff, logger: logger,
-            now: options.now, signposts: connection.intervals)
+            clock: connection.clock, signposts: connection.intervals)
         ready = Ready(brandID: brandID, brandText: text, storage: storage, queue: queue, delivery: delivery, client: client)
         // Calls made while the queue was being opened go in first, in order.
         for item in early { try? queue.append(Self.filled(item, brandID: brandID), sessionID: nil) }

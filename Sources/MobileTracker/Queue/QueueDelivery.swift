@@ -38,7 +38,10 @@ actor QueueDelivery {
     private let connectivity: Connectivity?
     private let logger: Logger
     private let backoff: BackoffPolicy
-    private let now: @Sendable () -> Date
+    /// The tracker's one clock: `Retry-After` dates are read against its
+    /// wall time, and the delivery loop sleeps its backoff on it.
+    private let clock: SDKClock
+    private var now: @Sendable () -> Date { clock.now }
     /// Where each pass's interval goes (Instruments).
     private let signposts: Signposts
     private var sessionID: String?
@@ -62,7 +65,7 @@ actor QueueDelivery {
 
     init(
         queue: EventQueue, client: MobileTrackerAPI.Client, brandID: BrandID, connectivity: Connectivity?, backoff: BackoffPolicy, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }, signposts: Signposts = .none
+        clock: SDKClock = .system, signposts: Signposts = .none
     ) {
         self.signposts = signposts
         self.backoff = backoff
@@ -71,7 +74,7 @@ actor QueueDelivery {
         self.brandID = brandID
         self.connectivity = connectivity
         self.logger = logger
-        self.now = now
+        self.clock = clock
     }
 
     /// The session rows without one are sent with; starts delivery.
@@ -85,7 +88,7 @@ actor QueueDelivery {
         failures = 0
         guard sessionID != nil, pausedForStatus == nil else { return }
         idle.withLock { $0 = false }
-        let loop = self.loop ?? DeliveryLoop { [weak self] in await self?.pass() ?? .done }
+        let loop = self.loop ?? DeliveryLoop(clock: clock) { [weak self] in await self?.pass() ?? .done }
         self.loop = loop
         await loop.kick()
     }
