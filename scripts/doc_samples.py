@@ -53,7 +53,14 @@ def blocks(path):
     found = []
     index = 0
     while index < len(lines):
-        if lines[index].strip() == '```swift':
+        if lines[index].strip().startswith('```swift '):
+            # A titled block (```swift PATH): a file of docs/OwnSpec.md's package.
+            end = index + 1
+            while end < len(lines) and lines[end].strip() != '```':
+                end += 1
+            found.append((index + 2, None, None))
+            index = end
+        elif lines[index].strip() == '```swift':
             directive = None
             before = index - 1
             while before >= 0 and not lines[before].strip():
@@ -91,24 +98,20 @@ def source_for(number, relative, first_line, code, directive):
     return '\n'.join(out) + '\n'
 
 
-def modules_folder(root):
-    flags = open(os.path.join(root, 'scripts', 'debug_build_flags'), encoding='utf-8').read().split()
-    bin_path = subprocess.run(['swift', 'build', *flags, '--show-bin-path'], cwd=root, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    modules = os.path.join(bin_path, 'Modules')
-    if not os.path.isdir(modules):
-        fail('no built modules in %s: build first (`make test` builds them)' % modules)
-    return modules
-
-
-def check(root, modules, plant=None):
+def check(root, plant=None):
     """Type-checks every compiled sample; returns (compiled, skipped, errors)."""
     work = tempfile.mkdtemp(prefix='doc-samples-')
     try:
+        modules = script_support.current_modules(root, work)
         compiled, skipped, files = 0, [], []
         for path in documents(root):
             relative = os.path.relpath(path, root)
             for first_line, code, directive in blocks(path):
+                if code is None:
+                    skipped.append('%s:%d (a file of the guide\'s package: make guide builds and runs it)' % (relative, first_line))
+                    continue
+                if any(re.match(r'^\s*@testable\s+import\s', line) for line in code):
+                    fail('%s:%d: `@testable import` in a sample: an app cannot write it' % (relative, first_line))
                 if directive and directive.group('why'):
                     skipped.append('%s:%d (%s)' % (relative, first_line, directive.group('why')))
                     continue
@@ -134,15 +137,14 @@ def check(root, modules, plant=None):
 
 
 def main(argv):
-    modules = modules_folder(ROOT)
     if '--self-test' in argv:
         relative, first_line = 'docs/UsingClients.md', blocks(os.path.join(ROOT, 'docs', 'UsingClients.md'))[0][0]
-        _, _, errors = check(ROOT, modules, plant=(relative, first_line))
+        _, _, errors = check(ROOT, plant=(relative, first_line))
         if not any(line.startswith(relative + ':') and 'DocSamplesPlantedMistake' in line for line in errors):
             fail('self-test: a planted mistake in %s:%d was not reported at its doc: %s' % (relative, first_line, errors[:3]))
         print('doc-samples self-test: a planted mistake is reported as %s' % [e for e in errors if 'DocSamplesPlantedMistake' in e][0])
         return 0
-    compiled, skipped, errors = check(ROOT, modules)
+    compiled, skipped, errors = check(ROOT)
     if errors:
         print('doc-samples: FAILED: a Swift sample of the docs does not compile against the public API '
               '(fix the sample, or give what it uses with <!-- sample(name: Type) --> before its fence):', file=sys.stderr)

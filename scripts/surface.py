@@ -26,6 +26,9 @@ sample uses nothing an app cannot. It needs the debug build (`make
 bench-build` runs it after building every target)."""
 import os, re, shutil, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_support
+
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 
 ATTRIBUTES = r'^\s*(?:@[A-Za-z_][A-Za-z0-9_.]*(?:\([^)]*\))?\s+)*'
@@ -164,18 +167,24 @@ def self_test():
 
 
 def example_targets(root):
-    """Package.swift's executable targets under Examples/: (name, folder)."""
+    """Package.swift's targets under Examples/ (the command-line tools, their
+    logging, the iOS sample app's screens): (name, folder)."""
     text = open(os.path.join(root, 'Package.swift'), encoding='utf-8').read()
-    return re.findall(r'\.executableTarget\(\s*name: "([^"]+)",[^)]*?path: "(Examples/[^"]+)"', text, re.S)
+    found = re.findall(r'\.(?:executableTarget|target)\(\s*name: "([^"]+)",(?:[^()]|\([^()]*\))*?path: "(Examples/[^"]+)"', text, re.S)
+    if not found:
+        sys.exit('surface: no target under Examples/ in Package.swift: nothing to check')
+    return found
 
 
 def check_examples(root):
-    flags = open(os.path.join(root, 'scripts', 'debug_build_flags'), encoding='utf-8').read().split()
-    bin_path = subprocess.run(['swift', 'build', *flags, '--show-bin-path'], cwd=root, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    modules = os.path.join(bin_path, 'Modules')
-    if not os.path.isdir(modules):
-        sys.exit('surface: no built modules in %s: build first (`make bench-build`)' % modules)
+    work = tempfile.mkdtemp(prefix='surface-examples-')
+    try:
+        return check_examples_in(root, script_support.current_modules(root, work))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def check_examples_in(root, modules):
     maps = [os.path.join(root, '.build', 'checkouts', 'GRDB.swift', 'Sources', 'GRDBSQLite', 'module.modulemap'),
             os.path.join(root, 'Generator', 'Sources', 'CLibYAML', 'module.modulemap')]
     failed = False

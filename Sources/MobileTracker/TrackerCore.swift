@@ -144,10 +144,15 @@ actor TrackerCore {
                 guard resumed.withLock({ done in defer { done = true }; return !done }) else { return }
                 continuation.resume(returning: value)
             }
-            Task { finish(await task.result) }
-            Task {
-                try? await clock.sleep(limit)
+            let timer = Task {
+                // Cancelled once the initialization ended: no sleeper left behind.
+                guard (try? await clock.sleep(limit)) != nil else { return }
                 finish(nil)
+            }
+            Task {
+                let result = await task.result
+                timer.cancel()
+                finish(result)
             }
         }
         switch outcome {
@@ -453,8 +458,9 @@ actor TrackerCore {
         return await ready.delivery.waitUntilEmpty(timeout: timeout)
     }
 
-    func deliveryIsIdle() -> Bool {
-        ready?.delivery.idle.withLock { $0 } ?? true
+    func deliveryIsIdle() async -> Bool {
+        guard let delivery = ready?.delivery else { return true }
+        return await delivery.isIdle()
     }
 
     func deliveryWaitsForConnectivity() -> Bool {

@@ -11,11 +11,11 @@ public final class SignInConsent {
     private let file: URL?
     private var given: Bool
 
-    /// Consent kept in `file` (a 0600 file left out of backups), or in
-    /// memory only when nil.
+    /// Consent kept in `file` (written atomically; it holds no secret,
+    /// only that the user said yes), or in memory only when nil.
     public init(file: URL? = nil) {
         self.file = file
-        given = file.flatMap { try? PrivateFile.read($0) } != nil
+        given = file.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
     }
 
     /// Whether the signed-in user consented.
@@ -24,12 +24,12 @@ public final class SignInConsent {
     /// The user consented.
     func give() {
         given = true
-        if let file { try? PrivateFile.write(Data("given".utf8), to: file) }
+        if let file { try? Data("given".utf8).write(to: file, options: .atomic) }
     }
 
     /// The session ended: the next sign-in asks again.
     func withdraw() {
         given = false
-        if let file { try? PrivateFile.remove(file) }
+        if let file { try? FileManager.default.removeItem(at: file) }
     }
 }

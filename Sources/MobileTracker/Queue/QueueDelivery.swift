@@ -83,6 +83,13 @@ actor QueueDelivery {
         if id != nil { await kick() }
     }
 
+    /// Whether delivery has stopped: marked idle, and its loop ended (no
+    /// pass running, no backoff timer set).
+    func isIdle() async -> Bool {
+        guard idle.withLock({ $0 }) else { return false }
+        return await !(loop?.isRunning ?? false)
+    }
+
     /// New rows, a launch, connectivity back: deliver now (unless paused).
     func kick() async {
         failures = 0

@@ -8,13 +8,13 @@ import Resilience
 /// every SDK: each SDK's error type maps these cases to its own (the words
 /// its document uses), instead of each re-reading the runtime's error types.
 ///
-/// ``swift
+/// ```swift
 /// switch CallFailure<ErrorDetail>(error) {
 /// case .errorResponse(let response) where response.status == 429: ...
 /// case .offline: ...
 /// default: ...
 /// }
-/// ``
+/// ```
 package enum CallFailure<ErrorBody: Decodable & Sendable>: Sendable {
     /// The server answered with an error status (400 and up), documented or
     /// not; the body as the spec's error schema when it reads as one.

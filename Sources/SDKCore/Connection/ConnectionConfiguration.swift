@@ -9,10 +9,9 @@ import FoundationNetworking
 #endif
 
 /// How an SDK of the family reaches its server: the same type, with the
-/// same defaults and the same rules, in Soul's, Safepocket's,
-/// MobileTracker's and SecureNode's configurations (each keeps its older
-/// properties, `transport`, `pinning`, `timeouts`, `logger`,
-/// `connectivity`, as views of this one).
+/// same defaults and the same rules, as `connection` in Soul's,
+/// Safepocket's, MobileTracker's and SecureNode's configurations, where
+/// each of its settings has one spelling (`configuration.connection.pinning`).
 ///
 /// ```swift
 /// var connection = ConnectionConfiguration(baseURL: URL(string: "https://api.example.com")!)
@@ -21,10 +20,10 @@ import FoundationNetworking
 /// ```
 ///
 /// What each SDK builds from it, in one place (the SDKs' one stack builder):
-/// the transport (``SDKTransport``: pins checked, redirects kept to the
+/// the transport (`SDKTransport`: pins checked, redirects kept to the
 /// origin, nothing cached or kept between users), https only, each
-/// attempt within ``TransportTimeouts/attemptDeadline``, the connection
-/// within ``TransportTimeouts/connect`` where the transport has no connect
+/// attempt within `TransportTimeouts.attemptDeadline`, the connection
+/// within `TransportTimeouts.connect` where the transport has no connect
 /// timeout of its own, redacted logs to ``logger``, and the device's
 /// connectivity learnt from each attempt.
 public struct ConnectionConfiguration: Sendable {

@@ -3,10 +3,15 @@ import Foundation
 /// The one clock of an SDK: the wall time (what events, expiries and
 /// `Retry-After` dates are dated by), a monotonic reading (what throttles
 /// and waits measure, unmoved when the user sets the wall time back), and
-/// sleeping. It lives in ``ConnectionConfiguration/clock``; the SDKs read
-/// the time and sleep through it, never through `Date()`,
-/// `ContinuousClock` or `Task.sleep` directly, so a test moves one clock
-/// (a `ManualClock`'s) instead of waiting.
+/// sleeping. It lives in ``ConnectionConfiguration/clock``. SecureNode and
+/// MobileTracker read their time and sleep through it (backoffs, delivery
+/// loops, heartbeats, the refusal watch, the ring window, logo retries, the
+/// sync deadline, the refresh budget, the session retry throttle), so a
+/// test moves one clock (a `ManualClock`'s) instead of waiting. What waits
+/// in real time: the transport's own bounds (URLSession's), and the waits
+/// an app bounds itself (`MobileTracker.flush(timeout:)`, a call event's
+/// completion wait), polled on the system's clock. Soul and Safepocket
+/// take `now:` for their wall time.
 package struct SDKClock: Sendable {
     /// The wall time.
     package var now: @Sendable () -> Date

@@ -36,6 +36,9 @@ package actor DeliveryLoop {
     private let clock: SDKClock
     private var running: Task<Void, Never>?
     private var sleeper: CheckedContinuation<Void, Never>?
+    /// Which sleep ``sleeper`` is: a timer wakes only its own, so one whose
+    /// sleep had already ended when a kick cancelled it cannot end the next.
+    private var sleepNumber = 0
     private var timer: Task<Void, Never>?
     /// Set by ``kick()``, cleared as a pass starts; a sleep or an end
     /// after a pass during which it was set does not happen.
@@ -97,17 +100,26 @@ package actor DeliveryLoop {
     /// comes during the sleep.
     private func sleep(_ duration: Duration) async {
         guard !kicked, !stopped else { return }
+        sleepNumber &+= 1
+        let number = sleepNumber
         await withCheckedContinuation { continuation in
             sleeper = continuation
             let clock = self.clock
             timer = Task { [weak self] in
-                // Cancelled (a kick ended the sleep): no late wake, which would end the next sleep early.
+                // Cancelled (a kick ended the sleep): no late wake. A timer
+                // past its sleep when cancelled still wakes only this sleep.
                 guard (try? await clock.sleep(duration)) != nil else { return }
-                await self?.wake()
+                await self?.wakeTimer(of: number)
             }
         }
         timer?.cancel()
         timer = nil
+    }
+
+    /// The timer of sleep `number` ran out: ends that sleep, if it still runs.
+    private func wakeTimer(of number: Int) {
+        guard number == sleepNumber else { return }
+        wake()
     }
 
     private func wake() {

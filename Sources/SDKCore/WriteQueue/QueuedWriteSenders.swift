@@ -23,7 +23,7 @@ package struct QueuedWriteSenders<Client: Sendable>: Sendable {
         self.byOperation = byOperation
     }
 
-    /// Sends `write` and classifies the result (see ``classify(_:)`); a
+    /// Sends `write` and classifies the result (see ``classify(_:)``); a
     /// write of an operation the table lacks is refused with status 0.
     package func send(_ write: QueuedWrite, with client: Client) async -> WriteDeliveryOutcome {
         guard let send = byOperation[write.operationID] else { return .rejected(status: 0) }
@@ -37,7 +37,7 @@ package struct QueuedWriteSenders<Client: Sendable>: Sendable {
 
     /// What a failed send means for the write:
     ///
-    /// - never left the device (`NetworkFailure/requestNeverLeft(_:)``, or a
+    /// - never left the device (``NetworkFailure/requestNeverLeft(_:)``, or a
     ///   connection that could not be verified: a refused certificate, a TLS
     ///   failure, a refused redirect), or no session to send it with:
     ///   `WriteDeliveryOutcome/notSent` (it stays queued);

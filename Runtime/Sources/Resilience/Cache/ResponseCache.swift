@@ -30,7 +30,7 @@ import Darwin
 /// - Only the signed-in subject's partition is kept: ``signIn(subject:)``
 ///   deletes every other user's entries, ``signOut()`` every user's.
 ///
-/// Used through ``ResponseCacheMiddleware`.
+/// Used through ``ResponseCacheMiddleware``.
 public final class ResponseCache: Sendable {
     /// The folder the cache owns.
     public let folder: URL
@@ -43,7 +43,7 @@ public final class ResponseCache: Sendable {
     /// The most bytes of entries held in memory at once.
     package let heldBytes = 1024 * 1024
     package let now: @Sendable () -> Date
-    /// Whether the folder took its `DataAtRest`` policy; nothing is
+    /// Whether the folder took its ``DataAtRest`` policy; nothing is
     /// written in a folder that did not.
     private let protected: Bool
     private let state: Locked<State>

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Where an API key is kept between launches, so the app does not have to
-/// ship it in code it passes at every start: the Keychain on Apple
-/// platforms, a file only the owner can read elsewhere
-/// (`SecretKeyStore.platformDefault(service:folder:fileName:)`).
+/// ship it in code it passes at every start. An SDK given none keeps it in
+/// the Keychain on Apple platforms and in a file only the owner can read
+/// elsewhere; an app that keeps its keys its own way conforms a type of its
+/// own (say, over its Keychain wrapper).
 public protocol KeyStore: Sendable {
     /// The stored key, nil when none was saved.
     func loadKey() throws -> String?

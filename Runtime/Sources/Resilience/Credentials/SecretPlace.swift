@@ -2,9 +2,11 @@ import Foundation
 
 /// Where one secret lives on this device: an item the platform keeps
 /// (``SecretItem``: the Keychain on Apple platforms) or a file only the
-/// owner can read (``PrivateFile``: 0600, replaced atomically). An SDK's
-/// API key (``SecretKeyStore``) and refresh token (`SecureTokenStorage`)
-/// are placed by the same rule, ``platformDefault(service:account:folder:fileName:accessibility:)``.
+/// owner can read (``PrivateFile``: 0600, replaced atomically), chosen by
+/// ``platformDefault(service:account:folder:fileName:accessibility:)``:
+/// where an SDK's API key is kept (``SecretKeyStore``). A refresh token
+/// has the same rule in `SecureTokenStorage`, which keeps its own file
+/// format (JSON) for the installs that have one.
 package struct SecretPlace: Sendable {
     private let readSecret: @Sendable () throws -> Data?
     private let writeSecret: @Sendable (Data) throws -> Void

@@ -98,9 +98,9 @@ public actor Connectivity {
     /// the one it caused).
     package var waitingRetries: Int { waiters.count }
 
-    /// The `whenOnline(while:_:)` actions kept now (those whose owner lives,
-    /// as of the last change or registration).
-    package var reconnectActionCount: Int { reconnectActions.count }
+    /// The `whenOnline(while:_:)` actions started so far, each in a task of
+    /// its own (counted as it is started, so a test reads it at once).
+    package private(set) var reconnectActionsStarted = 0
 
     /// Reports a change; going online wakes every waiting retry and, after
     /// being offline, runs the `whenOnline(while:_:)` actions.
@@ -113,6 +113,7 @@ public actor Connectivity {
         for waiter in woken { waiter.resume() }
         if !wasOnline {
             reconnectActions.removeAll { $0.owner == nil }
+            reconnectActionsStarted += reconnectActions.count
             for run in reconnectActions.map(\.run) { Task { await run() } }
         }
     }

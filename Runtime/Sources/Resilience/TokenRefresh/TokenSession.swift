@@ -198,12 +198,12 @@ public actor TokenSession {
     /// refresh): which sign-in a request belongs to (guarantee 5).
     public nonisolated var signInEpoch: Int { snapshot.read().epoch }
 
-    /// Whether `bound` (a ``signInEpoch` a request started under) is no
+    /// Whether `bound` (a ``signInEpoch`` a request started under) is no
     /// longer the current sign-in.
     package nonisolated func hasEnded(signIn bound: Int) -> Bool { bound != signInEpoch }
 
     /// The tokens this session has held lately (access and refresh, the
-    /// current ones and a few before them), for a `Redactor`` to mask
+    /// current ones and a few before them), for a ``Redactor`` to mask
     /// wherever they appear: `Redactor(knownSecrets: { session.recentTokens })`.
     public nonisolated var recentTokens: [String] { snapshot.recentTokens() }
 
