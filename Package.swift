@@ -319,7 +319,7 @@ let sdkTestTargets: [Target] = [
     .testTarget(
         name: "BrandingStoreTests",
         dependencies: [
-            "BrandingStore", "branding-crash-child", "ProcessTestSupport", "RuntimeSupport", "Waiting", grdb, "SecureNodeCallDirectory", "CallDirectoryTesting",
+            "BrandingStore", "DurableStore", "branding-crash-child", "ProcessTestSupport", "RuntimeSupport", "Waiting", grdb, "SecureNodeCallDirectory", "CallDirectoryTesting",
         ]),
     .testTarget(name: "SecureNodeCallDirectoryTests", dependencies: ["SecureNodeCallDirectory", "CallDirectoryTesting"]),
     .testTarget(

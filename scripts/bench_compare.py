@@ -91,6 +91,11 @@ def build(tree, product):
 def run(tree, product, arguments):
     """Runs one benchmark: its BENCH figures, and its CPU seconds."""
     executable = os.path.join(tree, '.build', 'release', product)
+    # The run before (the other side's) leaves its written files in the
+    # page cache, still to reach the disk: flush them first, or this run's
+    # fsyncs wait behind the other side's writes and the second of each
+    # pair measures slower than the first.
+    os.sync()
     with tempfile.TemporaryFile() as output:
         process = subprocess.Popen([executable, *arguments], cwd=tree, stdout=output, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(process.pid, 0)

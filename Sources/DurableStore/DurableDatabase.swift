@@ -10,7 +10,10 @@ import GRDB
 ///   5 seconds for it rather than fail.
 /// - **WAL with `synchronous = NORMAL`**: a committed transaction survives
 ///   the app being killed (the WAL replays whole transactions only); only a
-///   power loss right after a commit can lose it.
+///   power loss right after a commit can lose it. WAL is a property of the
+///   file, set once when a store opens: a pool's readers do not ask again
+///   (GRDB's `DatabasePool` sets it on its writer), and a queue's one
+///   connection sets it before its migrations.
 /// - **`secure_delete`**: ``Deletion`` says how deleted rows' bytes go.
 package enum DurableDatabase {
     /// What happens to the bytes of deleted rows.
@@ -32,7 +35,7 @@ package enum DurableDatabase {
         configuration.label = label
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = \(deletion.rawValue)")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = \(deletion.rawValue)")
         }
         return configuration
     }
@@ -41,6 +44,9 @@ package enum DurableDatabase {
     /// and brings it to the latest of `migrations`.
     package static func openQueue(path: String, label: String, deletion: Deletion, migrations: DatabaseMigrator) throws -> DatabaseQueue {
         let queue = try DatabaseQueue(path: path, configuration: configuration(label: label, deletion: deletion))
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
         try migrations.migrate(queue)
         return queue
     }
