@@ -65,6 +65,10 @@ extension SecureNodeEngine {
     /// credentials, branding back after a refusal), it runs once more when
     /// that one ends.
     ///
+    /// During a call (or while a ring-time lookup's phone may still ring)
+    /// it returns `deferredForCall` at once: no request goes out then, and
+    /// the flow runs at the next sync after the call.
+    ///
     /// When branding is turned off (a 401/403, or the config's
     /// `branding_enabled: false`) or back on, and a
     /// ``Configuration/callDirectoryReloader`` is configured, the Call
@@ -100,12 +104,18 @@ extension SecureNodeEngine {
 
     /// One run of the launch flow, for every caller that joined it.
     private func runSyncPass() async -> SyncPass {
+        // A call in progress (or a phone that may still ring): nothing goes
+        // out, so the flow ends at once with the sync's `deferredForCall`
+        // rather than wait for the call behind a held-back request.
+        if calls.isCallInProgress { return SyncPass(status: await syncEngine.sync(), delivery: nil, reloaded: false) }
         // Off for a refusal: ask once now whether the key is accepted again, rather than report `disabled` unasked.
         if await syncEngine.status.isDisabled, await refusalWatch.checkNow() == .accepted {
             await credentialsAcceptedAgain()
         }
         _ = try? await device.registerOrUpdate()
         let status = await intervals.interval("branding sync", detail: "launch flow") { await syncEngine.sync() }
+        // A call began while the device was registered: as above.
+        if status == .deferredForCall { return SyncPass(status: status, delivery: nil, reloaded: false) }
         // The engine keeps a 401 to replaced credentials from disabling the
         // new ones; its status is what holds.
         if case .disabled(let refusal) = await syncEngine.status {

@@ -51,6 +51,24 @@ import Waiting
         #expect(fake.requests("/api/mobile/device/register").count == 1, "registered once per install")
     }
 
+    @Test func aLaunchDuringACallReturnsAtOnceAndSendsNothing() async throws {
+        // The app launched while a call rings (CallKit woke it): the launch
+        // flow must not wait for the call's end behind the device's
+        // registration, which the call holds back.
+        sdk.calls.callStarted()
+        let synced = Locked<BrandingSyncStatus?>(nil)
+        Task { let status = await sdk.sync(); synced.withLock { $0 = status } }
+        try await waitUntil("sync() to return while the call is in progress, not when it ends", limit: .seconds(60)) { synced.read() != nil }
+        #expect(synced.read() == .deferredForCall)
+        #expect(sdk.calls.heldBack == 0 && fake.server.requests.isEmpty, "nothing of the launch flow sent or held during the call")
+        sdk.calls.callEnded()
+        guard case .upToDate(_, .full, _) = await sdk.sync() else {
+            Issue.record("sync after the call: \(await sdk.syncStatus())")
+            return
+        }
+        #expect(fake.requests("/api/mobile/device/register").count == 1, "registered after the call")
+    }
+
     @Test func logosOfPurgedRecordsAreDeleted() async throws {
         _ = await sdk.sync()
         let record = try #require(sdk.lookup(e164: "+61412345678", atRingTime: false))
