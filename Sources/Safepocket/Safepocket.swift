@@ -115,9 +115,6 @@ public final class Safepocket: SessionOwner {
         /// it ends the session with `INVALID_LINK_TOKEN`. At most half the
         /// token's lifetime is used.
         public var plaidLinkTokenRenewalMargin: Duration
-        /// The clock of the SDK's expiry decisions (the Plaid Link token's,
-        /// the cache's ages, `Retry-After` dates). Default: the system's.
-        public var now: @Sendable () -> Date
 
         /// Creates a configuration.
         public init(
@@ -126,15 +123,14 @@ public final class Safepocket: SessionOwner {
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.Safepocket"),
             connectivity: Connectivity? = .systemDefault(), storageFolder: URL? = nil, cacheMaximumBytes: Int = 10 * 1024 * 1024,
             signInLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, isDevelopment: Bool? = nil,
-            keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60),
-            now: @escaping @Sendable () -> Date = { Date() }
+            keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60)
         ) {
             self.init(
                 connection: ConnectionConfiguration(
                     baseURL: baseURL, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger, connectivity: connectivity),
                 authorization: authorization, tokenStore: tokenStore, pendingSignInFile: pendingSignInFile, retryPolicy: retryPolicy,
                 storageFolder: storageFolder, cacheMaximumBytes: cacheMaximumBytes, signInLifetime: signInLifetime, isDevelopment: isDevelopment,
-                keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut, plaidLinkTokenRenewalMargin: plaidLinkTokenRenewalMargin, now: now)
+                keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut, plaidLinkTokenRenewalMargin: plaidLinkTokenRenewalMargin)
         }
 
         /// Creates a configuration from a connection (the family's one type).
@@ -142,13 +138,11 @@ public final class Safepocket: SessionOwner {
             connection: ConnectionConfiguration, authorization: AuthorizationConfiguration, tokenStore: (any TokenStore)? = nil,
             pendingSignInFile: URL? = nil, retryPolicy: RetryPolicy = RetryPolicy(), storageFolder: URL? = nil,
             cacheMaximumBytes: Int = 10 * 1024 * 1024, signInLifetime: Duration = .seconds(600), isDevelopment: Bool? = nil,
-            keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60),
-            now: @escaping @Sendable () -> Date = { Date() }
+            keepsQueuedWritesAfterSignOut: Bool = false, plaidLinkTokenRenewalMargin: Duration = .seconds(30 * 60)
         ) {
             self.connection = connection
             self.keepsQueuedWritesAfterSignOut = keepsQueuedWritesAfterSignOut
             self.plaidLinkTokenRenewalMargin = plaidLinkTokenRenewalMargin
-            self.now = now
             self.isDevelopment = isDevelopment ?? Self.isDevelopmentServer(connection.baseURL)
             self.authorization = authorization
             self.tokenStore = tokenStore ?? SecureTokenStorage.platformDefault(
@@ -204,7 +198,7 @@ public final class Safepocket: SessionOwner {
     /// folder cannot be used.
     public init(_ configuration: Configuration) throws(SafepocketError) {
         self.configuration = configuration
-        let plaidLinkTokens = PlaidLinkTokenCache(renewalMargin: configuration.plaidLinkTokenRenewalMargin, now: configuration.now)
+        let plaidLinkTokens = PlaidLinkTokenCache(renewalMargin: configuration.plaidLinkTokenRenewalMargin, now: configuration.connection.clock.now)
         self.plaidLinkTokens = plaidLinkTokens
         let pendingSignIn = PendingAuthorizationStore(file: configuration.pendingSignInFile, lifetime: configuration.signInLifetime)
         // The sign-in, once made below: the session's end forgets the one it had pending. Held
@@ -218,7 +212,7 @@ public final class Safepocket: SessionOwner {
                 warnsUnpinned: Self.warnsUnpinned(configuration), unpinnedAdvice: Self.unpinnedAdvice, storageFolder: configuration.storageFolder,
                 tokenStore: configuration.tokenStore, cacheMaximumBytes: configuration.cacheMaximumBytes,
                 keepsQueuedWritesAfterSignOut: configuration.keepsQueuedWritesAfterSignOut, retryPolicy: configuration.retryPolicy,
-                idempotencyKeyOperations: Self.idempotencyKeyOperations, queuedWriteSenders: Self.queuedWriteSenders, now: configuration.now,
+                idempotencyKeyOperations: Self.idempotencyKeyOperations, queuedWriteSenders: Self.queuedWriteSenders,
                 urlSessionTransport: { URLSessionTransport(configuration: .init(session: $0)) },
                 onSessionEnd: { endedAt in
                     plaidLinkTokens.forget()
@@ -235,7 +229,7 @@ public final class Safepocket: SessionOwner {
         writes = parts.writes
         signIn = PKCESignIn(
             configuration: configuration.authorization, store: pendingSignIn, client: wired.authClient, session: wired.session, redactor: wired.redactor,
-            now: configuration.now,
+            now: configuration.connection.clock.now,
             // Before the tokens are stored: the cache and the queue change user first.
             willSignIn: { tokens in
                 await storage.beginSession(
@@ -353,7 +347,7 @@ public final class Safepocket: SessionOwner {
                 try await $0.updateTransaction(transactionID: id, body: update, idempotencyKey: try LowercaseUUID(key))
             }
         } catch {
-            throw SafepocketError(error, redactor: wired.redactor, now: configuration.now())
+            throw SafepocketError(error, redactor: wired.redactor, now: configuration.connection.clock.now())
         }
     }
 
@@ -425,7 +419,7 @@ public final class Safepocket: SessionOwner {
         -> CachedResponse<Result>
     {
         _ = await writes.deliverPendingIfAny()
-        return try await wired.caller.performRead(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor, now: configuration.now()) }, call)
+        return try await wired.caller.performRead(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor, now: configuration.connection.clock.now()) }, call)
     }
 
     /// Calls any operation of the authenticated client, mapping failures to
@@ -435,7 +429,7 @@ public final class Safepocket: SessionOwner {
         -> Result
     {
         _ = await writes.deliverPendingIfAny()
-        return try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor, now: configuration.now()) }, call)
+        return try await wired.caller.perform(offline: .offline, failure: { SafepocketError($0, redactor: wired.redactor, now: configuration.connection.clock.now()) }, call)
     }
 }
 

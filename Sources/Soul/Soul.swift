@@ -103,9 +103,6 @@ public final class Soul: SessionOwner {
         public var resendCooldown: Duration
         /// The wait after a 429 that carries no `Retry-After`. Default 60 s.
         public var rateLimitFallback: Duration
-        /// The wall clock (cooldowns, `Retry-After` dates, the cache's
-        /// ages); for tests.
-        public var now: @Sendable () -> Date
         /// The folder of the SDK's files: the response cache, the queue of
         /// moods made offline, the OTP flow's state, all unreadable while the
         /// device is locked (`complete` protection) and left out of backups.
@@ -130,22 +127,21 @@ public final class Soul: SessionOwner {
             environment: Environment, tokenStore: (any TokenStore)? = nil, timeouts: TransportTimeouts = TransportTimeouts(),
             transport: (any ClientTransport)? = nil, retryPolicy: RetryPolicy = RetryPolicy(), resendCooldown: Duration = .seconds(30),
             rateLimitFallback: Duration = .seconds(60), logger: Logger = .sdkDefault(subsystem: "OpenAPIMobileClients.Soul"), connectivity: Connectivity? = .systemDefault(),
-            now: @escaping @Sendable () -> Date = { Date() }, storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
+            storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024,
             codeLifetime: Duration = .seconds(600), pinning: CertificatePinning = .none, keepsQueuedWritesAfterSignOut: Bool = false
         ) {
             self.init(
                 connection: ConnectionConfiguration(
                     baseURL: environment.baseURL, transport: transport, pinning: pinning, timeouts: timeouts, logger: logger, connectivity: connectivity),
                 isStaging: environment.isStaging, tokenStore: tokenStore, retryPolicy: retryPolicy, resendCooldown: resendCooldown,
-                rateLimitFallback: rateLimitFallback, now: now, storageFolder: storageFolder, cacheMaximumBytes: cacheMaximumBytes,
+                rateLimitFallback: rateLimitFallback, storageFolder: storageFolder, cacheMaximumBytes: cacheMaximumBytes,
                 codeLifetime: codeLifetime, keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut)
         }
 
         /// Creates a configuration from a connection (the family's one type).
         public init(
             connection: ConnectionConfiguration, isStaging: Bool = false, tokenStore: (any TokenStore)? = nil, retryPolicy: RetryPolicy = RetryPolicy(),
-            resendCooldown: Duration = .seconds(30), rateLimitFallback: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() },
-            storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024, codeLifetime: Duration = .seconds(600),
+            resendCooldown: Duration = .seconds(30), rateLimitFallback: Duration = .seconds(60), storageFolder: URL? = nil, cacheMaximumBytes: Int = 5 * 1024 * 1024, codeLifetime: Duration = .seconds(600),
             keepsQueuedWritesAfterSignOut: Bool = false
         ) {
             self.connection = connection
@@ -156,7 +152,6 @@ public final class Soul: SessionOwner {
             self.retryPolicy = retryPolicy
             self.resendCooldown = resendCooldown
             self.rateLimitFallback = rateLimitFallback
-            self.now = now
             self.storageFolder = storageFolder ?? PrivateFile.applicationSupportFolder.appendingPathComponent("soul", isDirectory: true)
             self.cacheMaximumBytes = cacheMaximumBytes
             self.codeLifetime = codeLifetime
@@ -196,7 +191,7 @@ public final class Soul: SessionOwner {
                 connection: configuration.connection, sdk: "Soul", unpinnedAdvice: "a sign-in's tokens then rest on the device's trust store alone",
                 storageFolder: configuration.storageFolder, tokenStore: configuration.tokenStore, cacheMaximumBytes: configuration.cacheMaximumBytes,
                 keepsQueuedWritesAfterSignOut: configuration.keepsQueuedWritesAfterSignOut, retryPolicy: configuration.retryPolicy,
-                queuedWriteSenders: Self.queuedWriteSenders, now: configuration.now,
+                queuedWriteSenders: Self.queuedWriteSenders,
                 urlSessionTransport: { URLSessionTransport(configuration: .init(session: $0)) },
                 onSessionEnd: { endedAt in
                     if let flow = signInFlow.read().object { await flow.forgetPending(requestedBefore: endedAt) } else { try? stateFile.save(SignInState()) }
@@ -212,7 +207,7 @@ public final class Soul: SessionOwner {
         signIn = SignInFlow(
             client: wired.client, session: wired.session, isStaging: configuration.environment.isStaging, resendCooldown: configuration.resendCooldown,
             rateLimitFallback: configuration.rateLimitFallback, codeLifetime: configuration.codeLifetime, stateFile: stateFile,
-            redactor: wired.redactor, now: configuration.now,
+            redactor: wired.redactor, now: configuration.connection.clock.now,
             // Before the tokens are stored: the cache and the queue change user first.
             willSignIn: { await storage.beginSession(subject: "user:\($0.id)") })
         signInFlow.withLock { $0.object = signIn }
@@ -293,7 +288,7 @@ public final class Soul: SessionOwner {
     }
 
     private func mapFailure(_ error: any Error) -> SoulError {
-        SoulError(error, rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.now())
+        SoulError(error, rateLimitFallback: configuration.rateLimitFallback, redactor: wired.redactor, now: configuration.connection.clock.now())
     }
 
     /// The API's health.

@@ -37,12 +37,13 @@ struct SafepocketHarness {
         baseURL: URL? = nil, transport: (any ClientTransport)? = nil, pinning: CertificatePinning = .none, isDevelopment: Bool? = nil
     ) throws -> Safepocket {
         let clock = self.clock
-        return try Safepocket(.init(
+        var configuration = Safepocket.Configuration(
             baseURL: baseURL ?? backend.baseURL, authorization: Self.authorization, tokenStore: FileTokenStore(url: tokenFile),
             pendingSignInFile: pendingFile, timeouts: timeouts, transport: transport,
             retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))), logger: log.logger(label: "safepocket"),
-            connectivity: connectivity, storageFolder: folder, signInLifetime: signInLifetime, pinning: pinning, isDevelopment: isDevelopment,
-            now: { clock?.now ?? Date() }))
+            connectivity: connectivity, storageFolder: folder, signInLifetime: signInLifetime, pinning: pinning, isDevelopment: isDevelopment)
+        if let clock { configuration.connection.clock.now = { clock.now } }
+        return try Safepocket(configuration)
     }
 
     /// Signs in through the PKCE flow, the backend playing the hosted UI.

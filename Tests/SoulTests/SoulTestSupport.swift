@@ -31,10 +31,12 @@ struct SoulHarness {
         baseURL: URL? = nil, transport: (any ClientTransport)? = nil, keepsQueuedWritesAfterSignOut: Bool = false
     ) throws -> Soul {
         let clock = self.clock
-        return try Soul(.init(
+        var configuration = Soul.Configuration(
             environment: .init(baseURL: baseURL ?? backend.baseURL, isStaging: isStaging), tokenStore: FileTokenStore(url: tokenFile),
             timeouts: timeouts, transport: transport, retryPolicy: retryPolicy, logger: log.logger(label: "soul"), connectivity: connectivity,
-            now: { clock.now }, storageFolder: folder, keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut))
+            storageFolder: folder, keepsQueuedWritesAfterSignOut: keepsQueuedWritesAfterSignOut)
+        configuration.connection.clock.now = { clock.now }
+        return try Soul(configuration)
     }
 
     /// Signs `soul` in with the staging preview code for `phone`.

@@ -11,7 +11,8 @@ import Foundation
 /// in real time: the transport's own bounds (URLSession's), and the waits
 /// an app bounds itself (`MobileTracker.flush(timeout:)`, a call event's
 /// completion wait), polled on the system's clock. Soul and Safepocket
-/// take `now:` for their wall time.
+/// date what they date by its wall time; their retries sleep in the
+/// middlewares' `Clock`.
 package struct SDKClock: Sendable {
     /// The wall time.
     package var now: @Sendable () -> Date

@@ -60,7 +60,8 @@ package struct SDKMiddlewareStack: Sendable {
     package var knownSecrets: @Sendable () -> [String] = { [] }
     /// Operations with a bound of their own, left out of the attempt deadline.
     package var attemptDeadlineExemptions: Set<String> = []
-    /// The wall clock a `Retry-After` date is read against (the SDK's `now`).
+    /// The wall clock a `Retry-After` date is read against (the
+    /// connection's clock's, for a stack made for a connection).
     package var now: @Sendable () -> Date = { Date() }
     /// Where each request's interval goes (layer 1).
     package var signposts: Signposts = .none
@@ -70,6 +71,7 @@ package struct SDKMiddlewareStack: Sendable {
     package init(connection: ConnectionConfiguration) {
         self.init(logger: connection.logger, connectivity: connection.connectivity, timeouts: connection.timeouts, dialsFirst: connection.dialsFirst)
         signposts = connection.intervals
+        now = connection.clock.now
     }
 
     /// A stack from its parts (the SDKs' public `middlewares(...)` functions).

@@ -60,7 +60,7 @@ package struct SignedInSDK<Client: Sendable>: Sendable {
         connection: ConnectionConfiguration, pinningEnvironment: PinningEnvironment = .production, sdk: String, warnsUnpinned: Bool = true,
         unpinnedAdvice: String, storageFolder: URL, tokenStore: any TokenStore, cacheMaximumBytes: Int, keepsQueuedWritesAfterSignOut: Bool,
         retryPolicy: RetryPolicy, idempotencyKeyOperations: Set<String> = [], queuedWriteSenders: QueuedWriteSenders<Client>,
-        now: @escaping @Sendable () -> Date, urlSessionTransport: (URLSession) -> any ClientTransport,
+        urlSessionTransport: (URLSession) -> any ClientTransport,
         onSessionEnd: @escaping @Sendable (Date) async -> Void,
         makeClient: (URL, any ClientTransport, [any ClientMiddleware]) -> Client, makeRefresher: (Client) -> any TokenRefresher
     ) throws(StartFailure) {
@@ -70,7 +70,7 @@ package struct SignedInSDK<Client: Sendable>: Sendable {
             try PrivateFile.makeFolder(storageFolder, protection: .foregroundOnly)
             tokens = FreshInstallTokenStore.wrapping(
                 tokenStore, marker: InstallationMarker(folder: storageFolder), earlierFiles: [storageFolder.appendingPathComponent("cache")])
-            storage = try OfflineStorage(folder: storageFolder, cacheMaximumBytes: cacheMaximumBytes, now: now, dataAtRest: .foregroundOnly)
+            storage = try OfflineStorage(folder: storageFolder, cacheMaximumBytes: cacheMaximumBytes, now: connection.clock.now, dataAtRest: .foregroundOnly)
         } catch {
             throw .storageFailed
         }
@@ -88,8 +88,7 @@ package struct SignedInSDK<Client: Sendable>: Sendable {
                 onSessionEnd: storage.sessionEndHandler(keepingWrites: keepsQueuedWritesAfterSignOut) { _, endedAt in await onSessionEnd(endedAt) },
                 stack: {
                     Self.stack(
-                        session: $0, retryPolicy: retryPolicy, cache: cache, idempotencyKeyOperations: idempotencyKeyOperations, connection: connection,
-                        now: now)
+                        session: $0, retryPolicy: retryPolicy, cache: cache, idempotencyKeyOperations: idempotencyKeyOperations, connection: connection)
                 },
                 makeClient: makeClient, makeRefresher: makeRefresher)
         } catch {
@@ -106,11 +105,9 @@ package struct SignedInSDK<Client: Sendable>: Sendable {
     /// refresh, retries, the bearer token, redacted logs, the bounds.
     package static func stack(
         session: TokenSession, retryPolicy: RetryPolicy, cache: ResponseCache, idempotencyKeyOperations: Set<String> = [],
-        connection: ConnectionConfiguration, now: @escaping @Sendable () -> Date
+        connection: ConnectionConfiguration
     ) -> [any ClientMiddleware] {
-        var stack = SDKMiddlewareStack(connection: connection)
-        stack.now = now
-        return signedIn(stack, session: session, retryPolicy: retryPolicy, cache: cache, idempotencyKeyOperations: idempotencyKeyOperations)
+        signedIn(SDKMiddlewareStack(connection: connection), session: session, retryPolicy: retryPolicy, cache: cache, idempotencyKeyOperations: idempotencyKeyOperations)
     }
 
     /// The same stack from its parts (the SDKs' public `middlewares(...)`).

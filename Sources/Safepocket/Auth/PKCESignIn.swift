@@ -12,7 +12,7 @@ actor PKCESignIn {
     private let session: TokenSession
     private let redactor: Redactor
     private let willSignIn: @Sendable (TokenResponse) async -> Void
-    /// The SDK's wall clock (`Configuration.now`): when a sign-in started, whether it expired.
+    /// The SDK's wall clock (the connection's clock): when a sign-in started, whether it expired.
     private let now: @Sendable () -> Date
     private var pending: PendingAuthorization?
     private var loaded = false

@@ -32,11 +32,12 @@ func makeFolder(_ name: String) throws -> URL {
 
     func makeSoul(baseURL: URL? = nil, connectivity: Connectivity? = nil) throws -> Soul {
         let clock = self.clock
-        return try Soul(.init(
+        var configuration = Soul.Configuration(
             environment: .init(baseURL: baseURL ?? backend.baseURL, isStaging: true),
             tokenStore: FileTokenStore(url: folder.appendingPathComponent("refresh-token.json")),
-            retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))), connectivity: connectivity, now: { clock.now },
-            storageFolder: folder))
+            retryPolicy: RetryPolicy(backoff: BackoffPolicy(baseDelay: .milliseconds(10))), connectivity: connectivity, storageFolder: folder)
+        configuration.connection.clock.now = { clock.now }
+        return try Soul(configuration)
     }
 
     /// Asks `screen` for a code to `phone` and returns staging's preview
