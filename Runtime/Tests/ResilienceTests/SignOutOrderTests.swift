@@ -53,7 +53,7 @@ import Waiting
             case .memory: return InMemoryTokenStore(refreshToken: token)
             case .keychain:
                 let store = SecretItemTokenStore<SimulatedKeychainItem>(service: "app.test.sign-out-order." + UUID().uuidString)
-                try await store.save(refreshToken: token)
+                try store.save(refreshToken: token)
                 return store
             }
         }

@@ -45,8 +45,8 @@ package actor DeliveryLoop {
     private var kicked = false
     private var stopped = false
 
-    /// Passes run so far (a test waits for one to have run).
-    package private(set) var passes = 0
+    /// Passes run so far (read through ``progress``).
+    private var passes = 0
 
     /// A loop running `pass`, sleeping on `clock` between passes.
     package init(clock: SDKClock = .system, pass: @escaping Pass) {

@@ -15,18 +15,17 @@ import SDKCore
 package final class BillingDeliveryLoop: Sendable {
     private let loop: DeliveryLoop
     private let outbox: BillingOutbox
-    private let now: @Sendable () -> Date
+    private let clock: SDKClock
 
     init(delivery: OutboxDelivery, outbox: BillingOutbox, clock: SDKClock = .system, signposts: Signposts = .none) {
         self.outbox = outbox
-        let now = clock.now
-        self.now = now
+        self.clock = clock
         loop = DeliveryLoop(clock: clock) {
             _ = try? await signposts.interval("billing delivery", detail: "loop") { try await delivery.deliverDue() }
             if await delivery.pausedForStatus != nil { return .done }
             guard let next = (try? outbox.nextAttemptDate()) ?? nil else { return .done }
             // At least 50 ms: events in flight in another pass must not spin this.
-            return .wait(.milliseconds(Int64(min(max(0.05, next.timeIntervalSince(now())), 600) * 1000)))
+            return .wait(.milliseconds(Int64(min(max(0.05, next.timeIntervalSince(clock.now())), 600) * 1000)))
         }
     }
 
@@ -37,7 +36,7 @@ package final class BillingDeliveryLoop: Sendable {
 
     /// Connectivity came back: every waiting event is due now, and a pass runs.
     func connectivityReturned() async {
-        _ = try? outbox.makeAllDue(at: now())
+        _ = try? outbox.makeAllDue(at: clock.now())
         await loop.kick()
     }
 
