@@ -19,7 +19,7 @@ root = os.path.abspath('.')
 # The Makefile's flags for debug builds into .build (the same for every one, so each reuses the last).
 debug_flags = (os.environ.get('DEBUG_BUILD_FLAGS') or open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'debug_build_flags')).read()).split()
 products = [('Runtime/Sources', 'ClientRuntime'), ('Runtime/Sources', 'Resilience'), ('Sources', 'SecureNodeEngine'), ('Sources', 'SecureNodeSDK'),
-            ('Sources', 'Soul'), ('Sources', 'Safepocket'), ('Sources', 'MobileTracker')]
+            ('Sources', 'Soul'), ('Sources', 'Safepocket'), ('Sources', 'MobileTracker'), ('Sources', 'SDKCore')]
 
 
 fail = script_support.failing('docs')

@@ -14,7 +14,8 @@ import FoundationNetworking
 /// each of its settings has one spelling (`configuration.connection.pinning`).
 ///
 /// ```swift
-/// var connection = ConnectionConfiguration(baseURL: URL(string: "https://api.example.com")!)
+/// var connection = ConnectionConfiguration(
+///     baseURL: URL(string: "https://api.example.com")!, logger: Logger(label: "com.example.app"))
 /// connection.pinning = try CertificatePinning(pins: ["api.example.com": [servedKeyPin, backupKeyPin]])
 /// connection.timeouts = TransportTimeouts(connect: .seconds(5), read: .seconds(10))
 /// ```
@@ -68,7 +69,9 @@ public struct ConnectionConfiguration: Sendable {
     /// logger's label.
     package var intervals: Signposts { signposts ?? .sdkDefault(subsystem: logger.label) }
 
-    /// A connection to `baseURL`; every other setting has a default.
+    /// A connection to `baseURL`, logging to `logger` (an SDK's own
+    /// configuration initialisers pass the SDK's, which writes to the
+    /// unified log on Apple platforms); every other setting has a default.
     public init(
         baseURL: URL, transport: (any ClientTransport)? = nil, pinning: CertificatePinning = .none, timeouts: TransportTimeouts = TransportTimeouts(),
         logger: Logger, connectivity: Connectivity? = .systemDefault(), dialsBeforeSending: Bool? = nil
