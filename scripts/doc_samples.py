@@ -26,7 +26,7 @@ Other comments on that line:
 `--self-test` plants a wrong member in a copy of one sample and checks the
 run fails naming the doc's line.
 """
-import glob, os, re, shutil, subprocess, sys, tempfile
+import glob, os, re, shutil, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_support
@@ -122,15 +122,7 @@ def check(root, plant=None):
                 with open(name, 'w', encoding='utf-8') as out:
                     out.write(source_for(compiled, relative, first_line, code, directive))
                 files.append(name)
-        maps = [os.path.join(root, '.build', 'checkouts', 'GRDB.swift', 'Sources', 'GRDBSQLite', 'module.modulemap'),
-                os.path.join(root, 'Generator', 'Sources', 'CLibYAML', 'module.modulemap')]
-        command = ['swiftc', '-typecheck', '-parse-as-library', '-module-name', 'DocSamples', '-swift-version', '6', '-I', modules]
-        for module_map in maps:
-            command += ['-Xcc', '-fmodule-map-file=' + module_map]
-        result = subprocess.run(command + files, cwd=root, capture_output=True, text=True)
-        errors = [line for line in result.stderr.splitlines() if re.match(r'^\S+:\d+:\d+: error:', line)]
-        if result.returncode != 0 and not errors:
-            errors = result.stderr.splitlines()[:20] or ['swiftc exited %d' % result.returncode]
+        errors = script_support.typecheck_as_app(root, modules, 'DocSamples', files)
         return compiled, skipped, errors
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -64,3 +64,24 @@ def current_modules(root, work):
         if name in declared and name not in tests:
             os.symlink(os.path.join(modules, entry), os.path.join(folder, entry))
     return folder
+
+
+def typecheck_as_app(root, modules, module_name, sources):
+    """Type-checks `sources` as one module named `module_name` of an app's,
+    outside this package: against the built modules linked in `modules`
+    (``current_modules``), so `package` declarations are out of reach.
+    Returns the compiler's error lines (`file:line:column: error: ...`), or
+    its first lines of output when it failed without one; empty when the
+    sources compile."""
+    import re
+    # The C modules the built Swift modules import, found as the build finds them.
+    maps = [os.path.join(root, '.build', 'checkouts', 'GRDB.swift', 'Sources', 'GRDBSQLite', 'module.modulemap'),
+            os.path.join(root, 'Generator', 'Sources', 'CLibYAML', 'module.modulemap')]
+    command = ['swiftc', '-typecheck', '-parse-as-library', '-module-name', module_name, '-swift-version', '6', '-I', modules]
+    for module_map in maps:
+        command += ['-Xcc', '-fmodule-map-file=' + module_map]
+    result = subprocess.run(command + list(sources), cwd=root, capture_output=True, text=True)
+    if result.returncode == 0:
+        return []
+    errors = [line for line in result.stderr.splitlines() if re.match(r'^\S+:\d+:\d+: error:', line)]
+    return errors or result.stderr.splitlines()[:20] or ['swiftc exited %d' % result.returncode]

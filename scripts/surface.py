@@ -6,8 +6,13 @@ the SDKs) and per module a product re-exports (the SDKs' core; the
 generated clients are the generator's output, not hand-kept API), the
 declarations marked `public` or `open` and those marked
 `package`. A declaration is a line that starts, after any attributes,
-with that access keyword; `public extension` and `public import` lines are
-not declarations (an extension's members are counted one by one).
+with that access keyword, or with other modifiers and then it (`nonisolated
+public func`, `final public class`); `public import` lines are not
+declarations. An extension's members are counted one by one, so an
+extension carries no access level of its own: `public extension` or
+`package extension` makes its members public or package without a word on
+their lines, and the count would miss them, so the check refuses it (write
+the level on each member).
 
 Prints `SURFACE <module> public <n> package <m>` per module. With
 `--check` it also reads the "Public surface" list of the CHANGELOG's first
@@ -32,9 +37,13 @@ import script_support
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 
 ATTRIBUTES = r'^\s*(?:@[A-Za-z_][A-Za-z0-9_.]*(?:\([^)]*\))?\s+)*'
-NOT_DECLARATION = re.compile(r'^\s*(?:@[A-Za-z_]+\s+)*(?:public|open|package)\s+(?:import|extension)\b')
-PUBLIC = re.compile(ATTRIBUTES + r'(?:public|open)\s')
-PACKAGE = re.compile(ATTRIBUTES + r'package\s')
+# Modifiers that may stand before the access level.
+MODIFIERS = (r'(?:(?:nonisolated|final|override|static|class|convenience|required|mutating|nonmutating|dynamic|lazy|'
+             r'weak|unowned|indirect|prefix|postfix|infix|optional|distributed|isolated)\s+)*')
+IMPORT = re.compile(ATTRIBUTES + r'(?:public|open|package)\s+import\b')
+EXTENSION_WITH_ACCESS = re.compile(ATTRIBUTES + r'(?:public|open|package)\s+extension\b')
+PUBLIC = re.compile(ATTRIBUTES + MODIFIERS + r'(?:public|open)\s')
+PACKAGE = re.compile(ATTRIBUTES + MODIFIERS + r'package\s')
 # "- `Resilience`: 455 public, 120 package" in the CHANGELOG's list.
 LISTED = re.compile(r'^\s*- `([A-Za-z0-9_]+)`: (\d+) public, (\d+) package\s*$')
 
@@ -77,15 +86,24 @@ def module_folder(root, module, required=True):
     return None
 
 
-def count(folder):
+def count(folder, problems=None, base=root):
+    """(public, package) declarations under `folder`; each extension that
+    carries an access level is added to `problems` as `path:line`."""
     public = package = 0
     for directory, _, files in sorted(os.walk(folder)):
         for name in sorted(files):
             if not name.endswith('.swift'):
                 continue
-            with open(os.path.join(directory, name), encoding='utf-8') as source:
-                for line in source:
-                    if NOT_DECLARATION.match(line):
+            path = os.path.join(directory, name)
+            with open(path, encoding='utf-8') as source:
+                for number, line in enumerate(source, 1):
+                    if IMPORT.match(line):
+                        continue
+                    if EXTENSION_WITH_ACCESS.match(line):
+                        if problems is not None:
+                            problems.append('%s:%d: an extension with an access level (%s) makes its members public or package '
+                                            'without a word on their lines, so they go uncounted: drop it and write the level on '
+                                            'each member' % (os.path.relpath(path, base), number, line.strip().split('{')[0].strip()))
                         continue
                     if PUBLIC.match(line):
                         public += 1
@@ -110,18 +128,18 @@ def listed(root):
     return found, section
 
 
-def measure(root):
+def measure(root, problems=None):
     modules = products(root)
     modules += reexported(root, modules)
-    return {module: count(module_folder(root, module)) for module in modules}
+    return {module: count(module_folder(root, module), problems, root) for module in modules}
 
 
 def check(root, out=sys.stdout):
-    measured = measure(root)
+    problems = []
+    measured = measure(root, problems)
     for module, (public, package) in measured.items():
         print('SURFACE %s public %d package %d' % (module, public, package), file=out)
     expected, section = listed(root)
-    problems = []
     for module, (public, package) in measured.items():
         if module not in expected:
             problems.append('%s is not in the CHANGELOG\'s "Public surface" list: add the line "- `%s`: %d public, %d package"'
@@ -149,21 +167,30 @@ def self_test():
         os.makedirs(copy)
         shutil.copy(os.path.join(root, 'Package.swift'), copy)
         shutil.copy(os.path.join(root, 'CHANGELOG.md'), copy)
-        for module in products(root):
+        for module in products(root) + reexported(root, products(root)):
             folder = module_folder(root, module)
             shutil.copytree(folder, os.path.join(copy, os.path.relpath(folder, root)))
         module = products(root)[0]
         planted = os.path.join(copy, os.path.relpath(module_folder(root, module), root), 'Planted.swift')
         with open(planted, 'w', encoding='utf-8') as plant:
             plant.write('/// Planted by the self-test.\n@discardableResult public func planted() -> Int { 1 }\n'
-                        'public extension Int {}\npackage func alsoPlanted() {}\n')
+                        'nonisolated public func plantedAfterAModifier() {}\n'
+                        'public import Foundation\npackage func alsoPlanted() {}\n')
         result = subprocess.run([sys.executable, os.path.abspath(__file__), '--check', '--root', copy],
                                 capture_output=True, text=True)
         wanted = '%s has ' % module
-        if result.returncode == 0 or wanted not in result.stderr or '1 more than CHANGELOG.md' not in result.stderr:
-            sys.exit('surface self-test: a planted public function in %s was not refused (exit %d): %s'
+        if result.returncode == 0 or wanted not in result.stderr or '2 more than CHANGELOG.md' not in result.stderr:
+            sys.exit('surface self-test: two planted public functions in %s (one after a modifier) were not refused (exit %d): %s'
                      % (module, result.returncode, result.stderr.strip()))
-        print('surface self-test: a planted public function in %s is refused: %s' % (module, result.stderr.strip().splitlines()[0]))
+        print('surface self-test: two planted public functions in %s are refused: %s' % (module, result.stderr.strip().splitlines()[0]))
+        with open(planted, 'w', encoding='utf-8') as plant:
+            plant.write('public extension Int {\n    func plantedMember() {}\n}\n')
+        result = subprocess.run([sys.executable, os.path.abspath(__file__), '--check', '--root', copy],
+                                capture_output=True, text=True)
+        if result.returncode == 0 or 'Planted.swift:1: an extension with an access level' not in result.stderr:
+            sys.exit('surface self-test: a planted `public extension` in %s was not refused (exit %d): %s'
+                     % (module, result.returncode, result.stderr.strip()))
+        print('surface self-test: a planted `public extension` is refused: %s' % result.stderr.strip().splitlines()[0])
 
 
 def example_targets(root):
@@ -185,22 +212,16 @@ def check_examples(root):
 
 
 def check_examples_in(root, modules):
-    maps = [os.path.join(root, '.build', 'checkouts', 'GRDB.swift', 'Sources', 'GRDBSQLite', 'module.modulemap'),
-            os.path.join(root, 'Generator', 'Sources', 'CLibYAML', 'module.modulemap')]
     failed = False
     for name, folder in example_targets(root):
         sources = sorted(os.path.join(root, folder, f) for f in os.listdir(os.path.join(root, folder)) if f.endswith('.swift'))
-        command = ['swiftc', '-typecheck', '-parse-as-library', '-module-name', name.replace('-', '_'), '-swift-version', '6', '-I', modules]
-        for module_map in maps:
-            command += ['-Xcc', '-fmodule-map-file=' + module_map]
-        result = subprocess.run(command + sources, cwd=root, capture_output=True, text=True)
-        errors = [line for line in result.stderr.splitlines() if re.match(r'^\S+:\d+:\d+: error:', line)]
-        if result.returncode != 0:
+        errors = script_support.typecheck_as_app(root, modules, name.replace('-', '_'), sources)
+        if errors:
             failed = True
             print('surface: %s (%s) does not compile as an app\'s code, outside this package: it uses what an app '
                   'cannot (a `package` declaration?); make it public if apps need it, or change the sample:' % (name, folder),
                   file=sys.stderr)
-            for line in errors or result.stderr.splitlines()[:20]:
+            for line in errors:
                 print('  ' + line.replace(root + os.sep, ''), file=sys.stderr)
         else:
             print('surface: %s compiles against the public API alone' % name)
