@@ -29,28 +29,28 @@ import FoundationNetworking
 /// connectivity learnt from each attempt.
 public struct ConnectionConfiguration: Sendable {
     /// The server's base URL: https, or http to a loopback host only (a
-    /// local test server; ``BaseURLPolicy``).
+    /// local test server; `BaseURLPolicy`).
     public var baseURL: URL
     /// A transport to use instead of the SDK's own URLSession one. With
-    /// pins it must enforce them itself (a ``PinEnforcingTransport`` that
+    /// pins it must enforce them itself (a `PinEnforcingTransport` that
     /// says so), or the SDK refuses the configuration. Nil, the default:
     /// the SDK's own.
     public var transport: (any ClientTransport)?
-    /// Public-key pins of the server's hosts (``CertificatePinning``: at
+    /// Public-key pins of the server's hosts (`CertificatePinning`: at
     /// least two per host, the served key and a backup), checked after the
     /// system's own trust evaluation on every connection. Default: nothing
     /// pinned (the system's trust evaluation alone).
     public var pinning: CertificatePinning
-    /// The bounds of each request (``TransportTimeouts``). Default: connect
+    /// The bounds of each request (`TransportTimeouts`). Default: connect
     /// 5 s, read 10 s, each attempt within 15 s.
     public var timeouts: TransportTimeouts
     /// Where the SDK's redacted logs go.
     public var logger: Logger
     /// The device's connectivity. Default: the system's
-    /// (``Connectivity/systemDefault()``). Nil: no signal (backoff only).
+    /// (`Connectivity.systemDefault()`). Nil: no signal (backoff only).
     public var connectivity: Connectivity?
     /// Whether each connection is dialled first, within
-    /// ``TransportTimeouts/connect`` (``ConnectTimeoutMiddleware``). Nil,
+    /// `TransportTimeouts.connect` (`ConnectTimeoutMiddleware`). Nil,
     /// the default: only for the SDK's own transport on a platform whose
     /// URLSession has no connect timeout (Linux). A transport of the app's
     /// own bounds its connections itself, and may send to another host
@@ -86,7 +86,7 @@ public struct ConnectionConfiguration: Sendable {
     }
 
     /// Whether the SDK would reach ``baseURL`` trusting every CA the device
-    /// trusts: a host that is not this machine (``BaseURLPolicy``) with no
+    /// trusts: a host that is not this machine (`BaseURLPolicy`) with no
     /// pin for it.
     package var isUnpinned: Bool {
         guard let host = baseURL.host, !BaseURLPolicy.isLoopback(host) else { return false }
