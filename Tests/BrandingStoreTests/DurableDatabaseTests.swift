@@ -7,11 +7,13 @@ import Testing
 /// from SQLite on each kind of connection a store uses: a queue's one
 /// connection, a pool's writer and a pool's reader.
 @Suite struct DurableDatabaseTests {
-    /// A fresh database path in its own temporary folder.
-    static func freshPath() throws -> (String, URL) {
+    /// Runs `body` with a fresh database path in a temporary folder of its
+    /// own, removed afterwards.
+    static func withFreshPath(_ body: (String) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("durable-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return (folder.appendingPathComponent("store.sqlite").path, folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try body(folder.appendingPathComponent("store.sqlite").path)
     }
 
     /// One table, so the migrator has something to bring the file to.
@@ -55,37 +57,37 @@ import Testing
 
     @Test(arguments: [DurableDatabase.Deletion.overwrite, .whereFree])
     func aQueueOpensWithEveryRule(deletion: DurableDatabase.Deletion) throws {
-        let (path, folder) = try Self.freshPath()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let queue = try DurableDatabase.openQueue(path: path, label: "Test", deletion: deletion, migrations: Self.migrations)
-        let connection = try queue.read(Pragmas.init)
-        #expect(connection == Self.expected(deletion), "the queue's connection")
-        #expect(try queue.read { try $0.tableExists("row") }, "the migrations ran")
+        try Self.withFreshPath { path in
+            let queue = try DurableDatabase.openQueue(path: path, label: "Test", deletion: deletion, migrations: Self.migrations)
+            let connection = try queue.read(Pragmas.init)
+            #expect(connection == Self.expected(deletion), "the queue's connection")
+            #expect(try queue.read { try $0.tableExists("row") }, "the migrations ran")
+        }
     }
 
     @Test(arguments: [DurableDatabase.Deletion.overwrite, .whereFree])
     func aPoolsWriterAndReadersOpenWithEveryRule(deletion: DurableDatabase.Deletion) throws {
-        let (path, folder) = try Self.freshPath()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let pool = try DurableDatabase.openPool(path: path, label: "Test", deletion: deletion, migrations: Self.migrations)
-        let writer = try pool.writeWithoutTransaction(Pragmas.init)
-        #expect(writer == Self.expected(deletion), "the writer")
-        // GRDB gives its readers a longer lock wait of its own (they may wait
-        // out a checkpoint); the other rules are the store's.
-        var reader = try pool.read(Pragmas.init)
-        #expect(reader.busyTimeout >= 5000, "a reader waits for a lock at least as long as the writer")
-        reader.busyTimeout = 5000
-        #expect(reader == Self.expected(deletion), "a reader")
-        #expect(try pool.read { try $0.tableExists("row") }, "the migrations ran")
+        try Self.withFreshPath { path in
+            let pool = try DurableDatabase.openPool(path: path, label: "Test", deletion: deletion, migrations: Self.migrations)
+            let writer = try pool.writeWithoutTransaction(Pragmas.init)
+            #expect(writer == Self.expected(deletion), "the writer")
+            // GRDB gives its readers a longer lock wait of its own (they may wait
+            // out a checkpoint); the other rules are the store's.
+            var reader = try pool.read(Pragmas.init)
+            #expect(reader.busyTimeout >= 5000, "a reader waits for a lock at least as long as the writer")
+            reader.busyTimeout = 5000
+            #expect(reader == Self.expected(deletion), "a reader")
+            #expect(try pool.read { try $0.tableExists("row") }, "the migrations ran")
+        }
     }
 
     @Test func aQueueReopenedOnAPoolsFileKeepsWAL() throws {
         // WAL is a property of the file: a store opened later as a queue (an
         // app extension's) finds it set, and the pool's file stays WAL.
-        let (path, folder) = try Self.freshPath()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        do { _ = try DurableDatabase.openPool(path: path, label: "Test", deletion: .whereFree, migrations: Self.migrations) }
-        let queue = try DurableDatabase.openQueue(path: path, label: "Test", deletion: .whereFree, migrations: Self.migrations)
-        #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        try Self.withFreshPath { path in
+            do { _ = try DurableDatabase.openPool(path: path, label: "Test", deletion: .whereFree, migrations: Self.migrations) }
+            let queue = try DurableDatabase.openQueue(path: path, label: "Test", deletion: .whereFree, migrations: Self.migrations)
+            #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        }
     }
 }
