@@ -101,9 +101,10 @@ def run(tree, product, arguments):
     """Runs one benchmark: its BENCH figures, and its CPU seconds."""
     executable = os.path.join(tree, '.build', 'release', product)
     # The run before (the other side's) leaves its written files in the
-    # page cache, still to reach the disk: flush them first, or this run's
-    # fsyncs wait behind the other side's writes and the second of each
-    # pair measures slower than the first.
+    # page cache, still to reach the disk: flush them first, so this run's
+    # fsyncs do not wait behind the other side's writes. That alone did not
+    # end the second run of a pair measuring slower (the export, 15 pairs:
+    # 0.955 with HEAD first, 1.107 with BASE first); the rounds do that.
     os.sync()
     with tempfile.TemporaryFile() as output:
         process = subprocess.Popen([executable, *arguments], cwd=tree, stdout=output, stderr=subprocess.DEVNULL)
